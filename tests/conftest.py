@@ -1,0 +1,66 @@
+"""Shared fixtures. Qt runs offscreen; no test needs the internet or an API key."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.pop("ANTHROPIC_API_KEY", None)  # tests never use a real key
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "_artifacts"
+
+
+def _shared() -> Path:
+    env = os.environ.get("WB_SHARED")
+    if env:
+        return Path(env)
+    return REPO.parent / "shared"
+
+
+SHARED = _shared()
+CORPUS = SHARED / "corpus"
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    """../shared/corpus (1,241 real public skills), read-only."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS} (set WB_SHARED)")
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """A folder for screenshots and other files to look at after a run."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture()
+def fake_home(tmp_path: Path) -> Path:
+    """An empty simulated HOME."""
+    h = tmp_path / "home"
+    h.mkdir()
+    return h
+
+
+def write_skill(folder: Path, name: str | None = None, description: str | None = "Use when testing.",
+                body: str = "# Body\n", extra: str = "", raw: str | None = None) -> Path:
+    """Write ``folder/SKILL.md`` and return its path. ``raw`` replaces the whole file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / "SKILL.md"
+    if raw is None:
+        fm = []
+        if name is not None:
+            fm.append(f"name: {name}")
+        if description is not None:
+            fm.append(f"description: {description}")
+        if extra:
+            fm.append(extra.rstrip("\n"))
+        raw = "---\n" + "\n".join(fm) + "\n---\n" + body
+    p.write_text(raw, encoding="utf-8")
+    return p

@@ -1,0 +1,159 @@
+"""The ``workbench`` command line (DESIGN.md section 3).
+
+``workbench [WORKSPACE]`` opens the window; ``workbench SUBCOMMAND ...`` runs one of the commands in
+``workbench/commands/<name>.py``. Each command module defines ``add_parser(subparsers, common)``
+and ``run(args) -> int``. Exit codes: 0 success, 1 findings, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from workbench import __version__
+from workbench.core.model import CLIENT_IDS, Environment
+
+COMMANDS = ("scan", "listing", "explain", "lint", "chat", "eval", "workshop", "bench")
+
+
+class UsageError(Exception):
+    """A bad option value; printed to stderr, exit 2."""
+
+
+def common_parser() -> argparse.ArgumentParser:
+    """The environment options every subcommand takes."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("environment")
+    g.add_argument("--client", default="claude-code",
+                   help=f"one of {', '.join(CLIENT_IDS)} (or 'all' where it makes sense)")
+    g.add_argument("--home", type=Path, help="simulated home directory (default: yours)")
+    g.add_argument("--cwd", type=Path, help="the client's current directory (default: WORKSPACE)")
+    g.add_argument("--root", type=Path, action="append", default=[],
+                   help="an extra skill root of scope 'extra' (repeatable)")
+    g.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                   help="set an environment variable for the simulated client (repeatable)")
+    g.add_argument("--bin", action="append", default=None, metavar="NAME",
+                   help="a binary treated as present on PATH; when any is given only those count")
+    g.add_argument("--os", choices=("linux", "darwin", "win32"), dest="os_name")
+    g.add_argument("--untrusted", action="store_true", help="the workspace folder is not trusted")
+    g.add_argument("--touched", type=Path, action="append", default=[],
+                   help="a file the agent has worked with (activates nested roots and paths globs)")
+    g.add_argument("--context-tokens", type=int, help="the model's context window in tokens")
+    g.add_argument("--most-used", action="append", default=[], metavar="NAME",
+                   help="(Claude Code) a skill marked most-used; keeps its description longest")
+    g.add_argument("--format", default="text", help="output format: text or json (lint: also sarif, github)")
+    return p
+
+
+def environment_from_args(args: argparse.Namespace) -> Environment:
+    """Build the simulated ``Environment`` from the common options. Raises UsageError."""
+    ws = Path(getattr(args, "workspace", None) or ".")
+    if not ws.exists():
+        raise UsageError(f"{ws}: no such folder")
+    env_vars = None
+    if args.env:
+        import os
+        env_vars = dict(os.environ)
+        for kv in args.env:
+            if "=" not in kv:
+                raise UsageError(f"--env {kv!r}: expected KEY=VALUE")
+            k, v = kv.split("=", 1)
+            env_vars[k] = v
+    kw = {}
+    if env_vars is not None:
+        kw["env"] = env_vars
+    if args.home:
+        kw["home"] = args.home
+    if args.os_name:
+        kw["os_name"] = args.os_name
+    for r in args.root:
+        if not r.is_dir():
+            raise UsageError(f"--root {r}: not a folder")
+    if args.context_tokens is not None and args.context_tokens <= 0:
+        raise UsageError("--context-tokens must be a positive number of tokens")
+    return Environment(
+        workspace=ws if ws.is_dir() else ws.parent,
+        cwd=args.cwd,
+        bins=set(args.bin) if args.bin is not None else None,
+        trusted=not args.untrusted,
+        touched=list(args.touched),
+        extra_roots=list(args.root),
+        context_tokens=args.context_tokens,
+        most_used=list(args.most_used),
+        **kw,
+    )
+
+
+def client_ids(args: argparse.Namespace, allow_all: bool = True) -> list[str]:
+    """The client ids named by ``--client`` (``all`` expands). Raises UsageError."""
+    c = args.client
+    if c == "all":
+        if not allow_all:
+            raise UsageError("--client all is not supported by this command")
+        return list(CLIENT_IDS)
+    if c not in CLIENT_IDS:
+        raise UsageError(f"--client {c!r}: expected one of {', '.join(CLIENT_IDS)}" + (", all" if allow_all else ""))
+    return [c]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = common_parser()
+    parser = argparse.ArgumentParser(
+        prog="workbench",
+        description="Skill Workbench: see what coding agents see of your Agent Skills.",
+    )
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            mod = importlib.import_module(f"workbench.commands.{name}")
+        except ModuleNotFoundError as exc:  # a command not built yet
+            if exc.name != f"workbench.commands.{name}":
+                raise
+            continue
+        mod.add_parser(sub, common)
+    return parser
+
+
+def gui_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="workbench", parents=[common_parser()],
+                                description="Open the Skill Workbench window.")
+    p.add_argument("workspace", nargs="?", help="project folder or folder of skills "
+                   "(default: the current directory; the bundled demo when nothing is found)")
+    p.add_argument("--screenshot", type=Path, metavar="PNG",
+                   help="render the window offscreen, write the PNG and exit")
+    p.add_argument("--view", default=None, help="with --screenshot: the tab to show first")
+    p.add_argument("--size", default="1400x900", help="with --screenshot: window size WxH")
+    p.add_argument("--version", action="version", version=f"workbench {__version__}")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    try:
+        if first in COMMANDS:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            mod = importlib.import_module(f"workbench.commands.{args.command}")
+            return int(mod.run(args) or 0)
+        if argv and argv[0] in ("-h", "--help"):
+            build_parser().print_help()
+            print("\nWith no COMMAND: workbench [WORKSPACE] [--screenshot PNG] opens the window.")
+            return 0
+        args = gui_parser().parse_args(argv)
+        from workbench.app.main import run_gui  # Qt only imported for the window
+        return int(run_gui(args) or 0)
+    except UsageError as exc:
+        print(f"workbench: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `workbench scan | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Client package: agentskills (profile, listing, loading)."""

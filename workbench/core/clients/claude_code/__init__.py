@@ -1,0 +1,1 @@
+"""Client package: claude_code (profile, listing, loading)."""

@@ -1,0 +1,1 @@
+"""Client package: codex (profile, listing, loading)."""

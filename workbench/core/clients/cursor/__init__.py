@@ -1,0 +1,1 @@
+"""Client package: cursor (profile, listing, loading)."""

@@ -1,0 +1,1 @@
+"""Client package: gemini_cli (profile, listing, loading)."""

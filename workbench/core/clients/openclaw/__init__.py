@@ -1,0 +1,1 @@
+"""Client package: openclaw (profile, listing, loading)."""

@@ -1,0 +1,1 @@
+"""Client package: opencode (profile, listing, loading)."""

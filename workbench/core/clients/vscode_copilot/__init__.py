@@ -1,0 +1,1 @@
+"""Client package: vscode_copilot (profile, listing, loading)."""

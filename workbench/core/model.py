@@ -1,0 +1,250 @@
+"""The shared vocabulary of the core: environment, roots, discovered skills and the catalog.
+
+Every other core module (clients, discovery, listing, lint, explain, chat, workshop) speaks in
+these types. They are plain dataclasses with no Qt and no I/O beyond what ``Environment`` needs
+to fill its defaults from the real machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.core.skillfile import SkillFile
+
+#: Client ids, in the order the UI and ``--client all`` present them.
+CLIENT_IDS = (
+    "claude-code",
+    "codex",
+    "openclaw",
+    "gemini-cli",
+    "opencode",
+    "vscode-copilot",
+    "cursor",
+    "agentskills",
+)
+
+#: Discovery statuses (DESIGN.md section 1.2 / section 3 ``workbench scan``).
+STATUSES = ("listed", "shadowed", "hidden", "gated", "conditional", "skipped")
+
+#: Scopes (DESIGN.md section 5).
+SCOPES = ("managed", "user", "project", "nested", "plugin", "bundled", "system", "admin", "extra")
+
+
+def _default_os() -> str:
+    if sys.platform.startswith("win"):
+        return "win32"
+    if sys.platform == "darwin":
+        return "darwin"
+    return "linux"
+
+
+def find_git_root(start: Path) -> Path | None:
+    """The nearest ancestor of ``start`` (inclusive) holding a ``.git`` entry, or None."""
+    p = start
+    for cand in (p, *p.parents):
+        if (cand / ".git").exists():
+            return cand
+    return None
+
+
+@dataclass
+class Environment:
+    """The simulated machine a client runs on. Defaults come from the real machine.
+
+    Attributes:
+        workspace: the project folder the client is opened on (absolute).
+        home: the user's home directory (``--home``; default ``Path.home()``).
+        cwd: the client's current directory (``--cwd``; default ``workspace``).
+        env: environment variables (default ``os.environ``; ``--env K=V`` adds/overrides).
+        bins: binaries on PATH. None = ask the real PATH (``shutil.which``); a set = exactly these.
+        os_name: "linux" | "darwin" | "win32".
+        trusted: whether the workspace folder is trusted (Gemini CLI, Codex project layer).
+        touched: files the agent has worked with this session (nested roots and ``paths`` globs
+            activate on these), absolute.
+        extra_roots: folders of skills not installed anywhere (scope ``extra``), absolute.
+        context_tokens: the model's context window in tokens (None = the client's fallback).
+        most_used: skill names the user marks as most used (Claude Code keeps their descriptions
+            longest when over budget).
+    """
+
+    workspace: Path
+    home: Path = field(default_factory=Path.home)
+    cwd: Path | None = None
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    bins: set[str] | None = None
+    os_name: str = field(default_factory=_default_os)
+    trusted: bool = True
+    touched: list[Path] = field(default_factory=list)
+    extra_roots: list[Path] = field(default_factory=list)
+    context_tokens: int | None = None
+    most_used: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.workspace = Path(self.workspace).expanduser().absolute()
+        self.home = Path(self.home).expanduser().absolute()
+        self.cwd = Path(self.cwd).expanduser().absolute() if self.cwd else self.workspace
+        self.touched = [Path(p).expanduser().absolute() for p in self.touched]
+        self.extra_roots = [Path(p).expanduser().absolute() for p in self.extra_roots]
+        self._git_root: Path | None | bool = False
+
+    @property
+    def git_root(self) -> Path | None:
+        """The git root above ``cwd`` (the project root for walks), computed once."""
+        if self._git_root is False:
+            self._git_root = find_git_root(self.cwd)  # type: ignore[arg-type]
+        return self._git_root  # type: ignore[return-value]
+
+    def has_bin(self, name: str) -> bool:
+        """True when ``name`` is on the simulated PATH."""
+        if self.bins is not None:
+            return name in self.bins
+        return shutil.which(name, path=self.env.get("PATH")) is not None
+
+    def getenv(self, key: str, default: str | None = None) -> str | None:
+        return self.env.get(key, default)
+
+
+@dataclass
+class Root:
+    """A folder a client scans for skills.
+
+    Attributes:
+        path: absolute folder.
+        scope: one of ``SCOPES``.
+        precedence: 0 is the highest; on a name collision the client's policy decides what the
+            number means (see ``ClientProfile.collision``).
+        exists: whether the folder exists on disk now.
+        label: short human text, e.g. "personal (~/.claude/skills)".
+        max_depth: how many directory levels below the root a SKILL.md may be (1 = ``<root>/<dir>/SKILL.md``).
+        condition: None, or why this root only counts under a condition (e.g. "nested: active
+            once a file under apps/web is touched"); ``active`` says whether it holds now.
+        active: False when the condition is not met (its skills become ``conditional``).
+        namespace: prefix the client adds to names found here (e.g. "plugin-name" -> "plugin-name:x").
+        verified: False when the existence or rules of this root are unverified in the reference.
+        note: source of the rule (repo + file or doc URL).
+    """
+
+    path: Path
+    scope: str
+    precedence: int
+    exists: bool = False
+    label: str = ""
+    max_depth: int = 1
+    condition: str | None = None
+    active: bool = True
+    namespace: str | None = None
+    verified: bool = True
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": str(self.path), "scope": self.scope, "precedence": self.precedence,
+                "exists": self.exists}
+
+
+@dataclass
+class Skill:
+    """One SKILL.md as a particular client sees it.
+
+    Attributes:
+        path: absolute SKILL.md path (as found under the root, symlinks not resolved).
+        root: the root it was found under.
+        name: the name the client uses (after fallbacks, sanitising and namespacing); for a
+            skipped file, the best guess (frontmatter name or folder name).
+        description: the description the client would list ("" if none), after the client's own
+            normalisation (Codex collapses whitespace, VS Code strips tags, ...).
+        when_to_use: Claude Code's ``when_to_use`` (appended in its listing), else None.
+        status: one of ``STATUSES``.
+        reason: one line saying why (for listed: how it was read).
+        shadowed_by: absolute SKILL.md path of the winner when status == "shadowed".
+        file: the parsed file (None when it could not even be read).
+        parse_mode: "strict" | "fallback" (a line parser recovered fields) | "dropped" (Claude Code
+            kept the skill with every field dropped) | "failed" (skipped).
+        parse_note: what the fallback lost or changed ("" when strict).
+        fields: the frontmatter as this client reads it (keys -> values).
+        depth: directory levels below the root (1 = ``<root>/<dir>/SKILL.md``).
+        unverified: client rules applied to this skill that the reference marks unverified.
+        flags: extra facts for the UI/explain, e.g. {"user_invocable": False}.
+    """
+
+    path: Path
+    root: Root
+    name: str
+    description: str = ""
+    when_to_use: str | None = None
+    status: str = "listed"
+    reason: str = ""
+    shadowed_by: Path | None = None
+    file: "SkillFile | None" = None
+    parse_mode: str = "strict"
+    parse_note: str = ""
+    fields: dict[str, Any] = field(default_factory=dict)
+    depth: int = 1
+    unverified: list[str] = field(default_factory=list)
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def dir(self) -> Path:
+        return self.path.parent
+
+    @property
+    def listed(self) -> bool:
+        return self.status == "listed"
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``workbench scan`` JSON shape of DESIGN.md section 3 (plus a few extras)."""
+        return {
+            "name": self.name,
+            "path": str(self.path),
+            "root": str(self.root.path),
+            "scope": self.root.scope,
+            "status": self.status,
+            "reason": self.reason,
+            "shadowed_by": str(self.shadowed_by) if self.shadowed_by else None,
+            "description": self.description,
+            "parse_mode": self.parse_mode,
+            "unverified": list(self.unverified),
+        }
+
+
+@dataclass
+class Catalog:
+    """What one client finds in one environment: its roots and every SKILL.md under them.
+
+    ``skills`` is in root precedence order (highest first), then by path. ``listed()`` gives the
+    skills the model is offered, in the client's listing order.
+    """
+
+    client: str
+    env: Environment
+    roots: list[Root]
+    skills: list[Skill]
+    scan_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def listed(self) -> list[Skill]:
+        return [s for s in self.skills if s.status == "listed"]
+
+    def by_name(self, name: str) -> list[Skill]:
+        return [s for s in self.skills if s.name == name]
+
+    def counts(self) -> dict[str, int]:
+        out = {st: 0 for st in STATUSES}
+        for s in self.skills:
+            out[s.status] = out.get(s.status, 0) + 1
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``workbench scan`` JSON shape of DESIGN.md section 3."""
+        return {
+            "client": self.client,
+            "workspace": str(self.env.workspace),
+            "home": str(self.env.home),
+            "roots": [r.to_json() for r in self.roots],
+            "skills": [s.to_json() for s in self.skills],
+        }

@@ -1,0 +1,485 @@
+"""Reading SKILL.md: split the frontmatter, parse its YAML with positions, and keep everything
+a client-specific reader or a lint rule needs to decide what to do with a bad file.
+
+Nothing here decides *policy* (which client accepts what): that lives in
+``workbench.core.clients.<client>``. This module only reports facts, with positions.
+
+Positions: every ``Span`` is 1-based (line, column) to (end_line, end_column), the end column
+exclusive, columns counted in Unicode code points of the decoded line. A UTF-8 BOM is stripped
+before positions are counted (editors do not show it as a column).
+
+Typical use::
+
+    sf = read_skill_file(Path("skills/pdf/SKILL.md"))
+    sf.state            # "ok" | "no-frontmatter" | "unclosed" | "empty" | "yaml-error" | ...
+    sf.data             # dict from strict YAML (None unless state == "ok")
+    sf.fields["name"].value_span
+    sf.line_fields()    # the lenient line parser used by Gemini CLI / OpenClaw as a fallback
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:  # the C loader is 10x faster; the pure one gives the same results
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+#: Files larger than this (bytes) are not parsed: no client reads them sensibly, and a GUI must
+#: not stall on them. OpenClaw's own cap (``maxSkillFileBytes``) is smaller: 256,000 bytes.
+MAX_FILE_BYTES = 1_000_000
+
+#: File states, in the order a reader meets them.
+STATES = (
+    "ok",  # frontmatter found and parsed to a mapping
+    "unreadable",  # OS error reading the file
+    "too-large",  # over MAX_FILE_BYTES; not parsed
+    "binary",  # contains a NUL byte
+    "no-frontmatter",  # first line is not ``---``
+    "unclosed",  # ``---`` opened, never closed
+    "empty",  # ``---`` directly followed by ``---`` (or only blank/comment lines)
+    "yaml-error",  # the YAML between the delimiters does not parse
+    "not-mapping",  # parsed, but to a list/scalar
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A 1-based source range; ``end_column`` is exclusive. Units: code points."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @staticmethod
+    def point(line: int, column: int = 1) -> "Span":
+        return Span(line, column, line, column + 1)
+
+
+@dataclass(slots=True)
+class FieldInfo:
+    """One top-level frontmatter key: its constructed value and where key and value are.
+
+    ``value`` is what strict YAML constructs (str, bool, int, list, dict, None, ...).
+    ``style`` is the scalar style for scalars: '' plain, "'" / '"' quoted, '|' literal, '>' folded;
+    None for collections. ``tag`` is the resolved YAML tag, e.g. ``tag:yaml.org,2002:bool``.
+    """
+
+    key: str
+    value: Any
+    key_span: Span
+    value_span: Span
+    style: str | None
+    tag: str
+    node: Any = field(repr=False, default=None)
+
+
+@dataclass(slots=True)
+class LineField:
+    """A key read by the lenient line parser: value is always a string (see ``line_fields``)."""
+
+    key: str
+    value: str
+    key_span: Span
+    value_span: Span
+
+
+@dataclass(slots=True)
+class SkillFile:
+    """Everything known about one SKILL.md after reading it. Never raises on bad content.
+
+    Attributes:
+        path: the file (None for in-memory text).
+        raw: the bytes as read (b"" when unreadable or too large).
+        text: decoded text, BOM removed, line endings as in the file.
+        state: one of ``STATES``.
+        message: a one-line human explanation for any state other than ``ok``.
+        error_span: where the problem is (YAML error mark, opening line, ...) or None.
+        has_bom: the file starts with a UTF-8 BOM (several clients then see no frontmatter).
+        newline: the file's dominant line ending, "\\n" or "\\r\\n".
+        not_utf8: bytes were not valid UTF-8 (decoded with replacement characters).
+        open_line: 1-based line of the opening ``---`` (1) or None.
+        close_line: 1-based line of the closing ``---`` or None.
+        open_trailing_ws: the opening line had trailing whitespace after ``---``.
+        frontmatter: the text between the delimiters ("" when none).
+        body: the text after the closing delimiter (the whole text when no frontmatter).
+        body_line: 1-based line where ``body`` starts.
+        data: the strict YAML mapping (None unless state == "ok").
+        fields: top-level keys with positions (empty unless state == "ok").
+        duplicate_keys: (key, span of the repeated key) for keys defined twice (YAML keeps the last).
+        dash_lines: 1-based lines inside the frontmatter where ``---`` appears inside a value
+            (skills-ref's ``split("---", 2)`` would cut the frontmatter there).
+        sha256: hex digest of ``raw``.
+        size: byte size of the file.
+        mtime_ns: modification time when read (0 for in-memory text).
+    """
+
+    path: Path | None
+    raw: bytes = b""
+    text: str = ""
+    state: str = "ok"
+    message: str = ""
+    error_span: Span | None = None
+    has_bom: bool = False
+    newline: str = "\n"
+    not_utf8: bool = False
+    open_line: int | None = None
+    close_line: int | None = None
+    open_trailing_ws: bool = False
+    frontmatter: str = ""
+    body: str = ""
+    body_line: int = 1
+    data: dict | None = None
+    fields: dict[str, FieldInfo] = field(default_factory=dict)
+    duplicate_keys: list[tuple[str, Span]] = field(default_factory=list)
+    dash_lines: list[int] = field(default_factory=list)
+    sha256: str = ""
+    size: int = 0
+    mtime_ns: int = 0
+    _line_fields: dict[str, LineField] | None = field(default=None, repr=False)
+
+    # -- convenience -------------------------------------------------------------------
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
+
+    @property
+    def has_frontmatter_block(self) -> bool:
+        """True when both delimiters were found (whatever the YAML inside)."""
+        return self.open_line is not None and self.close_line is not None
+
+    @property
+    def skill_dir(self) -> Path | None:
+        return self.path.parent if self.path is not None else None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The strict YAML value of a top-level key, or ``default``."""
+        if self.data is None:
+            return default
+        return self.data.get(key, default)
+
+    def line_fields(self) -> dict[str, LineField]:
+        """The frontmatter read by a lenient line parser (cached).
+
+        Reproduces the fallback of Gemini CLI (``skillLoader.ts``: js-yaml first, then a line
+        parser that accepts unquoted colons and indented continuation lines) and OpenClaw
+        (``skill-contract.ts``: YAML first, then a single-line ``key: value`` parser):
+
+        * a line ``key: value`` starting in column 1 starts a field; the value is everything after
+          the first ``:`` (so ``description: Use when: x`` gives ``Use when: x``), stripped, with
+          one level of matching surrounding quotes removed;
+        * following lines that are indented continue the previous value, joined with a space;
+        * comment lines and blank lines are ignored.
+
+        Only available when both delimiters were found; otherwise returns {}.
+        """
+        if self._line_fields is None:
+            self._line_fields = _line_parse(self.frontmatter, (self.open_line or 0) + 1)
+        return self._line_fields
+
+    def first_body_line(self) -> str:
+        """The first non-empty body line with leading Markdown heading marks removed.
+
+        Claude Code's fallback description when the frontmatter is missing or unparseable
+        (``skill-doctor`` prompt, CC v2.1.233: "description [falls back] to the first line of the
+        body"). The docs word it "first paragraph"; which of the two is current is unverified.
+        """
+        for line in self.body.splitlines():
+            s = line.strip()
+            if s:
+                return s.lstrip("#").strip()
+        return ""
+
+    def first_body_paragraph(self) -> str:
+        """The first paragraph of the body (lines up to a blank line), joined with spaces."""
+        out: list[str] = []
+        for line in self.body.splitlines():
+            s = line.strip()
+            if not s:
+                if out:
+                    break
+                continue
+            if s.startswith("#") and not out:
+                continue  # a heading is not a paragraph
+            out.append(s)
+        return " ".join(out)
+
+
+# ----------------------------------------------------------------------------------------
+# reading
+
+
+def read_skill_file(path: Path | str) -> SkillFile:
+    """Read and parse one SKILL.md. Never raises for bad content or I/O errors.
+
+    Returns a ``SkillFile`` with ``state`` "unreadable" (with the OS message) when the file cannot
+    be read, "too-large" above ``MAX_FILE_BYTES``, else whatever ``parse_skill_bytes`` finds.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+        if st.st_size > MAX_FILE_BYTES:
+            sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns)
+            sf.message = f"file is {st.st_size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
+            sf.error_span = Span.point(1)
+            return sf
+        with open(p, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return SkillFile(path=p, state="unreadable", message=f"cannot read: {exc.strerror or exc}",
+                         error_span=Span.point(1))
+    sf = parse_skill_bytes(raw, p)
+    sf.mtime_ns = st.st_mtime_ns
+    return sf
+
+
+def parse_skill_text(text: str, path: Path | str | None = None) -> SkillFile:
+    """Parse in-memory text (e.g. an editor buffer). A leading U+FEFF counts as a BOM."""
+    return parse_skill_bytes(text.encode("utf-8", "surrogatepass"), Path(path) if path else None)
+
+
+def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
+    """Parse SKILL.md bytes. Never raises; see ``SkillFile`` for what is reported."""
+    sf = SkillFile(path=path, raw=raw, size=len(raw))
+    sf.sha256 = hashlib.sha256(raw).hexdigest()
+    if len(raw) > MAX_FILE_BYTES:
+        sf.state = "too-large"
+        sf.message = f"file is {len(raw):,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
+        sf.error_span = Span.point(1)
+        return sf
+    if b"\x00" in raw:
+        sf.state = "binary"
+        sf.message = "file contains NUL bytes: not a text file"
+        sf.error_span = Span.point(1)
+        return sf
+    if raw.startswith(b"\xef\xbb\xbf"):
+        sf.has_bom = True
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        sf.not_utf8 = True
+        text = raw.decode("utf-8", "replace")
+        bad_line = raw[: exc.start].count(b"\n") + 1
+        sf.message = f"not valid UTF-8 (first bad byte at line {bad_line}); decoded with replacement characters"
+    sf.text = text
+    crlf = text.count("\r\n")
+    sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
+    _split(sf)
+    if sf.state == "ok":
+        _parse_yaml(sf)
+    return sf
+
+
+# ----------------------------------------------------------------------------------------
+# splitting
+
+_DELIM = re.compile(r"---[ \t]*\r?")
+
+
+def _split(sf: SkillFile) -> None:
+    text = sf.text
+    lines = text.split("\n")
+    first = lines[0] if lines else ""
+    if not _DELIM.fullmatch(first):
+        sf.state = "no-frontmatter"
+        if first.strip() == "---":
+            sf.message = "the first line is not exactly '---' (leading whitespace)"
+        elif any(_DELIM.fullmatch(ln) for ln in lines[1:6]) and not first.strip():
+            sf.message = "frontmatter must start on line 1; blank line(s) before '---'"
+        else:
+            sf.message = "no frontmatter: the file must start with a '---' line"
+        sf.error_span = Span(1, 1, 1, max(2, len(first.rstrip("\r")) + 1))
+        sf.body = text
+        sf.body_line = 1
+        return
+    sf.open_line = 1
+    sf.open_trailing_ws = first.rstrip("\r") != "---"
+    close = None
+    for i in range(1, len(lines)):
+        if _DELIM.fullmatch(lines[i]):
+            close = i
+            break
+    if close is None:
+        sf.state = "unclosed"
+        sf.message = "frontmatter opened with '---' on line 1 is never closed by a '---' line"
+        sf.error_span = Span(1, 1, 1, 4)
+        sf.frontmatter = "\n".join(ln.rstrip("\r") for ln in lines[1:])
+        sf.body = ""
+        sf.body_line = len(lines) + 1
+        return
+    sf.close_line = close + 1
+    fm_lines = [ln.rstrip("\r") for ln in lines[1:close]]
+    sf.frontmatter = "\n".join(fm_lines)
+    sf.body = "\n".join(lines[close + 1:])
+    sf.body_line = close + 2
+    for j, ln in enumerate(fm_lines):
+        if "---" in ln and not ln.lstrip().startswith("#"):
+            sf.dash_lines.append(j + 2)
+    if not sf.frontmatter.strip() or all(
+        not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines
+    ):
+        sf.state = "empty"
+        sf.message = "the frontmatter between the '---' lines is empty"
+        sf.error_span = Span(1, 1, sf.close_line, 4)
+
+
+# ----------------------------------------------------------------------------------------
+# YAML with positions
+
+
+def _span(node: Any, offset: int) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line + 1 + offset, s.column + 1, e.line + 1 + offset, e.column + 1)
+
+
+def _parse_yaml(sf: SkillFile) -> None:
+    offset = 1  # frontmatter line 1 is file line 2
+    # The frontmatter's last line ends with a line break in the file, so clip-chomped block
+    # scalars (``description: >``) keep their final "\n", as YAML defines.
+    loader = _Loader(sf.frontmatter + "\n")
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            sf.state = "empty"
+            sf.message = "the frontmatter between the '---' lines is empty"
+            sf.error_span = Span(1, 1, (sf.close_line or 1), 4)
+            return
+        if not isinstance(node, yaml.MappingNode):
+            sf.state = "not-mapping"
+            kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
+            sf.message = f"the frontmatter is {kind}, not a mapping of keys to values"
+            sf.error_span = _span(node, offset)
+            return
+        seen: dict[str, Span] = {}
+        for knode, vnode in node.value:
+            try:
+                key = loader.construct_object(knode, deep=True)
+            except yaml.YAMLError:
+                key = knode.value
+            key_s = key if isinstance(key, str) else str(key)
+            kspan = _span(knode, offset)
+            if key_s in seen:
+                sf.duplicate_keys.append((key_s, kspan))
+            seen[key_s] = kspan
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        sf.state = "yaml-error"
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or str(exc)
+        ctx = f" ({exc.context})" if exc.context else ""
+        if mark is not None:
+            line, col = mark.line + 1 + offset, mark.column + 1
+            sf.error_span = Span(line, col, line, col + 1)
+            sf.message = f"invalid YAML at line {line}, column {col}: {problem}{ctx}"
+        else:  # pragma: no cover - PyYAML always marks parse errors
+            sf.error_span = Span.point(2)
+            sf.message = f"invalid YAML: {problem}{ctx}"
+        if "\t" in sf.frontmatter and "tab" in problem.lower():
+            sf.message += " (tabs cannot indent YAML)"
+        return
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        sf.state = "yaml-error"
+        sf.error_span = Span.point(2)
+        sf.message = f"invalid YAML: {exc}"
+        return
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):  # pragma: no cover - guarded by the MappingNode check
+        sf.state = "not-mapping"
+        sf.message = "the frontmatter is not a mapping"
+        return
+    sf.data = {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
+    for knode, vnode in node.value:
+        k = knode.value if isinstance(knode, yaml.ScalarNode) else str(knode.value)
+        style = vnode.style if isinstance(vnode, yaml.ScalarNode) else None
+        sf.fields[k] = FieldInfo(
+            key=k,
+            value=sf.data.get(k),
+            key_span=_span(knode, offset),
+            value_span=_value_span(vnode, offset, sf),
+            style=style or ("" if isinstance(vnode, yaml.ScalarNode) else None),
+            tag=vnode.tag,
+            node=vnode,
+        )
+
+
+def _value_span(vnode: Any, offset: int, sf: SkillFile) -> Span:
+    sp = _span(vnode, offset)
+    # PyYAML ends block scalars at the start of the next key's line; pull the end back to the end
+    # of the last content line so a squiggle does not run onto the next key.
+    if sp.end_line > sp.line and sp.end_column == 1:
+        lines = sf.text.split("\n")
+        el = sp.end_line - 1
+        while el > sp.line and not lines[el - 1].strip():
+            el -= 1
+        return Span(sp.line, sp.column, el, len(lines[el - 1].rstrip("\r")) + 1)
+    if sp.end_line == sp.line and sp.end_column <= sp.column:  # empty value
+        return Span(sp.line, sp.column, sp.line, sp.column + 1)
+    return sp
+
+
+# ----------------------------------------------------------------------------------------
+# the lenient line parser
+
+_KEY_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.\-]*)[ \t]*:(?:[ \t]+(.*)|)$")
+
+
+def _unquote(v: str) -> str:
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        return v[1:-1]
+    return v
+
+
+def _line_parse(fm: str, first_line: int) -> dict[str, LineField]:
+    out: dict[str, LineField] = {}
+    cur: LineField | None = None
+    for i, line in enumerate(fm.split("\n")):
+        ln = first_line + i
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line[0] in " \t":
+            if cur is not None:
+                cont = line.strip()
+                cur.value = (cur.value + " " + cont) if cur.value else cont
+                cur.value_span = Span(cur.value_span.line, cur.value_span.column, ln, len(line) + 1)
+            continue
+        m = _KEY_LINE.match(line)
+        if not m:
+            cur = None
+            continue
+        key, val = m.group(1), (m.group(2) or "").strip()
+        vcol = (m.start(2) + 1) if m.group(2) is not None else len(line) + 1
+        cur = LineField(key, _unquote(val), Span(ln, 1, ln, len(key) + 1),
+                        Span(ln, vcol, ln, len(line) + 1))
+        out[key] = cur
+    for lf in out.values():
+        lf.value = _unquote(lf.value.strip())
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# helpers used by several clients
+
+
+def collapse_ws(s: str) -> str:
+    """Collapse runs of whitespace to one space and strip (Codex ``sanitize_single_line``)."""
+    return " ".join(s.split())
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(size, mtime_ns) of a file, or None if it cannot be stat'ed. Used for caches."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
