@@ -1,0 +1,145 @@
+"""The chat pane through real widgets (pytest-qt, offscreen) against the fake Messages API."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.fakeapi import fake_api, text, tool_call  # noqa: F401  (fixture)
+from tests.helpers import write_skill
+
+
+@pytest.fixture(autouse=True)
+def _no_key_env(monkeypatch):
+    monkeypatch.setenv("WORKBENCH_NO_KEYRING", "1")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+
+
+@pytest.fixture()
+def catalog(tmp_path):
+    from workbench.core.discovery import scan
+    from workbench.core.model import Environment
+    coll = tmp_path / "skills"
+    write_skill(coll / "pdf", "pdf", "Use for PDF files.", body="# PDF\n\nDo the PDF thing.\n")
+    write_skill(coll / "csv", "csv", "Use for CSV files.", body="# CSV\n")
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "home").mkdir()
+    env = Environment(workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[coll], env={},
+                      bins=set())
+    return scan(env, "claude-code")
+
+
+@pytest.fixture()
+def pane(qtbot, catalog, fake_api):
+    from workbench.app.chat_pane import ChatPane
+    from workbench.core.chat.settings import ChatSettings
+    p = ChatPane(lambda: (catalog, 200_000),
+                 settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={})
+    qtbot.addWidget(p)
+    p.resize(1100, 700)
+    p.show()
+    yield p
+    p.shutdown()
+
+
+def _finish(qtbot, pane):
+    with qtbot.waitSignal(pane.turn_finished, timeout=15000) as blocker:
+        pass
+    return blocker.args[0]
+
+
+def test_no_key_shows_what_to_set(pane, fake_api, qtbot):
+    assert pane.key_banner.isVisible()
+    assert "ANTHROPIC_API_KEY" in pane.key_banner.text()
+    assert pane.send("hello") is False
+    assert fake_api.requests == []
+
+
+def test_turn_streams_loads_skill_and_traces(pane, fake_api, qtbot, artifacts):
+    fake_api.on("pdf", tool_call("Skill", {"skill": "pdf"}, text="Let me load the PDF skill."))
+    fake_api.after_tool = text("The PDF is filled.")
+    pane.key_edit.setText("dummy")
+    assert not pane.key_banner.isVisible()
+    pane.input.setPlainText("fill my pdf")
+    with qtbot.waitSignal(pane.skills_loaded, timeout=15000) as loaded:
+        with qtbot.waitSignal(pane.turn_finished, timeout=15000):
+            pane.send_btn.click()
+    assert loaded.args[0] == ["pdf"]
+    assert "Let me load the PDF skill." in pane.assistant_text()
+    assert "The PDF is filled." in pane.assistant_text()
+    rows = pane.tool_rows()
+    assert len(rows) == 1 and "Skill" in rows[0].button.text() and "pdf" in rows[0].button.text()
+    assert not rows[0].details.isVisible()
+    rows[0].button.click()
+    assert rows[0].details.isVisible() and "Launching skill: pdf" in rows[0].details.toPlainText()
+    turn = pane.trace.topLevelItem(0)
+    kinds = [turn.child(i).text(0) for i in range(turn.childCount())]
+    assert kinds[0] == "listing" and "skill_loaded" in kinds and kinds.count("usage") == 2
+    pane.trace.setCurrentItem(turn.child(kinds.index("skill_loaded")))
+    assert json.loads(pane.trace_details.toPlainText())["name"] == "pdf"
+    copied = json.loads(pane.copy_json())
+    assert copied["turns"][0]["triggered"] == ["pdf"]
+    assert "dummy" not in json.dumps(copied)
+    assert pane.send_btn.isEnabled() and not pane.stop_btn.isEnabled()
+    pane.grab().save(str(artifacts / "chat_pane.png"))
+
+
+def test_stop_cancels(pane, fake_api, qtbot):
+    fake_api.queue(text("z" * 3000))
+    fake_api.event_delay = 0.05
+    pane.key_edit.setText("dummy")
+    assert pane.send("go")
+    qtbot.waitUntil(lambda: "zz" in pane.assistant_text(), timeout=10000)
+    assert pane.stop_btn.isEnabled()
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000) as done:
+        pane.stop_btn.click()
+    assert done.args[0].stop_reason == "cancelled"
+    assert len(pane.assistant_text()) < 3000
+
+
+def test_models_from_server(pane, fake_api, qtbot):
+    pane.key_edit.setText("dummy")
+    pane.refresh_models()
+    qtbot.waitUntil(lambda: pane.model_combo.count() == 2, timeout=10000)
+    assert [pane.model_combo.itemText(i) for i in range(2)] == ["claude-sonnet-5-5", "claude-haiku-5-5"]
+
+
+def test_models_fallback_free_text(pane, fake_api, qtbot):
+    fake_api.serve_models = False
+    pane.key_edit.setText("dummy")
+    pane.model_combo.setEditText("my-local-model")
+    pane.refresh_models()
+    qtbot.waitUntil(lambda: "type a model id" in pane.status.text(), timeout=10000)
+    assert pane.current_settings().model == "my-local-model"
+
+
+def test_auth_error_is_a_message_and_focuses_key(pane, fake_api, qtbot):
+    fake_api.fail(401)
+    pane.key_edit.setText("wrong")
+    with qtbot.waitSignal(pane.turn_finished, timeout=15000) as done:
+        pane.send("hi")
+    assert done.args[0].error.kind == "auth"
+    assert pane.settings_box.isVisible()
+
+
+def test_shell_asks_user(pane, fake_api, qtbot):
+    asked = []
+    pane.approve_shell = lambda cmd: asked.append(cmd) or False
+    fake_api.queue(tool_call("shell", {"command": "echo hi"}))
+    pane.key_edit.setText("dummy")
+    with qtbot.waitSignal(pane.turn_finished, timeout=15000):
+        pane.send("run it")
+    assert asked == ["echo hi"]
+    assert "declined" in fake_api.message_requests[1].tool_results[0]["content"]
+
+
+def test_key_saved_never_in_settings_file(pane, fake_api, qtbot, monkeypatch):
+    from workbench.core.chat.settings import settings_path
+    pane.key_edit.setText("sk-ant-GUI-SECRET")
+    assert pane.save_key() is False  # no keyring here: memory only, and it says so
+    assert "session only" in pane.status.text()
+    with qtbot.waitSignal(pane.turn_finished, timeout=15000):
+        pane.send("hello")
+    assert "sk-ant-GUI-SECRET" not in settings_path().read_text()

@@ -1,0 +1,114 @@
+"""Actions as data (style.md section 7 habit 15): one table of id, title, shortcut, menu and tip
+that the menus, the toolbar and the Help > Keyboard shortcuts dialog all read.
+
+``ACTIONS`` lists every command of the main window; ``build_actions(parent, handlers)`` turns it
+into ``QAction``s (``handlers``: id -> callable; an action without a handler is created disabled
+so the table stays the single source of truth). Client switching gets one row per client
+(Ctrl+1 … Ctrl+8, in ``CLIENT_IDS`` order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from workbench.core.model import CLIENT_IDS
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command: ``id`` (handler key), ``title`` (menu text), ``shortcut`` (portable text
+    for ``QKeySequence``, "" for none), ``menu`` ("File", "View", "Client", "Help"), ``tip``."""
+
+    id: str
+    title: str
+    shortcut: str
+    menu: str
+    tip: str = ""
+    toolbar: bool = False
+
+
+def _client_actions() -> tuple[ActionSpec, ...]:
+    from workbench.core.clients import DISPLAY_NAMES
+    return tuple(ActionSpec(f"client.{cid}", DISPLAY_NAMES.get(cid, cid), f"Ctrl+{i}", "Client",
+                            f"Show what {DISPLAY_NAMES.get(cid, cid)} sees")
+                 for i, cid in enumerate(CLIENT_IDS, 1))
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("open_folder", "&Open folder…", "Ctrl+O", "File", "Open a project folder or a folder of skills", True),
+    ActionSpec("rescan", "&Rescan", "F5", "File", "Scan every root again for every client", True),
+    ActionSpec("quit", "&Quit", "Ctrl+Q", "File", "Close the window"),
+    ActionSpec("filter", "&Filter skills", "Ctrl+F", "View", "Focus the filter box of the skills tree"),
+    ActionSpec("focus_tree", "Skills &tree", "Ctrl+T", "View", "Focus the skills tree"),
+    ActionSpec("tab_listing", "&Listing", "Ctrl+Shift+L", "View", "Show the listing preview"),
+    ActionSpec("tab_editor", "&Editor", "Ctrl+Shift+E", "View", "Show the editor"),
+    ActionSpec("tab_explain", "E&xplain", "Ctrl+Shift+X", "View", "Show the explain pane"),
+    ActionSpec("tab_shadowing", "&Shadowing", "Ctrl+Shift+D", "View", "Show names defined more than once"),
+    ActionSpec("tab_chat", "&Chat", "Ctrl+Shift+C", "View", "Show the chat pane"),
+    ActionSpec("tab_workshop", "&Workshop", "Ctrl+Shift+W", "View", "Show the workshop pane"),
+    *_client_actions(),
+    ActionSpec("shortcuts", "&Keyboard shortcuts", "F1", "Help", "List every keyboard shortcut"),
+    ActionSpec("about", "&About Skill Workbench", "", "Help", ""),
+)
+
+MENUS = ("File", "View", "Client", "Help")
+
+
+def spec(action_id: str) -> ActionSpec:
+    for a in ACTIONS:
+        if a.id == action_id:
+            return a
+    raise KeyError(action_id)
+
+
+def build_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> dict[str, QAction]:
+    """QActions for every ``ACTIONS`` row (id -> QAction), parented to ``parent``.
+
+    Shortcuts use ``Qt.WindowShortcut`` context, so they work wherever focus is in the window.
+    """
+    out: dict[str, QAction] = {}
+    for a in ACTIONS:
+        act = QAction(a.title, parent)
+        act.setObjectName(f"action.{a.id}")
+        if a.shortcut:
+            act.setShortcut(QKeySequence(a.shortcut))
+        if a.tip:
+            act.setStatusTip(a.tip)
+            act.setToolTip(f"{a.tip} ({a.shortcut})" if a.shortcut else a.tip)
+        fn = handlers.get(a.id)
+        if fn is None:
+            act.setEnabled(False)
+        else:
+            act.triggered.connect(lambda _checked=False, fn=fn: fn())
+        out[a.id] = act
+    return out
+
+
+class ShortcutsDialog(QDialog):
+    """Help > Keyboard shortcuts: a table of every action with a shortcut, read from ``ACTIONS``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        rows = [a for a in ACTIONS if a.shortcut]
+        self.table = QTableWidget(len(rows), 3, self)
+        self.table.setHorizontalHeaderLabels(["Shortcut", "Command", "Menu"])
+        for i, a in enumerate(rows):
+            seq = QKeySequence(a.shortcut).toString(QKeySequence.SequenceFormat.NativeText)
+            self.table.setItem(i, 0, QTableWidgetItem(seq))
+            self.table.setItem(i, 1, QTableWidgetItem(a.title.replace("&", "").rstrip("…")))
+            self.table.setItem(i, 2, QTableWidgetItem(a.menu))
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.table)
+        lay.addWidget(buttons)
+        self.resize(460, 520)

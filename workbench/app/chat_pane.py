@@ -1,0 +1,566 @@
+"""The chat pane: run the skill-disclosure loop against a Messages API server and trace it.
+
+Host it anywhere::
+
+    pane = ChatPane(lambda: (current_catalog, context_tokens))
+    pane.skills_loaded.connect(listing_pane.mark_loaded)   # list[str], in load order
+
+Parts: a settings area (base URL, API key → system keyring, model combo filled from the server's
+``models.list()`` with free text as fallback, max tokens, temperature, turn limit), a "what to set"
+banner when there is no key, the transcript (streaming assistant text; each tool call a collapsible
+row), the trace tree beside it (per turn: listing, tool_use, skill_loaded, tool_result, usage with
+cache note and request id; the selected event's JSON below), Send / Stop / New chat / Copy as JSON.
+
+Threads: each turn runs ``ChatSession.send`` on a Python worker thread; events come back through
+a QObject's signals (queued to the GUI thread). Stop sets the cancel event and closes the stream.
+A shell command the model asks for is shown to the user (``approve_shell``, on the GUI thread)
+while the worker waits; answering no (the default when the pane is closed) runs nothing.
+
+Decisions (spec silent): the catalog and listing are captured when a conversation starts; they
+are re-read from ``catalog_provider`` on "New chat", when a connection setting changes, or when
+the catalog object or context size differ at the next Send (the conversation then restarts, and
+the transcript says so). Non-secret settings are saved to ``chat.json`` when a turn starts. A key
+typed in the field is used for this session; "Save key" stores it in the keyring (or says that
+no keyring exists and the key stays in memory only). The key is never written to a file.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+                               QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
+                               QSizePolicy, QSpinBox, QSplitter, QToolButton, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from workbench.core.chat import settings as chat_settings
+from workbench.core.chat.errors import NO_KEY_HINT, ChatError
+from workbench.core.chat.settings import ChatSettings
+
+CatalogProvider = Callable[[], Any]
+
+
+class _Bridge(QObject):
+    """Signals emitted from worker threads; connected slots run on the GUI thread."""
+
+    event = Signal(int, object)  # generation, event dict
+    finished = Signal(int, object)  # generation, TurnResult
+    approval = Signal(str, object)  # command, holder dict {"ok", "done": threading.Event}
+    models = Signal(object)  # list[dict] | ChatError
+
+
+class ToolCallRow(QWidget):
+    """One tool call in the transcript: a header button that expands to the input and result."""
+
+    def __init__(self, title: str, details: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 0, 0, 0)
+        self.button = QToolButton(self)
+        self.button.setText(title)
+        self.button.setCheckable(True)
+        self.button.setArrowType(Qt.RightArrow)
+        self.button.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.button.setAutoRaise(True)
+        self.details = QPlainTextEdit(self)
+        self.details.setReadOnly(True)
+        self.details.setPlainText(details)
+        self.details.setMaximumHeight(160)
+        self.details.setVisible(False)
+        self.button.toggled.connect(self._toggle)
+        lay.addWidget(self.button)
+        lay.addWidget(self.details)
+
+    def _toggle(self, on: bool) -> None:
+        self.button.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+        self.details.setVisible(on)
+
+    def append(self, text: str) -> None:
+        self.details.appendPlainText(text)
+
+
+class ChatPane(QWidget):
+    """The chat pane (module docstring).
+
+    Args:
+        catalog_provider: ``() -> (Catalog, context_tokens | None)`` (or just a Catalog).
+        settings: initial ``ChatSettings`` (default: ``load_settings()``).
+        environ: environment mapping for the key and base URL (default ``os.environ``).
+
+    Signals:
+        skills_loaded(list): names of the skills loaded in the finished turn, in order (emitted
+            after every turn that loaded at least one).
+        turn_finished(object): the ``TurnResult``.
+    """
+
+    skills_loaded = Signal(list)
+    turn_finished = Signal(object)
+
+    def __init__(self, catalog_provider: CatalogProvider, parent: QWidget | None = None, *,
+                 settings: ChatSettings | None = None, environ: dict | None = None) -> None:
+        super().__init__(parent)
+        self.catalog_provider = catalog_provider
+        self.settings = settings or chat_settings.load_settings()
+        self.environ = environ
+        self.approve_shell: Callable[[str], bool] = self._ask_shell
+        self.results: list[Any] = []
+        self._session = None
+        self._session_key: tuple | None = None
+        self._typed_key: str | None = None
+        self._cancel: threading.Event | None = None
+        self._worker: threading.Thread | None = None
+        self._gen = 0
+        self._turns = 0
+        self._assistant: QLabel | None = None
+        self._tool_rows: dict[str, ToolCallRow] = {}
+        self._turn_item: QTreeWidgetItem | None = None
+        self._bridge = _Bridge(self)
+        self._bridge.event.connect(self._on_event)
+        self._bridge.finished.connect(self._on_finished)
+        self._bridge.approval.connect(self._on_approval)
+        self._bridge.models.connect(self._on_models)
+        self._build()
+        self._load_settings_into_form()
+        self._update_key_banner()
+
+    # -- construction ----------------------------------------------------------------------
+    def _build(self) -> None:
+        root = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.settings_toggle = QToolButton(self)
+        self.settings_toggle.setText("Connection")
+        self.settings_toggle.setCheckable(True)
+        self.settings_toggle.setArrowType(Qt.RightArrow)
+        self.settings_toggle.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.status = QLabel(self)
+        top.addWidget(self.settings_toggle)
+        top.addWidget(self.status, 1)
+        root.addLayout(top)
+
+        self.settings_box = QFrame(self)
+        form = QFormLayout(self.settings_box)
+        self.base_url = QLineEdit(self)
+        self.base_url.setPlaceholderText("https://api.anthropic.com (or ANTHROPIC_BASE_URL)")
+        form.addRow("Base URL", self.base_url)
+        keyrow = QHBoxLayout()
+        self.key_edit = QLineEdit(self)
+        self.key_edit.setEchoMode(QLineEdit.Password)
+        self.save_key_btn = QPushButton("Save key", self)
+        self.save_key_btn.setToolTip("Store the key in the system keyring (never in a file)")
+        keyrow.addWidget(self.key_edit, 1)
+        keyrow.addWidget(self.save_key_btn)
+        form.addRow("API key", keyrow)
+        modelrow = QHBoxLayout()
+        self.model_combo = QComboBox(self)
+        self.model_combo.setEditable(True)
+        self.model_combo.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+        self.refresh_models_btn = QPushButton("Refresh", self)
+        self.refresh_models_btn.setToolTip("Fill the list from the server's /v1/models (active models)")
+        modelrow.addWidget(self.model_combo, 1)
+        modelrow.addWidget(self.refresh_models_btn)
+        form.addRow("Model", modelrow)
+        self.max_tokens = QSpinBox(self)
+        self.max_tokens.setRange(1, 128_000)
+        self.max_tokens.setSuffix(" tokens")
+        form.addRow("Max tokens", self.max_tokens)
+        self.temperature = QDoubleSpinBox(self)
+        self.temperature.setRange(-0.1, 1.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(2)
+        self.temperature.setSpecialValueText("server default")
+        form.addRow("Temperature", self.temperature)
+        self.max_turns = QSpinBox(self)
+        self.max_turns.setRange(1, 50)
+        form.addRow("Turn limit", self.max_turns)
+        self.settings_box.setVisible(False)
+        root.addWidget(self.settings_box)
+
+        self.key_banner = QLabel(self)
+        self.key_banner.setWordWrap(True)
+        self.key_banner.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.key_banner.setStyleSheet("QLabel { background: #fff4ce; color: #3b2f00; padding: 6px; }")
+        root.addWidget(self.key_banner)
+
+        split = QSplitter(Qt.Horizontal, self)
+        left = QWidget(split)
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea(left)
+        self.scroll.setWidgetResizable(True)
+        self.transcript = QWidget()
+        self.transcript_layout = QVBoxLayout(self.transcript)
+        self.transcript_layout.addStretch(1)
+        self.scroll.setWidget(self.transcript)
+        lv.addWidget(self.scroll, 1)
+        self.input = QPlainTextEdit(left)
+        self.input.setPlaceholderText("Ask something a skill should handle…")
+        self.input.setMaximumHeight(80)
+        lv.addWidget(self.input)
+        btns = QHBoxLayout()
+        self.send_btn = QPushButton("Send", left)
+        self.stop_btn = QPushButton("Stop", left)
+        self.stop_btn.setEnabled(False)
+        self.new_btn = QPushButton("New chat", left)
+        self.copy_btn = QPushButton("Copy as JSON", left)
+        for b in (self.send_btn, self.stop_btn, self.new_btn, self.copy_btn):
+            btns.addWidget(b)
+        lv.addLayout(btns)
+
+        right = QWidget(split)
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        self.trace = QTreeWidget(right)
+        self.trace.setHeaderLabels(["Trace", "Detail"])
+        self.trace.setColumnWidth(0, 180)
+        self.trace_details = QPlainTextEdit(right)
+        self.trace_details.setReadOnly(True)
+        self.trace_details.setMaximumHeight(180)
+        rv.addWidget(self.trace, 1)
+        rv.addWidget(self.trace_details)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        root.addWidget(split, 1)
+
+        self.settings_toggle.toggled.connect(self._toggle_settings)
+        self.send_btn.clicked.connect(self.send)
+        self.stop_btn.clicked.connect(self.stop)
+        self.new_btn.clicked.connect(self.new_chat)
+        self.copy_btn.clicked.connect(self.copy_json)
+        self.save_key_btn.clicked.connect(self.save_key)
+        self.refresh_models_btn.clicked.connect(self.refresh_models)
+        self.key_edit.textChanged.connect(self._update_key_banner)
+        self.trace.currentItemChanged.connect(self._show_trace_item)
+
+    def _toggle_settings(self, on: bool) -> None:
+        self.settings_toggle.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+        self.settings_box.setVisible(on)
+
+    def _load_settings_into_form(self) -> None:
+        s = self.settings
+        self.base_url.setText(s.base_url)
+        self.model_combo.setEditText(s.model)
+        self.max_tokens.setValue(s.max_tokens)
+        self.temperature.setValue(-0.1 if s.temperature is None else s.temperature)
+        self.max_turns.setValue(s.max_turns)
+
+    def current_settings(self) -> ChatSettings:
+        """The settings as the form shows them now (non-secret)."""
+        s = ChatSettings(**self.settings.to_json())
+        s.base_url = self.base_url.text().strip()
+        s.model = self.model_combo.currentText().strip() or chat_settings.DEFAULT_MODEL
+        s.max_tokens = self.max_tokens.value()
+        t = self.temperature.value()
+        s.temperature = None if t < 0 else round(t, 2)
+        s.max_turns = self.max_turns.value()
+        return s
+
+    # -- the key ---------------------------------------------------------------------------
+    def api_key(self) -> tuple[str | None, str]:
+        typed = self.key_edit.text().strip() or self._typed_key
+        return chat_settings.get_api_key(typed, self.environ)
+
+    def _update_key_banner(self) -> None:
+        key, source = self.api_key()
+        if key:
+            self.key_banner.setVisible(False)
+            where = {"typed": "typed here", "env": "from ANTHROPIC_API_KEY",
+                     "keyring": "from the system keyring"}[source]
+            self.key_edit.setPlaceholderText(f"key {where}" if source != "typed" else "")
+        else:
+            self.key_banner.setText(f"No API key. {NO_KEY_HINT}")
+            self.key_banner.setVisible(True)
+            self.key_edit.setPlaceholderText("sk-ant-… (or any key for a local server)")
+
+    def save_key(self) -> bool:
+        """Store the typed key in the keyring. Returns True when stored there."""
+        k = self.key_edit.text().strip()
+        if not k:
+            return False
+        self._typed_key = k
+        ok = chat_settings.store_api_key(k)
+        self.status.setText("Key saved in the system keyring." if ok else
+                            "No system keyring available: the key is kept for this session only.")
+        self._update_key_banner()
+        return ok
+
+    # -- models ----------------------------------------------------------------------------
+    def refresh_models(self) -> None:
+        """Fill the model combo from the server in the background (free text stays possible)."""
+        from workbench.core.chat.backend import list_models
+        s = self.current_settings()
+        key, _ = self.api_key()
+        self.status.setText("Loading models…")
+
+        def work() -> None:
+            try:
+                res: Any = list_models(s, key)
+            except ChatError as exc:
+                res = exc
+            self._bridge.models.emit(res)
+
+        threading.Thread(target=work, daemon=True, name="chat-models").start()
+
+    @Slot(object)
+    def _on_models(self, res: Any) -> None:
+        if isinstance(res, ChatError):
+            self.status.setText(f"Model list unavailable ({res.message}); type a model id.")
+            return
+        current = self.model_combo.currentText()
+        self.model_combo.clear()
+        for m in res:
+            self.model_combo.addItem(m["id"])
+            self.model_combo.setItemData(self.model_combo.count() - 1, m.get("display_name"), Qt.ToolTipRole)
+        self.model_combo.setEditText(current if current else (res[0]["id"] if res else ""))
+        self.status.setText(f"{len(res)} active models from the server.")
+
+    # -- turns -----------------------------------------------------------------------------
+    def _provider(self) -> tuple[Any, int | None]:
+        got = self.catalog_provider()
+        if isinstance(got, tuple):
+            return got[0], got[1]
+        return got, None
+
+    def is_busy(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def send(self, text: str | None = None) -> bool:
+        """Send ``text`` (default: the input box). Returns False when nothing was started."""
+        if self.is_busy():
+            return False
+        msg = (text if isinstance(text, str) else self.input.toPlainText()).strip()
+        if not msg:
+            return False
+        key, _ = self.api_key()
+        if not key:
+            self._update_key_banner()
+            self.status.setText("No API key: see the message above.")
+            return False
+        s = self.current_settings()
+        try:
+            chat_settings.save_settings(s)
+        except OSError as exc:
+            self.status.setText(f"Settings not saved: {exc}")
+        catalog, ctx = self._provider()
+        skey = (id(catalog), ctx, json.dumps(s.to_json(), sort_keys=True), key)
+        fresh = self._session_key is None or skey != self._session_key
+        if fresh and self._session_key is not None:
+            self._add_note("(new conversation: the catalog, context size or settings changed)")
+        if fresh:
+            self._session = None
+            self._turns = 0
+        self._session_key = skey
+        self.settings = s
+        self.input.clear()
+        self._add_bubble("You", msg)
+        self._assistant = None
+        self._tool_rows = {}
+        self._turns += 1
+        self._turn_item = QTreeWidgetItem(self.trace, [f"Turn {self._turns}", msg[:80]])
+        self._turn_item.setExpanded(True)
+        self._cancel = threading.Event()
+        self._gen += 1
+        gen, cancel = self._gen, self._cancel
+        self.send_btn.setEnabled(False)
+        self.stop_btn.setEnabled(True)
+        self.status.setText("Waiting for the model…")
+
+        def work() -> None:
+            # built here, not on the GUI thread: importing the SDK takes seconds
+            if self._session is None:
+                from workbench.core.chat.engine import ChatSession
+                self._session = ChatSession(catalog, settings=s, api_key=key, context_tokens=ctx,
+                                            shell_approver=self._approve_from_worker)
+            res = self._session.send(msg, cancel=cancel,
+                                     on_event=lambda ev: self._bridge.event.emit(gen, ev))
+            self._bridge.finished.emit(gen, res)
+
+        self._worker = threading.Thread(target=work, daemon=True, name="chat-turn")
+        self._worker.start()
+        return True
+
+    def stop(self) -> None:
+        """Cancel the running turn (the partial transcript is kept)."""
+        if self._cancel is not None:
+            self._cancel.set()
+        session = self._session
+        if session is not None:
+            session.cancel()
+        self.status.setText("Stopping…")
+
+    def new_chat(self) -> None:
+        """Forget the conversation (the next Send starts a new one with a fresh catalog)."""
+        if self.is_busy():
+            self.stop()
+        self._session = None
+        self._session_key = None
+        self._turns = 0
+        self.results.clear()
+        self.trace.clear()
+        self.trace_details.clear()
+        while self.transcript_layout.count() > 1:
+            item = self.transcript_layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.status.setText("New conversation.")
+
+    def trace_json(self) -> dict[str, Any]:
+        """``{"turns": [TurnResult.to_json(), ...]}`` for this conversation (no key in it)."""
+        return {"turns": [r.to_json() for r in self.results]}
+
+    def copy_json(self) -> str:
+        text = json.dumps(self.trace_json(), indent=2, ensure_ascii=False)
+        QGuiApplication.clipboard().setText(text)
+        self.status.setText("Trace copied as JSON.")
+        return text
+
+    # -- transcript ------------------------------------------------------------------------
+    def _insert(self, w: QWidget) -> None:
+        self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, w)
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _add_bubble(self, who: str, text: str) -> QLabel:
+        lab = QLabel(self.transcript)
+        lab.setWordWrap(True)
+        lab.setTextFormat(Qt.PlainText)
+        lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        lab.setText(f"{who}: {text}")
+        lab.setProperty("who", who)
+        self._insert(lab)
+        return lab
+
+    def _add_note(self, text: str) -> None:
+        lab = self._add_bubble("—", text)
+        lab.setStyleSheet("color: gray;")
+
+    def assistant_text(self) -> str:
+        """All assistant text of the transcript (for tests and accessibility)."""
+        out = []
+        for i in range(self.transcript_layout.count()):
+            w = self.transcript_layout.itemAt(i).widget()
+            if isinstance(w, QLabel) and w.property("who") == "Assistant":
+                out.append(w.text()[len("Assistant: "):])
+        return "\n".join(out)
+
+    def tool_rows(self) -> list[ToolCallRow]:
+        return [self.transcript_layout.itemAt(i).widget() for i in range(self.transcript_layout.count())
+                if isinstance(self.transcript_layout.itemAt(i).widget(), ToolCallRow)]
+
+    @Slot(int, object)
+    def _on_event(self, gen: int, ev: dict) -> None:
+        if gen != self._gen:
+            return
+        t = ev["type"]
+        if t == "text_delta":
+            if self._assistant is None:
+                self._assistant = self._add_bubble("Assistant", "")
+            self._assistant.setText(self._assistant.text() + ev["text"])
+            return
+        if t == "tool_use_start":
+            self._assistant = None  # text after a tool call starts a new bubble
+            return
+        if t == "request":
+            return
+        if t == "tool_use":
+            inp = json.dumps(ev.get("input"), ensure_ascii=False)
+            where = f" → {ev['skill']}" if ev.get("skill") else ""
+            cut = "  [truncated: not run]" if ev.get("truncated") else ""
+            row = ToolCallRow(f"{ev['name']} {inp[:80]}{where}{cut}", f"input: {inp}\nresolved: {ev.get('resolved')}",
+                              self.transcript)
+            self._tool_rows[ev["id"]] = row
+            self._insert(row)
+            self._assistant = None
+        elif t == "tool_result" and ev["id"] in self._tool_rows:
+            self._tool_rows[ev["id"]].append(
+                f"result ({ev['chars']} chars{', error' if ev['is_error'] else ''}):\n{ev['preview']}")
+        elif t == "error":
+            self._add_bubble("Error", ev["message"] + (f"\n{ev['hint']}" if ev.get("hint") else "")
+                             + (f"\nrequest id: {ev['request_id']}" if ev.get("request_id") else ""))
+        elif t == "cancelled":
+            self._add_note("(stopped)")
+        self._add_trace(ev)
+
+    def _add_trace(self, ev: dict) -> None:
+        if self._turn_item is None:
+            return
+        t = ev["type"]
+        if t == "listing":
+            detail = (f"{len(ev['skills'])} skills, {ev['chars']} chars, ≈{ev['tokens_est']} tokens (est.) "
+                      f"— {ev['placement_note']}" + (" [stub]" if ev.get("stub") else ""))
+        elif t == "tool_use":
+            detail = f"{ev['name']} → {ev.get('skill') or ev.get('resolved')}" + (" [truncated]" if ev.get("truncated") else "")
+        elif t == "skill_loaded":
+            detail = f"{ev['name']} via {ev['via']}: {ev['body_chars']} chars (≈{ev['tokens_est']} tokens)"
+        elif t == "tool_result":
+            detail = f"{ev['chars']} chars" + (" (error)" if ev["is_error"] else "")
+        elif t == "text":
+            detail = ev["text"][:120]
+        elif t == "usage":
+            detail = (f"in {ev['input_tokens']} · out {ev['output_tokens']} · cache read "
+                      f"{ev['cache_read_input_tokens']} · write {ev['cache_creation_input_tokens']} · "
+                      f"{ev['seconds']}s · {ev['stop_reason']} · {ev['request_id']}")
+        elif t == "error":
+            detail = f"{ev['kind']}: {ev['message']}"
+        else:
+            detail = ev.get("message", "")
+        item = QTreeWidgetItem(self._turn_item, [t, detail])
+        item.setData(0, Qt.UserRole, ev)
+        if t == "usage":
+            item.setToolTip(1, ev.get("cache_note", ""))
+
+    def _show_trace_item(self, cur: QTreeWidgetItem | None, _prev: Any = None) -> None:
+        ev = cur.data(0, Qt.UserRole) if cur is not None else None
+        self.trace_details.setPlainText(json.dumps(ev, indent=2, ensure_ascii=False) if ev else "")
+
+    @Slot(int, object)
+    def _on_finished(self, gen: int, res: Any) -> None:
+        if gen != self._gen:
+            return
+        self.results.append(res)
+        self.send_btn.setEnabled(True)
+        self.stop_btn.setEnabled(False)
+        u = res.usage
+        self.status.setText(f"{res.stop_reason} · in {u['input_tokens']} · out {u['output_tokens']} · "
+                            f"cache read {u['cache_read_input_tokens']}"
+                            + (f" · loaded: {', '.join(res.triggered)}" if res.triggered else ""))
+        if res.error is not None and res.error.kind in ("no-key", "auth"):
+            self.settings_toggle.setChecked(True)
+            self.key_edit.setFocus()
+        if res.triggered:
+            self.skills_loaded.emit(list(res.triggered))
+        self.turn_finished.emit(res)
+
+    # -- shell approval (worker thread -> GUI thread -> worker) -------------------------------
+    def _approve_from_worker(self, command: str) -> bool:
+        holder: dict[str, Any] = {"ok": False, "done": threading.Event()}
+        self._bridge.approval.emit(command, holder)
+        cancel = self._cancel
+        while not holder["done"].wait(0.1):
+            if cancel is not None and cancel.is_set():
+                return False
+        return bool(holder["ok"])
+
+    @Slot(str, object)
+    def _on_approval(self, command: str, holder: dict) -> None:
+        try:
+            holder["ok"] = bool(self.approve_shell(command))
+        finally:
+            holder["done"].set()
+
+    def _ask_shell(self, command: str) -> bool:
+        r = QMessageBox.question(self, "Run a command?",
+                                 f"The model asks to run:\n\n{command}\n\nRun it in the workspace?",
+                                 QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+        return r == QMessageBox.Yes
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """Stop a running turn and wait for the worker (call before closing the window)."""
+        if self.is_busy():
+            self.stop()
+            self._worker.join(timeout)

@@ -1,0 +1,115 @@
+"""Colours and text formats of the editor, from the ``"editor"`` section of ``resources/theme.json``.
+
+The colour table file is shared with the rest of the app (``workbench.app.icons.theme()`` reads and
+merges it over built-in defaults). The editor reads only its own section, merged over
+``DEFAULT_EDITOR_THEME`` below, so a missing or partial file still gives a complete light theme.
+Severity colours come from the shared ``"level"`` table (``icons.level_color``), so squiggles, gutter
+marks and the problems list use the same colour as the rest of the app.
+
+Shape of the ``"editor"`` section (every key optional)::
+
+    {"editor": {
+        "background": "#ffffff", "foreground": "#1f2328", "current_line": "#f5f8ff",
+        "gutter_bg": "#f6f8fa", "gutter_fg": "#8c959f", "search_match": "#fff3b0",
+        "syntax": {"<token>": {"color": "#rrggbb", "background": "#rrggbb",
+                               "bold": bool, "italic": bool}, ...}}}
+
+Token names: ``delimiter``, ``key``, ``value``, ``string``, ``comment``, ``number``, ``bool``,
+``block_scalar``, ``list_dash``, ``heading``, ``fence``, ``code``, ``inline_code``, ``link``,
+``link_url``, ``injection``, ``placeholder``, ``emphasis``, ``strong``, ``quote``, ``list_marker``.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from typing import Any
+
+from PySide6.QtGui import QColor, QFont, QTextCharFormat
+
+DEFAULT_EDITOR_THEME: dict[str, Any] = {
+    "background": "#ffffff",
+    "foreground": "#1f2328",
+    "current_line": "#f3f6fb",
+    "gutter_bg": "#f6f8fa",
+    "gutter_fg": "#8c959f",
+    "gutter_current_fg": "#1f2328",
+    "search_match": "#fff3b0",
+    "syntax": {
+        "delimiter": {"color": "#8250df", "bold": True},
+        "key": {"color": "#0550ae", "bold": True},
+        "value": {"color": "#1f2328"},
+        "string": {"color": "#0a3069"},
+        "comment": {"color": "#6e7781", "italic": True},
+        "number": {"color": "#953800"},
+        "bool": {"color": "#cf222e"},
+        "block_scalar": {"color": "#0a3069"},
+        "list_dash": {"color": "#8250df"},
+        "heading": {"color": "#0550ae", "bold": True},
+        "fence": {"color": "#6e7781"},
+        "code": {"color": "#24292f", "background": "#f6f8fa"},
+        "inline_code": {"color": "#953800", "background": "#f6f8fa"},
+        "link": {"color": "#0969da"},
+        "link_url": {"color": "#57606a"},
+        "injection": {"color": "#ffffff", "background": "#bc4c00", "bold": True},
+        "placeholder": {"color": "#116329", "background": "#dafbe1", "bold": True},
+        "emphasis": {"italic": True},
+        "strong": {"bold": True},
+        "quote": {"color": "#57606a", "italic": True},
+        "list_marker": {"color": "#8250df", "bold": True},
+    },
+}
+
+_FALLBACK_LEVELS = {"error": "#cf222e", "warning": "#d97a00", "info": "#2f81f7", "ok": "#2e9d4a"}
+
+
+@lru_cache(maxsize=1)
+def editor_theme() -> dict[str, Any]:
+    """The editor section of the theme merged over ``DEFAULT_EDITOR_THEME`` (never raises)."""
+    out = copy.deepcopy(DEFAULT_EDITOR_THEME)
+    try:
+        from workbench.app import icons
+        section = icons.theme().get("editor")
+    except Exception:  # noqa: BLE001 - a broken theme must not break the editor
+        section = None
+    if isinstance(section, dict):
+        for k, v in section.items():
+            if k == "syntax" and isinstance(v, dict):
+                for tok, spec in v.items():
+                    if isinstance(spec, dict):
+                        out["syntax"].setdefault(tok, {}).update(spec)
+            elif isinstance(v, str):
+                out[k] = v
+    return out
+
+
+def color(key: str) -> QColor:
+    """A top-level editor colour, e.g. ``color("gutter_bg")``."""
+    return QColor(editor_theme().get(key, "#000000"))
+
+
+def severity_color(severity: str) -> QColor:
+    """Colour of a diagnostic severity ("error" | "warning" | "info"), from the shared level table."""
+    try:
+        from workbench.app import icons
+        return icons.level_color(severity)
+    except Exception:  # noqa: BLE001
+        return QColor(_FALLBACK_LEVELS.get(severity, "#7d8590"))
+
+
+@lru_cache(maxsize=1)
+def syntax_formats() -> dict[str, QTextCharFormat]:
+    """One ``QTextCharFormat`` per token name (see module docstring)."""
+    out: dict[str, QTextCharFormat] = {}
+    for tok, spec in editor_theme()["syntax"].items():
+        f = QTextCharFormat()
+        if spec.get("color"):
+            f.setForeground(QColor(spec["color"]))
+        if spec.get("background"):
+            f.setBackground(QColor(spec["background"]))
+        if spec.get("bold"):
+            f.setFontWeight(QFont.Weight.Bold)
+        if spec.get("italic"):
+            f.setFontItalic(True)
+        out[tok] = f
+    return out

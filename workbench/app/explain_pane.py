@@ -1,0 +1,217 @@
+"""The explain pane: "why doesn't my skill trigger?" for the selected skill, in every client.
+
+For each client, the ordered chain of findings from ``workbench.core.explain.explain`` (found?
+parsed, and how? gated? shadowed? listed, and how much of the description survived? overlaps?),
+each with a level icon (ok / info / warning / error, see ``icons.level_icon``) and the "what to
+change" fix text. The current client is expanded first; the others stay collapsed under a
+header that shows their worst level.
+
+Explain runs on a worker thread (it may scan), debounced, and only while the pane is visible; a
+result for a skill that is no longer selected is dropped (stale token).
+
+The core result shape is read tolerantly (``normalize``) because explain is built in parallel:
+a mapping client -> findings, or an object with ``clients``/``per_client``/``results``; a
+finding is an object or dict with ``level``/``severity``, ``message``/``title``/``text``,
+optional ``detail`` and ``fix``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from workbench.app import icons
+from workbench.app.context import core_module, unavailable_reason
+from workbench.app.workers import Debouncer, run_in_background
+from workbench.core.model import CLIENT_IDS
+
+LEVEL_ORDER = {"ok": 0, "pass": 0, "info": 1, "note": 1, "warning": 2, "warn": 2, "error": 3,
+               "fail": 3}
+_LEVEL_NAME = {0: "ok", 1: "info", 2: "warning", 3: "error"}
+
+
+@dataclass
+class FindingView:
+    """A finding as the pane shows it."""
+
+    level: str
+    text: str
+    detail: str = ""
+    fix: str = ""
+
+
+def _get(obj: Any, *names: str, default: Any = "") -> Any:
+    for n in names:
+        v = obj.get(n) if isinstance(obj, dict) else getattr(obj, n, None)
+        if v not in (None, ""):
+            return v
+    return default
+
+
+def _fix_text(fix: Any) -> str:
+    if fix in (None, ""):
+        return ""
+    if isinstance(fix, str):
+        return fix
+    return str(_get(fix, "title", "text", "message", default=fix))
+
+
+def normalize_finding(f: Any) -> FindingView:
+    level = str(_get(f, "level", "severity", "kind", default="info")).lower()
+    level = _LEVEL_NAME[LEVEL_ORDER.get(level, 1)]
+    text = str(_get(f, "message", "title", "text", "summary", default=f if isinstance(f, str) else repr(f)))
+    return FindingView(level=level, text=text, detail=str(_get(f, "detail", "details", "why")),
+                       fix=_fix_text(_get(f, "fix", "what_to_change", "suggestion", default="")))
+
+
+def normalize(result: Any) -> dict[str, list[FindingView]]:
+    """client id -> findings, from whatever ``explain`` returned (see module docstring)."""
+    if result is None:
+        return {}
+    for attr in ("clients", "per_client", "results", "findings"):
+        inner = result.get(attr) if isinstance(result, dict) and attr in result else getattr(result, attr, None)
+        if inner is not None and not callable(inner) and not isinstance(result, list):
+            if isinstance(inner, (dict, list)):
+                result = inner
+                break
+    out: dict[str, list[FindingView]] = {}
+    if isinstance(result, dict):
+        for cid, fs in result.items():
+            fs = _get(fs, "findings", default=fs) if not isinstance(fs, list) else fs
+            out[str(cid)] = [normalize_finding(f) for f in (fs or [])]
+        return out
+    if isinstance(result, list):
+        for item in result:
+            cid = _get(item, "client", default="")
+            inner = _get(item, "findings", default=None)
+            if inner is not None:
+                out.setdefault(str(cid), []).extend(normalize_finding(f) for f in inner)
+            else:
+                out.setdefault(str(cid), []).append(normalize_finding(item))
+    return out
+
+
+def run_explain(env, target: str, context_tokens: int | None,
+                catalogs: dict | None = None) -> dict[str, list[FindingView]]:
+    """Call the core explain (worker thread), reusing the window's catalogs (no rescan) when
+    explain accepts ``catalogs``. Raises when explain is missing or fails."""
+    mod = core_module("explain")
+    if mod is None:
+        raise RuntimeError(unavailable_reason("explain") or "explain is not available")
+    try:
+        res = mod.explain(env, target, clients=None, context_tokens=context_tokens,
+                          catalogs=dict(catalogs or {}))
+    except TypeError:  # an explain without the catalogs parameter
+        res = mod.explain(env, target, clients=None, context_tokens=context_tokens)
+    return normalize(res)
+
+
+class ExplainPane(QWidget):
+    """Findings per client for ``ctx.selected_path`` (see module docstring)."""
+
+    def __init__(self, ctx, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["Finding", "What to change"])
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.status)
+        lay.addWidget(self.tree, 1)
+        self.result: dict[str, list[FindingView]] = {}
+        self._token = 0
+        self._shown_for: tuple | None = None
+        self._debounce = Debouncer(150, self._start, self)
+        ctx.skill_selected.connect(lambda _p: self.request())
+        ctx.catalog_changed.connect(self.request)
+        ctx.client_changed.connect(lambda _c: self._fill())
+        ctx.context_changed.connect(lambda _t: self.request())
+        self.request()
+
+    def request(self) -> None:
+        """Schedule an explain of the selected skill (runs when visible)."""
+        self._shown_for = None
+        if self.isVisible():
+            self._debounce.trigger()
+
+    def showEvent(self, ev) -> None:  # Override QWidget::showEvent
+        super().showEvent(ev)
+        if self._shown_for is None:
+            self._debounce.trigger()
+
+    def _start(self) -> None:
+        path = self.ctx.selected_path
+        if path is None:
+            self.result = {}
+            self.status.setText("<i>Select a skill to see, for each client, why it is or is not "
+                                "offered to the model.</i>")
+            self.tree.clear()
+            return
+        if core_module("explain") is None:
+            self.status.setText(f"Explain is not available: {unavailable_reason('explain')}")
+            self.tree.clear()
+            return
+        key = (str(path), self.ctx.context_tokens, id(self.ctx.catalogs.get(self.ctx.client_id)))
+        self._shown_for = key
+        self.status.setText(f"Explaining {path.parent.name}…")
+        job = run_in_background(run_explain, self.ctx.env, str(path), self.ctx.context_tokens,
+                                self.ctx.catalogs)
+        self._token = job.token
+        job.signals.returned.connect(self._on_result)
+        job.signals.errored.connect(self._on_error)
+
+    def _on_result(self, token: int, result: dict) -> None:
+        if token != self._token:
+            return  # stale: another skill was selected meanwhile
+        self.result = result
+        p = self.ctx.selected_path
+        self.status.setText(f"<b>{p.parent.name if p else ''}</b> — {p}")
+        self._fill()
+
+    def _on_error(self, token: int, message: str) -> None:
+        if token != self._token:
+            return
+        self.result = {}
+        self.tree.clear()
+        self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> {message.splitlines()[0]}")
+
+    def _fill(self) -> None:
+        from workbench.core.clients import DISPLAY_NAMES
+        self.tree.clear()
+        order = [self.ctx.client_id] + [c for c in CLIENT_IDS if c != self.ctx.client_id]
+        order += [c for c in self.result if c not in order]
+        for cid in order:
+            fs = self.result.get(cid)
+            if fs is None:
+                continue
+            worst = max((LEVEL_ORDER.get(f.level, 1) for f in fs), default=0)
+            top = QTreeWidgetItem([DISPLAY_NAMES.get(cid, cid), ""])
+            top.setIcon(0, icons.level_icon(_LEVEL_NAME[worst]))
+            f0 = top.font(0)
+            f0.setBold(True)
+            top.setFont(0, f0)
+            top.setData(0, Qt.ItemDataRole.UserRole, cid)
+            for i, f in enumerate(fs, 1):
+                item = QTreeWidgetItem([f"{i}. {f.text}" + (f"\n{f.detail}" if f.detail else ""), f.fix])
+                item.setIcon(0, icons.level_icon(f.level))
+                item.setToolTip(0, f"{f.level}: {f.text}" + (f"\n{f.detail}" if f.detail else ""))
+                if f.fix:
+                    item.setToolTip(1, f.fix)
+                top.addChild(item)
+            self.tree.addTopLevelItem(top)
+            top.setExpanded(cid == self.ctx.client_id)
+
+    def findings(self, client_id: str) -> list[FindingView]:
+        return list(self.result.get(client_id, []))

@@ -1,0 +1,492 @@
+"""The listing preview: exactly what the model receives, the budget, and what happened to each
+skill, for the current client at the current context size.
+
+Parts (top to bottom):
+* ``ContextSizeCombo`` (also used in the toolbar; both follow ``AppContext.context_changed``):
+  presets 8k … 1M and free entry ("64k", "1.5M", "100000").
+* the budget bar: used / limit in the client's own unit (chars or tokens), the token estimate of
+  the whole text, and the assumptions behind both (e.g. "1 token ≈ 4 chars (assumption)").
+* the listing text (monospace, read-only); the selected skill's entry is highlighted and scrolled
+  to, skills the chat loaded are tinted.
+* tabs: per-skill table (``ListingTableModel``), the selected skill in every client
+  (``AllClientsModel``), warnings / assumptions / notes.
+
+Units: ``description_chars`` / ``shown_chars`` are code points (see ``workbench.core.listing``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QFont, QFontDatabase, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+                               QPlainTextEdit, QProgressBar, QSplitter, QTableView, QTabWidget,
+                               QTextEdit, QVBoxLayout, QWidget)
+
+from workbench.app import icons
+from workbench.app.settings import CONTEXT_PRESETS
+from workbench.core.model import CLIENT_IDS
+
+PathRole = Qt.ItemDataRole.UserRole + 2
+
+#: Shown next to every token figure that is an estimate (listing.estimate_tokens).
+TOKEN_ASSUMPTION = "1 token ≈ 4 chars (assumption)"
+
+
+# -- context size --------------------------------------------------------------------------
+
+def format_tokens(n: int) -> str:
+    """8000 -> "8k", 1000000 -> "1M", 131072 -> "131,072"."""
+    if n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n % 1000 == 0:
+        return f"{n // 1000}k"
+    return f"{n:,}"
+
+
+def parse_tokens(text: str) -> int | None:
+    """Parse "8k", "1.5M", "200,000", "128000 tokens" -> tokens; None when not a positive number."""
+    t = text.strip().lower().replace(",", "").replace("_", "").replace("tokens", "").strip()
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([km]?)", t)
+    if not m:
+        return None
+    v = float(m.group(1)) * {"": 1, "k": 1000, "m": 1_000_000}[m.group(2)]
+    n = int(round(v))
+    return n if n > 0 else None
+
+
+class ContextSizeCombo(QComboBox):
+    """Editable combo bound to ``ctx.context_tokens`` (presets + free entry).
+
+    Signals:
+        invalid(str): the typed text is not a token count (the combo reverts).
+    """
+
+    invalid = Signal(str)
+
+    def __init__(self, ctx, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setEditable(True)
+        self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.setToolTip("Context window of the model in tokens (presets or type e.g. 64k, 1.5M)")
+        for n in CONTEXT_PRESETS:
+            self.addItem(format_tokens(n), n)
+        self.setMinimumContentsLength(6)
+        self.activated.connect(self._on_activated)
+        self.lineEdit().editingFinished.connect(self._on_edited)
+        ctx.context_changed.connect(self._show)
+        self._show(ctx.context_tokens)
+
+    def _show(self, tokens: int) -> None:
+        i = self.findData(int(tokens))
+        self.blockSignals(True)
+        if i >= 0:
+            self.setCurrentIndex(i)
+        else:
+            self.setEditText(format_tokens(int(tokens)))
+        self.blockSignals(False)
+
+    def _on_activated(self, i: int) -> None:
+        n = self.itemData(i)
+        if n:
+            self.ctx.set_context_tokens(int(n))
+
+    def _on_edited(self) -> None:
+        n = parse_tokens(self.currentText())
+        if n is None:
+            self.invalid.emit(self.currentText())
+            self._show(self.ctx.context_tokens)
+            return
+        self.ctx.set_context_tokens(n)
+        self._show(n)
+
+
+# -- models --------------------------------------------------------------------------------
+
+_STATE_COLOR = {"truncated": ("listing", "truncated"), "omitted": ("listing", "omitted"),
+                "name-only": ("listing", "name_only")}
+
+
+class ListingTableModel(QAbstractTableModel):
+    """One row per skill in a ``ListingReport``: name, state, description chars, shown chars,
+    chars lost, note. Loaded skills (chat) are tinted. Read-only."""
+
+    HEADERS = ("Name", "State", "Description chars", "Shown chars", "Chars lost", "Note")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Any] = []
+        self.loaded: set[str] = set()
+
+    def set_report(self, report: Any | None, loaded: set[str]) -> None:
+        self.beginResetModel()
+        self._rows = list(report.skills) if report is not None else []
+        self.loaded = set(loaded)
+        self.endResetModel()
+
+    def row_of_path(self, path: str) -> int:
+        for i, r in enumerate(self._rows):
+            if r.path == path:
+                return i
+        return -1
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractTableModel::rowCount."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractTableModel::columnCount."""
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractTableModel::headerData."""
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractTableModel::data."""
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            lost = max(0, r.description_chars - r.shown_chars)
+            vals = (r.name + ("  ⟵ loaded" if r.name in self.loaded else ""), r.state,
+                    r.description_chars, r.shown_chars, lost, getattr(r, "note", ""))
+            return vals[col] if col < len(vals) else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 3, 4):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.state in _STATE_COLOR:
+            return QBrush(icons.color(*_STATE_COLOR[r.state]))
+        if role == Qt.ItemDataRole.BackgroundRole and r.name in self.loaded:
+            return QBrush(icons.color("listing", "loaded_bg"))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return r.path
+        if role == PathRole:
+            return r.path
+        return None
+
+
+class AllClientsModel(QAbstractTableModel):
+    """The selected skill in every client: status, state in that client's listing, shown/total
+    chars, reason. One row per ``CLIENT_IDS`` entry."""
+
+    HEADERS = ("Client", "Status", "In listing", "Shown / total chars", "Reason")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[tuple[str, Any, Any]] = []
+
+    def set_skill(self, ctx, path: Path | None) -> None:
+        self.beginResetModel()
+        self._rows = []
+        if path is not None:
+            for cid in CLIENT_IDS:
+                s = ctx.skill(path, cid)
+                rep = ctx.listings.get(cid)
+                entry = rep.state_of(str(path)) if (rep is not None and s is not None and s.listed) else None
+                self._rows.append((cid, s, entry))
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractTableModel::rowCount."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractTableModel::columnCount."""
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractTableModel::headerData."""
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractTableModel::data."""
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        from workbench.core.clients import DISPLAY_NAMES
+        cid, s, entry = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return DISPLAY_NAMES.get(cid, cid)
+            if col == 1:
+                return s.status if s is not None else "not found"
+            if col == 2:
+                if s is None or not s.listed:
+                    return "—"
+                return entry.state if entry is not None else "(no listing)"
+            if col == 3:
+                if entry is None:
+                    return "—"
+                return f"{entry.shown_chars:,} / {entry.description_chars:,}"
+            if col == 4:
+                return (s.reason if s is not None else "no root of this client contains this file")
+        if role == Qt.ItemDataRole.DecorationRole and col == 1 and s is not None:
+            return icons.status_icon(s.status, bool(s.unverified))
+        if role == Qt.ItemDataRole.ToolTipRole and col == 4 and s is not None:
+            return s.reason
+        return None
+
+
+# -- entry location in the text --------------------------------------------------------------
+
+def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | None:
+    """(start, end) character offsets of one skill's entry in a listing text, or None.
+
+    The listing reports do not carry offsets, so the entry is located the way a reader would:
+    by its path (Codex, OpenCode, VS Code, the spec put it in the entry), else by ``<name>NAME``
+    or a ``- NAME:`` / ``- **NAME**`` line. An XML entry spans ``<skill>`` … ``</skill>``; a line
+    entry is its line.
+    """
+    i = -1
+    if path:
+        i = text.find(path)
+    if i < 0:
+        i = text.find(f"<name>{name}</name>")
+    if i < 0:
+        for pat in (f"\n- {name}:", f"\n- **{name}**", f"\n- {name}\n"):
+            j = text.find(pat)
+            if j >= 0:
+                i = j + 1
+                break
+        if i < 0 and text.startswith(f"- {name}:"):
+            i = 0
+    if i < 0:
+        return None
+    open_tag = text.rfind("<skill>", 0, i)
+    prev_close = text.rfind("</skill>", 0, i)
+    if open_tag >= 0 and open_tag > prev_close:
+        close = text.find("</skill>", i)
+        if close >= 0:
+            return open_tag, close + len("</skill>")
+    start = text.rfind("\n", 0, i) + 1
+    end = text.find("\n", i)
+    return start, (len(text) if end < 0 else end)
+
+
+# -- widget --------------------------------------------------------------------------------
+
+class ListingPane(QWidget):
+    """The listing preview of ``ctx.listing()`` (see module docstring)."""
+
+    def __init__(self, ctx, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._text = None
+        self._shown: tuple | None = None
+        self._bar_style = None
+        self.context_combo = ContextSizeCombo(ctx, self)
+        self.header = QLabel(self)
+        self.header.setWordWrap(True)
+        self.bar = QProgressBar(self)
+        self.bar.setTextVisible(True)
+        self.bar.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.bar.setMinimumWidth(220)
+        self.estimate = QLabel(self)
+        self.estimate.setWordWrap(True)
+        self.text = QPlainTextEdit(self)
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        f = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        f.setStyleHint(QFont.StyleHint.Monospace)
+        self.text.setFont(f)
+        self.table_model = ListingTableModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.table_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for col, w in enumerate((220, 80, 120, 90, 80)):
+            self.table.setColumnWidth(col, w)
+        self.table.clicked.connect(self._on_table_click)
+        self.clients_model = AllClientsModel(self)
+        self.clients_table = QTableView(self)
+        self.clients_table.setModel(self.clients_model)
+        self.clients_table.verticalHeader().setVisible(False)
+        self.clients_table.horizontalHeader().setStretchLastSection(True)
+        self.clients_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.notes = QPlainTextEdit(self)
+        self.notes.setReadOnly(True)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.table, "Skills")
+        self.tabs.addTab(self.clients_table, "Selected skill in every client")
+        self.tabs.addTab(self.notes, "Warnings")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Context:", self))
+        top.addWidget(self.context_combo)
+        top.addWidget(self.bar, 1)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.text)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(top)
+        lay.addWidget(self.estimate)
+        lay.addWidget(self.header)
+        lay.addWidget(split, 1)
+        ctx.catalog_changed.connect(self.refresh)
+        ctx.client_changed.connect(lambda _c: self.refresh())
+        ctx.skill_selected.connect(lambda _p: self._on_selection())
+        ctx.loaded_changed.connect(self.refresh)
+        self.refresh()
+
+    # -- updates ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Re-read the report of the current client (cheap: nothing is redone when the report
+        and the loaded names are the ones already shown)."""
+        from workbench.core.clients import DISPLAY_NAMES
+        rep = self.ctx.listing()
+        key = (id(rep), self.ctx.client_id, frozenset(self.ctx.loaded_names), rep is None and self.ctx.scanning)
+        if rep is not None and key == self._shown:
+            self._on_selection()
+            return
+        self._shown = key
+        name = DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id)
+        if rep is None:
+            self._set_text("")
+            why = self.ctx.errors.get(self.ctx.client_id, "")
+            if not why:
+                from workbench.app.context import unavailable_reason
+                why = unavailable_reason("listing") or ("scanning…" if self.ctx.scanning else "no listing")
+            self.header.setText(f"<b>{name}</b>: no listing — {why}")
+            self.bar.setRange(0, 1)
+            self.bar.setValue(0)
+            self.bar.setFormat("no listing")
+            self.estimate.setText("")
+            self.table_model.set_report(None, set())
+            self.notes.setPlainText("")
+        else:
+            self._show_report(rep, name)
+        self._on_selection()
+
+    def _show_report(self, rep: Any, name: str) -> None:
+        counts = rep.counts()
+        self.header.setText(
+            f"<b>{name}</b> — {len(rep.skills)} skills offered: " + ", ".join(
+                f"{n} {st}" for st, n in counts.items() if n)
+            + f". <small>Placement: {rep.placement}"
+            + ("" if rep.verified else " · <span style='color:#b08800'>template unverified</span>")
+            + "</small>")
+        if rep.budget_unit and rep.budget_limit:
+            used, limit = int(rep.budget_used or 0), int(rep.budget_limit)
+            self.bar.setRange(0, max(limit, 1))
+            self.bar.setValue(min(used, limit))
+            pct = 100.0 * used / limit if limit else 0
+            self.bar.setFormat(f"{used:,} / {limit:,} {rep.budget_unit} ({pct:.0f}%)")
+            c = icons.color("listing", "budget_over" if rep.over_budget else "budget_ok").name()
+            self._set_bar_style(f"QProgressBar::chunk {{ background: {c}; }}")
+            self.bar.setToolTip(f"Budget of {name}: {limit:,} {rep.budget_unit}; the client counts "
+                                f"{used:,} against it")
+        else:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(0)
+            self.bar.setFormat(f"no budget: {name} has no listing cap" if rep.budget_unit is None
+                               else "budget unknown")
+            self._set_bar_style("")
+        text_chars = len(rep.text)
+        assumptions = list(getattr(rep, "assumptions", []) or [])
+        est = (f"Listing: {text_chars:,} chars ≈ {rep.token_estimate:,} tokens "
+               f"<span style='color:#b08800'>({TOKEN_ASSUMPTION})</span>")
+        if assumptions:
+            first = assumptions[0] if len(assumptions[0]) <= 110 else assumptions[0][:108] + "…"
+            more = f" (+{len(assumptions) - 1} more, see Warnings)" if len(assumptions) > 1 else ""
+            est += f"<br><small style='color:#b08800'>Assumed: {_esc(first)}{more}</small>"
+        self.estimate.setText(est)
+        self.estimate.setToolTip("\n".join(assumptions))
+        self._set_text(rep.text)
+        self.table_model.set_report(rep, self.ctx.loaded_names)
+        lines = []
+        for title, items in (("Warnings", rep.warnings), ("Assumptions", assumptions),
+                             ("Notes", getattr(rep, "info", []) or [])):
+            if items:
+                lines.append(f"{title}:")
+                lines.extend(f"  • {w}" for w in items)
+        lines.append(f"Token figures are estimates: {TOKEN_ASSUMPTION}.")
+        self.notes.setPlainText("\n".join(lines))
+        n_warn = len(rep.warnings)
+        self.tabs.setTabText(2, f"Warnings ({n_warn})" if n_warn else "Warnings")
+
+    def _set_bar_style(self, css: str) -> None:
+        if css != self._bar_style:  # restyling is slow; only when the colour changes
+            self._bar_style = css
+            self.bar.setStyleSheet(css)
+
+    def _set_text(self, text: str) -> None:
+        if text != self._text:
+            self._text = text
+            self.text.setPlainText(text if text else "")
+            self.text.setPlaceholderText("(the client sends no listing)")
+
+    def _on_selection(self) -> None:
+        path = self.ctx.selected_path
+        self.clients_model.set_skill(self.ctx, path)
+        self.clients_table.resizeColumnsToContents()
+        self._highlight()
+        if path is not None:
+            row = self.table_model.row_of_path(str(path))
+            if row >= 0:
+                self.table.selectRow(row)
+                self.table.scrollTo(self.table_model.index(row, 0))
+
+    def _highlight(self) -> None:
+        rep = self.ctx.listing()
+        text = self._text or ""
+        sels = []
+        if rep is not None and text:
+            for entry in rep.skills:
+                if entry.name in self.ctx.loaded_names:
+                    rng = entry_range(text, entry.name, entry.path)
+                    if rng:
+                        sels.append(self._selection(rng, icons.color("listing", "loaded_bg")))
+            s = self.ctx.skill()
+            target = None
+            if s is not None:
+                entry = rep.state_of(str(s.path))
+                if entry is not None and entry.state != "omitted":
+                    target = entry_range(text, entry.name, entry.path)
+            if target:
+                sels.append(self._selection(target, icons.color("listing", "highlight_bg")))
+                cur = QTextCursor(self.text.document())
+                cur.setPosition(target[0])
+                self.text.setTextCursor(cur)
+                self.text.centerCursor()
+        self.text.setExtraSelections(sels)
+
+    def _selection(self, rng: tuple[int, int], color) -> QTextEdit.ExtraSelection:
+        sel = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setBackground(color)
+        sel.format = fmt
+        cur = QTextCursor(self.text.document())
+        cur.setPosition(rng[0])
+        cur.setPosition(rng[1], QTextCursor.MoveMode.KeepAnchor)
+        sel.cursor = cur
+        return sel
+
+    def highlighted_range(self) -> tuple[int, int] | None:
+        """(start, end) of the highlighted selected entry (tests)."""
+        for sel in self.text.extraSelections():
+            if sel.format.background().color() == icons.color("listing", "highlight_bg"):
+                return sel.cursor.selectionStart(), sel.cursor.selectionEnd()
+        return None
+
+    def _on_table_click(self, index: QModelIndex) -> None:
+        p = self.table_model.data(index, PathRole)
+        if p:
+            self.ctx.select_skill(Path(p))
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

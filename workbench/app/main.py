@@ -1,0 +1,132 @@
+"""``run_gui(args)``: open the window (called by ``workbench.cli.main`` with ``gui_parser`` args).
+
+``workbench [WORKSPACE]`` opens the folder (default: the current directory; with no argument and
+no skills found, the bundled demo). ``--screenshot PNG`` renders the window offscreen once the
+scan finished (``--view`` picks the tab, ``--size WxH`` the window size), writes the PNG and
+returns 0; it never reads or writes the user's settings file and starts no file watcher.
+
+Decisions (spec silent):
+* ``--client`` and ``--context-tokens`` override the remembered settings; since argparse cannot
+  tell an explicit ``--client claude-code`` from the default, the remembered client wins unless
+  a different one is given (``--screenshot`` always uses the argument, for reproducible images).
+* In screenshot mode, when nothing is selected, the first listed skill is selected so the
+  details, listing highlight and explain panes show something real.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from workbench.cli import UsageError, client_ids, environment_from_args
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x", 1))
+    except ValueError:
+        raise UsageError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1400x900") from None
+    if not (200 <= w <= 10000 and 200 <= h <= 10000):
+        raise UsageError(f"--size {text!r}: width and height must be between 200 and 10000")
+    return w, h
+
+
+def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None = None):
+    """Create (settings, context, window) from parsed gui args, start the scan; no event loop.
+
+    Raises UsageError for bad options (missing workspace, bad --size). Needs a QApplication.
+    """
+    from workbench.app.context import AppContext
+    from workbench.app.main_window import MainWindow
+    from workbench.app.settings import Settings
+
+    allow_demo = getattr(args, "workspace", None) is None
+    env = environment_from_args(args)
+    settings = Settings(persist=persist_settings)
+    screenshot = getattr(args, "screenshot", None) is not None
+    client = args.client if (screenshot or args.client != "claude-code") else None
+    client_ids(args, allow_all=False)  # validates --client (UsageError)
+    ctx = AppContext(settings, env, client_id=client, context_tokens=args.context_tokens,
+                     allow_demo=allow_demo, watch=watch)
+    ctx.rescan()  # start scanning first: the window is built while the worker scans
+    win = MainWindow(ctx)
+    return settings, ctx, win
+
+
+def _select_something(ctx) -> None:
+    cat = ctx.catalog()
+    if ctx.selected_path is not None or cat is None or not cat.skills:
+        return
+    first = next((s for s in cat.skills if s.status == "listed"), cat.skills[0])
+    ctx.select_skill(first.path)
+
+
+def take_screenshot(win, path: Path, view: str | None, timeout_ms: int = 120_000) -> None:
+    """Wait for the scan, show ``view``, render the window and write ``path`` (PNG, atomic)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice
+
+    from workbench.app import workers
+    from workbench.core.safefile import atomic_write
+
+    win.settle(timeout_ms)
+    _select_something(win.ctx)
+    if view:
+        win.show_tab(view)
+    win.settle(timeout_ms)
+    if view == "explain":  # let the debounced explain job start and finish
+        import time
+        deadline = time.monotonic() + 30
+        win.explain._debounce.flush()
+        while time.monotonic() < deadline and win.explain.status.text().startswith("Explaining"):
+            QCoreApplication.processEvents()
+            workers.wait_all(50)
+        QCoreApplication.processEvents()
+    for _ in range(5):
+        QCoreApplication.processEvents()
+    pm = win.grab()
+    ba = QByteArray()
+    buf = QBuffer(ba)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    pm.save(buf, "PNG")
+    buf.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, bytes(ba.data()))
+
+
+def run_gui(args: Any) -> int:
+    """Open the window; return the process exit code (0 ok, 2 usage error via UsageError)."""
+    screenshot: Path | None = getattr(args, "screenshot", None)
+    size = _parse_size(getattr(args, "size", None) or "1400x900")
+    from workbench.app.main_window import TAB_KEYS
+    view = getattr(args, "view", None)
+    if view is not None and view not in TAB_KEYS:
+        raise UsageError(f"--view {view!r}: expected one of {', '.join(TAB_KEYS)}")
+    if screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Skill Workbench")
+    app.setOrganizationName("skill-workbench")
+    from workbench.app import icons
+    app.setWindowIcon(icons.app_icon())
+    if screenshot is not None:
+        _settings, ctx, win = build_window(args, persist_settings=False, watch=False)
+        win.resize(*size)
+        win.show()
+        try:
+            take_screenshot(win, Path(screenshot), view)
+        except OSError as exc:
+            print(f"workbench: {screenshot}: cannot write screenshot: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            ctx.shutdown()
+            win.close()
+        return 0
+    _settings, ctx, win = build_window(args)
+    if view:
+        win.show_tab(view)
+    win.show()
+    return int(app.exec())

@@ -1,0 +1,475 @@
+"""The main window: composition only (no god widget).
+
+Layout: a toolbar (open folder, rescan, client selector, context size); a banner for notes
+(workspace used as an extra root, demo shown, module missing); on the left the skills tree
+(``SkillsPanel``) above the details (``DetailsPane``); on the right tabs: Listing, Explain,
+Shadowing, Editor, Chat, Workshop. The status bar shows counts per status (with the status
+icons), the scan time and a progress bar while scanning.
+
+Panes built by other engineers (editor, chat, workshop) are hosted through ``HOSTED_PANES``:
+one small factory each (``make_editor``, ``make_chat``, ``make_workshop``) that imports the module
+lazily, constructs the pane with its real signature and connects it to the context. Each runs
+the first time its tab is shown (``LazyPane``), so startup does not pay for them; a module that
+does not exist yet, or a constructor that fails, gives a ``Placeholder`` tab saying why — the
+window never crashes on it. To wire a late arrival, edit its factory only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
+                               QMessageBox, QProgressBar, QSplitter, QTabWidget, QVBoxLayout,
+                               QWidget)
+
+from workbench import __version__
+from workbench.app import icons
+from workbench.app.actions import ACTIONS, MENUS, ShortcutsDialog, build_actions
+from workbench.app.context import AppContext, core_module, unavailable_reason
+from workbench.app.details_pane import DetailsPane
+from workbench.app.explain_pane import ExplainPane
+from workbench.app.listing_pane import ContextSizeCombo, ListingPane
+from workbench.app.shadowing_view import ShadowingView
+from workbench.app.skills_tree import SkillsPanel
+from workbench.core.model import CLIENT_IDS, STATUSES
+
+#: Tab keys in display order (``--view`` accepts these).
+TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "workshop")
+
+
+class Placeholder(QWidget):
+    """A tab standing in for a pane that is not available (``reason`` says why)."""
+
+    def __init__(self, title: str, reason: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.reason = reason
+        lab = QLabel(f"<h3>{title}</h3><p>This pane is not available in this build.</p>"
+                     f"<p style='color:#57606a'>{_esc(reason)}</p>", self)
+        lab.setWordWrap(True)
+        lab.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        lay = QVBoxLayout(self)
+        lay.addWidget(lab)
+        lay.addStretch(1)
+
+
+# -- hosted panes (built by other engineers): the only integration points ---------------------
+
+def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
+    """``workbench.app.editor.EditorPane``: lints with the current client's profile, shares the
+    context's watcher, feeds unsaved buffers to ``ctx.apply_buffer`` (live listing/tree) and
+    opens the selected skill (unless the open buffer has unsaved changes)."""
+    mod = core_module("app.editor")
+    if mod is None or not hasattr(mod, "EditorPane"):
+        return Placeholder("Editor", unavailable_reason("app.editor") or "no EditorPane", parent)
+    pane = mod.EditorPane(parent, profile_provider=lambda: ctx.client_id, watcher=ctx.watcher)
+    pane.buffer_changed.connect(ctx.apply_buffer)
+    pane.saved.connect(lambda p: ctx.apply_buffer(p, None))
+    pane.file_reloaded.connect(lambda p: ctx.apply_buffer(p, None))
+
+    def follow(path: Path | None) -> None:
+        if path is None or str(path) == pane.path:
+            return
+        if pane.has_unsaved_changes():
+            pane.show_banner(f"Unsaved changes in {pane.path}: save them to open {path}.", "warning")
+            return
+        pane.open_file(path)
+    ctx.skill_selected.connect(follow)
+    follow(ctx.selected_path)
+    return pane
+
+
+def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
+    """``workbench.app.chat_pane.ChatPane(ctx, parent)``; its ``skills_loaded(list)`` or
+    ``skill_loaded(str)`` signal marks skills in the tree and listing (``ctx.mark_loaded``)."""
+    mod = core_module("app.chat_pane")
+    if mod is None or not hasattr(mod, "ChatPane"):
+        return Placeholder("Chat", unavailable_reason("app.chat_pane") or "no ChatPane", parent)
+    pane = mod.ChatPane(ctx, parent)
+    if hasattr(pane, "skills_loaded"):
+        pane.skills_loaded.connect(ctx.mark_loaded)
+    elif hasattr(pane, "skill_loaded"):
+        pane.skill_loaded.connect(lambda name: ctx.mark_loaded([name]))
+    return pane
+
+
+def make_workshop(ctx: AppContext, parent: QWidget) -> QWidget:
+    """``workbench.app.workshop_pane.WorkshopPane(ctx, parent)``; files it writes are re-read
+    (``files_changed`` -> ``ctx.refresh_paths``; new files trigger a rescan)."""
+    mod = core_module("app.workshop_pane")
+    if mod is None or not hasattr(mod, "WorkshopPane"):
+        return Placeholder("Workshop", unavailable_reason("app.workshop_pane") or "no WorkshopPane", parent)
+    pane = mod.WorkshopPane(ctx, parent)
+    if hasattr(pane, "files_changed"):
+        pane.files_changed.connect(lambda paths: ctx.refresh_paths(
+            [p for p in (paths or []) if str(p).endswith("SKILL.md")]) if paths else ctx.rescan())
+    return pane
+
+
+#: (tab key, title, factory). Factories run lazily, the first time the tab is shown (the editor
+#: also when a skill is opened through it), so startup does not pay for them.
+HOSTED_PANES = (
+    ("editor", "Editor", make_editor),
+    ("chat", "Chat", make_chat),
+    ("workshop", "Workshop", make_workshop),
+)
+
+
+class LazyPane(QWidget):
+    """Builds ``factory(ctx, self)`` on first show (or ``ensure()``); a factory that raises
+    becomes a ``Placeholder`` with the error — the window never crashes on a hosted pane."""
+
+    def __init__(self, ctx: AppContext, title: str, factory, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx, self.title, self.factory = ctx, title, factory
+        self.widget: QWidget | None = None
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+
+    def ensure(self) -> QWidget:
+        if self.widget is None:
+            try:
+                self.widget = self.factory(self.ctx, self)
+            except Exception as exc:  # noqa: BLE001 - a broken pane must not take the window down
+                self.widget = Placeholder(self.title, f"failed to start: {type(exc).__name__}: {exc}", self)
+            self._lay.addWidget(self.widget)
+        return self.widget
+
+    def showEvent(self, ev) -> None:  # Override QWidget::showEvent
+        self.ensure()
+        super().showEvent(ev)
+
+    def shutdown(self) -> None:
+        fn = getattr(self.widget, "shutdown", None)
+        if fn is not None:
+            try:
+                fn()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+class StatusCounts(QWidget):
+    """Status-bar widget: one icon + count per status, then the scan time."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(6)
+        self.labels: dict[str, QLabel] = {}
+        legend = dict(icons.status_legend())
+        for st in STATUSES:
+            ic = QLabel(self)
+            ic.setPixmap(icons.status_icon(st).pixmap(14, 14))
+            ic.setToolTip(legend.get(st, st))
+            lab = QLabel(f"0 {st}", self)
+            lab.setToolTip(legend.get(st, st))
+            lay.addWidget(ic)
+            lay.addWidget(lab)
+            self.labels[st] = lab
+        self.time = QLabel("", self)
+        lay.addSpacing(10)
+        lay.addWidget(self.time)
+
+    def set_counts(self, counts: dict[str, int], seconds: float | None, update_ms: float | None) -> None:
+        for st, lab in self.labels.items():
+            lab.setText(f"{counts.get(st, 0):,} {st}")
+        bits = []
+        if seconds is not None:
+            bits.append(f"scan {seconds:.2f} s (all clients)")
+        if update_ms:
+            bits.append(f"last update {update_ms:.0f} ms")
+        self.time.setText(" · ".join(bits))
+
+
+class MainWindow(QMainWindow):
+    """The Skill Workbench window over one ``AppContext``.
+
+    Attributes:
+        ctx: the context. skills: SkillsPanel. details: DetailsPane. listing: ListingPane.
+        explain: ExplainPane. shadowing: ShadowingView. tabs: the right-hand QTabWidget.
+        panes: tab key -> widget. actions: action id -> QAction (from ``ACTIONS``).
+    """
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle("Skill Workbench")
+        self.setWindowIcon(icons.app_icon())
+        self.skills = SkillsPanel(ctx, self)
+        self.details = DetailsPane(ctx, self)
+        self.listing = ListingPane(ctx, self)
+        self.explain = ExplainPane(ctx, self)
+        self.shadowing = ShadowingView(ctx, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.panes: dict[str, QWidget] = {"listing": self.listing, "explain": self.explain,
+                                          "shadowing": self.shadowing}
+        titles = {"listing": "Listing", "explain": "Explain", "shadowing": "Shadowing"}
+        for key, title, factory in HOSTED_PANES:
+            self.panes[key] = LazyPane(ctx, title, factory, self)
+            titles[key] = title
+        for key in TAB_KEYS:
+            self.tabs.addTab(self.panes[key], titles[key])
+        # Left: tree over details.
+        self.left = QSplitter(Qt.Orientation.Vertical, self)
+        self.left.addWidget(self.skills)
+        self.left.addWidget(self.details)
+        self.left.setStretchFactor(0, 3)
+        self.left.setStretchFactor(1, 2)
+        self.split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split.addWidget(self.left)
+        self.split.addWidget(self.tabs)
+        self.split.setStretchFactor(0, 2)
+        self.split.setStretchFactor(1, 3)
+        self.banner = QLabel(self)
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.RichText)
+        self.banner.setStyleSheet(f"background: {icons.color('banner_bg').name()}; padding: 4px 8px;"
+                                  " border-bottom: 1px solid #d4a72c;")
+        self.banner.hide()
+        central = QWidget(self)
+        lay = QVBoxLayout(central)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.banner)
+        lay.addWidget(self.split, 1)
+        self.setCentralWidget(central)
+        self._build_actions()
+        self._build_toolbar()
+        self._build_statusbar()
+        ctx.catalog_changed.connect(self._update_status)
+        ctx.client_changed.connect(self._on_client)
+        ctx.scan_started.connect(self._on_scan_started)
+        ctx.scan_progress.connect(self._on_progress)
+        ctx.scan_finished.connect(self._on_scan_finished)
+        ctx.scan_failed.connect(self._on_scan_failed)
+        ctx.notes_changed.connect(self._update_banner)
+        ctx.workspace_changed.connect(self._update_title)
+        ctx.catalog_changed.connect(self._update_title)
+        if ctx.scanning:  # the scan may start before the window exists (faster startup)
+            self._on_scan_started()
+        self._update_banner()
+        self._update_title()
+        self._update_status()
+        self.resize(1400, 900)
+        self.split.setSizes([560, 840])
+        self.left.setSizes([520, 330])
+        self._restore_state()
+
+    # -- building --------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        handlers = {
+            "open_folder": self.open_folder,
+            "rescan": self.ctx.rescan,
+            "quit": self.close,
+            "filter": self.skills.focus_filter,
+            "focus_tree": lambda: self.skills.tree.setFocus(Qt.FocusReason.ShortcutFocusReason),
+            "shortcuts": self.show_shortcuts,
+            "about": self.show_about,
+        }
+        for key in TAB_KEYS:
+            handlers[f"tab_{key}"] = lambda key=key: self.show_tab(key)
+        for cid in CLIENT_IDS:
+            handlers[f"client.{cid}"] = lambda cid=cid: self.ctx.set_client(cid)
+        self.actions = build_actions(self, handlers)
+        # Ctrl+F belongs to the tree (the editor has its own find): only while focus is there.
+        filt = self.actions["filter"]
+        filt.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.skills.addAction(filt)
+        mb = self.menuBar()
+        menus = {m: mb.addMenu(f"&{m}") for m in MENUS}
+        for a in ACTIONS:
+            menus[a.menu].addAction(self.actions[a.id])
+            if a.id == "rescan":
+                menus[a.menu].addSeparator()
+        for a in ACTIONS:  # window-wide shortcuts also work with the menu bar hidden
+            if a.id != "filter":
+                self.addAction(self.actions[a.id])
+
+    def _build_toolbar(self) -> None:
+        from workbench.core.clients import DISPLAY_NAMES
+        tb = self.addToolBar("Main")
+        tb.setObjectName("main-toolbar")
+        tb.setMovable(False)
+        for a in ACTIONS:
+            if a.toolbar:
+                tb.addAction(self.actions[a.id])
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Client: ", self))
+        self.client_combo = QComboBox(self)
+        for i, cid in enumerate(CLIENT_IDS, 1):
+            self.client_combo.addItem(DISPLAY_NAMES.get(cid, cid), cid)
+            self.client_combo.setItemData(i - 1, f"Ctrl+{i}", Qt.ItemDataRole.ToolTipRole)
+        self.client_combo.setCurrentIndex(CLIENT_IDS.index(self.ctx.client_id))
+        self.client_combo.currentIndexChanged.connect(
+            lambda i: self.ctx.set_client(self.client_combo.itemData(i)))
+        tb.addWidget(self.client_combo)
+        tb.addWidget(QLabel("  Context: ", self))
+        self.context_combo = ContextSizeCombo(self.ctx, self)
+        self.context_combo.invalid.connect(
+            lambda t: self.statusBar().showMessage(f"'{t}' is not a token count (e.g. 64k, 1M, 150000)", 5000))
+        tb.addWidget(self.context_combo)
+        tb.addWidget(QLabel(" tokens", self))
+
+    def _build_statusbar(self) -> None:
+        sb = self.statusBar()
+        self.counts = StatusCounts(self)
+        sb.addPermanentWidget(self.counts)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(160)
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("scanning %v/%m")
+        self.progress.hide()
+        sb.addPermanentWidget(self.progress)
+
+    # -- commands ---------------------------------------------------------------------------
+    def show_tab(self, key: str) -> None:
+        """Show a tab (``TAB_KEYS``) and focus it (building a hosted pane if needed)."""
+        w = self.panes.get(key)
+        if w is not None:
+            self.tabs.setCurrentWidget(w)
+            self.pane(key).setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def pane(self, key: str) -> QWidget:
+        """The real widget of a tab (a hosted pane is built now if it was not yet)."""
+        w = self.panes[key]
+        return w.ensure() if isinstance(w, LazyPane) else w
+
+    def open_folder(self) -> None:
+        d = QFileDialog.getExistingDirectory(self, "Open folder", str(self.ctx.env.workspace))
+        if d:
+            self.open_path(Path(d))
+
+    def open_path(self, folder: Path) -> None:
+        """Open ``folder`` as the workspace (keeping the simulated home/OS/env)."""
+        import dataclasses
+        env = dataclasses.replace(self.ctx.env, workspace=folder, cwd=None,
+                                  extra_roots=[r for r in self.ctx.env.extra_roots
+                                               if r != self.ctx.env.workspace])
+        if self.ctx.demo:
+            from workbench.core.model import Environment
+            env = Environment(workspace=folder)
+        self.ctx.settings.set("last_workspace", str(folder))
+        recent = [str(folder)] + [p for p in self.ctx.settings.get("recent_workspaces") if p != str(folder)]
+        self.ctx.settings.set("recent_workspaces", recent[:10])
+        self.ctx.open_workspace(env)
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self).exec()
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About Skill Workbench",
+                          f"<b>Skill Workbench</b> {__version__}<br>See what coding agents see of "
+                          "your Agent Skills: discovery, listings, lint, trigger tests.")
+
+    # -- reactions --------------------------------------------------------------------------
+    def _on_client(self, cid: str) -> None:
+        i = CLIENT_IDS.index(cid)
+        if self.client_combo.currentIndex() != i:
+            self.client_combo.blockSignals(True)
+            self.client_combo.setCurrentIndex(i)
+            self.client_combo.blockSignals(False)
+        self._update_status()
+        self._update_title()
+
+    def _on_scan_started(self) -> None:
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.statusBar().showMessage("Scanning…")
+
+    def _on_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+
+    def _on_scan_finished(self, seconds: float) -> None:
+        self.progress.hide()
+        self.statusBar().clearMessage()
+        self._update_status()
+        self._update_banner()
+
+    def _on_scan_failed(self, message: str) -> None:
+        self.progress.hide()
+        self.statusBar().showMessage(f"Scan failed: {message}", 15000)
+
+    def _update_status(self) -> None:
+        cat = self.ctx.catalog()
+        counts = cat.counts() if cat is not None else {}
+        self.counts.set_counts(counts, self.ctx.scan_seconds if cat is not None else None,
+                               self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None)
+        err = self.ctx.errors.get(self.ctx.client_id)
+        if err:
+            self.statusBar().showMessage(f"{self.ctx.client_id}: {err}", 15000)
+
+    def _update_banner(self) -> None:
+        notes = list(self.ctx.notes)
+        err = self.ctx.errors.get(self.ctx.client_id)
+        if err and self.ctx.catalog() is None:
+            notes.append(f"{self.ctx.client_id}: {err}")
+        if notes:
+            self.banner.setText("<br>".join(_esc(n) for n in notes))
+            self.banner.show()
+        else:
+            self.banner.hide()
+
+    def _update_title(self) -> None:
+        from workbench.core.clients import DISPLAY_NAMES
+        ws = self.ctx.env.workspace
+        extra = " (demo)" if self.ctx.demo else ""
+        self.setWindowTitle(f"{ws.name or ws}{extra} — {DISPLAY_NAMES.get(self.ctx.client_id, '')}"
+                            " — Skill Workbench")
+
+    # -- state ------------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        s = self.ctx.settings
+        try:
+            if s.get("window_geometry"):
+                self.restoreGeometry(QByteArray.fromHex(s.get("window_geometry").encode()))
+            if s.get("splitter_state"):
+                self.split.restoreState(QByteArray.fromHex(s.get("splitter_state").encode()))
+        except Exception:  # noqa: BLE001 - a bad saved state only costs the layout
+            pass
+        tab = s.get("current_tab")
+        if tab in self.panes:
+            self.tabs.setCurrentWidget(self.panes[tab])
+
+    def _save_state(self) -> None:
+        s = self.ctx.settings
+        s.set("window_geometry", bytes(self.saveGeometry().toHex().data()).decode())
+        s.set("splitter_state", bytes(self.split.saveState().toHex().data()).decode())
+        for k, w in self.panes.items():
+            if w is self.tabs.currentWidget():
+                s.set("current_tab", k)
+
+    def closeEvent(self, ev: QCloseEvent) -> None:  # Override QWidget::closeEvent
+        for pane in self.panes.values():  # let hosted panes veto (unsaved edits)
+            pane = pane.widget if isinstance(pane, LazyPane) else pane
+            fn = getattr(pane, "maybe_close", None) or getattr(pane, "confirm_close", None)
+            if fn is not None:
+                try:
+                    if fn() is False:
+                        ev.ignore()
+                        return
+                except Exception:  # noqa: BLE001
+                    pass
+        self._save_state()
+        for pane in self.panes.values():
+            if isinstance(pane, LazyPane):
+                pane.shutdown()
+        self.ctx.shutdown()
+        super().closeEvent(ev)
+
+    # -- helpers for tests and --screenshot ---------------------------------------------------
+    def settle(self, timeout_ms: int = 60_000) -> bool:
+        """Wait for the scan and pending updates, then process events (tests, screenshots)."""
+        ok = self.ctx.wait_for_scan(timeout_ms)
+        self.ctx.flush_updates()
+        from PySide6.QtCore import QCoreApplication
+        for _ in range(3):
+            QCoreApplication.processEvents()
+        return ok
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,422 @@
+"""The skills tree: roots in precedence order, every SKILL.md under each with its status.
+
+``SkillsTreeModel`` is a real ``QAbstractItemModel`` (two levels: root rows, skill rows) over one
+``Catalog``; it is replaced wholesale with a model reset (one reset for 1,241 skills is far
+cheaper than per-row inserts). ``SkillFilterProxy`` filters on name, description, status,
+reason and path (every whitespace-separated word must match; a root stays while any of its skills
+matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a skill calls
+``AppContext.select_skill``.
+
+Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
+Description (the description as the client lists it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (QAbstractItemModel, QItemSelectionModel, QModelIndex,
+                            QPersistentModelIndex, QSortFilterProxyModel, Qt)
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QTreeView, QVBoxLayout, QWidget)
+
+from workbench.app import icons
+from workbench.core.model import Catalog, Root, Skill
+
+#: Custom roles (Qt.UserRole + n).
+SkillRole = Qt.ItemDataRole.UserRole + 1  #: the ``Skill`` (skill rows) or ``Root`` (root rows)
+PathRole = Qt.ItemDataRole.UserRole + 2  #: str: SKILL.md path or root folder
+StatusRole = Qt.ItemDataRole.UserRole + 3  #: str: status (skill rows), "" for roots
+FilterRole = Qt.ItemDataRole.UserRole + 4  #: str: lower-case text the filter searches
+
+COLUMNS = ("Name", "Status", "Scope", "Description")
+_ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
+
+
+def skill_tooltip(s: Skill) -> str:
+    lines = [f"<b>{_esc(s.name)}</b> — {s.status}", _esc(s.reason) if s.reason else "",
+             _esc(str(s.path))]
+    if s.shadowed_by:
+        lines.append(f"shadowed by {_esc(str(s.shadowed_by))}")
+    if s.unverified:
+        lines.append("<i>unverified rules:</i> " + _esc("; ".join(s.unverified)))
+    return "<br>".join(x for x in lines if x)
+
+
+def root_label(r: Root) -> str:
+    return r.label or str(r.path)
+
+
+def _esc(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class SkillsTreeModel(QAbstractItemModel):
+    """Two-level model over a ``Catalog``: root rows (``Catalog.roots`` order = precedence),
+    each with its skills (``Catalog.skills`` order). Skills whose root is not among the roots go
+    under a synthetic "(other)" root. Read-only.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._catalog: Catalog | None = None
+        self._roots: list[Root] = []
+        self._children: list[list[Skill]] = []
+        self._row_of_path: dict[Path, tuple[int, int]] = {}
+        self.loaded_names: set[str] = set()
+
+    # -- data in ---------------------------------------------------------------------------
+    def set_catalog(self, catalog: Catalog | None) -> None:
+        """Show ``catalog``. When it has the same roots and the same files in the same order as
+        the one shown (an incremental update), only the rows whose Skill changed are updated
+        (``dataChanged``: selection and expansion stay); otherwise one model reset."""
+        if self._same_layout(catalog):
+            assert catalog is not None
+            self._catalog = catalog
+            i = 0
+            for r, kids in enumerate(self._children):
+                parent = None
+                for c, old in enumerate(kids):
+                    new = catalog.skills[i]
+                    i += 1
+                    if new is not old:
+                        kids[c] = new
+                        parent = parent or self.index(r, 0)
+                        self.dataChanged.emit(self.index(c, 0, parent), self.index(c, len(COLUMNS) - 1, parent))
+            return
+        self.beginResetModel()
+        self._catalog = catalog
+        self._roots, self._children, self._row_of_path = [], [], {}
+        if catalog is not None:
+            index: dict[int, int] = {}
+            by_path: dict[tuple[Path, str], int] = {}
+            for r in catalog.roots:
+                index[id(r)] = len(self._roots)
+                by_path.setdefault((r.path, r.scope), len(self._roots))
+                self._roots.append(r)
+                self._children.append([])
+            other = -1
+            for s in catalog.skills:
+                row = index.get(id(s.root))
+                if row is None:
+                    row = by_path.get((s.root.path, s.root.scope))
+                if row is None:
+                    if other < 0:
+                        other = len(self._roots)
+                        self._roots.append(Root(path=Path("(other)"), scope="", precedence=999,
+                                                label="(other roots)", exists=True))
+                        self._children.append([])
+                    row = other
+                self._row_of_path.setdefault(s.path, (row, len(self._children[row])))
+                self._children[row].append(s)
+        self.endResetModel()
+
+    def catalog(self) -> Catalog | None:
+        return self._catalog
+
+    def _same_layout(self, catalog: Catalog | None) -> bool:
+        old = self._catalog
+        if old is None or catalog is None or old.client != catalog.client or len(old.skills) != len(catalog.skills):
+            return False
+        if len(old.roots) != len(catalog.roots) or any(a is not b for a, b in zip(old.roots, catalog.roots)):
+            return False
+        if any(a.path != b.path or a.root is not b.root for a, b in zip(old.skills, catalog.skills)):
+            return False
+        # the rows are stored in catalog order grouped by root; check that grouping holds
+        flat = [s for kids in self._children for s in kids]
+        return len(flat) == len(old.skills) and all(a is b for a, b in zip(flat, old.skills))
+
+    def set_loaded(self, names: set[str]) -> None:
+        self.loaded_names = set(names)
+        if self._roots:
+            for r, kids in enumerate(self._children):
+                if kids:
+                    parent = self.index(r, 0)
+                    self.dataChanged.emit(self.index(0, 0, parent), self.index(len(kids) - 1, 0, parent))
+
+    def index_of_path(self, path: Path) -> QModelIndex:
+        """The index (column 0) of the skill at ``path``; invalid when not in the model."""
+        pos = self._row_of_path.get(Path(path))
+        if pos is None:
+            return QModelIndex()
+        return self.index(pos[1], 0, self.index(pos[0], 0))
+
+    def skill_count(self) -> int:
+        return sum(len(k) for k in self._children)
+
+    def skills(self) -> list[Skill]:
+        return [s for kids in self._children for s in kids]
+
+    # -- Qt overrides ----------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """Override QAbstractItemModel::index."""
+        if column < 0 or column >= len(COLUMNS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            if row >= len(self._roots):
+                return QModelIndex()
+            return self.createIndex(row, column, _ROOT_ID)
+        if parent.internalId() != _ROOT_ID or parent.column() != 0:
+            return QModelIndex()
+        r = parent.row()
+        if r >= len(self._children) or row >= len(self._children[r]):
+            return QModelIndex()
+        return self.createIndex(row, column, r + 1)
+
+    def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        """Override QAbstractItemModel::parent."""
+        if not index.isValid() or index.internalId() == _ROOT_ID:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, _ROOT_ID)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractItemModel::rowCount."""
+        if not parent.isValid():
+            return len(self._roots)
+        if parent.internalId() == _ROOT_ID and parent.column() == 0:
+            return len(self._children[parent.row()]) if parent.row() < len(self._children) else 0
+        return 0
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractItemModel::columnCount."""
+        return len(COLUMNS)
+
+    def hasChildren(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
+        """Override QAbstractItemModel::hasChildren."""
+        return self.rowCount(parent) > 0
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractItemModel::headerData."""
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+            return COLUMNS[section]
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        """Override QAbstractItemModel::flags (read-only, selectable)."""
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractItemModel::data."""
+        if not index.isValid():
+            return None
+        if index.internalId() == _ROOT_ID:
+            return self._root_data(index.row(), index.column(), role)
+        r = index.internalId() - 1
+        if r >= len(self._children) or index.row() >= len(self._children[r]):
+            return None
+        return self._skill_data(self._children[r][index.row()], index.column(), role)
+
+    def _root_data(self, row: int, col: int, role: int) -> Any:
+        if row >= len(self._roots):
+            return None
+        r = self._roots[row]
+        n = len(self._children[row])
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return root_label(r)
+            if col == 1:
+                return f"{n} skill{'s' if n != 1 else ''}" if r.exists else "missing"
+            if col == 2:
+                return r.scope
+            if col == 3:
+                bits = [str(r.path)]
+                if r.condition:
+                    bits.append(r.condition)
+                return " — ".join(bits)
+        if role == Qt.ItemDataRole.DecorationRole and col == 0:
+            return icons.root_icon(r.exists)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            t = [f"<b>{_esc(root_label(r))}</b>", _esc(str(r.path)),
+                 f"scope {r.scope}, precedence {r.precedence}, {'exists' if r.exists else 'does not exist'}"]
+            if r.condition:
+                t.append(_esc(r.condition) + ("" if r.active else " (not active now)"))
+            if not r.verified:
+                t.append("<i>unverified root</i>" + (f": {_esc(r.note)}" if r.note else ""))
+            elif r.note:
+                t.append(_esc(r.note))
+            return "<br>".join(t)
+        if role == Qt.ItemDataRole.ForegroundRole and not r.exists:
+            return QBrush(QColor("#8c959f"))
+        if role == SkillRole:
+            return r
+        if role == PathRole:
+            return str(r.path)
+        if role == StatusRole:
+            return ""
+        if role == FilterRole:
+            return ""
+        return None
+
+    def _skill_data(self, s: Skill, col: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return s.name + ("  (?)" if s.unverified else "")
+            if col == 1:
+                return s.status
+            if col == 2:
+                return s.root.scope
+            if col == 3:
+                return s.description.replace("\n", " ")[:300]
+        if role == Qt.ItemDataRole.DecorationRole and col == 0:
+            return icons.status_icon(s.status, bool(s.unverified))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return skill_tooltip(s)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
+            return QBrush(icons.status_color(s.status))
+        if role == Qt.ItemDataRole.BackgroundRole and s.name in self.loaded_names:
+            return QBrush(icons.color("listing", "loaded_bg"))
+        if role == SkillRole:
+            return s
+        if role == PathRole:
+            return str(s.path)
+        if role == StatusRole:
+            return s.status
+        if role == FilterRole:
+            return " ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
+        return None
+
+
+class SkillFilterProxy(QSortFilterProxyModel):
+    """Filters skill rows on ``FilterRole`` text; every word of the filter must occur.
+
+    A word ``status:X`` (or ``is:X``) matches the status exactly. Root rows are kept when any
+    of their skills match (recursive filtering) and always when the filter is empty.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setRecursiveFilteringEnabled(True)
+        self._words: list[str] = []
+
+    def set_filter_text(self, text: str) -> None:
+        self.beginFilterChange() if hasattr(self, "beginFilterChange") else None
+        self._words = text.lower().split()
+        if hasattr(self, "endFilterChange"):
+            self.endFilterChange()
+        else:  # pragma: no cover - older Qt
+            self.invalidateFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        """Override QSortFilterProxyModel::filterAcceptsRow."""
+        if not self._words:
+            return True
+        if not source_parent.isValid():
+            return False  # a root shows only through its matching children (recursive filter)
+        m = self.sourceModel()
+        idx = m.index(source_row, 0, source_parent)
+        hay = m.data(idx, FilterRole) or ""
+        status = m.data(idx, StatusRole) or ""
+        for w in self._words:
+            if w.startswith(("status:", "is:")):
+                if status != w.split(":", 1)[1]:
+                    return False
+            elif w not in hay:
+                return False
+        return True
+
+
+class SkillsPanel(QWidget):
+    """Filter box + legend + tree over ``ctx.catalog()``; follows the context's client and
+    selection both ways."""
+
+    def __init__(self, ctx, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.model = SkillsTreeModel(self)
+        self.proxy = SkillFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText("Filter: name, description, status (e.g. status:shadowed)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._on_filter)
+        self.legend = QLabel(self)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setText(self._legend_html())
+        self.legend.setToolTip("<br>".join(f"<b>{s}</b>: {_esc(t)}" for s, t in icons.status_legend())
+                               + "<br><b>(?)</b>: a rule applied here is unverified in the reference")
+        self.tree = QTreeView(self)
+        self.tree.setModel(self.proxy)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setAllColumnsShowFocus(True)
+        h = self.tree.header()
+        h.setStretchLastSection(True)
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.tree.setColumnWidth(0, 230)
+        self.tree.setColumnWidth(1, 80)
+        self.tree.setColumnWidth(2, 60)
+        self.tree.selectionModel().currentRowChanged.connect(self._on_current)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.addWidget(self.filter)
+        lay.addLayout(top)
+        lay.addWidget(self.legend)
+        lay.addWidget(self.tree)
+        ctx.catalog_changed.connect(self.reload)
+        ctx.client_changed.connect(lambda _c: self.reload())
+        ctx.skill_selected.connect(self._follow_selection)
+        ctx.loaded_changed.connect(lambda: self.model.set_loaded(ctx.loaded_names))
+        self.reload()
+
+    @staticmethod
+    def _legend_html() -> str:
+        parts = []
+        for s, _t in icons.status_legend():
+            c = icons.status_color(s).name()
+            shape = icons.theme()["status"].get(s, {}).get("shape", "")
+            glyph = {"circle": "●", "square": "■", "ring": "○", "triangle": "▲",
+                     "diamond": "◆", "cross": "✖"}.get(shape, "●")
+            parts.append(f"<span style='color:{c}'>{glyph}</span>&nbsp;{s}")
+        return "<small>" + " &nbsp;".join(parts) + " &nbsp;(?)&nbsp;unverified</small>"
+
+    def reload(self) -> None:
+        """Re-read the current client's catalog (keeps the filter and the selection). A catalog
+        already shown is not reset again (a full scan re-delivers the partial one)."""
+        cat = self.ctx.catalog()
+        if cat is self.model.catalog() and cat is not None:
+            return
+        if self.model._same_layout(cat):
+            self.model.set_catalog(cat)  # incremental: rows updated in place, no re-expand
+            return
+        self.model.set_catalog(cat)
+        self.model.loaded_names = set(self.ctx.loaded_names)
+        self.tree.expandAll()
+        if self.ctx.selected_path is not None:
+            self._follow_selection(self.ctx.selected_path)
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter.selectAll()
+
+    def _on_filter(self, text: str) -> None:
+        self.proxy.set_filter_text(text)
+        self.tree.expandAll()
+
+    def _on_current(self, cur: QModelIndex, _prev: QModelIndex) -> None:
+        if not cur.isValid():
+            return
+        src = self.proxy.mapToSource(cur)
+        obj = self.model.data(src, SkillRole)
+        if isinstance(obj, Skill):
+            self.ctx.select_skill(obj.path)
+
+    def _follow_selection(self, path: Path | None) -> None:
+        if path is None:
+            return
+        src = self.model.index_of_path(path)
+        if not src.isValid():
+            return
+        idx = self.proxy.mapFromSource(src)
+        if not idx.isValid():
+            return
+        if self.tree.currentIndex() != idx:
+            self.tree.selectionModel().setCurrentIndex(
+                idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.tree.scrollTo(idx)

@@ -1,0 +1,124 @@
+"""``workbench chat "MESSAGE" [WORKSPACE]`` — run the skill-disclosure loop once (DESIGN.md section 3).
+
+The client (``--client``) decides where the listing goes and which tool loads a skill; the reply is
+streamed from the Messages API (``--base-url`` or ``ANTHROPIC_BASE_URL``; key from
+``ANTHROPIC_API_KEY``, else the system keyring). ``--format json`` prints
+``{"client","model","triggered","events","usage","stop_reason","text","error"}``.
+
+Exit codes: 0 the loop ran; 1 the server or network failed (message on stderr; with JSON the
+object is still printed, with an ``error`` event); 2 usage error, including "no API key" (the
+message says exactly what to set).
+
+Decision (spec silent): the command does not read the GUI's saved chat settings; defaults and the
+flags only, so a command line is reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from workbench.cli import UsageError, client_ids, environment_from_args
+
+
+def add_parser(subparsers, common) -> None:
+    p = subparsers.add_parser(
+        "chat", parents=[common], help="run the skill-disclosure chat loop once",
+        description="Send MESSAGE to a model through the chosen client's listing and load tool, "
+                    "run tool calls until the model stops, and print the trace.")
+    p.add_argument("message", help="the user message")
+    p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    p.add_argument("--model", help="model id (default: claude-sonnet-5-5)", default=None)
+    p.add_argument("--base-url", help="server root without /v1 (default: ANTHROPIC_BASE_URL, else "
+                   "https://api.anthropic.com)")
+    p.add_argument("--max-turns", type=int, default=None, help="model requests allowed (default 8)")
+    p.add_argument("--max-tokens", type=int, default=None, help="output tokens per request (default 4096)")
+    p.add_argument("--temperature", type=float, default=None, help="0.0-1.0 (default: the server's)")
+    p.add_argument("--no-cache", action="store_true", help="do not mark the prefix with cache_control")
+
+
+def _settings(args, client: str):
+    from workbench.core.chat.settings import ChatSettings
+    s = ChatSettings(client=client)
+    if args.model:
+        s.model = args.model
+    if args.base_url:
+        s.base_url = args.base_url
+    if args.max_turns is not None:
+        if args.max_turns < 1:
+            raise UsageError("--max-turns must be at least 1")
+        s.max_turns = args.max_turns
+    if args.max_tokens is not None:
+        if args.max_tokens < 1:
+            raise UsageError("--max-tokens must be at least 1")
+        s.max_tokens = args.max_tokens
+    if args.temperature is not None:
+        if not 0.0 <= args.temperature <= 1.0:
+            raise UsageError("--temperature must be between 0.0 and 1.0")
+        s.temperature = args.temperature
+    s.cache = not args.no_cache
+    return s
+
+
+def _text_line(ev: dict) -> str | None:
+    t = ev["type"]
+    if t == "listing":
+        return (f"listing: {len(ev['skills'])} skills, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
+                f"est.) in {ev['placement_note']}" + (" [stub listing]" if ev.get("stub") else ""))
+    if t == "tool_use":
+        cut = " [truncated: not run]" if ev.get("truncated") else ""
+        return f"tool_use {ev['name']} {json.dumps(ev['input'], ensure_ascii=False)} -> {ev.get('resolved')}{cut}"
+    if t == "skill_loaded":
+        inj = f", {len(ev['injections'])} !`cmd` not run" if ev.get("injections") else ""
+        return f"skill_loaded {ev['name']} via {ev['via']} ({ev['body_chars']} chars, ≈{ev['tokens_est']} tokens{inj})"
+    if t == "tool_result":
+        return f"tool_result {ev['name']}: {ev['chars']} chars" + (" (error)" if ev["is_error"] else "")
+    if t == "text":
+        return f"assistant: {ev['text']}"
+    if t == "usage":
+        return (f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
+                f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
+                f"stop {ev['stop_reason']}; {ev['seconds']}s; request {ev['request_id']}\n  {ev['cache_note']}")
+    if t == "limit":
+        return f"limit: {ev['message']}"
+    return None
+
+
+def run(args) -> int:
+    from workbench.core.chat.engine import ChatSession
+    from workbench.core.chat.errors import NO_KEY_HINT
+    from workbench.core.chat.settings import get_api_key
+    from workbench.core.discovery import scan
+
+    if args.client is None:
+        # Another command's ``set_defaults(client=...)`` mutates the shared --client action of the
+        # common parser (argparse shares parent actions), so the default can arrive as None here.
+        args.client = "claude-code"
+    client = client_ids(args, allow_all=False)[0]
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--format {args.format!r}: expected text or json")
+    settings = _settings(args, client)
+    env = environment_from_args(args)
+    key, _source = get_api_key()
+    if not key:
+        print(f"workbench: chat: no API key. {NO_KEY_HINT}", file=sys.stderr)
+        return 2
+    catalog = scan(env, client)
+    session = ChatSession(catalog, settings=settings, api_key=key, context_tokens=env.context_tokens)
+    result = session.send(args.message)
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        for ev in result.events:
+            line = _text_line(ev)
+            if line:
+                print(line)
+        print(f"triggered: {', '.join(result.triggered) or '(none)'}")
+        print(f"stop_reason: {result.stop_reason}")
+    if result.error is not None:
+        e = result.error
+        rid = f" [request {e.request_id}]" if e.request_id else ""
+        print(f"workbench: chat: {e.message}{rid}" + (f"\n  hint: {e.hint}" if e.hint else ""),
+              file=sys.stderr)
+        return 2 if e.kind == "no-key" else 1
+    return 0

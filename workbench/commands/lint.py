@@ -1,0 +1,162 @@
+"""``workbench lint PATH...``: lint SKILL.md files (DESIGN.md section 3).
+
+PATH is a SKILL.md, a skill folder, or any folder (every SKILL.md below it, skipping ``.git`` and
+``node_modules``); no PATH = the current folder. The files linted together form the catalog for
+cross-skill rules (duplicate names/descriptions, listing budget).
+
+Formats:
+
+* text (default): ``path:line:col: severity CODE message`` per finding on stdout; a summary line
+  ``N files: E errors, W warnings, I infos`` on stderr.
+* json: ``{"diagnostics": [{"path", "line", "column", "end_line", "end_column", "severity",
+  "code", "message", "rule"[, "fix"]}], "summary": {"files", "errors", "warnings", "infos"},
+  "profile"}``.
+* sarif: SARIF 2.1.0, one run, ``columnKind: unicodeCodePoints`` (our columns count code points).
+* github: workflow commands ``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::message``
+  (info -> ``::notice``).
+
+Profile: ``--profile ID`` (default ``agentskills``); ``--client ID`` selects the same-named profile
+when ``--profile`` is not given (decision: ``--profile`` wins when both are given). Exit 0 when no
+finding has error severity, 1 when any does, 2 on a usage error (missing path, unknown profile or
+format).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+from workbench import __version__
+from workbench.cli import UsageError
+from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
+
+HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
+FORMATS = ("text", "json", "sarif", "github")
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+_GH_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "lint", parents=[common], help=HELP,
+        description=HELP + ". PATH is a SKILL.md, a skill folder or any folder (every SKILL.md below "
+        "it). Exit 0 clean, 1 when any error-severity finding, 2 usage error.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="SKILL.md files or folders (default: .)")
+    p.add_argument("--profile", choices=PROFILE_IDS, default=None,
+                   help="rule profile (default agentskills; --client also selects one)")
+    names = p.add_mutually_exclusive_group()
+    names.add_argument("--ascii-names", dest="unicode_names", action="store_false", default=None,
+                       help="names may only use a-z, 0-9 and '-' (quick_validate, agnix, the API)")
+    names.add_argument("--unicode-names", dest="unicode_names", action="store_true",
+                       help="names may use Unicode lowercase letters and digits (skills-ref)")
+    p.set_defaults(client=None)  # lint: --client only selects a profile when given
+    return p
+
+
+def _profile(args: argparse.Namespace):
+    pid = args.profile or args.client or "agentskills"
+    if pid not in PROFILES:
+        raise UsageError(f"--client {pid!r}: expected one of {', '.join(PROFILE_IDS)}")
+    prof = PROFILES[pid]
+    if args.unicode_names is not None:
+        prof = prof.with_options(unicode_names=args.unicode_names)
+    return prof
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = args.format
+    if fmt not in FORMATS:
+        raise UsageError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    prof = _profile(args)
+    paths = [Path(p) for p in (args.paths or ["."])]
+    for p in paths:
+        if not p.exists():
+            raise UsageError(f"{p}: no such file or directory")
+    results = lint_paths(paths, profile=prof)
+    flat = [(path, d) for path, ds in results.items() for d in ds]
+    summary = {"files": sum(1 for p in results if p.is_file() or p.name.lower() == "skill.md"),
+               "errors": sum(1 for _, d in flat if d.severity == "error"),
+               "warnings": sum(1 for _, d in flat if d.severity == "warning"),
+               "infos": sum(1 for _, d in flat if d.severity == "info")}
+    out = sys.stdout
+    if fmt == "text":
+        for path, d in flat:
+            out.write(f"{path}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}\n")
+        print(f"{summary['files']} files: {summary['errors']} errors, {summary['warnings']} warnings, "
+              f"{summary['infos']} infos (profile {prof.id})", file=sys.stderr)
+    elif fmt == "json":
+        json.dump({"diagnostics": [dict(path=str(p), **d.to_json()) for p, d in flat],
+                   "summary": summary, "profile": prof.id}, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    elif fmt == "sarif":
+        json.dump(to_sarif(flat, prof.id), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        for path, d in flat:
+            out.write(github_line(path, d) + "\n")
+    return 1 if summary["errors"] else 0
+
+
+def _uri(path: Path) -> str:
+    s = path.as_posix()
+    return quote(s, safe="/:._-~") if not path.is_absolute() else "file://" + quote(s, safe="/:._-~")
+
+
+def to_sarif(flat: list[tuple[Path, Diagnostic]], profile_id: str) -> dict:
+    """A SARIF 2.1.0 log with one run (rules = every registered rule, so ``ruleIndex`` is stable)."""
+    codes = list(RULES)
+    index = {c: i for i, c in enumerate(codes)}
+    rules = []
+    for c in codes:
+        r = RULES[c]
+        sev = r.severity_for(profile_id)
+        rules.append({
+            "id": c, "name": r.name,
+            "shortDescription": {"text": r.summary},
+            "fullDescription": {"text": " ".join((r.doc or r.summary).split("PASS")[0].split())},
+            "defaultConfiguration": {"level": _SARIF_LEVEL.get(sev, "none"), "enabled": sev != "off"},
+        })
+    results = []
+    for path, d in flat:
+        res = {
+            "ruleId": d.code,
+            "level": _SARIF_LEVEL.get(d.severity, "note"),
+            "message": {"text": d.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _uri(path)},
+                "region": {"startLine": d.line, "startColumn": d.column,
+                           "endLine": d.end_line, "endColumn": max(d.end_column, 1)},
+            }}],
+        }
+        if d.code in index:
+            res["ruleIndex"] = index[d.code]
+        results.append(res)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "workbench", "version": __version__,
+                                "informationUri": "https://agentskills.io/specification",
+                                "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "properties": {"profile": profile_id},
+            "results": results,
+        }],
+    }
+
+
+def _gh_escape(s: str, prop: bool = False) -> str:
+    s = s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        s = s.replace(":", "%3A").replace(",", "%2C")
+    return s
+
+
+def github_line(path: Path, d: Diagnostic) -> str:
+    """One GitHub Actions workflow command for a diagnostic."""
+    props = (f"file={_gh_escape(path.as_posix(), True)},line={d.line},col={d.column},"
+             f"endLine={d.end_line},endColumn={d.end_column},title={_gh_escape(d.code, True)}")
+    return f"::{_GH_LEVEL.get(d.severity, 'notice')} {props}::{_gh_escape(d.message)}"

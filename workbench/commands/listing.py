@@ -1,0 +1,115 @@
+"""``workbench listing [WORKSPACE]``: the exact model-visible skill listing of a client.
+
+Text format prints exactly ``ListingReport.text`` (nothing else on stdout; warnings go to
+stderr). ``--format json`` prints ``ListingReport.to_json()`` (DESIGN.md section 3); with
+``--client all`` a JSON list (text: each listing under a ``==> client <==`` line).
+Exit 0 (also when skills are cut: that is information, not a failure), 2 on usage errors.
+
+Listing options: ``--listing-option KEY=VALUE`` (repeatable; ints and true/false are converted),
+e.g. ``skill_tool=false`` (VS Code), ``max_skills_prompt_chars=30000`` (OpenClaw).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from typing import Any
+
+from workbench.cli import UsageError, client_ids, environment_from_args
+
+
+def add_parser(subparsers, common) -> None:
+    p = subparsers.add_parser("listing", parents=[common],
+                              help="print the exact skill listing a client sends to the model",
+                              description=__doc__.split("\n\n")[0])
+    own_client_default(p, "claude-code")
+    p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    p.add_argument("--listing-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="client listing option, e.g. skill_tool=false (VS Code)")
+    p.add_argument("--table", action="store_true",
+                   help="(text) print a per-skill state table to stderr")
+
+
+def own_client_default(p, default: str) -> None:
+    """Give ``p`` a private copy of the shared ``--client`` action with its own default.
+
+    argparse shares parent actions between subparsers, so ``set_defaults(client=...)`` in one
+    command changes every command's default; a private copy does not.
+    """
+    for i, a in enumerate(p._actions):
+        if a.dest == "client":
+            mine = copy.copy(a)
+            mine.default = default
+            p._actions[i] = mine
+            for opt in a.option_strings:
+                p._option_string_actions[opt] = mine
+            for g in p._action_groups:
+                g._group_actions[:] = [mine if x is a else x for x in g._group_actions]
+            break
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` strings -> dict; "true"/"false" -> bool, digits -> int. Raises UsageError."""
+    out: dict[str, Any] = {}
+    for kv in items:
+        if "=" not in kv:
+            raise UsageError(f"--listing-option {kv!r}: expected KEY=VALUE")
+        k, v = kv.split("=", 1)
+        low = v.strip().lower()
+        if low in ("true", "yes", "on"):
+            out[k] = True
+        elif low in ("false", "no", "off"):
+            out[k] = False
+        else:
+            try:
+                out[k] = int(v)
+            except ValueError:
+                out[k] = v
+    return out
+
+
+def _scan(env, cid):
+    try:
+        from workbench.core.discovery import scan
+    except ImportError as exc:  # pragma: no cover - discovery is built in parallel
+        raise UsageError(f"discovery is not available: {exc}") from exc
+    return scan(env, cid)
+
+
+def run(args) -> int:
+    from workbench.core.listing import render_listing, render_listing_text_table
+
+    env = environment_from_args(args)
+    ids = client_ids(args)
+    fmt = args.format
+    if fmt not in ("text", "json"):
+        raise UsageError(f"--format {fmt!r}: expected text or json")
+    options = parse_options(args.listing_option)
+    try:
+        from workbench.core.discovery import use_workspace_as_root
+        if use_workspace_as_root(env):
+            print(f"workbench: {env.workspace} holds skills but no client root: scanned as an "
+                  "extra root", file=sys.stderr)
+    except ImportError:  # pragma: no cover
+        pass
+    reports = []
+    for cid in ids:
+        cat = _scan(env, cid)
+        reports.append(render_listing(cat, env.context_tokens, options))
+    if fmt == "json":
+        data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for r in reports:
+            if len(reports) > 1:
+                sys.stdout.write(f"==> {r.client} <==\n")
+            sys.stdout.write(r.text)
+            if r.text and not r.text.endswith("\n"):
+                sys.stdout.write("\n")
+            for w in r.warnings:
+                print(f"workbench: {r.client}: {w}", file=sys.stderr)
+            if args.table:
+                print(render_listing_text_table(r), file=sys.stderr)
+    return 0

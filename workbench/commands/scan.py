@@ -1,0 +1,145 @@
+"""``workbench scan [WORKSPACE]``: every root a client scans and every SKILL.md with its status.
+
+JSON (DESIGN.md section 3), one client::
+
+    {"client", "workspace", "home", "roots": [{"path", "scope", "precedence", "exists"}],
+     "skills": [{"name", "path", "root", "scope", "status", "reason", "shadowed_by",
+                 "description", ...}], "notes": [...]}
+
+With ``--client all`` (decision): one object ``{"clients": {client_id: <the object above>}}``,
+keys in ``CLIENT_IDS`` order. Text: a table per client, grouped by root in precedence order.
+
+When the workspace holds skill folders but no client has a project-level root inside it, the
+workspace is scanned as an extra root (``discovery.use_workspace_as_root``) and a note says so
+(``--no-workspace-root`` turns this off). Exit 0; 2 on a usage error (message names the path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from pathlib import Path
+
+from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.core.clients import DISPLAY_NAMES
+from workbench.core.discovery import ParseCache, scan, use_workspace_as_root
+from workbench.core.model import Catalog
+
+HELP = "list every root a client scans and every SKILL.md with its status"
+
+
+def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "scan", parents=[common], help=HELP,
+        description=HELP + ". Statuses: listed, shadowed, hidden, gated, conditional, skipped. "
+        "--format json prints the DESIGN.md section 3 object; with --client all it prints "
+        '{"clients": {"<client-id>": <that object>, ...}}.',
+    )
+    _own_client_action(p, "claude-code")
+    p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    p.add_argument("--no-workspace-root", action="store_true",
+                   help="do not scan the workspace as an extra root when it holds skills but no client root")
+    return p
+
+
+def _own_client_action(p: argparse.ArgumentParser, default: str) -> None:
+    """Give this parser a private copy of the shared ``--client`` action.
+
+    argparse shares a parent's Action objects between subparsers, and another command's
+    ``set_defaults(client=...)`` rewrites the shared action's default; a private copy keeps
+    ``scan``'s default at ``claude-code`` whatever the other commands do.
+    """
+    for i, a in enumerate(p._actions):
+        if a.dest == "client":
+            mine = copy.copy(a)
+            mine.default = default
+            p._actions[i] = mine
+            for opt in a.option_strings:
+                p._option_string_actions[opt] = mine
+            for g in p._action_groups:
+                g._group_actions[:] = [mine if x is a else x for x in g._group_actions]
+            break
+
+
+def catalog_json(cat: Catalog) -> dict:
+    """``Catalog.to_json()`` plus ``notes`` (why a root was added or dropped)."""
+    d = cat.to_json()
+    d["notes"] = list(cat.notes)
+    return d
+
+
+def _short(path: Path, cat: Catalog) -> str:
+    s = str(path)
+    for base, label in ((cat.env.workspace, "."), (cat.env.home, "~")):
+        b = str(base)
+        if s == b:
+            return label
+        if s.startswith(b.rstrip("/") + "/"):
+            return label + s[len(b.rstrip("/")):]
+    return s
+
+
+def render_text(cat: Catalog) -> str:
+    """A readable table per root, roots in precedence order."""
+    out = [f"{DISPLAY_NAMES.get(cat.client, cat.client)}: workspace {cat.env.workspace}  home {cat.env.home}"]
+    counts = cat.counts()
+    out.append("  " + ", ".join(f"{n} {st}" for st, n in counts.items() if n) if cat.skills else "  no skills found")
+    for note in cat.notes:
+        out.append(f"  note: {note}")
+    by_root: dict[int, list] = {}
+    for s in cat.skills:
+        by_root.setdefault(id(s.root), []).append(s)
+    for r in cat.roots:
+        flags = "" if r.exists else "  (missing)"
+        if r.condition and not r.active:
+            flags += f"  [{r.condition}]"
+        if not r.verified:
+            flags += "  [unverified]"
+        out.append(f"\n[{r.precedence}] {r.scope:<8} {r.label or r.path}  {_short(r.path, cat)}{flags}")
+        skills = by_root.get(id(r), [])
+        if not skills:
+            continue
+        wn = min(40, max(len(s.name) for s in skills))
+        for s in skills:
+            rel = s.path.relative_to(r.path).as_posix() if s.path.is_relative_to(r.path) else str(s.path)
+            reason = s.reason
+            if s.shadowed_by and "shadowed_by" not in reason:
+                reason = f"{reason} -> {_short(s.shadowed_by, cat)}" if str(s.shadowed_by) not in reason else reason
+            out.append(f"    {s.status:<11} {s.name:<{wn}}  {rel}  {reason}")
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.client is None:  # belt and braces, see _own_client_action
+        args.client = "claude-code"
+    fmt = args.format
+    if fmt not in ("text", "json"):
+        raise UsageError(f"--format {fmt!r}: scan supports text or json")
+    for opt in ("home", "cwd"):
+        v = getattr(args, opt, None)
+        if v is not None and not Path(v).is_dir():
+            raise UsageError(f"--{opt} {v}: not a folder")
+    if args.workspace and not Path(args.workspace).is_dir():
+        raise UsageError(f"{args.workspace}: not a folder")
+    env = environment_from_args(args)
+    ids = client_ids(args)
+    added = False if args.no_workspace_root else use_workspace_as_root(env)
+    cache = ParseCache()
+    walks: dict = {}
+    cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
+    if added:
+        for c in cats:
+            c.notes.insert(0, f"the workspace {env.workspace} holds skills but no client root: "
+                              "scanned as an extra root")
+    if fmt == "json":
+        if args.client == "all":
+            data = {"clients": {c.client: catalog_json(c) for c in cats}}
+        else:
+            data = catalog_json(cats[0])
+        json.dump(data, sys.stdout, ensure_ascii=False)  # no indent: keeps the fast C encoder
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n\n".join(render_text(c) for c in cats) + "\n")
+    return 0

@@ -1,0 +1,14 @@
+"""The chat loop: a client-shaped skill listing, the client's load tool, a trace of every turn.
+
+* ``engine`` — ``ChatSession`` (``send(text, cancel=, on_event=) -> TurnResult``), ``listing_for``.
+* ``loadkit`` — the ``Loader`` base of ``workbench/core/clients/<id>/loading.py``.
+* ``tools`` — confined read/list tools, the approval-gated shell tool, ``ToolSpec`` for extras.
+* ``settings`` — ``ChatSettings`` (JSON in the config dir) and the API key (env / keyring).
+* ``backend`` — ``make_client``, ``list_models`` on the ``anthropic`` SDK.
+* ``errors`` — ``ChatError(kind, message, hint, request_id)``.
+"""
+
+from workbench.core.chat.errors import ChatError
+from workbench.core.chat.settings import ChatSettings
+
+__all__ = ["ChatError", "ChatSettings"]

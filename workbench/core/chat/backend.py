@@ -1,0 +1,52 @@
+"""The Anthropic SDK client and the model list, built from ``ChatSettings`` and a key.
+
+``make_client(settings, api_key)`` passes ``api_key=`` explicitly (so the SDK reads no credential
+from the environment or disk on its own; chat-loop.md section 1.2), ``base_url`` from the settings
+or ``ANTHROPIC_BASE_URL``, the timeout and retries. ``list_models`` calls ``GET /v1/models``
+(``client.models.list()``, auto-paginated) and keeps the ``active`` ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.core.chat.errors import ChatError, from_exception, no_key_error
+from workbench.core.chat.settings import ChatSettings
+
+
+def make_client(settings: ChatSettings, api_key: str | None):
+    """An ``anthropic.Anthropic`` for these settings. Raises ``ChatError("no-key")`` without a key."""
+    if not api_key:
+        raise no_key_error()
+    import anthropic
+    kw: dict[str, Any] = {"api_key": api_key, "timeout": float(settings.timeout),
+                          "max_retries": int(settings.max_retries)}
+    url = settings.effective_base_url()
+    if url:
+        kw["base_url"] = url
+    return anthropic.Anthropic(**kw)
+
+
+def list_models(settings: ChatSettings, api_key: str | None, client: Any = None) -> list[dict]:
+    """The server's models with ``lifecycle == "active"`` (a model without the field counts as
+    active, for servers that omit it), newest first as the server orders them.
+
+    Returns ``[{"id","display_name","lifecycle","max_input_tokens","max_tokens"}]``.
+    Raises ``ChatError`` (e.g. kind "not-found" when the server has no ``/v1/models``; the GUI then
+    keeps the model field as free text).
+    """
+    try:
+        c = client or make_client(settings, api_key)
+        out = []
+        for m in c.models.list():
+            life = getattr(m, "lifecycle", None) or "active"
+            if life != "active":
+                continue
+            out.append({"id": m.id, "display_name": getattr(m, "display_name", None) or m.id,
+                        "lifecycle": life, "max_input_tokens": getattr(m, "max_input_tokens", None),
+                        "max_tokens": getattr(m, "max_tokens", None)})
+        return out
+    except ChatError:
+        raise
+    except Exception as exc:
+        raise from_exception(exc, settings.effective_base_url()) from None

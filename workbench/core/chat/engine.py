@@ -1,0 +1,522 @@
+"""The skill-disclosure chat loop on the official ``anthropic`` SDK (streaming).
+
+Typical use (any thread; the GUI runs it in a worker)::
+
+    session = ChatSession(catalog, settings=ChatSettings(model="claude-sonnet-5-5"),
+                          api_key=key, context_tokens=200_000)
+    result = session.send("convert this pdf", cancel=threading.Event(), on_event=print)
+    result.triggered          # ["pdf"]
+    result.to_json()          # DESIGN.md section 3 ``workbench chat`` JSON
+
+One ``send`` = one user message = up to ``settings.max_turns`` model requests: each request is
+streamed (``client.messages.stream``); text deltas go to ``on_event`` as ``text_delta`` events;
+tool calls are executed and their results sent back, until the model stops (``end_turn``,
+``stop_sequence``, ``refusal``, ...), ``pause_turn`` (the turn is sent back unchanged to resume),
+``max_tokens`` (a cut ``tool_use`` is not run: its input may be partial; reported ``truncated``),
+an error, Stop, or the turn limit (``stop_reason == "max_turns"``, the workbench's own value).
+
+Where the listing goes, which tool loads a skill and what it returns come from the client's
+``loading.py`` (``workbench.core.chat.loadkit.Loader``). The listing text comes from
+``workbench.core.listing.render_listing`` (a simple stand-in is used, and flagged ``stub``, only
+when that module is missing).
+
+Events (dicts; every recorded one also lands in ``result.events``):
+
+* ``listing`` {turn, placement, placement_note, skills:[names], chars, tokens_est, cached, stub}
+* ``request`` {turn, hop} (transient) · ``text_delta`` {hop, text} (transient, streaming)
+* ``tool_use`` {hop, id, name, input, resolved, skill, truncated}
+* ``skill_loaded`` {hop, name, path, via, body_chars, tokens_est, args, injections}
+* ``tool_result`` {hop, id, name, chars, is_error, notes, preview}
+* ``text`` {hop, text} · ``usage`` {hop, input_tokens, output_tokens, cache_read_input_tokens,
+  cache_creation_input_tokens, stop_reason, request_id, seconds, first_event_seconds, cache_note}
+* ``limit`` {message} · ``cancelled`` {hop} · ``error`` (``ChatError.to_json()``)
+
+Caching: ``cache_control: {"type":"ephemeral"}`` on the last tool, the last system block and (for
+user-turn listings) the listing block: the stable prefix, at most 3 of the API's 4 breakpoints.
+When both cache figures come back 0 the ``cache_note`` explains it (prefix below the model's
+minimum cacheable size of 1,024-4,096 tokens, or a server without caching) instead of flagging it.
+
+The API key is held by the SDK client only; it is never part of an event, the trace, the
+transcript or ``last_request``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from workbench.core.chat.errors import ChatError, from_exception, no_key_error
+from workbench.core.chat.loadkit import Loader
+from workbench.core.chat.settings import ChatSettings
+from workbench.core.chat.tools import (FileAccess, ToolContext, ToolOutcome, ToolSpec,
+                                       make_list_tool, make_shell_tool)
+
+EventSink = Callable[[dict], None]
+
+#: Events sent to ``on_event`` but not recorded in the trace (high volume / no lasting value).
+TRANSIENT = ("text_delta", "request", "tool_use_start")
+
+#: The smallest cacheable prefix across current models (tokens); chat-loop.md section 1.7.
+MIN_CACHEABLE_TOKENS = 1024
+MAX_CACHEABLE_MINIMUM = 4096
+
+
+def estimate_tokens(chars: int) -> int:
+    """≈ tokens from chars (ceil(chars/4)), the estimate clients themselves use; label it "≈ est."."""
+    return math.ceil(chars / 4) if chars > 0 else 0
+
+
+def get_loader(client_id: str) -> Loader:
+    """The ``LOADER`` of ``workbench/core/clients/<id>/loading.py``. Raises KeyError if unknown."""
+    from workbench.core.clients import client_module
+    return client_module(client_id, "loading").LOADER
+
+
+# ---------------------------------------------------------------------------------------------
+# the listing
+
+
+@dataclass
+class ListingInfo:
+    """The listing text sent to the model and what it lists (``names`` in listing order)."""
+
+    text: str
+    names: list[str]
+    stub: bool = False
+    budget: dict | None = None
+
+
+def listing_for(catalog: Any, context_tokens: int | None = None, options: dict | None = None) -> ListingInfo:
+    """The client-shaped listing of ``catalog`` via ``workbench.core.listing.render_listing``.
+
+    Falls back to an agentskills.io-style ``<available_skills>`` block (``stub=True``) only while the
+    listing module is not in the tree."""
+    try:
+        from workbench.core.listing import render_listing
+    except ImportError:
+        render_listing = None
+    if render_listing is not None:
+        rep = render_listing(catalog, context_tokens, options)
+        names = [s.name if hasattr(s, "name") else s["name"] for s in getattr(rep, "skills", [])
+                 if (getattr(s, "state", None) if hasattr(s, "state") else s.get("state")) != "omitted"]
+        budget = {"unit": getattr(rep, "budget_unit", None), "limit": getattr(rep, "budget_limit", None),
+                  "used": getattr(rep, "budget_used", None)}
+        return ListingInfo(rep.text, names, False, budget)
+    return _stub_listing(catalog)
+
+
+def _stub_listing(catalog: Any) -> ListingInfo:
+    from html import escape
+    listed = catalog.listed()
+    if not listed:
+        return ListingInfo("", [], True)
+    parts = ["The following skills provide specialized instructions for specific tasks.",
+             "When a task matches a skill's description, load it before proceeding.", "",
+             "<available_skills>"]
+    for s in listed:
+        parts += ["  <skill>", f"    <name>{escape(s.name)}</name>",
+                  f"    <description>{escape(s.description)}</description>",
+                  f"    <location>{escape(str(s.path))}</location>", "  </skill>"]
+    parts.append("</available_skills>")
+    return ListingInfo("\n".join(parts), [s.name for s in listed], True)
+
+
+# ---------------------------------------------------------------------------------------------
+# results
+
+
+def _zero_usage() -> dict[str, int]:
+    return {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0}
+
+
+@dataclass
+class TurnResult:
+    """What one ``send`` produced.
+
+    Attributes: client, model, triggered (skill names loaded, in order, repeats kept once),
+    events (recorded events), usage (summed over the requests), stop_reason (the last request's,
+    or "max_turns" / "cancelled" / "error"), text (the assistant's text of the final request),
+    error (``ChatError`` or None).
+    """
+
+    client: str
+    model: str
+    triggered: list[str] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=_zero_usage)
+    stop_reason: str | None = None
+    text: str = ""
+    error: ChatError | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """DESIGN.md section 3: ``{"client","model","triggered","events","usage","stop_reason"}``
+        plus ``"text"`` and ``"error"`` (null or the error object)."""
+        return {"client": self.client, "model": self.model, "triggered": list(self.triggered),
+                "events": list(self.events), "usage": dict(self.usage),
+                "stop_reason": self.stop_reason, "text": self.text,
+                "error": self.error.to_json() if self.error else None}
+
+
+# ---------------------------------------------------------------------------------------------
+# the session
+
+
+class ChatSession:
+    """A conversation with one simulated client over one catalog.
+
+    Args:
+        catalog: ``workbench.core.model.Catalog`` (its ``client`` picks the loader unless
+            ``client_id`` is given).
+        settings: ``ChatSettings`` (model, max_tokens, temperature, max_turns, base_url, ...).
+        api_key: the key (never stored by the session beyond the SDK client). None = no key:
+            ``send`` returns a ``no-key`` error without contacting anyone.
+        client: an ``anthropic.Anthropic`` to use instead of building one (tests, custom transport).
+        listing: a ``ListingInfo`` to use instead of rendering one.
+        context_tokens: passed to the listing renderer.
+        extra_tools: more ``ToolSpec`` (e.g. the workshop's ``propose_skill``).
+        shell_approver: ``callable(command) -> bool``; None = the shell tool never runs anything.
+        system_prompt: replaces the base system prompt (the listing is still added per client).
+    """
+
+    def __init__(self, catalog: Any, *, settings: ChatSettings | None = None,
+                 api_key: str | None = None, client: Any = None, client_id: str | None = None,
+                 listing: ListingInfo | None = None, context_tokens: int | None = None,
+                 extra_tools: list[ToolSpec] | tuple = (), shell_approver: Callable[[str], bool] | None = None,
+                 system_prompt: str | None = None) -> None:
+        self.catalog = catalog
+        self.settings = settings or ChatSettings()
+        self.client_id = client_id or getattr(catalog, "client", None) or self.settings.client
+        self.loader = get_loader(self.client_id)
+        self.listing = listing or listing_for(catalog, context_tokens, self.loader.listing_options)
+        self._sdk = client
+        self._api_key_present = bool(api_key) or client is not None
+        if client is None and api_key:
+            from workbench.core.chat.backend import make_client
+            self._sdk = make_client(self.settings, api_key)
+        self.history: list[dict] = []
+        self.session_id = str(uuid.uuid4())
+        self.turn = 0
+        self.last_request: dict | None = None
+        self._pending_results: list[dict] = []
+        self._lock = threading.Lock()
+        self._stream: Any = None
+        self._cancel = threading.Event()
+
+        env = getattr(catalog, "env", None)
+        self.workspace = Path(getattr(env, "workspace", None) or Path.cwd())
+        listed = catalog.listed() if hasattr(catalog, "listed") else []
+        by_name = {s.name: s for s in listed}
+        self.listed = [by_name[n] for n in self.listing.names if n in by_name] or listed
+        known = list(getattr(catalog, "skills", []))
+        allowed = [self.workspace] + [r.path for r in getattr(catalog, "roots", []) if r.exists] \
+            + [s.dir for s in known]
+        self.ctx = ToolContext(fs=FileAccess(allowed, self.workspace), skills=self.listed, known=known,
+                               workspace=self.workspace, session_id=self.session_id,
+                               shell_approver=shell_approver, client_id=self.client_id)
+        self.tools: list[ToolSpec] = self._build_tools(list(extra_tools))
+        base = system_prompt if system_prompt is not None else self.loader.base_system(self.workspace)
+        self.system_blocks = [{"type": "text", "text": base}]
+        self.listing_block_text = self.loader.wrap_listing(self.listing.text) if self.listing.text else ""
+        if self.listing_block_text and self.loader.placement == "system":
+            self.system_blocks.append({"type": "text", "text": self.listing_block_text})
+        if self.settings.cache:
+            self.system_blocks[-1]["cache_control"] = {"type": "ephemeral"}
+
+    # -- setup -----------------------------------------------------------------------------
+    def _build_tools(self, extra: list[ToolSpec]) -> list[ToolSpec]:
+        tools = list(self.loader.tools(self.listed))
+        names = {t.name for t in tools}
+        for t in (self.loader.read_tool(), make_list_tool(), make_shell_tool(), *extra):
+            if t.name not in names:
+                tools.append(t)
+                names.add(t.name)
+        return tools
+
+    def tool_params(self) -> list[dict]:
+        params = [t.to_param() for t in self.tools]
+        if params and self.settings.cache:
+            params[-1]["cache_control"] = {"type": "ephemeral"}
+        return params
+
+    def prefix_chars(self) -> int:
+        """Characters of the stable prefix (tool definitions as JSON + system + user-turn listing)."""
+        import json
+        n = len(json.dumps([t.to_param() for t in self.tools]))
+        n += sum(len(b["text"]) for b in self.system_blocks)
+        if self.loader.placement != "system":
+            n += len(self.listing_block_text)
+        return n
+
+    # -- control ---------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Stop the running ``send`` (from any thread): closes the open stream."""
+        self._cancel.set()
+        with self._lock:
+            s = self._stream
+        if s is not None:
+            try:
+                s.close()
+            except Exception:
+                pass
+
+    def reset(self) -> None:
+        """Start a new conversation (same listing and tools)."""
+        self.history.clear()
+        self._pending_results.clear()
+        self.turn = 0
+
+    # -- the loop --------------------------------------------------------------------------
+    def send(self, text: str, *, cancel: threading.Event | None = None,
+             on_event: EventSink | None = None) -> TurnResult:
+        """Send one user message and run the tool loop (module docstring). Never raises for API,
+        network or tool problems: they end the turn with ``result.error`` set and an ``error`` event."""
+        self._cancel = cancel or threading.Event()
+        cancel_ev = self._cancel
+        res = TurnResult(self.client_id, self.settings.model)
+        self.turn += 1
+
+        def emit(ev: dict) -> None:
+            ev.setdefault("turn", self.turn)
+            if ev["type"] not in TRANSIENT:
+                res.events.append(ev)
+            if on_event is not None:
+                try:
+                    on_event(ev)
+                except Exception:  # a broken listener must not kill the loop
+                    pass
+
+        first = not any(m["role"] == "user" for m in self.history)
+        emit({"type": "listing", "placement": self.loader.placement,
+              "placement_note": self.loader.placement_note, "skills": list(self.listing.names),
+              "chars": len(self.listing_block_text), "tokens_est": estimate_tokens(len(self.listing_block_text)),
+              "sent_now": first or self.loader.placement == "system", "cached": self.settings.cache,
+              "stub": self.listing.stub, "budget": self.listing.budget})
+
+        if not self._api_key_present or self._sdk is None:
+            return self._fail(res, no_key_error(), emit)
+
+        content: list[dict] = []
+        if first and self.listing_block_text and self.loader.placement != "system":
+            blk = {"type": "text", "text": self.listing_block_text}
+            if self.settings.cache:
+                blk["cache_control"] = {"type": "ephemeral"}
+            content.append(blk)
+        if text:
+            content.append({"type": "text", "text": text})
+        self._append_user(content)
+
+        hop = 0
+        while True:
+            if hop >= max(1, self.settings.max_turns):
+                res.stop_reason = "max_turns"
+                emit({"type": "limit", "message": f"stopped after {hop} model requests "
+                      f"(turn limit {self.settings.max_turns})"})
+                return res
+            hop += 1
+            if cancel_ev.is_set():
+                return self._cancelled(res, hop, emit)
+            try:
+                msg, rid, seconds, ttft = self._request(hop, emit, cancel_ev)
+            except _Cancelled:
+                return self._cancelled(res, hop, emit)
+            except Exception as exc:  # every API/network problem becomes a ChatError
+                if cancel_ev.is_set():
+                    return self._cancelled(res, hop, emit)
+                return self._fail(res, from_exception(exc, self.settings.effective_base_url()), emit)
+
+            usage = _usage_dict(msg.usage)
+            for k in res.usage:
+                res.usage[k] += usage[k]
+            blocks = [b.to_dict() for b in msg.content]
+            text_out = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+            if text_out:
+                emit({"type": "text", "hop": hop, "text": text_out})
+            stop = msg.stop_reason
+            emit({"type": "usage", "hop": hop, **usage, "stop_reason": stop, "request_id": rid,
+                  "seconds": round(seconds, 3), "first_event_seconds": ttft,
+                  "cache_note": self._cache_note(usage)})
+            res.stop_reason = stop
+            res.text = text_out
+            sendable = [b for b in blocks if not (b.get("type") == "text" and not b.get("text"))]
+            tool_uses = [b for b in sendable if b.get("type") == "tool_use"]
+            if sendable:
+                self.history.append({"role": "assistant", "content": sendable})
+
+            if stop == "pause_turn":
+                continue
+            if stop == "model_context_window_exceeded":
+                return self._fail(res, ChatError("context-too-long",
+                                                 "The model's context window is full.",
+                                                 "Start a new conversation or use a smaller listing.",
+                                                 rid), emit, keep_stop=True)
+            if stop == "max_tokens" and tool_uses:
+                cut = tool_uses[-1]
+                emit({"type": "tool_use", "hop": hop, "id": cut["id"], "name": cut["name"],
+                      "input": cut.get("input"), "resolved": None, "skill": None, "truncated": True})
+                self._pending_results = [self._unrun(b, "Not run: the reply was cut by max_tokens "
+                                                        "before this tool call was complete.")
+                                         for b in tool_uses]
+                return res
+            if stop != "tool_use":
+                if tool_uses:  # answered next time so the history stays valid
+                    self._pending_results = [self._unrun(b, "Not run: the turn ended.") for b in tool_uses]
+                return res
+            results, extra = [], []
+            for b in tool_uses:
+                out = self._run_tool(b, hop, emit, res)
+                results.append({"type": "tool_result", "tool_use_id": b["id"], "content": out.content,
+                                "is_error": out.is_error})
+                extra.extend(out.extra_blocks)
+            self._append_user(results + extra)
+
+    # -- internals -------------------------------------------------------------------------
+    def _append_user(self, blocks: list[dict]) -> None:
+        """Append user content; tool_results (pending ones first) lead; merged into a trailing
+        user message (after Stop or the turn limit) so roles keep alternating."""
+        blocks = self._pending_results + blocks
+        self._pending_results = []
+        if self.history and self.history[-1]["role"] == "user":
+            old = self.history[-1]["content"]
+            res = [b for b in old + blocks if b.get("type") == "tool_result"]
+            other = [b for b in old + blocks if b.get("type") != "tool_result"]
+            self.history[-1]["content"] = res + other
+        elif blocks:
+            self.history.append({"role": "user", "content": blocks})
+
+    @staticmethod
+    def _unrun(b: dict, why: str) -> dict:
+        return {"type": "tool_result", "tool_use_id": b["id"], "content": why, "is_error": True}
+
+    def build_request(self) -> dict[str, Any]:
+        """The keyword arguments of the next ``messages.stream`` call (no key in it)."""
+        req: dict[str, Any] = {"model": self.settings.model, "max_tokens": int(self.settings.max_tokens),
+                               "system": self.system_blocks, "tools": self.tool_params(),
+                               "messages": self.history}
+        if self.settings.temperature is not None:
+            req["temperature"] = float(self.settings.temperature)
+        return req
+
+    def _request(self, hop: int, emit: EventSink, cancel_ev: threading.Event):
+        req = self.build_request()
+        import copy
+        self.last_request = copy.deepcopy(req)
+        emit({"type": "request", "hop": hop})
+        t0 = time.monotonic()
+        ttft = None
+        done = threading.Event()
+
+        def watch() -> None:  # closes the stream when Stop is pressed while a read is blocked
+            while not done.is_set():
+                if cancel_ev.wait(0.05):
+                    with self._lock:
+                        s = self._stream
+                    if s is not None:
+                        try:
+                            s.close()
+                        except Exception:
+                            pass
+                    return
+
+        w = threading.Thread(target=watch, daemon=True)
+        w.start()
+        try:
+            with self._sdk.messages.stream(**req) as s:
+                with self._lock:
+                    self._stream = s
+                for ev in s:
+                    if ttft is None:
+                        ttft = round(time.monotonic() - t0, 3)
+                    if cancel_ev.is_set():
+                        raise _Cancelled()
+                    et = getattr(ev, "type", "")
+                    if et == "text":
+                        emit({"type": "text_delta", "hop": hop, "text": ev.text})
+                    elif et == "content_block_start" and getattr(ev.content_block, "type", "") == "tool_use":
+                        emit({"type": "tool_use_start", "hop": hop, "name": ev.content_block.name})
+                if cancel_ev.is_set():
+                    raise _Cancelled()
+                rid = s.request_id
+                msg = s.get_final_message()
+                if msg.stop_reason is None:  # the stream ended without message_delta/message_stop
+                    raise ChatError("connection", "The reply stream ended early (no message_stop).",
+                                    "Retry the turn; the transcript so far is kept.", rid)
+        finally:
+            done.set()
+            with self._lock:
+                self._stream = None
+        return msg, rid, time.monotonic() - t0, ttft
+
+    def _run_tool(self, b: dict, hop: int, emit: EventSink, res: TurnResult) -> ToolOutcome:
+        name, inp = b.get("name", ""), b.get("input") or {}
+        spec = next((t for t in self.tools if t.name == name), None)
+        if spec is None:
+            out = ToolOutcome(f"Unknown tool: {name}", is_error=True)
+        elif not isinstance(inp, dict):
+            out = ToolOutcome("tool input must be an object", is_error=True)
+        else:
+            try:
+                out = spec.handler(inp, self.ctx)
+            except Exception as exc:  # a tool bug must not end the chat
+                out = ToolOutcome(f"Tool failed: {type(exc).__name__}: {exc}", is_error=True)
+        emit({"type": "tool_use", "hop": hop, "id": b["id"], "name": name, "input": inp,
+              "resolved": out.resolved, "skill": out.skill, "truncated": False})
+        if out.skill and not out.is_error:
+            if out.skill not in res.triggered:
+                res.triggered.append(out.skill)
+            emit({"type": "skill_loaded", "hop": hop, "name": out.skill, "path": out.skill_path,
+                  "via": name, "body_chars": out.body_chars,
+                  "tokens_est": estimate_tokens(out.body_chars or 0), "args": out.args,
+                  "injections": list(out.injections)})
+        full = "\n\n".join([out.content] + [x.get("text", "") for x in out.extra_blocks])
+        # chars/preview cover what the model receives for this call, including a separate body
+        # block (Claude Code); the preview is the first 300 chars
+        emit({"type": "tool_result", "hop": hop, "id": b["id"], "name": name, "chars": len(full),
+              "is_error": out.is_error, "notes": list(out.notes), "preview": full[:300]})
+        return out
+
+    def _cache_note(self, usage: dict[str, int]) -> str:
+        if not self.settings.cache:
+            return "caching off"
+        r, w = usage["cache_read_input_tokens"], usage["cache_creation_input_tokens"]
+        if r:
+            return f"cache hit: {r} tokens read from the cache"
+        if w:
+            return f"cache written: {w} tokens (a later request can read them)"
+        est = estimate_tokens(self.prefix_chars())
+        if est < MAX_CACHEABLE_MINIMUM:
+            return (f"nothing cached: the stable prefix is ≈{est} tokens (est.), likely below this "
+                    f"model's minimum cacheable size ({MIN_CACHEABLE_TOKENS:,}-{MAX_CACHEABLE_MINIMUM:,} "
+                    "tokens depending on the model); expected, not a fault")
+        return ("nothing cached although the prefix is large: the server may not support prompt "
+                "caching (local servers usually do not), or the prefix changed")
+
+    def _fail(self, res: TurnResult, err: ChatError, emit: EventSink, keep_stop: bool = False) -> TurnResult:
+        res.error = err
+        if not keep_stop:
+            res.stop_reason = "error"
+        emit(err.to_json())
+        return res
+
+    def _cancelled(self, res: TurnResult, hop: int, emit: EventSink) -> TurnResult:
+        res.stop_reason = "cancelled"
+        emit({"type": "cancelled", "hop": hop})
+        return res
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def _usage_dict(u: Any) -> dict[str, int]:
+    def g(k: str) -> int:
+        v = getattr(u, k, None) if u is not None else None
+        return int(v) if isinstance(v, (int, float)) else 0
+    return {"input_tokens": g("input_tokens"), "output_tokens": g("output_tokens"),
+            "cache_read_input_tokens": g("cache_read_input_tokens"),
+            "cache_creation_input_tokens": g("cache_creation_input_tokens")}

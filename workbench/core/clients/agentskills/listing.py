@@ -1,0 +1,90 @@
+"""The Agent Skills spec's reference listing: ``skills-ref to-prompt``.
+
+Source: ``agentskills/agentskills`` ``skills-ref/src/skills_ref/prompt.py`` (``to_prompt``);
+``docs/client-implementation/adding-skills-support.mdx``; ../shared/reference/clients.md section 0.3-0.4.
+
+Format: one element per line, values ``html.escape``-d (quotes too), ``<location>`` = SKILL.md path;
+no skills -> exactly ``<available_skills>\\n</available_skills>``::
+
+    <available_skills>
+    <skill>
+    <name>
+    pdf-reader
+    </name>
+    <description>
+    Read and extract text from PDF files
+    </description>
+    <location>
+    /path/to/pdf-reader/SKILL.md
+    </location>
+    </skill>
+    </available_skills>
+
+Budget: none; the spec's guidance is ~50-100 tokens per skill in the catalog (reported as info).
+The client guide says to skip skills with a missing/empty description: those are ``omitted``.
+``to_prompt`` resolves symlinks in the skill folder; we print the path as discovered (no
+filesystem access while rendering).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from workbench.core.listing import ListingReport, SkillListing, estimate_tokens
+
+if TYPE_CHECKING:
+    from workbench.core.model import Environment, Skill
+
+CLIENT = "agentskills"
+EMPTY = "<available_skills>\n</available_skills>"
+PLACEMENT = "system prompt, or the description of the activation tool (the spec allows either)"
+TOKENS_PER_SKILL = (50, 100)
+
+
+def listing_order(skills: list["Skill"]) -> list["Skill"]:
+    """Discovery order."""
+    return list(skills)
+
+
+def to_prompt(skills: list["Skill"]) -> str:
+    """The ``to_prompt`` block for ``skills`` (all of them, as given)."""
+    if not skills:
+        return EMPTY
+    lines = ["<available_skills>"]
+    for s in skills:
+        lines += ["<skill>", "<name>", html.escape(s.name), "</name>", "<description>",
+                  html.escape(s.description or ""), "</description>", "<location>",
+                  html.escape(str(s.path)), "</location>", "</skill>"]
+    lines.append("</available_skills>")
+    return "\n".join(lines)
+
+
+def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+           options: dict[str, Any], client: str = CLIENT) -> ListingReport:
+    """Render the reference listing; no budget; per-skill token guidance as info."""
+    listed = [s for s in skills if (s.description or "").strip()]
+    entries = []
+    for s in skills:
+        d = len(s.description or "")
+        if (s.description or "").strip():
+            entries.append(SkillListing(s.name, str(s.path), "full", d, d))
+        else:
+            entries.append(SkillListing(s.name, str(s.path), "omitted", 0, 0,
+                                        "missing description: the client guide says skip it"))
+    text = to_prompt(listed)
+    info = []
+    warnings = []
+    if listed:
+        per = estimate_tokens(text) / len(listed)
+        info.append(f"Catalog ≈ {estimate_tokens(text):,} tokens (est.), ≈ {per:.0f} per skill; the "
+                    f"spec suggests ~{TOKENS_PER_SKILL[0]}-{TOKENS_PER_SKILL[1]} tokens per skill.")
+        heavy = [s.name for s in listed
+                 if estimate_tokens(s.name + (s.description or "") + str(s.path)) + 20 > TOKENS_PER_SKILL[1]]
+        if heavy:
+            info.append(f"{len(heavy)} skill(s) exceed ~{TOKENS_PER_SKILL[1]} tokens each in the "
+                        f"catalog (est.): {', '.join(heavy[:5])}" + (" …" if len(heavy) > 5 else ""))
+    if len(listed) < len(skills):
+        warnings.append(f"{len(skills) - len(listed)} skill(s) without a description are skipped.")
+    return ListingReport(client=client, context_tokens=context_tokens, text=text, placement=PLACEMENT,
+                         skills=entries, warnings=warnings, info=info)

@@ -1,0 +1,282 @@
+"""Claude Code discovery rules (closed source; docs + extracted prompts).
+
+Sources (../shared/reference/clients.md section 1): code.claude.com/docs/en/skills [docs];
+``Piebald-AI/claude-code-system-prompts`` @391175e5 (CC v2.1.240): ``skill-doctor-slash-command.md``
+(invalid YAML handling), ``tool-description-invoke-skill.md`` (nested ``apps/web:deploy`` names);
+issue #18192 (grouping folders not discovered); claudefa.st [3p] (realpath dedupe of symlinks).
+
+Roots, highest precedence first (same name at two levels: the higher one wins silently):
+managed (enterprise; path per OS, *unverified*) > personal ``~/.claude/skills`` (or
+``$CLAUDE_CONFIG_DIR/skills``, *unverified* for skills) > project ``<cwd>/.claude/skills`` >
+plugins ``<plugin>/skills`` (namespaced ``plugin:name``, never collide; where installed plugins
+live is *unverified*: we look for ``.claude-plugin/plugin.json`` under ``~/.claude/plugins``) >
+nested ``<cwd>/<sub>/.claude/skills`` (monorepo packages: only once a file under ``<sub>`` is
+touched; on a name clash exposed as ``<sub>:<name>``) > extra roots.
+
+Depth: one level (``skills/<dir>/SKILL.md``); grouping folders are not found (#18192).
+Symlinks: followed (symlinked skill folders and a symlinked ``~/.claude/skills`` work).
+No ``.agents/skills`` support (issue #22902).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pathspec
+
+from workbench.core.clients.base import Found, ReadResult
+from workbench.core.clients.common import (
+    CommonProfile, WalkRules, folder_name, load_json_file, unreadable,
+)
+from workbench.core.model import Environment, Root, Skill
+from workbench.core.skillfile import SkillFile
+
+#: Managed (enterprise) settings folders per OS (docs: "managed settings"); that managed skills
+#: live in ``<dir>/.claude/skills`` is *unverified*.
+MANAGED_DIRS = {
+    "linux": Path("/etc/claude-code"),
+    "darwin": Path("/Library/Application Support/ClaudeCode"),
+    "win32": Path("C:/Program Files/ClaudeCode"),
+}
+
+#: How deep below the project the nested ``.claude/skills`` search looks (*unverified*: the docs
+#: only say "subdirectories").
+NESTED_SEARCH_DEPTH = 6
+
+DROPPED_UNVERIFIED = ("description fallback = first body line (/doctor prompt, v2.1.233); "
+                      "the docs say 'first paragraph'")
+
+
+def _first_text_line(sf: SkillFile) -> str:
+    """First non-empty body line, heading marks removed (for an unclosed frontmatter the whole
+    file after the opening ``---`` counts as body: *unverified*)."""
+    src = sf.text.split("\n", 1)[1] if sf.state == "unclosed" and "\n" in sf.text else sf.body
+    for line in src.splitlines():
+        s = line.strip()
+        if s and s != "---":
+            return s.lstrip("#").strip()
+    return ""
+
+
+def _glob_spec(patterns: list[str]) -> pathspec.PathSpec:
+    """gitignore-style globs (pathspec >= 1 calls the factory "gitignore", older "gitwildmatch")."""
+    try:
+        return pathspec.PathSpec.from_lines("gitignore", patterns)
+    except (KeyError, LookupError):  # pragma: no cover - pathspec < 1
+        return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+
+
+class ClaudeCodeProfile(CommonProfile):
+    """Claude Code: managed > personal > project; nested packages on touch; plugins namespaced."""
+
+    id = "claude-code"
+    display_name = "Claude Code"
+    version_note = "docs 2026-06; extracted prompts CC v2.1.240 (Piebald-AI @391175e5)"
+    collision = "higher-wins"
+    rules = WalkRules(max_depth=1, min_depth=1, skip_dot=False, symlinks="follow",
+                      client="Claude Code")
+
+    # -- roots -------------------------------------------------------------------------
+    def config_dir(self, env: Environment) -> Path:
+        """``$CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
+        v = env.getenv("CLAUDE_CONFIG_DIR")
+        return Path(v).expanduser() if v else env.home / ".claude"
+
+    def roots(self, env: Environment) -> list[Root]:
+        cfg = self.config_dir(env)
+        out: list[Root] = []
+        mdir = MANAGED_DIRS.get(env.os_name, MANAGED_DIRS["linux"])
+        out.append(self.make_root(mdir / ".claude" / "skills", "managed",
+                                  f"managed ({mdir}/.claude/skills)",
+                                  "code.claude.com/docs/en/skills: Enterprise > Personal > Project; "
+                                  "managed path unverified", verified=False))
+        out.append(self.make_root(cfg / "skills", "user", "personal (~/.claude/skills)",
+                                  "code.claude.com/docs/en/skills: Personal ~/.claude/skills/<name>/SKILL.md",
+                                  verified=not env.getenv("CLAUDE_CONFIG_DIR")))
+        cwd = env.cwd or env.workspace
+        out.append(self.make_root(cwd / ".claude" / "skills", "project", "project (.claude/skills)",
+                                  "code.claude.com/docs/en/skills: Project .claude/skills/<name>/SKILL.md"))
+        out.extend(self._plugin_roots(cfg))
+        out.extend(self._nested_roots(cwd, env))
+        self.number(out)
+        out.extend(self.extra_roots(env, len(out)))
+        return out
+
+    def _plugin_roots(self, cfg: Path) -> list[Root]:
+        """``<plugin>/skills`` for each ``.claude-plugin/plugin.json`` under ``~/.claude/plugins``
+        (up to 5 levels; *unverified* install layout). Namespace = plugin.json ``name``."""
+        base = cfg / "plugins"
+        out: list[Root] = []
+        if not base.is_dir():
+            return out
+        stack = [(base, 0)]
+        while stack:
+            d, depth = stack.pop()
+            manifest = d / ".claude-plugin" / "plugin.json"
+            if manifest.is_file():
+                data = load_json_file(manifest) or {}
+                ns = data.get("name") if isinstance(data.get("name"), str) else d.name
+                out.append(self.make_root(d / "skills", "plugin", f"plugin {ns} ({d}/skills)",
+                                          "code.claude.com/docs/en/skills: plugin skills are namespaced "
+                                          "plugin-name:skill-name; install location unverified",
+                                          verified=False, namespace=ns))
+                continue
+            if depth >= 5:
+                continue
+            try:
+                with os.scandir(d) as it:
+                    subs = [Path(e.path) for e in it if e.is_dir() and e.name not in (".git", "node_modules")]
+            except OSError:
+                continue
+            stack.extend((s, depth + 1) for s in subs)
+        out.sort(key=lambda r: str(r.path))
+        return out
+
+    def _nested_roots(self, cwd: Path, env: Environment) -> list[Root]:
+        """``.claude/skills`` folders in sub-folders of ``cwd`` (monorepo packages).
+
+        Active only once a touched file lies under the package folder (docs: "discovered when
+        Claude works with files under that subdirectory (not at session start)").
+        """
+        out: list[Root] = []
+        stack = [(cwd, 0)]
+        while stack:
+            d, depth = stack.pop()
+            try:
+                with os.scandir(d) as it:
+                    entries = [e for e in it if e.is_dir()]
+            except OSError:
+                continue
+            for e in entries:
+                name = e.name
+                if name == ".claude":
+                    if d != cwd and os.path.isdir(os.path.join(e.path, "skills")):
+                        pkg = Path(d)
+                        rel = pkg.relative_to(cwd).as_posix()
+                        active = any(t == pkg or pkg in t.parents for t in env.touched)
+                        out.append(self.make_root(
+                            pkg / ".claude" / "skills", "nested", f"nested ({rel}/.claude/skills)",
+                            "code.claude.com/docs/en/skills: nested .claude/skills discovered when "
+                            "working with files under that subdirectory",
+                            condition=(None if active else
+                                       f"nested root of {rel}/: discovered once a file under {rel}/ is touched"),
+                            active=active, namespace=None))
+                    continue
+                if name.startswith(".") or name in ("node_modules",) or depth + 1 > NESTED_SEARCH_DEPTH:
+                    continue
+                stack.append((Path(e.path), depth + 1))
+        out.sort(key=lambda r: str(r.path))
+        return out
+
+    # -- reading -----------------------------------------------------------------------
+    def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
+        """Claude Code keeps every readable SKILL.md.
+
+        * YAML ok: ``name`` (string) else the folder name; ``description`` else the first
+          paragraph of the body (docs); ``when_to_use`` kept for the listing.
+        * no frontmatter, unclosed, YAML error, not a mapping: the skill *still loads* with every
+          field dropped: name = folder, description = first body line (/doctor prompt,
+          v2.1.233; the docs say "first paragraph": *unverified* which is current).
+        * unreadable / binary / too large: skipped.
+        """
+        folder = folder_name(found)
+        unv: list[str] = []
+        if sf.has_bom:
+            unv.append("UTF-8 BOM: whether Claude Code strips it before '---' is unverified")
+        if unreadable(sf):
+            return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
+        if sf.ok or sf.state == "empty":
+            data = sf.data or {}
+            notes = []
+            name = data.get("name")
+            if isinstance(name, str) and name.strip():
+                name = name.strip()
+            else:
+                if name is not None:
+                    notes.append("name is not a string: the folder name is used")
+                name = folder
+            desc = data.get("description")
+            if isinstance(desc, str) and desc.strip():
+                description = desc
+            else:
+                if desc is not None and not isinstance(desc, str):
+                    notes.append("description is not a string: the body's first paragraph is used")
+                    unv.append("non-string description handling")
+                else:
+                    notes.append("no description: the body's first paragraph is used")
+                description = sf.first_body_paragraph()
+            when = data.get("when_to_use")
+            return ReadResult(True, name=name, description=description,
+                              when_to_use=when if isinstance(when, str) else None,
+                              fields=dict(data), mode="strict", note="; ".join(notes), unverified=unv)
+        # no-frontmatter, unclosed, yaml-error, not-mapping: every field dropped
+        what = {"no-frontmatter": "no frontmatter"}.get(sf.state, sf.message or sf.state)
+        unv.append(DROPPED_UNVERIFIED)
+        return ReadResult(True, name=folder, description=_first_text_line(sf), fields={},
+                          mode="dropped",
+                          note=f"{what}: every field dropped; name from the folder, description "
+                               f"from the first body line (nothing warns)",
+                          unverified=unv)
+
+    # -- gating ------------------------------------------------------------------------
+    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+        """``disable-model-invocation: true`` → hidden (user-only ``/name``); ``paths`` globs →
+        conditional until a touched file (relative to the workspace) matches (docs; matched
+        with gitignore-style globs via pathspec, the exact glob dialect is *unverified*)."""
+        f = skill.fields
+        if f.get("user-invocable") is False:
+            skill.flags["user_invocable"] = False
+        if f.get("disable-model-invocation") is True:
+            return ("hidden", "disable-model-invocation: true: not listed for the model (user-only /"
+                    f"{skill.name})")
+        paths = f.get("paths")
+        if isinstance(paths, str):
+            paths = [p.strip() for p in paths.split(",") if p.strip()]
+        if isinstance(paths, list) and paths:
+            pats = [str(p) for p in paths if isinstance(p, (str, int, float))]
+            skill.flags["paths"] = pats
+            if "paths glob dialect (gitignore-style via pathspec)" not in skill.unverified:
+                skill.unverified.append("paths glob dialect (gitignore-style via pathspec)")
+            try:
+                spec = _glob_spec(pats)
+            except Exception as exc:  # noqa: BLE001 - a bad glob must not crash a scan
+                return ("conditional", f"paths: invalid glob ({exc}); never activates")
+            for t in env.touched:
+                try:
+                    rel = t.relative_to(env.workspace).as_posix()
+                except ValueError:
+                    continue
+                if spec.match_file(rel):
+                    return None
+            return ("conditional", "paths: activates once a file matching "
+                    + ", ".join(pats[:4]) + (" …" if len(pats) > 4 else "") + " is touched")
+        return None
+
+    # -- collisions --------------------------------------------------------------------
+    def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
+        """Higher level wins silently among managed/personal/project/extra (plugins are
+        namespaced so never collide); a discovered nested skill whose name clashes with any
+        other skill is renamed ``<subdir>:<name>`` and kept (docs 2026-06)."""
+        nested = [s for s in skills if s.root.scope == "nested" and self.competes(s)]
+        others = [s for s in skills if s.root.scope != "nested"]
+        super().resolve_collisions(others, env)
+        taken: dict[str, int] = {}
+        for s in skills:
+            if self.competes(s) and s.status != "shadowed":
+                taken[s.name] = taken.get(s.name, 0) + 1
+        cwd = env.cwd or env.workspace
+        for s in nested:
+            if taken.get(s.name, 0) > 1:
+                pkg = s.root.path.parent.parent
+                try:
+                    rel = pkg.relative_to(cwd).as_posix()
+                except ValueError:
+                    rel = pkg.name
+                s.flags["unscoped_name"] = s.name
+                s.name = f"{rel}:{s.name}"
+                s.reason = (s.reason + "; " if s.reason else "") + \
+                    f"name clashes, so it is exposed as {s.name}"
+
+
+PROFILE = ClaudeCodeProfile()

@@ -1,0 +1,471 @@
+"""Codex CLI's skill listing: a developer-role ``<skills_instructions>`` message.
+
+Source: ``openai/codex`` ``codex-rs/core-skills/src/render.rs`` @0899b7c4
+(``render_available_skills_body``, ``default_skill_metadata_budget``, ``build_available_skills``,
+``render_lines_with_description_budget``, alias plan) and ``skill_instructions.rs``; summarised in
+../shared/reference/clients.md section 2.3-2.4.
+
+Template (reproduced byte for byte, except the how-to block, see below)::
+
+    <skills_instructions>
+    ## Skills
+    A skill is a set of local instructions ... when using a specific skill.
+    ### Available skills
+    - {name}: {description} (file: {abs path, '\\' -> '/'})
+    - {name}: (file: {path})                      <- empty or fully cut description
+    ### How to use skills
+    {how-to block}
+    </skills_instructions>
+
+Alias variant (only when it fits more): the intro ends "...and a short path that can be expanded
+into an absolute path using the skill roots table.", then ``### Skill roots`` with lines
+``- `r0` = `/abs/root``` and entries ``(file: r0/rel/SKILL.md)``.
+
+The how-to block: the reference gives only its first two bullets verbatim; the rest of the text in
+``HOW_TO_*`` below is OUR PARAPHRASE (same structure: missing/blocked, progressive-disclosure steps
+1-5, coordination, context hygiene, safety), not Codex's prose. Codex does not count the header or
+the how-to in its budget; where the *alias plan* compares body costs it does count them, and we
+use the published lengths (``PUBLISHED_HOW_TO_*_LEN``, 1,976 and 2,136 ASCII chars) there.
+
+Budget: ``Tokens(context_window * 2 / 100, min 1)`` or, when the window is unknown,
+``Characters(8_000)``. Cost of a line = cost of ``line + "\\n"``: tokens = ceil(UTF-8 bytes / 4);
+chars = code points. (a) all full lines fit -> done; (b) all minimum lines fit -> the remaining
+budget is handed out one description character at a time, round-robin in listing order, until
+nothing changes (prefix cut, *no* ellipsis); (c) minimum lines in order, skipping any that do not
+fit, the rest omitted. If (a) failed, the alias plan is tried and kept if it includes more
+skills, else fewer truncated chars, else lower cost.
+
+Order: System, Admin, Repo, User scope, then name, then path (``ordered_skills_for_budget``).
+Scope mapping from our model: system/bundled -> System, admin/managed -> Admin,
+project/nested -> Repo, user/plugin/extra -> User.
+
+Options: ``how_to`` (False drops the how-to block from the text; default True);
+``budget_tokens`` / ``budget_chars`` (what-if: replace the default budget by this many tokens or
+characters; Codex itself has no such setting).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from workbench.core.listing import ListingReport, SkillListing, ceil_div, ctx_label, utf8_len
+
+if TYPE_CHECKING:
+    from workbench.core.model import Environment, Skill
+
+CLIENT = "codex"
+DEFAULT_CHAR_BUDGET = 8_000
+PERCENT = 2
+TRUNCATION_WARNING_THRESHOLD = 100
+
+OPEN_TAG = "<skills_instructions>"
+CLOSE_TAG = "</skills_instructions>"
+INTRO_ABSOLUTE = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` "
+                  "file. Below is the list of skills that can be used. Each entry includes a name, "
+                  "description, and file path so you can open the source for full instructions "
+                  "when using a specific skill.")
+INTRO_ALIASES = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` "
+                 "file. Below is the list of skills that can be used. Each entry includes a name, "
+                 "description, and a short path that can be expanded into an absolute path using "
+                 "the skill roots table.")
+
+# The first two bullets are quoted in the reference; everything after them is OUR PARAPHRASE.
+_TRIGGER = ("- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the "
+            "task clearly matches a skill's description shown above, you must use that skill for "
+            "that turn.")
+_PARAPHRASE_TAIL = (
+    " Use every skill that is mentioned; a skill applies only to the turn that mentions it.\n"
+    "- Missing/blocked: when a named skill is not listed or its file cannot be opened, say so in "
+    "one line and carry on with the best alternative.\n"
+    "- How to use a skill (progressive disclosure):\n"
+    "  1) Once you pick a skill, open its `SKILL.md` and read just enough to follow it.\n"
+    "  2) Resolve relative paths it mentions against {dir_phrase} before trying anything else.\n"
+    "  3) Open only the reference files the request needs, never whole folders.\n"
+    "  4) Prefer running or adapting bundled `scripts/` over retyping their code.\n"
+    "  5) Reuse bundled `assets/` and templates instead of recreating them.\n"
+    "- Coordination: when several skills apply, use the smallest set and say in which order; "
+    "mention briefly which skill you use and why, or why you skip an obvious one.\n"
+    "- Context hygiene: summarise rather than paste long sections, avoid chasing references "
+    "deeply, and pick only the variant (framework, provider, domain) that matters.\n"
+    "- Safety and fallback: if a skill cannot be applied cleanly, say what is wrong, choose the "
+    "next best approach, and continue."
+)
+HOW_TO_ABSOLUTE = (
+    "- Discovery: The list above is the skills available in this session (name + description + "
+    "file path). Skill bodies live on disk at the listed paths.\n" + _TRIGGER
+    + _PARAPHRASE_TAIL.format(dir_phrase="the skill's folder")
+)
+HOW_TO_ALIASES = (
+    "- Discovery: The list above is the skills available in this session (name + description + "
+    "short path). Skill bodies live on disk at the listed paths after expanding the matching "
+    "alias from `### Skill roots`.\n" + _TRIGGER
+    + _PARAPHRASE_TAIL.format(dir_phrase="the folder of the expanded `SKILL.md` path")
+)
+#: Length (chars = bytes, ASCII) of Codex's own SKILLS_HOW_TO_USE_WITH_ABSOLUTE_PATHS /
+#: _WITH_ALIASES constants in render.rs @0899b7c4, used where Codex's cost counts the body.
+PUBLISHED_HOW_TO_ABSOLUTE_LEN = 1976
+PUBLISHED_HOW_TO_ALIASES_LEN = 2136
+
+WARN_REMOVED_PREFIX = "Exceeded skills context budget. All skill descriptions were removed and"
+WARN_SHORTENED = ("Skill descriptions were shortened to fit the skills context budget. Codex can "
+                  "still see every skill, but some descriptions are shorter. Disable unused skills "
+                  "or plugins to leave more room for the rest.")
+WARN_SHORTENED_PCT = ("Skill descriptions were shortened to fit the 2% skills context budget. Codex "
+                      "can still see every skill, but some descriptions are shorter. Disable unused "
+                      "skills or plugins to leave more room for the rest.")
+PLACEMENT = "developer-role message <skills_instructions> (added to the model instructions)"
+
+_SCOPE_RANK = {"system": 0, "bundled": 0, "admin": 1, "managed": 1, "project": 2, "nested": 2,
+               "user": 3, "plugin": 3, "extra": 3}
+
+
+def scope_rank(skill: "Skill") -> int:
+    return _SCOPE_RANK.get(skill.root.scope, 3)
+
+
+def listing_order(skills: list["Skill"]) -> list["Skill"]:
+    """System, Admin, Repo, User; then name; then path (render.rs ``ordered_skills_for_budget``)."""
+    return sorted(skills, key=lambda s: (scope_rank(s), s.name, str(s.path)))
+
+
+def codex_path(p: Path | str) -> str:
+    return str(p).replace("\\", "/")
+
+
+# -- budget -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Budget:
+    """``SkillMetadataBudget``: unit "tokens" (cost = ceil(bytes/4)) or "chars" (code points)."""
+
+    unit: str
+    limit: int
+
+    def cost(self, text: str) -> int:
+        if self.unit == "tokens":
+            return ceil_div(utf8_len(text), 4)
+        return len(text)
+
+    def cost_counts(self, chars: int, nbytes: int) -> int:
+        return ceil_div(nbytes, 4) if self.unit == "tokens" else chars
+
+    def with_limit(self, limit: int) -> "Budget":
+        return Budget(self.unit, limit)
+
+
+def default_budget(context_tokens: int | None) -> Budget:
+    """``default_skill_metadata_budget``: 2 % of the window in tokens, else 8,000 chars."""
+    if context_tokens and context_tokens > 0:
+        return Budget("tokens", max(1, context_tokens * PERCENT // 100))
+    return Budget("chars", DEFAULT_CHAR_BUDGET)
+
+
+class _Line:
+    """One skill line: name, description, path (absolute or aliased)."""
+
+    __slots__ = ("name", "desc", "path", "desc_len", "ascii", "_cum", "min_chars", "min_bytes")
+
+    def __init__(self, name: str, desc: str, path: str) -> None:
+        self.name = name
+        self.desc = desc
+        self.path = path
+        self.desc_len = len(desc)
+        self.ascii = desc.isascii()
+        self._cum: list[int] | None = None
+        m = self.render(0)
+        self.min_chars = len(m) + 1
+        self.min_bytes = utf8_len(m) + 1
+
+    def render(self, n: int | None = None) -> str:
+        """The line with the first ``n`` description chars (None = all)."""
+        d = self.desc if n is None else self.desc[:n]
+        if not d:
+            return f"- {self.name}: (file: {self.path})"
+        return f"- {self.name}: {d} (file: {self.path})"
+
+    def prefix_bytes(self, n: int) -> int:
+        if self.ascii:
+            return n
+        if self._cum is None:
+            cum = [0]
+            t = 0
+            for ch in self.desc:
+                t += len(ch.encode("utf-8"))
+                cum.append(t)
+            self._cum = cum
+        return self._cum[n]
+
+    def extra_cost(self, budget: Budget, n: int) -> int:
+        """Cost of ``n`` description chars above the minimum line (``extra_costs[n]``)."""
+        if n <= 0:
+            return 0
+        min_cost = budget.cost_counts(self.min_chars, self.min_bytes)
+        return budget.cost_counts(self.min_chars + n + 1, self.min_bytes + self.prefix_bytes(n) + 1) - min_cost
+
+    def full_cost(self, budget: Budget) -> int:
+        return budget.cost(self.render() + "\n")
+
+    def min_cost(self, budget: Budget) -> int:
+        return budget.cost_counts(self.min_chars, self.min_bytes)
+
+
+@dataclass
+class _Plan:
+    lines: list[str]
+    alloc: list[int | None]  # per skill: None = omitted, else description chars shown
+    included: int
+    omitted: int
+    truncated_chars: int
+    root_lines: list[str]
+    case: str  # "a" | "b" | "c"
+    cost: int
+
+
+def _allocate(budget: Budget, lines: list[_Line], limit: int) -> list[int]:
+    """``render_lines_with_description_budget``: round-robin, one char per skill per pass.
+
+    Equivalent fast form: first find the largest k such that giving every description
+    ``min(k, len)`` chars costs <= limit (during those k passes nobody can be blocked, since
+    extra costs only grow), then run the exact pass-by-pass loop from there.
+    """
+    n = len(lines)
+    lo, hi = 0, max((ln.desc_len for ln in lines), default=0)
+
+    def total(k: int) -> int:
+        return sum(ln.extra_cost(budget, min(k, ln.desc_len)) for ln in lines)
+
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if total(mid) <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    alloc = [min(lo, ln.desc_len) for ln in lines]
+    cur = [ln.extra_cost(budget, a) for ln, a in zip(lines, alloc)]
+    remaining = limit - sum(cur)
+    active = [i for i in range(n) if alloc[i] < lines[i].desc_len]
+    while active:
+        changed = False
+        still = []
+        for i in active:
+            ln = lines[i]
+            nxt = alloc[i] + 1
+            nc = ln.extra_cost(budget, nxt)
+            delta = nc - cur[i]
+            if delta <= remaining:
+                alloc[i] = nxt
+                cur[i] = nc
+                remaining -= delta
+                changed = True
+            if alloc[i] < ln.desc_len:
+                still.append(i)
+        active = still
+        if not changed:
+            break
+    return alloc
+
+
+def _plan(budget: Budget, lines: list[_Line], root_lines: list[str], table_cost: int) -> _Plan:
+    """``render_skill_lines_from_lines`` for one path style; ``budget`` already net of the table."""
+    limit = budget.limit
+    full = [ln.full_cost(budget) for ln in lines]
+    if sum(full) <= limit:
+        return _Plan([ln.render() for ln in lines], [ln.desc_len for ln in lines], len(lines), 0, 0,
+                     root_lines, "a", sum(full) + table_cost)
+    mins = [ln.min_cost(budget) for ln in lines]
+    if sum(mins) <= limit:
+        alloc = _allocate(budget, lines, limit - sum(mins))
+        rendered = [ln.render(a) for ln, a in zip(lines, alloc)]
+        cut = sum(ln.desc_len - a for ln, a in zip(lines, alloc))
+        cost = sum(budget.cost(r + "\n") for r in rendered)
+        return _Plan(rendered, list(alloc), len(lines), 0, cut, root_lines, "b", cost + table_cost)
+    used = 0
+    out: list[str] = []
+    alloc2: list[int | None] = []
+    cut = 0
+    for ln, mc in zip(lines, mins):
+        if used + mc <= limit:
+            used += mc
+            out.append(ln.render(0))
+            alloc2.append(0)
+        else:
+            alloc2.append(None)
+        cut += ln.desc_len
+    return _Plan(out, alloc2, len(out), len(lines) - len(out), cut, root_lines, "c", used + table_cost)
+
+
+def _body_len(root_lines: list[str]) -> tuple[int, int]:
+    """(chars, bytes) of ``render_available_skills_body(root_lines, [])`` with Codex's *published*
+    how-to text (measured by length only)."""
+    if root_lines:
+        parts = ["## Skills", INTRO_ALIASES, "### Skill roots", *root_lines, "### Available skills",
+                 "### How to use skills"]
+        how = PUBLISHED_HOW_TO_ALIASES_LEN
+    else:
+        parts = ["## Skills", INTRO_ABSOLUTE, "### Available skills", "### How to use skills"]
+        how = PUBLISHED_HOW_TO_ABSOLUTE_LEN
+    nlines = len(parts) + 1
+    chars = 2 + sum(len(p) for p in parts) + how + (nlines - 1)
+    nbytes = 2 + sum(utf8_len(p) for p in parts) + how + (nlines - 1)
+    return chars, nbytes
+
+
+def _table_cost(budget: Budget, root_lines: list[str]) -> int:
+    """``aliased_metadata_overhead_cost``: cost(aliased body) - cost(absolute body)."""
+    ac, ab = _body_len(root_lines)
+    bc, bb = _body_len([])
+    return max(0, budget.cost_counts(ac, ab) - budget.cost_counts(bc, bb))
+
+
+def _marketplace_base(p: str) -> str | None:
+    """``plugin_marketplace_base``: the folder right below ``.../plugins/cache/`` on ``p``'s path."""
+    parts = p.split("/")
+    for i in range(len(parts) - 1, 1, -1):
+        if parts[i - 1] == "cache" and parts[i - 2] == "plugins":
+            return "/".join(parts[: i + 1])
+    return None
+
+
+def _version_base(p: str) -> str | None:
+    """``plugin_version_base``: ``<marketplace>/<plugin>/<version>`` when ``p`` is below it."""
+    mb = _marketplace_base(p)
+    if mb is None:
+        return None
+    rel = [x for x in p[len(mb):].split("/") if x]
+    if len(rel) < 2:
+        return None
+    return f"{mb}/{rel[0]}/{rel[1]}"
+
+
+def _alias_roots(skills: list["Skill"]) -> tuple[list[str], dict[int, str]]:
+    """Alias roots in root order, and the alias root of each skill (``build_alias_plan``)."""
+    roots: list[str] = []
+    seen: set[str] = set()
+    root_of: dict[int, str] = {}
+    for s in sorted(skills, key=lambda s: s.root.precedence):
+        r = codex_path(s.root.path).rstrip("/") or "/"
+        root_of[id(s)] = r
+        if r not in seen:
+            seen.add(r)
+            roots.append(r)
+    counts: dict[str, int] = {}
+    for r in roots:
+        vb = _version_base(r)
+        if vb is not None:
+            counts[vb] = counts.get(vb, 0) + 1
+    alias_of_root: dict[str, str] = {}
+    for r in roots:
+        vb = _version_base(r)
+        alias_of_root[r] = r if vb is None or counts.get(vb, 0) > 1 else (_marketplace_base(r) or r)
+    ordered: list[str] = []
+    for r in roots:
+        if alias_of_root[r] not in ordered:
+            ordered.append(alias_of_root[r])
+    return ordered, {k: alias_of_root[r] for k, r in root_of.items()}
+
+
+def _with_body(skill_lines: list[str], root_lines: list[str], how_to: bool) -> str:
+    parts = ["## Skills"]
+    if root_lines:
+        parts += [INTRO_ALIASES, "### Skill roots", *root_lines]
+    else:
+        parts.append(INTRO_ABSOLUTE)
+    parts.append("### Available skills")
+    parts += skill_lines
+    if how_to:
+        parts.append("### How to use skills")
+        parts.append(HOW_TO_ALIASES if root_lines else HOW_TO_ABSOLUTE)
+    return OPEN_TAG + "\n" + "\n".join(parts) + "\n" + CLOSE_TAG
+
+
+def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+           options: dict[str, Any]) -> ListingReport:
+    """Render Codex's listing for ``skills`` (already in listing order, see ``listing_order``).
+
+    ``budget_used`` = cost of the included skill lines (+ the skill-roots table cost for the alias
+    plan), in the budget's unit; header and how-to are not counted (as in Codex).
+    """
+    budget = default_budget(context_tokens)
+    if options.get("budget_tokens"):
+        budget = Budget("tokens", int(options["budget_tokens"]))
+    elif options.get("budget_chars"):
+        budget = Budget("chars", int(options["budget_chars"]))
+    assumptions = [
+        "The '### How to use skills' block after its first two bullets is our paraphrase, not "
+        f"Codex's text ({PUBLISHED_HOW_TO_ABSOLUTE_LEN:,} chars published); Codex does not count "
+        "it in the budget.",
+    ]
+    if budget.unit == "tokens":
+        assumptions.append("Codex counts tokens as ceil(UTF-8 bytes / 4) per line (its own "
+                           "estimate, not a tokenizer).")
+    if not skills:
+        return ListingReport(client=CLIENT, context_tokens=context_tokens, text="", placement=PLACEMENT,
+                             budget_unit=budget.unit, budget_limit=budget.limit, budget_used=0,
+                             assumptions=assumptions,
+                             info=["No skills: Codex sends no <skills_instructions> message."])
+    abs_lines = [_Line(s.name, s.description or "", codex_path(s.path)) for s in skills]
+    plan = _plan(budget, abs_lines, [], 0)
+    if plan.case != "a":
+        aroots, per_skill = _alias_roots(skills)
+        root_lines = [f"- `r{i}` = `{r}`" for i, r in enumerate(aroots)]
+        tcost = _table_cost(budget, root_lines)
+        if aroots and tcost < budget.limit:
+            names = {r: f"r{i}" for i, r in enumerate(aroots)}
+            alias_lines = []
+            for s in skills:
+                ar = per_skill[id(s)]
+                p = codex_path(s.path)
+                if p.startswith(ar.rstrip("/") + "/"):
+                    path = f"{names[ar]}/{p[len(ar.rstrip('/')) + 1:]}"
+                else:
+                    path = p
+                alias_lines.append(_Line(s.name, s.description or "", path))
+            aplan = _plan(budget.with_limit(budget.limit - tcost), alias_lines, root_lines, tcost)
+            better = (aplan.included > plan.included if aplan.included != plan.included
+                      else aplan.truncated_chars < plan.truncated_chars
+                      if aplan.truncated_chars != plan.truncated_chars else aplan.cost < plan.cost)
+            if better:
+                plan = aplan
+    text = _with_body(plan.lines, plan.root_lines, options.get("how_to", True))
+    entries: list[SkillListing] = []
+    for s, a in zip(skills, plan.alloc):
+        d = len(s.description or "")
+        if a is None:
+            entries.append(SkillListing(s.name, str(s.path), "omitted", d, 0,
+                                        "minimum line did not fit the budget"))
+        elif d == 0:
+            entries.append(SkillListing(s.name, str(s.path), "full", 0, 0, "no description"))
+        elif a >= d:
+            entries.append(SkillListing(s.name, str(s.path), "full", d, d))
+        elif a == 0:
+            entries.append(SkillListing(s.name, str(s.path), "name-only", d, 0,
+                                        "description removed to fit the budget"))
+        else:
+            entries.append(SkillListing(s.name, str(s.path), "truncated", d, a,
+                                        "cut round-robin (no ellipsis)"))
+    warnings: list[str] = []
+    total = len(skills)
+    if plan.omitted:
+        prefix = WARN_REMOVED_PREFIX
+        if budget.unit == "tokens":
+            prefix = prefix.replace("Exceeded skills context budget.",
+                                    "Exceeded skills context budget of 2%.", 1)
+        word, verb = ("skill", "was") if plan.omitted == 1 else ("skills", "were")
+        warnings.append(f"{prefix} {plan.omitted} additional {word} {verb} not included in the "
+                        "model-visible skills list.")
+    elif plan.truncated_chars and ceil_div(plan.truncated_chars, total) > TRUNCATION_WARNING_THRESHOLD:
+        warnings.append(WARN_SHORTENED_PCT if budget.unit == "tokens" else WARN_SHORTENED)
+    info = []
+    if plan.root_lines:
+        info.append(f"Alias plan used: {len(plan.root_lines)} skill root(s) abbreviated as r0.. "
+                    "(it fit more skills or cut fewer characters).")
+    how = ("what-if override" if options.get("budget_tokens") or options.get("budget_chars")
+           else f"{context_tokens:,} tokens × 2 %" if budget.unit == "tokens"
+           else "context window unknown: 8,000-character fallback")
+    info.append(f"Budget: {budget.limit:,} {budget.unit} ({how}) at {ctx_label(context_tokens)}.")
+    used = plan.cost
+    return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
+                         budget_unit=budget.unit, budget_limit=budget.limit, budget_used=used,
+                         skills=entries, warnings=warnings, assumptions=assumptions, info=info)

@@ -1,0 +1,224 @@
+"""Codex CLI discovery rules.
+
+Sources (../shared/reference/clients.md section 2): ``openai/codex``
+``codex-rs/core-skills/src/loader.rs`` @033d1d07 (roots, BFS walk, limits, frontmatter checks),
+``manager.rs`` @033d1d07, ``config_rules.rs`` @9a5113ad (``[[skills.config]]``), ``model.rs``
+@0899b7c4; developers.openai.com/codex/skills [docs].
+
+Roots (``skill_roots_with_home_dir``), highest first: project layer ``<dir>/.codex/skills``
+(Repo; only for trusted projects) > ``$CODEX_HOME/skills`` (User, default ``~/.codex``) >
+``~/.agents/skills`` (User) > ``$CODEX_HOME/skills/.system`` (System, bundled) >
+``/etc/codex/skills`` (Admin) > extra roots > repo ``.agents/skills`` in every folder from the
+project root (nearest ``.git`` above the cwd) down to the cwd. Plugin roots are not simulated
+(their location is not in the reference).
+
+Walk: BFS, ``MAX_SCAN_DEPTH = 6`` levels; entries whose name starts with "." are skipped (so
+``.system`` is only read as its own root); symlinked folders followed except under System; every
+SKILL.md at any depth is a skill (nested skills inside a skill folder load too). The
+``MAX_SKILLS_DIRS_PER_ROOT = 2000`` cap is not simulated.
+
+Collisions: none: two skills with the same name are both kept and listed; only the same
+canonical SKILL.md path is deduplicated.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+import yaml
+
+from workbench.core.clients.base import Found, ReadResult
+from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, memo_file, unreadable
+from workbench.core.model import Environment, Root, Skill
+from workbench.core.skillfile import SkillFile, collapse_ws
+
+MAX_NAME_LEN = 64  # loader.rs, counted after namespacing
+MAX_DESCRIPTION_LEN = 1024  # loader.rs
+MAX_SCAN_DEPTH = 6  # loader.rs
+
+#: Listing order by scope (render.rs / manager.rs): System, Admin, Repo, User.
+SCOPE_ORDER = {"system": 0, "admin": 1, "project": 2, "user": 3, "extra": 3, "plugin": 3}
+
+
+class CodexProfile(CommonProfile):
+    """Codex CLI: every SKILL.md up to 6 levels; same names are all kept."""
+
+    id = "codex"
+    display_name = "Codex CLI"
+    version_note = "openai/codex core-skills loader.rs @033d1d07, render.rs @0899b7c4"
+    collision = "keep-both"
+    rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
+                      client="Codex")
+
+    def codex_home(self, env: Environment) -> Path:
+        """``$CODEX_HOME`` or ``~/.codex``."""
+        v = env.getenv("CODEX_HOME")
+        return Path(v).expanduser() if v else env.home / ".codex"
+
+    def roots(self, env: Environment) -> list[Root]:
+        ch = self.codex_home(env)
+        cwd = env.cwd or env.workspace
+        git = env.git_root
+        chain = [cwd]  # cwd up to the project root, nearest first
+        if git is not None and (git == cwd or git in cwd.parents):
+            chain = [cwd, *[p for p in cwd.parents if p == git or git in p.parents]]
+        out: list[Root] = []
+        for d in chain:
+            rel = "." if d == cwd else os.path.relpath(d, cwd)
+            out.append(self.make_root(
+                d / ".codex" / "skills", "project", f"project layer ({rel}/.codex/skills)",
+                "loader.rs skill_roots_with_home_dir: project config layers (trusted projects only); "
+                "which folders form project layers is approximated as cwd..project root",
+                verified=False,
+                condition=None if env.trusted else "untrusted project: the project config layer is not loaded",
+                active=env.trusted))
+        out.append(self.make_root(ch / "skills", "user", "user ($CODEX_HOME/skills, deprecated)",
+                                  "loader.rs: $CODEX_HOME/skills (User, kept for compatibility)"))
+        out.append(self.make_root(env.home / ".agents" / "skills", "user", "user (~/.agents/skills)",
+                                  "loader.rs: $HOME/.agents/skills (User)"))
+        out.append(self.make_root(ch / "skills" / ".system", "system", "system ($CODEX_HOME/skills/.system)",
+                                  "loader.rs: bundled skills written by Codex (System); symlinks not followed"))
+        out.append(self.make_root(Path("/etc/codex/skills"), "admin", "admin (/etc/codex/skills)",
+                                  "loader.rs: System config layer /etc/codex/skills (Admin)"))
+        self.number(out)
+        out.extend(self.extra_roots(env, len(out)))
+        start = len(out)
+        repo = list(reversed(chain))  # project root down to cwd
+        for i, d in enumerate(repo):
+            rel = "." if d == cwd else os.path.relpath(d, cwd)
+            r = self.make_root(d / ".agents" / "skills", "project", f"repo ({rel}/.agents/skills)",
+                               "loader.rs: repo .agents/skills in every folder from the project root "
+                               "(project_root_markers, default .git) down to the cwd")
+            r.precedence = start + i
+            out.append(r)
+        return out
+
+    def rules_for(self, root: Root) -> WalkRules:
+        if root.scope == "extra":
+            return super().rules_for(root)
+        if root.scope == "system":
+            return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
+                             symlinks="none", client="Codex (System scope)")
+        if root.path.name == "skills" and root.scope == "user" and root.path.parent.name != ".agents":
+            # $CODEX_HOME/skills: .system is its own root; do not report it twice
+            return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
+                             silent_names=frozenset({".system"}), symlinks="follow", client="Codex")
+        return self.rules
+
+    # -- reading -----------------------------------------------------------------------
+    def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
+        """Codex's loader: frontmatter must open on line 1 and close; strict YAML; only
+        ``name``, ``description``, ``metadata.short-description`` read. Any violation skips the
+        skill with an error (loader.rs). Name: whitespace collapsed, default the parent folder
+        name, ≤ 64 chars after namespacing. Description: whitespace collapsed, required, ≤ 1024.
+        A UTF-8 BOM broke frontmatter detection in 0.111 (3p report, *unverified*)."""
+        folder = folder_name(found) or "skill"
+        if unreadable(sf):
+            return ReadResult(False, name=folder, mode="failed", reason=f"failed to read: {sf.message}")
+        if sf.has_bom:
+            return ReadResult(False, name=folder, mode="failed",
+                              reason="missing YAML frontmatter delimited by ---: the file starts with a "
+                                     "UTF-8 BOM (broke detection in Codex 0.111, 3p report)",
+                              unverified=["BOM breaks Codex frontmatter detection (3p report, 0.111)"])
+        if sf.state in ("no-frontmatter", "unclosed"):
+            return ReadResult(False, name=folder, mode="failed",
+                              reason="missing YAML frontmatter delimited by ---")
+        if sf.state in ("yaml-error", "not-mapping"):
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"invalid YAML: {sf.message}")
+        data = sf.data or {}
+        raw_name = data.get("name")
+        if raw_name is not None and not isinstance(raw_name, str):
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"invalid type for `name`: expected a string, got {type(raw_name).__name__}")
+        name = collapse_ws(raw_name) if raw_name else ""
+        if not name:
+            name = folder
+        raw_desc = data.get("description")
+        if raw_desc is not None and not isinstance(raw_desc, str):
+            return ReadResult(False, name=name, mode="failed",
+                              reason=f"invalid type for `description`: expected a string, got {type(raw_desc).__name__}")
+        desc = collapse_ws(raw_desc or "")
+        if not desc:
+            return ReadResult(False, name=name, mode="failed", reason="missing field `description`")
+        if len(desc) > MAX_DESCRIPTION_LEN:
+            return ReadResult(False, name=name, mode="failed",
+                              reason=f"invalid description: exceeds maximum length of {MAX_DESCRIPTION_LEN} "
+                                     f"characters ({len(desc)} after whitespace collapse)")
+        full = f"{root.namespace}:{name}" if root.namespace else name
+        if len(full) > MAX_NAME_LEN:
+            return ReadResult(False, name=name, mode="failed",
+                              reason=f"invalid name: exceeds maximum length of {MAX_NAME_LEN} characters "
+                                     f"({len(full)})")
+        fields = {"name": name, "description": desc}
+        md = data.get("metadata")
+        if isinstance(md, dict) and isinstance(md.get("short-description"), str):
+            sd = collapse_ws(md["short-description"])
+            if len(sd) > MAX_DESCRIPTION_LEN:
+                return ReadResult(False, name=name, mode="failed",
+                                  reason="invalid metadata.short-description: exceeds maximum length of 1024 characters")
+            fields["short-description"] = sd
+        return ReadResult(True, name=name, description=desc, fields=fields, mode="strict")
+
+    # -- gating ------------------------------------------------------------------------
+    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+        """``[[skills.config]]`` in ``$CODEX_HOME/config.toml`` with ``enabled = false`` (by
+        ``path`` or ``name``; later rule wins; config_rules.rs) → hidden; ``agents/openai.yaml``
+        ``policy.allow_implicit_invocation: false`` → hidden from the listing (``$name`` still
+        works; loader.rs, fail-open on a bad file)."""
+        enabled = None
+        for rule in self._config_rules(env):
+            p, n = rule.get("path"), rule.get("name")
+            hit = False
+            if isinstance(p, str):
+                try:
+                    hit = Path(p).expanduser().resolve() == skill.path.resolve()
+                except OSError:
+                    hit = False
+            elif isinstance(n, str):
+                hit = n == skill.name
+            if hit and isinstance(rule.get("enabled"), bool):
+                enabled = rule["enabled"]
+        if enabled is False:
+            return ("hidden", "disabled by [[skills.config]] enabled = false in config.toml")
+        oy = os.path.join(str(skill.dir), "agents", "openai.yaml")
+        if os.path.isfile(oy):
+            try:
+                with open(oy, encoding="utf-8") as fh:
+                    meta = yaml.safe_load(fh)
+            except (OSError, yaml.YAMLError, UnicodeDecodeError):
+                meta = None  # fail-open
+            if isinstance(meta, dict):
+                pol = meta.get("policy")
+                if isinstance(pol, dict) and pol.get("allow_implicit_invocation") is False:
+                    skill.flags["allow_implicit_invocation"] = False
+                    return ("hidden", "agents/openai.yaml policy.allow_implicit_invocation: false: "
+                            f"not listed; ${skill.name} still works")
+        return None
+
+    def _config_rules(self, env: Environment) -> list[dict]:
+        v = env.getenv("CODEX_HOME")
+        home = os.path.expanduser(v) if v else os.path.join(str(env.home), ".codex")
+        cfg = memo_file(os.path.join(home, "config.toml"), "toml", _load_toml)
+        if not isinstance(cfg, dict):
+            return []
+        skills = cfg.get("skills")
+        rules = skills.get("config") if isinstance(skills, dict) else None
+        return [r for r in rules if isinstance(r, dict)] if isinstance(rules, list) else []
+
+    def listing_order(self, skills: list[Skill]) -> list[Skill]:
+        """System, Admin, Repo, User; then name; then path (render.rs)."""
+        return sorted(skills, key=lambda s: (SCOPE_ORDER.get(s.root.scope, 3), s.name, str(s.path)))
+
+
+def _load_toml(path: Path) -> dict | None:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+
+
+PROFILE = CodexProfile()

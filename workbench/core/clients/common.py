@@ -1,0 +1,444 @@
+"""Shared building blocks for the client profiles: the directory walk, root construction,
+collision policies and small reading helpers.
+
+Nothing here is client *policy*; every profile states its own rules (roots, depth, skipped
+folders, symlinks, reading) and names the source of each. ``CommonProfile`` gives the
+``ClientProfile`` contract a default ``find`` (driven by ``WalkRules``) and a default
+``resolve_collisions`` (driven by ``ClientProfile.collision``).
+
+The walk reports *every* ``SKILL.md`` under a root down to ``REPORT_DEPTH`` levels (or the
+client's own limit when deeper), including the ones the client would not find: those carry a
+``skip_reason`` (too deep, inside a skipped or dot folder, inside another skill's folder, a
+symlink leading outside the root, ...) so authors can see why. ``.git`` and ``node_modules`` are
+never entered by the reporting walk (cost; no client treats them as skill folders).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+import yaml
+
+from workbench.core.clients.base import ClientProfile, Found, ReadResult
+from workbench.core.model import Root
+
+if TYPE_CHECKING:
+    from workbench.core.model import Environment, Skill
+    from workbench.core.skillfile import SkillFile
+
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+#: How deep the reporting walk looks below a root (levels of folders), whatever the client's
+#: own limit (HACKING.md "Decisions": extra roots are walked to 8 levels).
+REPORT_DEPTH = 8
+#: The walk never goes deeper than this, even for clients with unlimited depth (OpenCode).
+HARD_DEPTH = 32
+#: Folders the reporting walk never enters.
+NEVER_WALKED = frozenset({".git", "node_modules"})
+
+
+@dataclass(frozen=True)
+class WalkRules:
+    """How a client walks one root.
+
+    Attributes:
+        max_depth: deepest folder level (below the root) whose SKILL.md the client finds;
+            None = unlimited. 1 = ``<root>/<dir>/SKILL.md``.
+        min_depth: shallowest level; 0 lets ``<root>/SKILL.md`` itself count.
+        skip_dot: folders whose name starts with "." are not entered by the client.
+        skip_names: folder names the client does not enter (besides ``NEVER_WALKED``).
+        silent_names: folder names not reported at all (e.g. Codex ``.system``, which is its own root).
+        stop_at_skill: the client does not look below a folder that holds a SKILL.md.
+        symlinks: "follow" | "inside-root" (realpath must stay inside the root) | "none".
+        client: display name used in reasons.
+    """
+
+    max_depth: int | None = 1
+    min_depth: int = 1
+    skip_dot: bool = False
+    skip_names: frozenset[str] = frozenset({".git", "node_modules"})
+    silent_names: frozenset[str] = frozenset()
+    stop_at_skill: bool = False
+    symlinks: str = "follow"
+    client: str = "the client"
+
+
+#: Extra roots (``--root``, the workspace-as-root): the same walk for every client, see
+#: HACKING.md "Decisions": any SKILL.md up to 8 levels, .git/node_modules skipped, dot-folders walked.
+EXTRA_RULES = WalkRules(max_depth=8, min_depth=0, skip_dot=False, stop_at_skill=False,
+                        symlinks="follow", client="extra roots")
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def walk(root: Path, rules: WalkRules) -> list[Found]:
+    """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
+    the ones the client would not find. Never raises (unreadable folders are passed over).
+
+    Depth: ``<root>/SKILL.md`` is 0, ``<root>/<dir>/SKILL.md`` is 1.
+    """
+    out: list[Found] = []
+    root_s = str(root)
+    try:
+        root_real = os.path.realpath(root_s)
+    except OSError:  # pragma: no cover
+        root_real = root_s
+    limit = HARD_DEPTH if rules.max_depth is None else max(REPORT_DEPTH, rules.max_depth)
+    seen_links: set[str] = {root_real}
+    # (folder, depth, inherited skip reason)
+    stack: list[tuple[str, int, str | None]] = [(root_s, 0, None)]
+    while stack:
+        d, depth, why = stack.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        skill_here = False
+        for e in entries:
+            if e.name == "SKILL.md":
+                try:
+                    skill_here = e.is_file()
+                except OSError:
+                    skill_here = False
+                break
+        child_why = why
+        if skill_here:
+            reason = why
+            if reason is None:
+                if rules.max_depth is not None and depth > rules.max_depth:
+                    reason = (f"too deep: {depth} folder levels below the root; {rules.client} "
+                              f"looks {rules.max_depth} level{'s' if rules.max_depth != 1 else ''} deep")
+                elif depth < rules.min_depth:
+                    reason = (f"SKILL.md directly in the root; {rules.client} looks for "
+                              f"<root>/<skill>/SKILL.md")
+            out.append(Found(Path(os.path.join(d, "SKILL.md")), depth, reason))
+            if rules.stop_at_skill and child_why is None and reason is None:
+                child_why = (f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
+                             f"look below a folder that holds a SKILL.md")
+        if depth >= limit:
+            continue
+        for e in entries:
+            name = e.name
+            if name in NEVER_WALKED or name in rules.silent_names:
+                continue
+            try:
+                if not e.is_dir():
+                    continue
+                is_link = e.is_symlink()
+            except OSError:
+                continue
+            cw = child_why
+            if cw is None:
+                if name in rules.skip_names:
+                    cw = f"inside the folder {name}/, which {rules.client} skips"
+                elif rules.skip_dot and name.startswith("."):
+                    cw = f"inside the dot-folder {name}/, which {rules.client} skips"
+            if is_link:
+                try:
+                    real = os.path.realpath(e.path)
+                except OSError:
+                    continue
+                if real in seen_links or _within(root_real, real):
+                    continue  # a cycle
+                seen_links.add(real)
+                if cw is None:
+                    if rules.symlinks == "none":
+                        cw = f"inside the symlinked folder {name}/, which {rules.client} does not follow"
+                    elif rules.symlinks == "inside-root" and not _within(real, root_real):
+                        cw = (f"the symlink {name}/ leads outside the root (to {real}); "
+                              f"{rules.client} only follows symlinks that stay inside it")
+            stack.append((e.path, depth + 1, cw))
+    out.sort(key=lambda f: str(f.path))
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# reading helpers
+
+
+def folder_name(found_or_path: Found | Path) -> str:
+    """The skill folder's name (the usual name fallback)."""
+    p = found_or_path.path if isinstance(found_or_path, Found) else found_or_path
+    return os.path.basename(os.path.dirname(str(p)))
+
+
+def best_name(sf: "SkillFile | None", path: Path) -> str:
+    """A best-guess name for a file the client skips: frontmatter name, else the folder name."""
+    if sf is not None:
+        v = sf.get("name") if sf.ok else None
+        if not isinstance(v, str) and sf.has_frontmatter_block:
+            lf = sf.line_fields().get("name")
+            v = lf.value if lf else None
+        if isinstance(v, str) and v.strip():
+            return v.strip()
+    return path.parent.name
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def strip_tags(s: str) -> str:
+    """Remove ``<...>`` tags (VS Code ``/<[^>]+>/g``)."""
+    return _TAG.sub("", s)
+
+
+def state_reason(sf: "SkillFile") -> str:
+    """A one-line reason for a file that did not parse (the skillfile message)."""
+    return sf.message or sf.state
+
+
+def unreadable(sf: "SkillFile") -> bool:
+    """States where no client gets any text: unreadable, too large, binary."""
+    return sf.state in ("unreadable", "too-large", "binary")
+
+
+def line_value_first_line(sf: "SkillFile", key: str) -> str | None:
+    """The value of ``key`` as a *single-line* parser sees it (continuation lines ignored).
+
+    OpenClaw's fallback (``skill-contract.ts``) reads ``key: value`` lines only.
+    """
+    lf = sf.line_fields().get(key)
+    if lf is None:
+        return None
+    lines = sf.text.split("\n")
+    ln = lines[lf.value_span.line - 1].rstrip("\r")
+    v = ln[lf.value_span.column - 1:].strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        v = v[1:-1]
+    return v
+
+
+_TOP_KV = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.\-]*)([ \t]*:[ \t]+)(.*)$")
+
+
+def quote_retry(frontmatter: str) -> dict | None:
+    """Retry YAML after quoting unquoted top-level values that contain ``": "`` (agentskills.io
+    client guide, ``adding-skills-support.mdx``: "retry with quoting for unquoted
+    ``key: value: with colon``"). Our own equivalent: each such value is wrapped in double
+    quotes (backslashes and quotes escaped). Returns the mapping, or None if it still fails.
+    """
+    out = []
+    changed = False
+    for line in frontmatter.split("\n"):
+        m = _TOP_KV.match(line)
+        if m:
+            v = m.group(3).rstrip()
+            if v and v[0] not in "'\"[{|>&*!" and ": " in v:
+                v = v.replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{m.group(1)}{m.group(2)}"{v}"'
+                changed = True
+        out.append(line)
+    if not changed:
+        return None
+    try:
+        data = yaml.load("\n".join(out) + "\n", Loader=_Loader)  # noqa: S506 - safe loader
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+_FILE_MEMO: dict[tuple[str, str], tuple[tuple[int, int] | None, Any]] = {}
+
+
+def memo_file(path: Path, kind: str, loader) -> Any:
+    """``loader(path)`` memoised on the file's (size, mtime_ns); a missing file is memoised too.
+
+    Used for small per-client config files (Codex ``config.toml``, ``openclaw.json``) that gates
+    consult once per skill.
+    """
+    key = (str(path), kind)
+    try:
+        st = os.stat(path)
+        ident: tuple[int, int] | None = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        ident = None
+    ent = _FILE_MEMO.get(key)
+    if ent is not None and ent[0] == ident:
+        return ent[1]
+    val = loader(path) if ident is not None else None
+    _FILE_MEMO[key] = (ident, val)
+    return val
+
+
+def load_json_file(path: Path) -> dict | None:
+    """A JSON object from ``path``, or None when missing or not plain JSON (JSON5 not parsed)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def walk_up(start: Path, stop: Path | None) -> list[Path]:
+    """Folders from ``start`` up to ``stop`` (inclusive), nearest first; just ``[start]`` when
+    ``stop`` is None or not an ancestor."""
+    if stop is None:
+        return [start]
+    out = [start]
+    if start == stop:
+        return out
+    for p in start.parents:
+        out.append(p)
+        if p == stop:
+            return out
+    return [start]
+
+
+# ----------------------------------------------------------------------------------------
+# the common profile
+
+
+class CommonProfile(ClientProfile):
+    """``ClientProfile`` with a walk-based ``find`` and policy-driven ``resolve_collisions``.
+
+    Subclasses set ``rules`` (default walk), override ``rules_for(root)`` where roots differ,
+    and implement ``roots`` and ``read``.
+
+    Class attributes (besides ``ClientProfile``'s):
+        rules: the client's default ``WalkRules``.
+        within_root: on a name collision inside one root, "first" or "last" path (sorted) wins.
+        dedupe_roots: roots pointing at the same real folder are scanned once (first kept).
+        dedupe_files: a SKILL.md reached twice (same real path) counts once.
+    """
+
+    rules: WalkRules = WalkRules()
+    within_root: str = "first"
+    dedupe_roots: bool = True
+    dedupe_files: bool = True
+
+    # -- roots -------------------------------------------------------------------------
+    def make_root(self, path: Path, scope: str, label: str, note: str = "", *,
+                  max_depth: int | None = None, verified: bool = True,
+                  condition: str | None = None, active: bool = True,
+                  namespace: str | None = None) -> Root:
+        """A ``Root`` with ``exists`` filled; precedence is set by ``number``."""
+        md = self.rules.max_depth if max_depth is None else max_depth
+        return Root(path=Path(path), scope=scope, precedence=0, exists=os.path.isdir(path),
+                    label=label, max_depth=md if md is not None else HARD_DEPTH,
+                    condition=condition, active=active, namespace=namespace,
+                    verified=verified, note=note)
+
+    @staticmethod
+    def number(roots: list[Root]) -> list[Root]:
+        """Set precedence 0..n-1 in list order (highest first) and return the list."""
+        for i, r in enumerate(roots):
+            r.precedence = i
+        return roots
+
+    def extra_roots(self, env: "Environment", start: int) -> list[Root]:
+        """Roots of scope ``extra`` for ``env.extra_roots`` (lowest precedence), HACKING.md."""
+        out = []
+        for i, p in enumerate(env.extra_roots):
+            r = Root(path=p, scope="extra", precedence=start + i, exists=p.is_dir(),
+                     label=f"extra ({p})", max_depth=EXTRA_RULES.max_depth or REPORT_DEPTH,
+                     note="HACKING.md Decisions: extra roots are walked the same for every client")
+            out.append(r)
+        return out
+
+    def rules_for(self, root: Root) -> WalkRules:
+        """The walk rules for one root (``EXTRA_RULES`` for extra roots)."""
+        if root.scope == "extra":
+            return EXTRA_RULES
+        return self.rules
+
+    def find(self, root: Root, env: "Environment") -> Iterable[Found]:
+        if not root.exists:
+            return []
+        return walk(root.path, self.rules_for(root))
+
+    def inactive_status(self, root: Root, env: "Environment") -> str:
+        """Status of skills under an inactive root: "gated" for trust, else "conditional"."""
+        if root.condition and root.condition.startswith("untrusted"):
+            return "gated"
+        return "conditional"
+
+    # -- collisions --------------------------------------------------------------------
+    def competes(self, skill: "Skill") -> bool:
+        """Whether a skill takes part in name collisions (found and read; its root active)."""
+        return skill.status not in ("skipped", "shadowed") and skill.root.active
+
+    def resolve_collisions(self, skills: list["Skill"], env: "Environment") -> None:
+        """Mark losers ``shadowed`` per ``self.collision``:
+
+        * "higher-wins": the root with the lowest precedence number wins; inside one root the
+          first (``within_root == "first"``) or last path in sorted order wins.
+        * "keep-both": nothing is shadowed (Codex).
+
+        ``skills`` must be in root precedence order, then path order (as discovery builds it).
+        """
+        if self.collision == "keep-both":
+            return
+        groups: dict[str, list["Skill"]] = {}
+        for s in skills:
+            if self.competes(s):
+                groups.setdefault(s.name, []).append(s)
+        for name, group in groups.items():
+            if len(group) < 2:
+                continue
+            best = group[0]
+            for s in group[1:]:
+                if s.root.precedence < best.root.precedence:
+                    best = s
+                elif (s.root.precedence == best.root.precedence and self.within_root == "last"):
+                    best = s
+            for s in group:
+                if s is best:
+                    continue
+                s.status = "shadowed"
+                s.shadowed_by = best.path
+                s.reason = self.shadow_reason(s, best)
+
+    def shadow_reason(self, loser: "Skill", winner: "Skill") -> str:
+        """One line explaining why ``loser`` is shadowed by ``winner``."""
+        if loser.root is winner.root or loser.root.path == winner.root.path:
+            rule = "last found wins" if self.within_root == "last" else "first found wins"
+            return f"same name '{loser.name}' twice in one root; {rule} ({winner.path})"
+        return (f"name '{loser.name}' is also defined in {winner.root.label or winner.root.path}, "
+                f"which takes precedence")
+
+
+def truthy_path(data: Any, dotted: str) -> bool:
+    """True when ``data`` has a truthy value at ``a.b.c`` (OpenClaw ``requires.config``)."""
+    cur = data
+    for part in dotted.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return False
+        cur = cur[part]
+    return bool(cur)
+
+
+def parse_loose_mapping(value: Any) -> dict | None:
+    """A metadata value as a mapping: already a dict, or a JSON/YAML string (OpenClaw writes
+    ``metadata: {"openclaw": {...}}`` on one line; the fallback parser leaves it a string)."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            v = json.loads(value)
+        except ValueError:
+            try:
+                v = yaml.load(value, Loader=_Loader)  # noqa: S506 - safe loader
+            except yaml.YAMLError:
+                return None
+        return v if isinstance(v, dict) else None
+    return None
+
+
+__all__ = [
+    "CommonProfile", "WalkRules", "EXTRA_RULES", "REPORT_DEPTH", "walk", "folder_name",
+    "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
+    "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
+    "ReadResult",
+]

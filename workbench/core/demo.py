@@ -1,0 +1,44 @@
+"""The bundled demo: a simulated home and a small monorepo workspace (``resources/demo/``) that
+exercise every discovery status. See ``resources/demo/README.md`` for what each skill shows.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import workbench
+from workbench.core.model import Environment
+
+#: Binaries the demo treats as installed (deterministic across machines): ``curl`` lets the
+#: OpenClaw ``weather`` skill list; ``wbdemo-diskscan`` is deliberately absent (``disk-report``
+#: is gated).
+DEMO_BINS = frozenset({"curl", "git", "python3"})
+
+
+def resources_dir() -> Path:
+    """``<repo>/resources`` (located via the package: ``Path(workbench.__file__).parents[1]``)."""
+    return Path(workbench.__file__).resolve().parents[1] / "resources"
+
+
+def demo_dir() -> Path:
+    """``resources/demo``."""
+    return resources_dir() / "demo"
+
+
+def demo_environment(**overrides) -> Environment:
+    """An ``Environment`` on the demo: home ``resources/demo/home``, workspace
+    ``resources/demo/workspace`` (also its git root, see below), binaries ``DEMO_BINS``, only
+    ``PATH`` from the real environment (so a real ``CODEX_HOME`` etc. does not leak in).
+
+    Git root: a file or folder named ``.git`` cannot be committed inside a repository, so the
+    demo has no marker; the workspace is pinned as the git root here instead. Keyword
+    ``overrides`` are passed to ``Environment`` (e.g. ``touched=[...]``, ``trusted=False``).
+    """
+    d = demo_dir()
+    kw = dict(workspace=d / "workspace", home=d / "home", bins=set(DEMO_BINS),
+              env={"PATH": os.environ.get("PATH", "")})
+    kw.update(overrides)
+    env = Environment(**kw)
+    env._git_root = env.workspace  # pinned: see the docstring
+    return env

@@ -1,0 +1,417 @@
+"""``LintContext``: everything rules share about one SKILL.md, computed once.
+
+Rules never re-parse: the YAML comes from ``workbench.core.skillfile`` (with positions), and the
+body is scanned once, lazily, for code fences and links. Offsets are indexes into ``sf.text``
+(BOM removed, line endings as in the file); ``pos``/``span`` turn them into 1-based positions.
+
+Decision (spec silent): the body scanner (fences, links) is a small CommonMark-shaped scanner
+rather than markdown-it-py: markdown-it-py costs several milliseconds per 500-line file, which
+alone would eat the 20 ms keystroke budget; the rules only need fence ranges and inline links.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from workbench.core.lint.profiles import Profile
+from workbench.core.skillfile import SkillFile, Span
+
+
+@dataclass(slots=True)
+class FieldView:
+    """A top-level frontmatter key as rules see it (strict YAML, or the lenient line parser when
+    the YAML did not parse — then ``lenient`` is True and ``value`` is always a str)."""
+
+    key: str
+    value: Any
+    key_span: Span
+    value_span: Span
+    style: str | None
+    tag: str
+    node: Any = None
+    lenient: bool = False
+
+    @property
+    def is_str(self) -> bool:
+        return isinstance(self.value, str)
+
+
+@dataclass(slots=True)
+class CatalogEntry:
+    """Another skill of the catalog (for cross-skill rules)."""
+
+    name: str
+    description: str
+    path: Path | None
+
+
+@dataclass(slots=True)
+class Fence:
+    """A fenced code block in the body: offsets into ``sf.text``; ``end`` is past the closing line
+    (or the end of the text when unclosed)."""
+
+    start: int
+    end: int
+    line: int
+    marker: str
+    lang: str
+    closed: bool
+
+
+_FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
+_LINK = re.compile(r"!?\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
+
+
+def _entries(catalog: Iterable[Any] | None) -> list[CatalogEntry]:
+    out: list[CatalogEntry] = []
+    for item in catalog or ():
+        if isinstance(item, CatalogEntry):
+            out.append(item)
+        elif isinstance(item, (tuple, list)):
+            name, desc = item[0], item[1] if len(item) > 1 else ""
+            p = item[2] if len(item) > 2 else None
+            out.append(CatalogEntry(str(name or ""), str(desc or ""), Path(p) if p else None))
+        else:  # a workbench.core.model.Skill (duck-typed)
+            out.append(CatalogEntry(str(getattr(item, "name", "") or ""),
+                                    str(getattr(item, "description", "") or ""),
+                                    getattr(item, "path", None)))
+    return out
+
+
+class CatalogIndex:
+    """The catalog prepared once for cross-skill rules (O(1) look-ups per linted file).
+
+    Build it once and pass it as ``catalog`` when linting many files against the same catalog
+    (``lint_paths`` does). Entries: ``CatalogEntry``; ``(name, description, path)`` tuples and
+    ``Skill`` objects are converted.
+    """
+
+    def __init__(self, catalog: Iterable[Any] | None):
+        self.entries = _entries(catalog)
+        self.by_name: dict[str, list[CatalogEntry]] = {}
+        self.by_desc: dict[str, list[CatalogEntry]] = {}
+        self.keys: dict[int, str | None] = {}
+        self.by_key: dict[str, list[CatalogEntry]] = {}
+        for e in self.entries:
+            self.by_name.setdefault(e.name, []).append(e)
+            d = " ".join(e.description.split()).casefold()
+            if d:
+                self.by_desc.setdefault(d, []).append(e)
+            k = os.path.abspath(e.path) if e.path is not None else None
+            self.keys[id(e)] = k
+            if k is not None:
+                self.by_key.setdefault(k, []).append(e)
+        self._sums: dict[Any, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def key(self, e: CatalogEntry) -> str | None:
+        k = self.keys.get(id(e), False)
+        if k is False:
+            return os.path.abspath(e.path) if e.path is not None else None
+        return k  # type: ignore[return-value]
+
+    def cached_sum(self, key: Any, fn) -> int:
+        """``sum(fn(e) for e in entries)`` computed once per ``key``."""
+        if key not in self._sums:
+            self._sums[key] = sum(fn(e) for e in self.entries)
+        return self._sums[key]
+
+
+class LintContext:
+    """Shared, lazily computed facts about one file under one profile.
+
+    Attributes:
+        sf: the parsed ``SkillFile``.
+        text: ``sf.text`` (BOM removed).
+        path: the SKILL.md path or None (in-memory text).
+        profile: the ``Profile``.
+        catalog: other skills (a ``CatalogIndex``), for cross-skill rules.
+        dir_name: the skill folder's name (None without a path).
+        lenient: fields come from the lenient line parser (the YAML did not parse).
+    """
+
+    def __init__(self, sf: SkillFile, profile: Profile, catalog: Iterable[Any] | None = None):
+        self.sf = sf
+        self.text = sf.text
+        self.path = sf.path
+        self.profile = profile
+        self.catalog = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
+        self.self_key = os.path.abspath(sf.path) if sf.path is not None else None
+        self.dir_name = sf.path.parent.name if sf.path is not None and sf.path.parent.name else None
+        self.lenient = False
+        self.fields: dict[str, FieldView] = {}
+        if sf.state == "ok":
+            for k, fi in sf.fields.items():
+                self.fields[k] = FieldView(k, fi.value, fi.key_span, fi.value_span, fi.style, fi.tag, fi.node)
+        elif sf.state == "yaml-error" and sf.has_frontmatter_block:
+            self.lenient = True
+            for k, lf in sf.line_fields().items():
+                self.fields[k] = FieldView(k, lf.value, lf.key_span, lf.value_span, "", "", None, True)
+        self._line_starts: list[int] | None = None
+        self._lines: list[str] | None = None
+        self._fences: list[Fence] | None = None
+        self._links: list[tuple[str, int, int]] | None = None
+        self._folder: dict[str, list[str]] | None = None
+        self._body_offset: int | None = None
+        self._ascii: bool | None = None
+        self._utf8: bytes | None = None
+
+    def others(self, entries: Iterable[CatalogEntry] | None = None) -> list[CatalogEntry]:
+        """Catalog entries (all, or the given subset) other than this file itself."""
+        src = self.catalog.entries if entries is None else entries
+        me = self.self_key
+        return [e for e in src if me is None or self.catalog.key(e) != me]
+
+    # -- fields --------------------------------------------------------------------------
+    @property
+    def has_fields(self) -> bool:
+        """True when field rules can run (strict YAML mapping, or the lenient fallback)."""
+        return self.sf.state == "ok" or self.lenient
+
+    def field(self, key: str) -> FieldView | None:
+        return self.fields.get(key)
+
+    def name_str(self) -> str | None:
+        """The name as skills-ref checks it: NFKC-normalised and stripped; None when absent/not str.
+        Non-string scalars (``name: 123``) are taken as their source text, like strictyaml."""
+        f = self.fields.get("name")
+        if f is None or f.value is None:
+            return None
+        v = f.value if isinstance(f.value, str) else self.scalar_source(f)
+        if v is None:
+            return None
+        return unicodedata.normalize("NFKC", v).strip()
+
+    def description_str(self) -> str | None:
+        f = self.fields.get("description")
+        if f is None or f.value is None:
+            return None
+        return f.value if isinstance(f.value, str) else self.scalar_source(f)
+
+    def scalar_source(self, f: FieldView) -> str | None:
+        """The source text of a plain non-string scalar (``123``, ``yes``), as strictyaml sees it;
+        None for collections."""
+        node = f.node
+        if node is not None and hasattr(node, "value") and isinstance(node.value, str):
+            return node.value
+        if isinstance(f.value, (dict, list)):
+            return None
+        return None if f.value is None else str(f.value)
+
+    # -- positions -----------------------------------------------------------------------
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            t = self.text
+            i = t.find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = t.find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    @property
+    def lines(self) -> list[str]:
+        """The file's lines without line endings."""
+        if self._lines is None:
+            self._lines = [ln[:-1] if ln.endswith("\r") else ln for ln in self.text.split("\n")]
+        return self._lines
+
+    def pos(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of an offset into ``text``."""
+        ls = self.line_starts
+        i = bisect_right(ls, offset) - 1
+        return i + 1, offset - ls[i] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        """The ``Span`` of text[start:end]."""
+        l1, c1 = self.pos(start)
+        l2, c2 = self.pos(max(start, end))
+        return Span(l1, c1, l2, c2)
+
+    def offset(self, line: int, column: int) -> int:
+        ls = self.line_starts
+        line = min(max(line, 1), len(ls))
+        return min(ls[line - 1] + column - 1, len(self.text))
+
+    def get_line(self, line: int) -> str:
+        """The text of a 1-based line without its line ending ("" when out of range); cheap for
+        lines near the top even before ``lines`` is computed."""
+        if self._lines is None and line <= 64:
+            t, s = self.text, 0
+            for _ in range(line - 1):
+                s = t.find("\n", s) + 1
+                if s == 0:
+                    return ""
+            e = t.find("\n", s)
+            ln = t[s:] if e == -1 else t[s:e]
+            return ln[:-1] if ln.endswith("\r") else ln
+        lines = self.lines
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def line_span(self, line: int) -> Span:
+        """The whole content of a 1-based line (at least one column wide when possible)."""
+        ln = self.get_line(line)
+        return Span(line, 1, line, max(2, len(ln) + 1) if ln else 1)
+
+    def top_span(self) -> Span:
+        """Where file-level findings go: the opening ``---`` (or line 1)."""
+        return self.line_span(1)
+
+    # -- body ----------------------------------------------------------------------------
+    @property
+    def body_offset(self) -> int:
+        """Offset of the first body character in ``text`` (``len(text)`` when there is no body)."""
+        if self.sf.state in ("unclosed", "too-large", "binary", "unreadable"):
+            return len(self.text)
+        if self.sf.close_line is None:
+            return 0
+        if self._body_offset is None:
+            t, idx = self.text, -1
+            for _ in range(self.sf.close_line):
+                idx = t.find("\n", idx + 1)
+                if idx == -1:
+                    idx = len(t) - 1
+                    break
+            self._body_offset = idx + 1
+        return self._body_offset
+
+    @property
+    def utf8(self) -> bytes:
+        """``text`` encoded as UTF-8 (cached): byte-level pre-checks run at memory speed."""
+        if self._utf8 is None:
+            self._utf8 = self.text.encode("utf-8", "surrogatepass")
+        return self._utf8
+
+    @property
+    def is_ascii(self) -> bool:
+        """The whole text is ASCII (lets Unicode rules return at once)."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        return self._ascii
+
+    @property
+    def body(self) -> str:
+        """The body text exactly as it sits in ``text`` (``text[body_offset:]``)."""
+        return self.text[self.body_offset:]
+
+    @property
+    def fences(self) -> list[Fence]:
+        """Fenced code blocks of the body (CommonMark: ``` or ~~~, 3+, indent <= 3, no backtick in
+        a backtick fence's info string; closed by the same character, at least as long, nothing
+        after it). Only lines holding ``` or ~~~ are looked at (str.find), so this is cheap."""
+        if self._fences is None:
+            out: list[Fence] = []
+            body, base = self.body, self.body_offset
+            cands: set[int] = set()
+            for mk in ("```", "~~~"):
+                i = body.find(mk)
+                while i != -1:
+                    ls = body.rfind("\n", 0, i) + 1
+                    if i - ls <= 3 and not body[ls:i].strip(" "):
+                        cands.add(ls)
+                    j = body.find("\n", i)
+                    if j == -1:
+                        break
+                    i = body.find(mk, j)
+            cur = None  # (start offset, marker, lang)
+            for ls in sorted(cands):
+                le = body.find("\n", ls)
+                le = len(body) if le == -1 else le
+                line = body[ls:le].rstrip("\r")
+                m = _FENCE_LINE.match(line)
+                if not m:
+                    continue
+                marker, rest = m.group(2), m.group(3)
+                if cur is None:
+                    if marker[0] == "`" and "`" in rest:
+                        continue
+                    cur = (ls, marker, rest.strip().split(" ")[0].lower() if rest.strip() else "")
+                elif marker[0] == cur[1][0] and len(marker) >= len(cur[1]) and not rest.strip():
+                    out.append(Fence(base + cur[0], base + le, self.pos(base + cur[0])[0], cur[1], cur[2], True))
+                    cur = None
+            if cur is not None:
+                out.append(Fence(base + cur[0], len(self.text), self.pos(base + cur[0])[0], cur[1], cur[2], False))
+            self._fences = out
+        return self._fences
+
+    def in_code(self, offset: int) -> bool:
+        """True when the offset is inside a fenced code block."""
+        for f in self.fences:
+            if f.start <= offset < f.end:
+                return True
+            if f.start > offset:
+                break
+        return False
+
+    def code_ranges(self) -> list[tuple[int, int]]:
+        return [(f.start, f.end) for f in self.fences]
+
+    @property
+    def links(self) -> list[tuple[str, int, int]]:
+        """Inline Markdown links/images in the body outside fenced code and inline code spans:
+        (target, start offset, end offset) where the offsets cover the target."""
+        if self._links is None:
+            out: list[tuple[str, int, int]] = []
+            body, base = self.body, self.body_offset
+            if "](" in body:
+                for m in _LINK.finditer(body):
+                    off = base + m.start(1)
+                    if self.in_code(off):
+                        continue
+                    ls = self.line_starts
+                    ln = bisect_right(ls, base + m.start()) - 1
+                    prefix = self.text[ls[ln]: base + m.start()]
+                    if prefix.count("`") % 2 == 1:  # inside an inline code span
+                        continue
+                    target = m.group(1)
+                    s, e = m.start(1), m.end(1)
+                    if target.startswith("<") and target.endswith(">"):
+                        target, s, e = target[1:-1], s + 1, e - 1
+                    out.append((target, base + s, base + e))
+            self._links = out
+        return self._links
+
+    # -- folder --------------------------------------------------------------------------
+    @property
+    def skill_dir(self) -> Path | None:
+        return self.path.parent if self.path is not None else None
+
+    def folder(self) -> dict[str, list[str]] | None:
+        """A shallow listing of the skill folder: {"": top-level names (dirs end with "/"),
+        "scripts": [...], "references": [...], "assets": [...]} (one ``os.scandir`` each), or None
+        without a path or when the folder cannot be read."""
+        if self._folder is None:
+            d = self.skill_dir
+            if d is None:
+                return None
+            out: dict[str, list[str]] = {}
+            try:
+                with os.scandir(d) as it:
+                    out[""] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
+            except OSError:
+                return None
+            for sub in ("scripts", "references", "assets"):
+                if sub + "/" in out[""]:
+                    try:
+                        with os.scandir(d / sub) as it:
+                            out[sub] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
+                    except OSError:
+                        out[sub] = []
+            self._folder = out
+        return self._folder

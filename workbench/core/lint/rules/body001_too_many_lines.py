@@ -1,0 +1,34 @@
+r"""BODY001 body-too-long: SKILL.md is over 500 lines.
+
+Spec and Anthropic: "keep SKILL.md under 500 lines" and move detail into references/ (agnix
+AS-012, skill-validator, skillscheck 1e.body.length; validators.md G1). Counted on the whole file.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    # PDF tools
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    <<501 lines>>
+"""
+
+from workbench.core.lint.registry import Finding, rule
+
+LIMIT = 500
+
+
+@rule("BODY001", "body-too-long", "warning")
+def check(ctx):
+    t = ctx.text
+    if t.count("\n", 0, 200_000) < LIMIT:
+        return
+    n = len(ctx.lines) - (1 if t.endswith("\n") else 0)
+    if n > LIMIT:
+        ln = min(LIMIT + 1, len(ctx.lines))
+        yield Finding(ctx.line_span(ln), f"SKILL.md has {n} lines; keep it under {LIMIT} and move details "
+                      "into references/ files")

@@ -1,0 +1,28 @@
+r"""BODY003 body-empty: nothing after the frontmatter.
+
+skillscheck warns on an empty body (validators.md G3): loading the skill gives the agent no
+instructions.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    Run `pdftotext file.pdf -` and read the output.
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+"""
+
+from workbench.core.lint.registry import Finding, rule
+
+
+@rule("BODY003", "body-empty", "warning")
+def check(ctx):
+    if ctx.sf.state not in ("ok", "yaml-error", "not-mapping", "empty"):
+        return
+    if not ctx.body.strip():
+        ln = ctx.sf.close_line or 1
+        yield Finding(ctx.line_span(ln), "the body is empty: loading the skill gives the agent no instructions")

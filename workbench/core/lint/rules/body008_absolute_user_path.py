@@ -1,0 +1,38 @@
+r"""BODY008 absolute-user-path: a path into someone's home folder (``/home/alice``, ``/Users/bob``,
+``C:\Users\carol``).
+
+waza over-specificity (validators.md H6): the path only exists on the author's machine. Use a
+path relative to the skill folder (``${CLAUDE_SKILL_DIR}`` in Claude Code, ``{baseDir}`` in
+OpenClaw) or a placeholder. ``/home/user`` and ``~`` are not flagged.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    Run `python scripts/extract.py ~/input.pdf`.
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    Run `python /Users/alice/skills/pdf-tools/scripts/extract.py`.
+"""
+
+import re
+
+from workbench.core.lint.registry import Finding, rule
+
+_ABS = re.compile(r"(?:/home/|/Users/|[A-Z]:\\Users\\)(?!(?:user|username|you|your-?name|me|name|\$|<|\{|\.\.\.)\b)"
+                  r"[A-Za-z0-9_.\-]+")
+
+
+@rule("BODY008", "absolute-user-path", "info")
+def check(ctx):
+    body = ctx.body
+    if "/home/" not in body and "/Users/" not in body and ":\\Users\\" not in body:
+        return
+    base = ctx.body_offset
+    for m in _ABS.finditer(body):
+        yield Finding(ctx.span(base + m.start(), base + m.end()), f"{m.group(0)!r} only exists on one machine; "
+                      "use a path relative to the skill folder")

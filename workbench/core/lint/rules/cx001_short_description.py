@@ -1,0 +1,47 @@
+r"""CX001 codex-short-description: ``metadata.short-description`` is not text or over 1,024
+characters.
+
+Codex reads ``metadata.short-description`` and refuses the skill when it is over 1,024
+characters (codex-rs loader.rs; validators.md E6, clients.md 2.2).
+
+PASS (profile=codex):
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    metadata:
+      short-description: Read PDFs
+    ---
+FAIL (profile=codex):
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    metadata:
+      short-description:
+        - Read PDFs
+    ---
+"""
+
+import yaml
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.skillfile import Span, collapse_ws
+
+
+@rule("CX001", "codex-short-description", "off", profiles={"codex": "error"})
+def check(ctx):
+    if ctx.sf.state != "ok":
+        return
+    f = ctx.field("metadata")
+    if f is None or not isinstance(f.node, yaml.MappingNode):
+        return
+    for knode, vnode in f.node.value:
+        if getattr(knode, "value", None) != "short-description":
+            continue
+        s, e = vnode.start_mark, vnode.end_mark
+        sp = Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1)
+        v = f.value.get("short-description")
+        if not isinstance(v, str):
+            yield Finding(sp, "metadata.short-description must be text; Codex refuses to load the skill")
+        elif len(collapse_ws(v)) > 1024:
+            yield Finding(sp, f"metadata.short-description is {len(collapse_ws(v))} characters; Codex refuses "
+                          "anything over 1024")

@@ -1,0 +1,39 @@
+r"""DESC004 description-no-when: the description does not say *when* to use the skill.
+
+Agents pick skills from the description alone; the spec, Anthropic and every linter ask for a
+"Use when ..." clause (agnix AS-010, skillscheck 2a.description.no-when, skillsaw
+content-description-routing, waza; validators.md D4).
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text and tables from PDF files.
+    ---
+"""
+
+import re
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.rules._util import first_line_of
+
+_WHEN = re.compile(
+    r"(?i)\b(when(ever)?|if (the|you|a|an)|use (this|it|for|to|on|in|with)|used (for|to|when)|"
+    r"invoke[ds]?|trigger(s|ed)?|activate[sd]?|designed for|intended for|applies to|for (tasks|requests|work|use)|"
+    r"before|after|during|helps? (with|you)|asks?|needs? to|wants? to|should be used)\b")
+
+
+@rule("DESC004", "description-no-when", "warning")
+def check(ctx):
+    if not ctx.has_fields:
+        return
+    d = ctx.description_str() or ""
+    if len(d.strip()) < 3 or _WHEN.search(d):
+        return
+    f = ctx.field("description")
+    yield Finding(first_line_of(f.value_span, ctx), "the description does not say when to use the skill; "
+                  "add a 'Use when ...' clause naming the situations that should trigger it")

@@ -1,0 +1,38 @@
+r"""DESC005 description-person: the description speaks in the first or second person.
+
+Anthropic: "always write in third person" (the description is injected into the system prompt);
+agnix AS-018 (validators.md D6). Following section 5, only first/second person (I, we, you) is
+flagged; the imperative "Use this skill when ..." is fine.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+FAIL:
+    ---
+    name: pdf-tools
+    description: I can help you extract text from PDF files.
+    ---
+"""
+
+import re
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.rules._util import first_line_of
+
+_START = re.compile(r"^\W*(I|I'm|I'll|I've|We|We're|We'll|You|You're|You'll|Your|My|Our)\b")
+_ANY = re.compile(r"(?i)\b(I can|I will|I'll|I help|we can|we will|we'll|you can|you will|you'll|"
+                  r"you should|let me)\b")
+
+
+@rule("DESC005", "description-person", "warning")
+def check(ctx):
+    if not ctx.has_fields:
+        return
+    d = ctx.description_str() or ""
+    m = _START.search(d) or _ANY.search(d)
+    if m:
+        f = ctx.field("description")
+        yield Finding(first_line_of(f.value_span, ctx), f"description uses the first/second person "
+                      f"({m.group(1)!r}); write in the third person ('Extracts ...', 'Use when ...')")

@@ -1,0 +1,33 @@
+r"""DESC010 description-placeholder: the description is a placeholder (TODO, TBD, ...).
+
+skillscheck flags TODO / PLACEHOLDER descriptions (validators.md D1).
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+FAIL:
+    ---
+    name: pdf-tools
+    description: TODO describe this skill
+    ---
+"""
+
+import re
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.rules._util import first_line_of
+
+_PH = re.compile(r"(?i)\b(TODO|TBD|FIXME|PLACEHOLDER|lorem ipsum)\b|\[(?:description|insert[^\]]*)\]")
+
+
+@rule("DESC010", "description-placeholder", "warning")
+def check(ctx):
+    if not ctx.has_fields:
+        return
+    d = ctx.description_str() or ""
+    m = _PH.search(d)
+    if m:
+        yield Finding(first_line_of(ctx.field("description").value_span, ctx),
+                      f"the description contains the placeholder {m.group(0)!r}")

@@ -1,0 +1,28 @@
+r"""FM008 bom: the file starts with a UTF-8 byte order mark.
+
+skills-ref: "must start with YAML frontmatter (---)" (validators.md 4.2 "BOM"); Codex 0.111 failed
+on a BOM (clients.md 2.2, third-party report: unverified); Gemini CLI's ``^---`` regex does not
+match after a BOM. Quick fix: remove the BOM.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+FAIL:
+    \ufeff---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+"""
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.types import Fix, TextEdit
+from workbench.core.skillfile import Span
+
+
+@rule("FM008", "bom", "error", profiles={"claude-code": "warning"})
+def check(ctx):
+    if ctx.sf.has_bom:
+        yield Finding(Span(1, 1, 1, 1), "the file starts with a byte order mark (BOM); several clients "
+                      "then do not see the frontmatter", Fix("Remove the BOM", [TextEdit(1, 0, 1, 1, "")]))

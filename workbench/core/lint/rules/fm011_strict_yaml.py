@@ -1,0 +1,87 @@
+r"""FM011 strict-yaml: flow collections (``[a, b]``, ``{a: b}``), anchors/aliases or explicit tags.
+
+skills-ref parses with strictyaml, which rejects all of them ("Invalid YAML in frontmatter"),
+while PyYAML / js-yaml accept them (validators.md B5, 4.2 "allowed-tools: [Read, Write]": skills-ref
+E, quick_validate valid). Error under ``agentskills`` (matches skills-ref), info elsewhere.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    allowed-tools: Read Write
+    ---
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    allowed-tools: [Read, Write]
+    ---
+"""
+
+import re
+
+import yaml
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.skillfile import Span
+
+_ANCHOR_TAG = re.compile(r"(?:^|[\s:\-\[,])([&*][\w\-]+|!{1,2}[\w/:.\-]*)(?=\s|$)")
+
+
+def _walk(node, seen):
+    if id(node) in seen:
+        yield ("alias", node)
+        return
+    seen.add(id(node))
+    if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+        if node.flow_style:
+            yield ("flow", node)
+            return
+        if isinstance(node, yaml.SequenceNode):
+            for n in node.value:
+                yield from _walk(n, seen)
+        else:
+            for k, v in node.value:
+                yield from _walk(k, seen)
+                yield from _walk(v, seen)
+
+
+def _sp(node):
+    s, e = node.start_mark, node.end_mark
+    return Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1)
+
+
+@rule("FM011", "strict-yaml", "info", profiles={"agentskills": "error"})
+def check(ctx):
+    if ctx.sf.state != "ok":
+        return
+    fm = ctx.sf.frontmatter
+    if not any(c in fm for c in "[{&*!"):
+        return
+    seen: set[int] = set()
+    for f in ctx.fields.values():
+        if f.node is None:
+            continue
+        for kind, node in _walk(f.node, seen):
+            if kind == "flow":
+                yield Finding(_sp(node), "flow-style collection: strict YAML parsers (skills-ref) reject "
+                              "'[...]' and '{...}'; use block style or a plain string")
+            else:
+                yield Finding(_sp(node), "YAML alias: strict YAML parsers (skills-ref) reject anchors and aliases")
+    # anchors and explicit tags (not visible on nodes): scan the frontmatter source
+    fm_lines = ctx.lines[1:(ctx.sf.close_line or 1) - 1]
+    for i, s in enumerate(fm_lines):
+        if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
+            continue
+        head = s.split(": ", 1)
+        val_start = len(head[0]) + 2 if len(head) == 2 else 0
+        for m in _ANCHOR_TAG.finditer(s, val_start):
+            tok = m.group(1)
+            if tok.startswith("*"):
+                continue  # aliases are found on nodes
+            q = s[:m.start(1)]
+            if q.count('"') % 2 or q.count("'") % 2:
+                continue
+            what = "anchor" if tok.startswith("&") else "explicit tag"
+            yield Finding(Span(i + 2, m.start(1) + 1, i + 2, m.end(1) + 1),
+                          f"YAML {what} {tok!r}: strict YAML parsers (skills-ref) reject it")

@@ -1,0 +1,42 @@
+r"""OC002 openclaw-legacy-key: ``metadata.clawdbot`` / ``metadata.moltbot`` instead of
+``metadata.openclaw``.
+
+The project was renamed clawdbot -> moltbot -> OpenClaw; current releases read
+``metadata.openclaw`` and keep the legacy key for compatibility (clients.md 3.2).
+
+PASS (profile=openclaw):
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    metadata:
+      openclaw:
+        emoji: "📄"
+    ---
+FAIL (profile=openclaw):
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    metadata:
+      moltbot:
+        emoji: "📄"
+    ---
+"""
+
+import yaml
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.skillfile import Span
+
+
+@rule("OC002", "openclaw-legacy-key", "off", profiles={"openclaw": "info"})
+def check(ctx):
+    if ctx.sf.state != "ok":
+        return
+    f = ctx.field("metadata")
+    if f is None or not isinstance(f.node, yaml.MappingNode):
+        return
+    for knode, _ in f.node.value:
+        if getattr(knode, "value", None) in ("clawdbot", "moltbot"):
+            s, e = knode.start_mark, knode.end_mark
+            yield Finding(Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1),
+                          f"metadata.{knode.value} is the legacy name; current OpenClaw reads metadata.openclaw")

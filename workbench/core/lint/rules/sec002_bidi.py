@@ -1,0 +1,51 @@
+r"""SEC002 bidi-control: bidirectional control characters (U+202A-U+202E, U+2066-U+2069,
+U+200E, U+200F, U+061C).
+
+They reorder how text is displayed, so a reviewer sees something other than what the model reads
+("Trojan Source"); skillsaw flags them as errors (validators.md J2). Quick fix: remove them.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    Run the script.
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    Run the script.\u202e txt.exe
+"""
+
+import re
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.types import Fix, TextEdit
+
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
+_SEQS = tuple(c.encode() for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_CHARS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def removal(ctx, rx, title):
+    edits = []
+    for m in rx.finditer(ctx.text):
+        sp = ctx.span(m.start(), m.end())
+        edits.append(TextEdit(sp.line, sp.column, sp.end_line, sp.end_column, ""))
+    return Fix(title, edits) if edits else None
+
+
+@rule("SEC002", "bidi-control", "error")
+def check(ctx):
+    text = ctx.text
+    if ctx.is_ascii:
+        return
+    b = ctx.utf8
+    if not any(seq in b for seq in _SEQS):
+        return
+    fix = removal(ctx, BIDI, "Remove all bidirectional control characters")
+    for m in BIDI.finditer(text):
+        names = ", ".join(f"U+{ord(c):04X}" for c in m.group(0)[:3])
+        yield Finding(ctx.span(m.start(), m.end()), f"bidirectional control character ({names}): the text "
+                      "displays differently from what the model reads", fix)

@@ -1,0 +1,66 @@
+r"""SEC003 invisible-char: invisible characters (zero-width space/joiners, word joiner, soft hyphen,
+invisible operators, Unicode tag characters, a BOM inside the text).
+
+They can hide instructions from a human reviewer (Unicode tag characters carry invisible ASCII)
+and break matching; skillsaw flags them (validators.md J2). Zero-width joiners inside emoji
+sequences and ZWNJ between non-Latin letters are allowed. Quick fix: remove them.
+
+PASS:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    Run the script.
+FAIL:
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF\u200b files. Use when the user asks to read a PDF.
+    ---
+    Run the script.
+"""
+
+import re
+
+from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.types import Fix, TextEdit
+
+INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060-\u2064\ufeff\u00ad\u180e\U000e0000-\U000e007f]+")
+_SEQS = tuple(c.encode() for c in "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e") + (
+    b"\xf3\xa0\x80", b"\xf3\xa0\x81")  # U+E0000-U+E007F (tag characters)
+_CHARS = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"
+                   + "".join(chr(c) for c in range(0xE0000, 0xE0080)))
+
+
+def _allowed(text: str, s: int, e: int) -> bool:
+    run = text[s:e]
+    if set(run) <= {"\u200d", "\u200c"}:
+        prev = text[s - 1] if s > 0 else ""
+        nxt = text[e] if e < len(text) else ""
+        if prev and nxt and ord(prev) > 0x2000 and ord(nxt) > 0x2000:
+            return True  # emoji ZWJ sequences, Indic/Persian joiners
+        if prev and nxt and (ord(prev) >= 0x0590 and ord(nxt) >= 0x0590) and prev.isalpha() and nxt.isalpha():
+            return True
+    return False
+
+
+@rule("SEC003", "invisible-char", "warning")
+def check(ctx):
+    text = ctx.text
+    if ctx.is_ascii:
+        return
+    b = ctx.utf8
+    if not any(seq in b for seq in _SEQS):
+        return
+    hits = [m for m in INVISIBLE.finditer(text) if not _allowed(text, m.start(), m.end())]
+    if not hits:
+        return
+    edits = []
+    for m in hits:
+        sp = ctx.span(m.start(), m.end())
+        edits.append(TextEdit(sp.line, sp.column, sp.end_line, sp.end_column, ""))
+    fix = Fix("Remove all invisible characters", edits)
+    for m in hits:
+        tag = any(0xE0000 <= ord(c) <= 0xE007F for c in m.group(0))
+        names = ", ".join(f"U+{ord(c):04X}" for c in m.group(0)[:3])
+        extra = " (Unicode tag characters can carry hidden text)" if tag else ""
+        yield Finding(ctx.span(m.start(), m.end()), f"invisible character ({names}){extra}", fix)
