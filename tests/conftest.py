@@ -10,6 +10,12 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.pop("ANTHROPIC_API_KEY", None)  # tests never use a real key
 
+# PySide6 6.12 on Python < 3.12 drops a reference to None on every void Qt call, and a long GUI
+# run then aborts ("deallocating None"); see workbench/app/_shiboken_none.py (no-op elsewhere).
+from workbench.app import _shiboken_none  # noqa: E402
+
+_shiboken_none.apply()
+
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "tests" / "_artifacts"
 

@@ -99,7 +99,6 @@ def client_ids(args: argparse.Namespace, allow_all: bool = True) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = common_parser()
     parser = argparse.ArgumentParser(
         prog="workbench",
         description="Skill Workbench: see what coding agents see of your Agent Skills.",
@@ -113,7 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name != f"workbench.commands.{name}":
                 raise
             continue
-        mod.add_parser(sub, common)
+        # A fresh parent per subcommand: argparse shares parent actions, so one command's
+        # set_defaults(client=...) would otherwise change the default for all of them.
+        mod.add_parser(sub, common_parser())
     return parser
 
 

@@ -196,3 +196,18 @@ def test_openclaw_boundaries():
     assert r.counts()["name-only"] == 4 and "descriptions omitted" in r.text
     r = _states("openclaw_some_omitted")
     assert "⚠️ Skills truncated: included" in r.text and r.counts()["omitted"] >= 1
+
+
+def test_codex_round_robin_matches_render_rs_unit_tests():
+    """Expectations ported from render.rs's own tests (equal cuts; unused share redistributed)."""
+    def run(pairs, extra):
+        skills = [sk(n, d) for n, d in pairs]
+        budget = codex_min_chars(skills) + extra
+        rep = render_listing(cat("codex", skills), None, {"budget_chars": budget, "how_to": False})
+        return {e.name: e.shown_chars for e in rep.skills}, rep
+    shown, rep = run([("beta-skill", "uvwxyz"), ("alpha-skill", "abcdef")], 6)
+    assert shown == {"alpha-skill": 2, "beta-skill": 2} and not rep.warnings
+    shown, _ = run([("short-skill", "x"), ("long-skill", "abcdefghi")], 11)
+    assert shown == {"long-skill": 8, "short-skill": 1}
+    shown, rep = run([("long-skill", "a" * 250), ("empty-skill", "")], 49)
+    assert shown["long-skill"] == 48 and rep.warnings == [codex.WARN_SHORTENED]

@@ -10,6 +10,9 @@ query (so the trigger behaviour of every query is known in advance).
   matched as a substring of the user's query text.
 * per-request faults (``Err``) are injected through ``take_fault``, which the handler calls once
   per request after the latency sleep;
+* ``alt_plans = [(marker, plans)]`` — used instead of ``plans`` when ``marker`` appears in the
+  listing (so a candidate description can change the behaviour);
+* ``improver_replies`` — replies to improver requests (system prompt holds "eval-improver");
 * ``max_in_flight`` — the most requests that were inside the server at once (counted from arrival
   to the end of the latency sleep; use ``latency`` > 0 to make it meaningful).
 """
@@ -68,6 +71,7 @@ class EvalFake(FakeAPI):
         self._in_flight = 0
         self.max_in_flight = 0
         self.plans: dict[str, list[list]] = {}
+        self.alt_plans: list[tuple[str, dict]] = []  # (text in the listing, plans) tried first
         self.improver_replies: list[str] = []
         self.improver_requests: list[MessagesRequest] = []
         self._seen: dict[str, int] = {}
@@ -77,10 +81,17 @@ class EvalFake(FakeAPI):
     def _plan_for(self, req: MessagesRequest):
         """(plan, hop, run) for this request, or (None, None, None) for an unscripted query."""
         q = user_query(req)
-        key = next((k for k in self.plans if k in q), None)
+        table = self.plans
+        listing = "\n".join(b.get("text", "") for b in req.first_user_blocks if b.get("type") == "text") \
+            + req.system_text
+        for marker, alt in self.alt_plans:
+            if marker in listing:
+                table = alt
+                break
+        key = next((k for k in table if k in q), None)
         if key is None:
             return None, None, None
-        plans = self.plans[key]
+        plans = table[key]
         hop = hop_of(req)
         if hop == 0:
             with self._flock:

@@ -55,7 +55,8 @@ def test_corpus_window_statuses_match_discovery(open_window, corpus, fake_home, 
         counts = expected.counts()
         for st, n in counts.items():
             assert win.counts.labels[st].text() == f"{n:,} {st}"
-    # Shadowing view: names defined more than once, a column per client.
+    # Shadowing view (refreshed when shown): names defined more than once, a column per client.
+    win.show_tab("shadowing")
     assert win.shadowing.model.rowCount() > 0
     assert win.shadowing.model.columnCount() == 2 + 8
     ctx.set_client("claude-code")

@@ -470,13 +470,11 @@ class AppContext(QObject):
         env = self.env
         clients = [self.client_id] + [c for c in CLIENT_IDS if c != self.client_id]
         job = run_in_background(self._locked_scan, env, self.cache, self.context_tokens,
-                                self._allow_demo, clients, progress=True, yields=True)
+                                self._allow_demo, clients, progress=True, yields=True,
+                                connect={"progress": self._on_progress, "yielded": self._on_partial,
+                                         "returned": self._on_scanned, "errored": self._on_scan_error})
         self._job = job
         self._scan_token = job.token
-        job.signals.progress.connect(self._on_progress)
-        job.signals.yielded.connect(self._on_partial)
-        job.signals.returned.connect(self._on_scanned)
-        job.signals.errored.connect(self._on_scan_error)
         self.scan_started.emit()
 
     def _locked_scan(self, env, cache, tokens, allow_demo, clients, progress=None, emit=None) -> ScanResult:
@@ -629,9 +627,9 @@ class AppContext(QObject):
         others = {c: cat for c, cat in self.catalogs.items() if c != self.client_id}
         self._listing_token = None
         if others:
-            job = run_in_background(render_listings, others, self.context_tokens)
+            job = run_in_background(render_listings, others, self.context_tokens,
+                                    connect={"returned": self._on_other_listings})
             self._listing_token = job.token
-            job.signals.returned.connect(self._on_other_listings)
 
     @property
     def listings_pending(self) -> bool:

@@ -167,10 +167,9 @@ class ExplainPane(QWidget):
         self._shown_for = key
         self.status.setText(f"Explaining {path.parent.name}…")
         job = run_in_background(run_explain, self.ctx.env, str(path), self.ctx.context_tokens,
-                                self.ctx.catalogs)
+                                self.ctx.catalogs,
+                                connect={"returned": self._on_result, "errored": self._on_error})
         self._token = job.token
-        job.signals.returned.connect(self._on_result)
-        job.signals.errored.connect(self._on_error)
 
     def _on_result(self, token: int, result: dict) -> None:
         if token != self._token:

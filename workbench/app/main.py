@@ -107,6 +107,11 @@ def run_gui(args: Any) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
+    try:  # PySide6 6.12 on Python 3.11 drops None references (see that module); no-op elsewhere
+        from workbench.app import _shiboken_none
+        _shiboken_none.apply()
+    except ImportError:  # pragma: no cover
+        pass
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Skill Workbench")
     app.setOrganizationName("skill-workbench")

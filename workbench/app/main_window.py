@@ -81,12 +81,13 @@ def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
 
 
 def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.chat_pane.ChatPane(ctx, parent)``; its ``skills_loaded(list)`` or
-    ``skill_loaded(str)`` signal marks skills in the tree and listing (``ctx.mark_loaded``)."""
+    """``workbench.app.chat_pane.ChatPane(catalog_provider, parent)`` with the provider
+    ``() -> (current catalog, context tokens)``; its ``skills_loaded(list)`` signal marks the
+    loaded skills in the tree and listing (``ctx.mark_loaded``)."""
     mod = core_module("app.chat_pane")
     if mod is None or not hasattr(mod, "ChatPane"):
         return Placeholder("Chat", unavailable_reason("app.chat_pane") or "no ChatPane", parent)
-    pane = mod.ChatPane(ctx, parent)
+    pane = mod.ChatPane(lambda: (ctx.catalog(), ctx.context_tokens), parent)
     if hasattr(pane, "skills_loaded"):
         pane.skills_loaded.connect(ctx.mark_loaded)
     elif hasattr(pane, "skill_loaded"):

@@ -7,9 +7,8 @@ increases, so a consumer can drop stale results (git-cola's stale-token guard).
 
 Typical use::
 
-    job = run_in_background(scan_everything, env, progress=True)
-    job.signals.progress.connect(bar.setValue)
-    job.signals.returned.connect(lambda token, result: ...)
+    job = run_in_background(scan_everything, env, progress=True,
+                            connect={"progress": on_progress, "returned": on_result})
 
 With ``progress=True`` the function gets a keyword ``progress(done, total)`` (ints); with
 ``yields=True`` a keyword ``emit(obj)`` that delivers intermediate results (``yielded``).
@@ -106,13 +105,18 @@ _running: set[Job] = set()
 
 
 def run_in_background(fn: Callable[..., Any], *args: Any, progress: bool = False,
-                      yields: bool = False, pool: QThreadPool | None = None, **kwargs: Any) -> Job:
+                      yields: bool = False, pool: QThreadPool | None = None,
+                      connect: dict[str, Callable[..., Any]] | None = None, **kwargs: Any) -> Job:
     """Start ``fn(*args, **kwargs)`` on ``pool`` (default: the global pool) and return the Job.
 
-    Connect to ``job.signals`` right after the call: the job is queued, and queued signal delivery
-    to the GUI thread cannot happen before control returns to the event loop.
+    ``connect`` maps signal names of ``JobSignals`` ("returned", "errored", "progress",
+    "yielded", "started", "finished") to slots; they are connected *before* the job starts.
+    Always use it for results: a fast job can emit before a connection made after this call
+    returns, and a signal emitted with nothing connected is lost (a test caught exactly that).
     """
     job = Job(fn, *args, with_progress=progress, with_yield=yields, **kwargs)
+    for name, slot in (connect or {}).items():
+        getattr(job.signals, name).connect(slot)
     _running.add(job)
     job.signals.finished.connect(lambda _t, j=job: _running.discard(j))
     (pool or QThreadPool.globalInstance()).start(job)

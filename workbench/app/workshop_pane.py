@@ -289,6 +289,8 @@ class WorkshopPane(QWidget):
         split.addWidget(right)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 5)
+        split.setSizes([430, 900])
+        self.findings_index = self.tabs.indexOf(self.findings_tree)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(split, 1)
@@ -350,6 +352,8 @@ class WorkshopPane(QWidget):
 
     # ------------------------------------------------------------------ details
     def _show(self, p: Proposal | None) -> None:
+        if p is None or self.current is None or p.id != self.current.id:
+            self._say("")  # a message belongs to the proposal it was about
         self.current = p
         self._preview_token += 1
         if p is None:
@@ -424,6 +428,9 @@ class WorkshopPane(QWidget):
             it = QTreeWidgetItem(lint, [d.get("severity", ""), d.get("code", ""),
                                         f"SKILL.md:{d.get('line', 0)}:{d.get('column', 0)}", d.get("message", "")])
             it.setForeground(0, QColor(_SEV_COLORS.get(d.get("severity", ""), "#000")))
+        crit = len(p.blocking_findings)
+        total = len(p.findings) + len(p.lint.diagnostics)
+        self.tabs.setTabText(self.findings_index, f"Findings ({total}{', ' + str(crit) + ' blocking' if crit else ''})")
         t.expandAll()
         for col in range(3):
             t.resizeColumnToContents(col)

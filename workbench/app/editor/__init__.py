@@ -6,7 +6,7 @@ Modules: ``pane`` (EditorPane), ``codeeditor`` (text widget, quick fixes, hover)
 on disk prompt + diff), ``recoverydialog``, ``lintbridge`` (engine or stand-in), ``theme``.
 """
 
-from workbench.app.editor import _shiboken_none
+from workbench.app import _shiboken_none
 
 _shiboken_none.apply()  # PySide6 6.12 on Python 3.11 drops None references: see that module
 

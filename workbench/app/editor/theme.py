@@ -1,8 +1,10 @@
 """Colours and text formats of the editor, from the ``"editor"`` section of ``resources/theme.json``.
 
 The colour table file is shared with the rest of the app (``workbench.app.icons.theme()`` reads and
-merges it over built-in defaults). The editor reads only its own section, merged over
-``DEFAULT_EDITOR_THEME`` below, so a missing or partial file still gives a complete light theme.
+merges it over built-in defaults). The editor starts from ``DEFAULT_EDITOR_THEME`` below, applies
+the app-wide ``"highlight"`` colours (``yaml_key``, ``yaml_string``, ``yaml_comment``,
+``delimiter``, ``md_heading``, ``md_code``), then its own optional ``"editor"`` section, so a
+missing or partial file still gives a complete light theme.
 Severity colours come from the shared ``"level"`` table (``icons.level_color``), so squiggles, gutter
 marks and the problems list use the same colour as the rest of the app.
 
@@ -60,6 +62,13 @@ DEFAULT_EDITOR_THEME: dict[str, Any] = {
     },
 }
 
+#: The shared theme's ``"highlight"`` keys and the editor tokens whose colour they set.
+_SHARED_HIGHLIGHT = {
+    "yaml_key": ("key",), "yaml_string": ("string", "block_scalar"), "yaml_comment": ("comment",),
+    "delimiter": ("delimiter", "list_dash"), "md_heading": ("heading",),
+    "md_code": ("inline_code", "code"),
+}
+
 _FALLBACK_LEVELS = {"error": "#cf222e", "warning": "#d97a00", "info": "#2f81f7", "ok": "#2e9d4a"}
 
 
@@ -69,9 +78,16 @@ def editor_theme() -> dict[str, Any]:
     out = copy.deepcopy(DEFAULT_EDITOR_THEME)
     try:
         from workbench.app import icons
-        section = icons.theme().get("editor")
+        whole = icons.theme()
     except Exception:  # noqa: BLE001 - a broken theme must not break the editor
-        section = None
+        whole = {}
+    shared = whole.get("highlight") if isinstance(whole, dict) else None
+    if isinstance(shared, dict):  # the app-wide "highlight" table: colours only
+        for name, tokens in _SHARED_HIGHLIGHT.items():
+            if isinstance(shared.get(name), str):
+                for tok in tokens:
+                    out["syntax"][tok]["color"] = shared[name]
+    section = whole.get("editor") if isinstance(whole, dict) else None
     if isinstance(section, dict):
         for k, v in section.items():
             if k == "syntax" and isinstance(v, dict):

@@ -19,7 +19,7 @@ import re
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
-_PH = re.compile(r"(?i)\b(TODO|TBD|FIXME|PLACEHOLDER|lorem ipsum)\b|\[(?:description|insert[^\]]*)\]")
+_PH = re.compile(r"(?i)\b(TODO|TBD|FIXME|PLACEHOLDER|lorem ipsum|replace (?:this |me )?with (?:a |the )?description)\b|\[(?:description|insert[^\]]*)\]")
 
 
 @rule("DESC010", "description-placeholder", "warning")

@@ -74,7 +74,7 @@ def check(ctx):
         if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
             continue
         head = s.split(": ", 1)
-        val_start = len(head[0]) + 2 if len(head) == 2 else 0
+        val_start = len(head[0]) + 1 if len(head) == 2 else 0
         for m in _ANCHOR_TAG.finditer(s, val_start):
             tok = m.group(1)
             if tok.startswith("*"):

@@ -24,8 +24,6 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
-_SEQS = tuple(c.encode() for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-_CHARS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
 def removal(ctx, rx, title):
@@ -39,10 +37,7 @@ def removal(ctx, rx, title):
 @rule("SEC002", "bidi-control", "error")
 def check(ctx):
     text = ctx.text
-    if ctx.is_ascii:
-        return
-    b = ctx.utf8
-    if not any(seq in b for seq in _SEQS):
+    if ctx.is_ascii or not BIDI.search(text):
         return
     fix = removal(ctx, BIDI, "Remove all bidirectional control characters")
     for m in BIDI.finditer(text):
