@@ -93,7 +93,12 @@ def test_own_atomic_save_is_suppressed(watcher, root):
     skill.mkdir()
     f = skill / "SKILL.md"
     f.write_text("v1")
-    _collect(q, lambda e: ("added", str(f)) in e)
+    # wait for a marker written after v1: then every event of the v1 write has been delivered
+    # (a batch holds everything that happened before its last event)
+    pre = root / "pre" / "SKILL.md"
+    pre.parent.mkdir()
+    pre.write_text("pre")
+    _collect(q, lambda e: any(p == str(pre) for _, p in e))
     with w.suppress(f):
         atomic_write(f, b"v2 written by the app")
     # a marker change after the save: once it arrives, everything before it has been delivered

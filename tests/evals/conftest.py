@@ -164,7 +164,7 @@ def workspace(tmp_path) -> Path:
     """A project with three Claude Code skills: pdf (under test), csv and greeter (competitors)."""
     ws = tmp_path / "proj"
     sk = ws / ".claude" / "skills"
-    write_skill(sk / "pdf", "pdf", "Use for PDF files: extract text, merge, fill forms.",
+    write_skill(sk / "pdf", "pdf", "Use for PDF files - extract text, merge, fill forms.",
                 body="# PDF\n\nUse pypdf.\n")
     write_skill(sk / "csv", "csv", "Use for CSV files and spreadsheets.", body="# CSV\n")
     write_skill(sk / "greeter", "greeter", "Use at the start of every conversation.", body="# Hi\n")

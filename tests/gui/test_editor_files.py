@@ -136,6 +136,8 @@ def test_external_change_while_editing_prompts_and_never_overwrites(qtbot, make_
     type_at_end(qtbot, pane, "my edit")
     skill_file.write_text(SKILL + "their edit\n", encoding="utf-8")
     qtbot.waitUntil(lambda: len(prompt.calls) == 1, timeout=5000)
+    qtbot.wait(300)  # a second event for the same disk version must not ask again
+    assert len(prompt.calls) == 1
     path, mine, theirs = prompt.calls[0]
     assert path == str(skill_file) and mine.endswith("my edit") and theirs.endswith("their edit\n")
     assert skill_file.read_text(encoding="utf-8") == SKILL + "their edit\n"

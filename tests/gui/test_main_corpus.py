@@ -88,3 +88,33 @@ def test_listing_truncated_codex_8k(open_window, corpus, fake_home, artifacts):
     pane.tabs.setCurrentIndex(1)
     assert pane.clients_model.rowCount() == 8
     grab(win, artifacts / "listing_truncated.png")
+
+
+def test_corpus_description_edit_updates_listing_fast(open_window, corpus, fake_home):
+    """Editing a description (editor buffer overlay) re-reads one skill and re-renders the
+    listing without a rescan. Target < 100 ms; asserted generously (< 1 s) against flakes."""
+    env = Environment(workspace=corpus, home=fake_home)
+    win = open_window(env, client_id="claude-code", context_tokens=1_000_000)
+    ctx = win.ctx
+    skill = next(s for s in ctx.catalog().skills if s.status == "listed" and s.description)
+    ctx.select_skill(skill.path)
+    text = skill.path.read_text(encoding="utf-8")
+    figures = []
+    for i in range(3):
+        marker = f"Edited{i}Marker"
+        new = text.replace(skill.description.split()[0], marker, 1)
+        assert new != text
+        t0 = time.perf_counter()
+        ctx.apply_buffer(skill.path, new)
+        ctx.flush_updates()
+        figures.append((time.perf_counter() - t0) * 1000)
+        assert marker in win.listing.text.toPlainText()
+        assert not ctx.scanning  # incremental: no rescan was started
+        assert win.settle()
+    print(f"\ncorpus buffer -> tree+listing update (ms): {[round(f, 1) for f in figures]}")
+    assert min(figures) < 1000
+    # every other client's listing caught up too (rendered in the background)
+    for cid, rep in ctx.listings.items():
+        if ctx.skill(skill.path, cid) is not None and ctx.skill(skill.path, cid).listed and rep.text:
+            entry = rep.state_of(str(skill.path))
+            assert entry is not None

@@ -16,6 +16,15 @@ a QObject's signals (queued to the GUI thread). Stop sets the cancel event and c
 A shell command the model asks for is shown to the user (``approve_shell``, on the GUI thread)
 while the worker waits; answering no (the default when the pane is closed) runs nothing.
 
+Drafting skills: with ``allow_propose`` (default on; the "Drafts" checkbox in the connection
+settings) the model is offered ``propose_skill`` (``workbench/core/chat/propose.py``). A proposal it
+makes appears in the transcript as a card "Proposal <id> (pending) — review in Workshop" and the
+pane emits ``proposal_created(id)`` as soon as the proposal is stored (while the turn may still be
+running); the card's button emits ``review_requested(id)``. Nothing is applied from here: the
+Workshop pane does that. Decision: the checkbox is not persisted in ``chat.json`` (ChatSettings is
+shared with the CLI, where the tool is opt-in); toggling it starts a new conversation at the next
+Send because the tool list changes.
+
 Decisions (spec silent): the catalog and listing are captured when a conversation starts; they
 are re-read from ``catalog_provider`` on "New chat", when a connection setting changes, or when
 the catalog object or context size differ at the next Send (the conversation then restarts, and
@@ -32,7 +41,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
                                QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
                                QSizePolicy, QSpinBox, QSplitter, QToolButton, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
@@ -83,6 +92,48 @@ class ToolCallRow(QWidget):
         self.details.appendPlainText(text)
 
 
+class ProposalCard(QFrame):
+    """A Workshop proposal the model made: "Proposal <id> (<state>) — review in Workshop", a detail
+    line (kind, skill, target, blocking findings) and a "Review in Workshop" button.
+
+    Attributes: proposal_id, event (the ``proposal`` trace event), title (QLabel), detail (QLabel),
+    button (QPushButton).
+    """
+
+    def __init__(self, ev: dict, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.proposal_id = str(ev.get("id", ""))
+        self.event = dict(ev)
+        self.setObjectName("proposalCard")
+        self.setFrameShape(QFrame.StyledPanel)
+        self.setStyleSheet("QFrame#proposalCard { background: #eef4ff; border: 1px solid #9ab8f0; "
+                           "border-radius: 4px; }")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(8, 6, 8, 6)
+        text = QVBoxLayout()
+        self.title = QLabel(self)
+        self.title.setTextFormat(Qt.PlainText)
+        self.title.setText(f"Proposal {self.proposal_id} ({ev.get('state', '?')}) — review in Workshop")
+        f = self.title.font()
+        f.setBold(True)
+        self.title.setFont(f)
+        blocking = int(ev.get("blocking") or 0)
+        self.detail = QLabel(self)
+        self.detail.setTextFormat(Qt.PlainText)
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.detail.setText(f"{ev.get('kind', '')} of {ev.get('name', '')} → {ev.get('target', '')}"
+                            + (f"\n{blocking} blocking scanner finding(s): apply is refused until fixed"
+                               if blocking else "") + "\nNothing was written to the skill.")
+        if blocking:
+            self.detail.setStyleSheet("color: #8a1c1c;")
+        text.addWidget(self.title)
+        text.addWidget(self.detail)
+        self.button = QPushButton("Review in Workshop", self)
+        lay.addLayout(text, 1)
+        lay.addWidget(self.button, 0, Qt.AlignVCenter)
+
+
 class ChatPane(QWidget):
     """The chat pane (module docstring).
 
@@ -90,20 +141,33 @@ class ChatPane(QWidget):
         catalog_provider: ``() -> (Catalog, context_tokens | None)`` (or just a Catalog).
         settings: initial ``ChatSettings`` (default: ``load_settings()``).
         environ: environment mapping for the key and base URL (default ``os.environ``).
+        allow_propose: offer ``propose_skill`` (default True; the "Drafts" checkbox).
+        store_factory: ``() -> WorkshopStore`` used by ``propose_skill`` (called on the worker
+            thread at the first proposal of a conversation). Default: ``WorkshopStore`` of the
+            conversation's catalog workspace (the same store folder a ``WorkshopPane`` on that
+            workspace opens).
 
     Signals:
         skills_loaded(list): names of the skills loaded in the finished turn, in order (emitted
             after every turn that loaded at least one).
         turn_finished(object): the ``TurnResult``.
+        proposal_created(str): the id of a Workshop proposal the model just made (emitted on the
+            GUI thread when its ``proposal`` event arrives, before the turn ends).
+        review_requested(str): a proposal card's "Review in Workshop" button was clicked.
     """
 
     skills_loaded = Signal(list)
     turn_finished = Signal(object)
+    proposal_created = Signal(str)
+    review_requested = Signal(str)
 
     def __init__(self, catalog_provider: CatalogProvider, parent: QWidget | None = None, *,
-                 settings: ChatSettings | None = None, environ: dict | None = None) -> None:
+                 settings: ChatSettings | None = None, environ: dict | None = None,
+                 allow_propose: bool = True, store_factory: Callable[[], Any] | None = None) -> None:
         super().__init__(parent)
         self.catalog_provider = catalog_provider
+        self.store_factory = store_factory
+        self.proposals: list[str] = []
         self.settings = settings or chat_settings.load_settings()
         self.environ = environ
         self.approve_shell: Callable[[str], bool] = self._ask_shell
@@ -124,6 +188,7 @@ class ChatPane(QWidget):
         self._bridge.approval.connect(self._on_approval)
         self._bridge.models.connect(self._on_models)
         self._build()
+        self.propose_check.setChecked(bool(allow_propose))
         self._load_settings_into_form()
         self._update_key_banner()
 
@@ -176,6 +241,9 @@ class ChatPane(QWidget):
         self.max_turns = QSpinBox(self)
         self.max_turns.setRange(1, 50)
         form.addRow("Turn limit", self.max_turns)
+        self.propose_check = QCheckBox("Let the model draft skills as Workshop proposals "
+                                       "(never applied without your review)", self)
+        form.addRow("Drafts", self.propose_check)
         self.settings_box.setVisible(False)
         root.addWidget(self.settings_box)
 
@@ -347,7 +415,8 @@ class ChatPane(QWidget):
         except OSError as exc:
             self.status.setText(f"Settings not saved: {exc}")
         catalog, ctx = self._provider()
-        skey = (id(catalog), ctx, json.dumps(s.to_json(), sort_keys=True), key)
+        propose = self.propose_check.isChecked()
+        skey = (id(catalog), ctx, json.dumps(s.to_json(), sort_keys=True), key, propose)
         fresh = self._session_key is None or skey != self._session_key
         if fresh and self._session_key is not None:
             self._add_note("(new conversation: the catalog, context size or settings changed)")
@@ -374,8 +443,9 @@ class ChatPane(QWidget):
             # built here, not on the GUI thread: importing the SDK takes seconds
             if self._session is None:
                 from workbench.core.chat.engine import ChatSession
+                extra = [self._propose_tool(catalog)] if propose else []
                 self._session = ChatSession(catalog, settings=s, api_key=key, context_tokens=ctx,
-                                            shell_approver=self._approve_from_worker)
+                                            shell_approver=self._approve_from_worker, extra_tools=extra)
             res = self._session.send(msg, cancel=cancel,
                                      on_event=lambda ev: self._bridge.event.emit(gen, ev))
             self._bridge.finished.emit(gen, res)
@@ -383,6 +453,21 @@ class ChatPane(QWidget):
         self._worker = threading.Thread(target=work, daemon=True, name="chat-turn")
         self._worker.start()
         return True
+
+    def _propose_tool(self, catalog: Any) -> Any:
+        """The ``propose_skill`` tool for a conversation over ``catalog`` (worker thread)."""
+        from workbench.core.chat.propose import make_propose_tool
+        factory = self.store_factory
+        if factory is None:
+            def factory() -> Any:
+                from workbench.core.workshop import WorkshopStore
+                return WorkshopStore(catalog.env.workspace)
+        return make_propose_tool(factory, catalog)
+
+    def proposal_cards(self) -> list[ProposalCard]:
+        """The proposal cards of the transcript, in order."""
+        return [self.transcript_layout.itemAt(i).widget() for i in range(self.transcript_layout.count())
+                if isinstance(self.transcript_layout.itemAt(i).widget(), ProposalCard)]
 
     def stop(self) -> None:
         """Cancel the running turn (the partial transcript is kept)."""
@@ -401,6 +486,7 @@ class ChatPane(QWidget):
         self._session_key = None
         self._turns = 0
         self.results.clear()
+        self.proposals.clear()
         self.trace.clear()
         self.trace_details.clear()
         while self.transcript_layout.count() > 1:
@@ -479,6 +565,16 @@ class ChatPane(QWidget):
         elif t == "tool_result" and ev["id"] in self._tool_rows:
             self._tool_rows[ev["id"]].append(
                 f"result ({ev['chars']} chars{', error' if ev['is_error'] else ''}):\n{ev['preview']}")
+        elif t == "proposal":
+            card = ProposalCard(ev, self.transcript)
+            card.button.clicked.connect(lambda _=False, pid=card.proposal_id: self.review_requested.emit(pid))
+            self._insert(card)
+            self._assistant = None
+            self.proposals.append(card.proposal_id)
+            self.status.setText(f"Proposal {card.proposal_id} stored as {ev.get('state')}: review it in the Workshop.")
+            self._add_trace(ev)
+            self.proposal_created.emit(card.proposal_id)
+            return
         elif t == "error":
             self._add_bubble("Error", ev["message"] + (f"\n{ev['hint']}" if ev.get("hint") else "")
                              + (f"\nrequest id: {ev['request_id']}" if ev.get("request_id") else ""))
@@ -505,6 +601,9 @@ class ChatPane(QWidget):
             detail = (f"in {ev['input_tokens']} · out {ev['output_tokens']} · cache read "
                       f"{ev['cache_read_input_tokens']} · write {ev['cache_creation_input_tokens']} · "
                       f"{ev['seconds']}s · {ev['stop_reason']} · {ev['request_id']}")
+        elif t == "proposal":
+            detail = (f"{ev.get('id')} ({ev.get('state')}): {ev.get('kind')} {ev.get('name')} → {ev.get('target')}"
+                      + (f" · {ev['blocking']} blocking" if ev.get("blocking") else ""))
         elif t == "error":
             detail = f"{ev['kind']}: {ev['message']}"
         else:

@@ -17,10 +17,12 @@ optional ``detail`` and ``fix``.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
                                QWidget)
 
@@ -124,8 +126,11 @@ class ExplainPane(QWidget):
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
         self.tree.setAlternatingRowColors(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # row heights of wrapped text depend on the column width: lay out again on resize
+        self.tree.header().sectionResized.connect(lambda *_: self.tree.doItemsLayout())
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.status)
@@ -203,13 +208,22 @@ class ExplainPane(QWidget):
             top.setFont(0, f0)
             top.setData(0, Qt.ItemDataRole.UserRole, cid)
             for i, f in enumerate(fs, 1):
-                item = QTreeWidgetItem([f"{i}. {f.text}" + (f"\n{f.detail}" if f.detail else ""), f.fix])
+                item = QTreeWidgetItem([f"{i}. {f.text}", f.fix])
                 item.setIcon(0, icons.level_icon(f.level))
                 item.setToolTip(0, f"{f.level}: {f.text}" + (f"\n{f.detail}" if f.detail else ""))
                 if f.fix:
                     item.setToolTip(1, f.fix)
+                    item.setForeground(1, QBrush(icons.level_color(f.level).darker(130)))
+                if f.detail:  # the detail as child rows, wrapped here (views elide, not wrap, paths)
+                    for line in textwrap.wrap(f.detail, 70, break_long_words=True) or [f.detail]:
+                        d = QTreeWidgetItem([line, ""])
+                        d.setForeground(0, QBrush(QColor("#57606a")))
+                        d.setToolTip(0, f.detail)
+                        item.addChild(d)
                 top.addChild(item)
             self.tree.addTopLevelItem(top)
+            for k in range(top.childCount()):  # details open (expanding needs the item in the tree)
+                top.child(k).setExpanded(True)
             top.setExpanded(cid == self.ctx.client_id)
 
     def findings(self, client_id: str) -> list[FindingView]:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
 
 from workbench.app import icons
 from workbench.app.settings import CONTEXT_PRESETS
+from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.model import CLIENT_IDS
 
 PathRole = Qt.ItemDataRole.UserRole + 2
@@ -211,7 +212,6 @@ class AllClientsModel(QAbstractTableModel):
         """Override QAbstractTableModel::data."""
         if not index.isValid() or index.row() >= len(self._rows):
             return None
-        from workbench.core.clients import DISPLAY_NAMES
         cid, s, entry = self._rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
@@ -315,6 +315,8 @@ class ListingPane(QWidget):
         self.clients_table.verticalHeader().setVisible(False)
         self.clients_table.horizontalHeader().setStretchLastSection(True)
         self.clients_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        for col, w in enumerate((130, 100, 90, 130)):
+            self.clients_table.setColumnWidth(col, w)
         self.notes = QPlainTextEdit(self)
         self.notes.setReadOnly(True)
         self.tabs = QTabWidget(self)
@@ -346,7 +348,6 @@ class ListingPane(QWidget):
     def refresh(self) -> None:
         """Re-read the report of the current client (cheap: nothing is redone when the report
         and the loaded names are the ones already shown)."""
-        from workbench.core.clients import DISPLAY_NAMES
         rep = self.ctx.listing()
         key = (id(rep), self.ctx.client_id, frozenset(self.ctx.loaded_names), rep is None and self.ctx.scanning)
         if rep is not None and key == self._shown:
@@ -374,7 +375,7 @@ class ListingPane(QWidget):
     def _show_report(self, rep: Any, name: str) -> None:
         counts = rep.counts()
         self.header.setText(
-            f"<b>{name}</b> — {len(rep.skills)} skills offered: " + ", ".join(
+            f"<b>{name}</b> — {len(rep.skills)} skill{'' if len(rep.skills) == 1 else 's'} offered: " + ", ".join(
                 f"{n} {st}" for st, n in counts.items() if n)
             + f". <small>Placement: {rep.placement}"
             + ("" if rep.verified else " · <span style='color:#b08800'>template unverified</span>")
@@ -432,7 +433,6 @@ class ListingPane(QWidget):
     def _on_selection(self) -> None:
         path = self.ctx.selected_path
         self.clients_model.set_skill(self.ctx, path)
-        self.clients_table.resizeColumnsToContents()
         self._highlight()
         if path is not None:
             row = self.table_model.row_of_path(str(path))

@@ -33,21 +33,21 @@ def _parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None = None):
+def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None = None, env=None):
     """Create (settings, context, window) from parsed gui args, start the scan; no event loop.
 
-    Raises UsageError for bad options (missing workspace, bad --size). Needs a QApplication.
+    Raises UsageError for bad options (missing workspace, bad --client). Needs a QApplication.
     """
     from workbench.app.context import AppContext
     from workbench.app.main_window import MainWindow
     from workbench.app.settings import Settings
 
     allow_demo = getattr(args, "workspace", None) is None
-    env = environment_from_args(args)
+    client_ids(args, allow_all=False)  # validates --client (UsageError)
+    env = env if env is not None else environment_from_args(args)
     settings = Settings(persist=persist_settings)
     screenshot = getattr(args, "screenshot", None) is not None
     client = args.client if (screenshot or args.client != "claude-code") else None
-    client_ids(args, allow_all=False)  # validates --client (UsageError)
     ctx = AppContext(settings, env, client_id=client, context_tokens=args.context_tokens,
                      allow_demo=allow_demo, watch=watch)
     ctx.rescan()  # start scanning first: the window is built while the worker scans
@@ -103,8 +103,14 @@ def run_gui(args: Any) -> int:
     view = getattr(args, "view", None)
     if view is not None and view not in TAB_KEYS:
         raise UsageError(f"--view {view!r}: expected one of {', '.join(TAB_KEYS)}")
+    client_ids(args, allow_all=False)  # bad options fail before Qt starts (no display needed)
+    env = environment_from_args(args)
     if screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
+            and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
+        raise UsageError("no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use "
+                         "--screenshot PNG, or set QT_QPA_PLATFORM=offscreen")
     from PySide6.QtWidgets import QApplication
 
     try:  # PySide6 6.12 on Python 3.11 drops None references (see that module); no-op elsewhere
@@ -118,7 +124,7 @@ def run_gui(args: Any) -> int:
     from workbench.app import icons
     app.setWindowIcon(icons.app_icon())
     if screenshot is not None:
-        _settings, ctx, win = build_window(args, persist_settings=False, watch=False)
+        _settings, ctx, win = build_window(args, persist_settings=False, watch=False, env=env)
         win.resize(*size)
         win.show()
         try:
@@ -130,7 +136,7 @@ def run_gui(args: Any) -> int:
             ctx.shutdown()
             win.close()
         return 0
-    _settings, ctx, win = build_window(args)
+    _settings, ctx, win = build_window(args, env=env)
     if view:
         win.show_tab(view)
     win.show()

@@ -11,6 +11,10 @@ message says exactly what to set).
 
 Decision (spec silent): the command does not read the GUI's saved chat settings; defaults and the
 flags only, so a command line is reproducible.
+
+``--allow-propose`` (opt-in) adds the ``propose_skill`` tool (``workbench/core/chat/propose.py``):
+the model may draft skills as *pending* proposals in the workspace's Workshop store; each one is a
+``proposal`` event {id, state, kind, name, target, ...} in ``events``. Nothing is applied.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ def add_parser(subparsers, common) -> None:
     p.add_argument("--max-tokens", type=int, default=None, help="output tokens per request (default 4096)")
     p.add_argument("--temperature", type=float, default=None, help="0.0-1.0 (default: the server's)")
     p.add_argument("--no-cache", action="store_true", help="do not mark the prefix with cache_control")
+    p.add_argument("--allow-propose", action="store_true",
+                   help="offer the propose_skill tool: the model may draft skills as pending Workshop "
+                        "proposals (never applied; review with `workbench workshop`)")
 
 
 def _settings(args, client: str):
@@ -79,6 +86,10 @@ def _text_line(ev: dict) -> str | None:
         return (f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
                 f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
                 f"stop {ev['stop_reason']}; {ev['seconds']}s; request {ev['request_id']}\n  {ev['cache_note']}")
+    if t == "proposal":
+        return (f"proposal {ev['id']} ({ev['state']}): {ev['kind']} {ev['name']} -> {ev['target']}"
+                + (f" [{ev['blocking']} blocking finding(s)]" if ev.get("blocking") else "")
+                + f"; review with `workbench workshop show {ev['id']}`")
     if t == "limit":
         return f"limit: {ev['message']}"
     return None
@@ -104,7 +115,20 @@ def run(args) -> int:
         print(f"workbench: chat: no API key. {NO_KEY_HINT}", file=sys.stderr)
         return 2
     catalog = scan(env, client)
-    session = ChatSession(catalog, settings=settings, api_key=key, context_tokens=env.context_tokens)
+    extra = []
+    if getattr(args, "allow_propose", False):
+        from workbench.core.chat.propose import make_propose_tool
+        from workbench.core.workshop import WorkshopStore
+
+        def open_store():  # opened on first use; notices (repairs) go to stderr like `workbench workshop`
+            store = WorkshopStore(env.workspace)
+            for n in store.notices:
+                print(f"workbench: chat: workshop: {n}", file=sys.stderr)
+            return store
+
+        extra.append(make_propose_tool(open_store, catalog))
+    session = ChatSession(catalog, settings=settings, api_key=key, context_tokens=env.context_tokens,
+                          extra_tools=extra)
     result = session.send(args.message)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))

@@ -226,6 +226,7 @@ class EditorPane(QWidget):
         self._recovery_futures: list[Future] = []
         self._prompting = False
         self._recheck = False
+        self._declined_sha = ""  # disk version the user already answered "Cancel" to
         self._shut_down = False
         self.applied_tokens: list[int] = []
         self.dropped_tokens: list[int] = []
@@ -656,6 +657,9 @@ class EditorPane(QWidget):
         if not self.has_unsaved_changes():
             self.reload_from_disk()
             return
+        if sha == self._declined_sha:
+            return  # already asked about exactly this disk version; the save will ask again
+        self._declined_sha = sha
         choice = self._ask_conflict()
         if choice == RELOAD:
             self.reload_from_disk()

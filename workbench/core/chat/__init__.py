@@ -3,6 +3,7 @@
 * ``engine`` — ``ChatSession`` (``send(text, cancel=, on_event=) -> TurnResult``), ``listing_for``.
 * ``loadkit`` — the ``Loader`` base of ``workbench/core/clients/<id>/loading.py``.
 * ``tools`` — confined read/list tools, the approval-gated shell tool, ``ToolSpec`` for extras.
+* ``propose`` — ``make_propose_tool``: ``propose_skill``, drafts as pending Workshop proposals.
 * ``settings`` — ``ChatSettings`` (JSON in the config dir) and the API key (env / keyring).
 * ``backend`` — ``make_client``, ``list_models`` on the ``anthropic`` SDK.
 * ``errors`` — ``ChatError(kind, message, hint, request_id)``.

@@ -29,6 +29,9 @@ Events (dicts; every recorded one also lands in ``result.events``):
 * ``tool_result`` {hop, id, name, chars, is_error, notes, preview}
 * ``text`` {hop, text} · ``usage`` {hop, input_tokens, output_tokens, cache_read_input_tokens,
   cache_creation_input_tokens, stop_reason, request_id, seconds, first_event_seconds, cache_note}
+* ``proposal`` {hop, tool_use_id, id, state, kind, name, target, target_dir, blocking, findings,
+  tool} — a Workshop proposal made by ``propose_skill`` (``workbench/core/chat/propose.py``; emitted
+  from ``ToolOutcome.events`` after ``tool_use``, before ``tool_result``)
 * ``limit`` {message} · ``cancelled`` {hop} · ``error`` (``ChatError.to_json()``)
 
 Caching: ``cache_control: {"type":"ephemeral"}`` on the last tool, the last system block and (for
@@ -473,6 +476,9 @@ class ChatSession:
                   "via": name, "body_chars": out.body_chars,
                   "tokens_est": estimate_tokens(out.body_chars or 0), "args": out.args,
                   "injections": list(out.injections)})
+        for extra_ev in out.events:  # e.g. ``proposal`` from propose_skill (workbench/core/chat/propose.py)
+            if isinstance(extra_ev, dict) and isinstance(extra_ev.get("type"), str):
+                emit({**extra_ev, "hop": hop, "tool_use_id": b["id"]})
         full = "\n\n".join([out.content] + [x.get("text", "") for x in out.extra_blocks])
         # chars/preview cover what the model receives for this call, including a separate body
         # block (Claude Code); the preview is the first 300 chars

@@ -51,6 +51,8 @@ class ToolOutcome:
         injections: ``!`cmd``` commands found in a loaded body (never run; shown in the trace).
         args: the arguments passed to a skill load (Claude Code), else None.
         notes: extra lines for the trace (e.g. "substitution point unverified").
+        events: extra trace events (dicts with a ``type``) the engine emits after ``tool_use`` and
+            before ``tool_result``, e.g. the ``proposal`` event of ``propose_skill``.
     """
 
     content: str
@@ -63,6 +65,7 @@ class ToolOutcome:
     injections: list[str] = field(default_factory=list)
     args: str | None = None
     notes: list[str] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
 
 
 @dataclass

@@ -169,6 +169,7 @@ class LintContext:
         self._body_offset: int | None = None
         self._ascii: bool | None = None
         self._utf8: bytes | None = None
+        self._dircache: dict[str, frozenset[str]] = {}
 
     def others(self, entries: Iterable[CatalogEntry] | None = None) -> list[CatalogEntry]:
         """Catalog entries (all, or the given subset) other than this file itself."""
@@ -386,6 +387,22 @@ class LintContext:
                     out.append((target, base + s, base + e))
             self._links = out
         return self._links
+
+    def exists(self, path: str) -> bool:
+        """Whether ``path`` (absolute, normalised) exists, answered from one cached ``os.listdir``
+        per folder (links to many files in references/ cost one system call, not one each)."""
+        parent, name = os.path.split(path)
+        if not name:
+            return os.path.isdir(parent)
+        cache = self._dircache
+        got = cache.get(parent)
+        if got is None:
+            try:
+                got = frozenset(os.listdir(parent))
+            except OSError:
+                got = frozenset()
+            cache[parent] = got
+        return name in got
 
     # -- folder --------------------------------------------------------------------------
     @property

@@ -55,5 +55,5 @@ def check(ctx):
         if not (full == root or full.startswith(root + os.sep)):
             yield Finding(ctx.span(s, e), f"link {t!r} leaves the skill folder; it breaks when the skill is "
                           "installed on its own")
-        elif not os.path.exists(full):
+        elif not ctx.exists(full):
             yield Finding(ctx.span(s, e), f"link target {t!r} does not exist")

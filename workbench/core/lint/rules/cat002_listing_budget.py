@@ -4,19 +4,21 @@ No linter reviewed checks this (validators.md K2). A *simple per-client characte
 the client's real listing renderer: an entry costs len(name) + len(description [+ when_to_use])
 + the client's template overhead (``Profile.entry_overhead``), against the budget the client uses
 when the context size is unknown (``Profile.budget_chars``: Claude Code 8,000 chars; Codex 8,000
-chars; OpenClaw 18,000; VS Code 15,000 — see ``profiles.py`` for sources). Warning when the
-catalog's listing exceeds the budget (the client then truncates or drops descriptions); info when
-this one entry alone takes more than 10% of it. Off for clients without a budget.
+chars; OpenClaw 18,000; VS Code 15,000 — see ``profiles.py`` for sources). When the catalog's
+listing exceeds the budget (the client then truncates or drops descriptions): a warning on entries
+over twice the average entry (the ones to shorten), info on the others (decision: a warning on
+every file of a large collection says nothing). Info when this one entry alone takes more than
+10% of the budget. Off for clients without a budget.
 
 PASS (profile=claude-code):
     ---
     name: pdf-tools
     description: Extracts text from PDF files. Use when the user asks to read a PDF.
     ---
-FAIL (profile=claude-code, catalog=big-a=<<3000 chars>>|big-b=<<3000 chars>>|big-c=<<3000 chars>>):
+FAIL (profile=claude-code, catalog=a=A.|b=B.|c=C.|d=D.):
     ---
     name: pdf-tools
-    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    description: Extracts text from PDF files. <<9000 chars>>
     ---
 """
 
@@ -58,9 +60,13 @@ def check(ctx):
     total = mine + rest_cost
     share = 100.0 * mine / budget
     if rest and total > budget:
+        avg = total / (rest_n + 1)
+        big = mine > 2 * avg
         yield Finding(span, f"the listing of {rest_n + 1} skills needs ≈{total:,} chars, over {prof.title}'s "
                       f"≈{budget:,}-char budget ({prof.budget_note}); this entry is {mine:,} chars "
-                      f"({share:.0f}% of the budget) — descriptions will be cut or dropped")
+                      f"({share:.1f}% of the budget" + (f", over twice the average entry of {avg:,.0f})"
+                                                         if big else ")") +
+                      " — descriptions will be cut or dropped", severity=None if big else INFO)
     elif share > 10:
         yield Finding(span, f"this entry takes ≈{mine:,} chars, {share:.0f}% of {prof.title}'s ≈{budget:,}-char "
                       f"listing budget (simple model: {prof.budget_note})", severity=INFO)
