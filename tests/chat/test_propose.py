@@ -327,3 +327,38 @@ def test_cli_allow_propose(fake_api, tmp_path, wbhome):
     assert r.returncode == 0, r.stderr
     assert "proposal " in r.stdout and "(pending): create changelog-writer" in r.stdout
     assert "workbench workshop show" in r.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# real data: corpus skills proposed as drafts (read only; every 25th SKILL.md with its text files)
+
+
+def test_corpus_skills_as_drafts_never_crash(call, make_catalog, corpus):
+    cat = make_catalog()
+    skill_mds = sorted(corpus.rglob("SKILL.md"))[::25]
+    assert len(skill_mds) >= 40
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in skill_mds}
+    made = refused = 0
+    for md in skill_mds:
+        files = {}
+        for f in sorted(md.parent.rglob("*")):
+            if f.is_file() and f != md and "SKILL.md" not in f.name:
+                try:
+                    files[f.relative_to(md.parent).as_posix()] = f.read_text(encoding="utf-8")
+                except (UnicodeDecodeError, OSError):
+                    continue
+        out = call({"action": "create", "name": md.parent.name, "skill_md": md.read_text(encoding="utf-8",
+                   errors="replace"), "files": files, "note": str(md.relative_to(corpus))}, catalog=cat)
+        if out.is_error:
+            refused += 1
+            assert out.content.startswith("No proposal was made:") and out.events == []
+        else:
+            made += 1
+            ev = out.events[0]
+            assert ev["state"] == "pending" and ev["kind"] == "create" and PENDING_TEXT in out.content
+            assert ev["blocking"] == sum(1 for ln in out.content.splitlines() if ln.startswith("  critical"))\
+                or ev["blocking"] > 10
+    assert made >= len(skill_mds) * 0.9, (made, refused)
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in skill_mds} == before
+    store = WorkshopStore(cat.env.workspace)
+    assert len(store.list("pending")) + len(store.list("stale")) == made

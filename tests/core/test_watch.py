@@ -145,3 +145,18 @@ def test_listener_errors_do_not_stop_the_watcher(root):
     assert w.running
     w.stop()
     assert os.path.isdir(root)
+
+
+def test_files_inside_a_new_folder_are_reported_even_if_inotify_missed_them(tmp_path):
+    # inotify adds a watch for a new folder only after seeing it, so a SKILL.md written right
+    # after mkdir can be missed; an "added" folder is listed once to close the race.
+    import watchfiles
+    from workbench.core.watch import _expand_new_dirs
+    d = tmp_path / "new-skill"
+    (d / "references").mkdir(parents=True)
+    (d / "SKILL.md").write_text("x")
+    (d / "references" / "a.md").write_text("y")
+    got = _expand_new_dirs({(watchfiles.Change.added, str(d))})
+    assert (watchfiles.Change.added, str(d / "SKILL.md")) in got
+    assert (watchfiles.Change.added, str(d / "references" / "a.md")) in got
+    assert _expand_new_dirs({(watchfiles.Change.modified, str(d))}) == set()

@@ -76,18 +76,13 @@ def _turn(qtbot, pane, msg):
         with qtbot.waitSignal(pane.turn_finished, timeout=20000) as done:
             pane.send_btn.click()
     assert done.args[0].error is None, done.args[0].error
+    qtbot.waitUntil(lambda: not pane.is_busy(), timeout=10000)  # the worker exits just after finishing
     return created.args[0]
 
 
 def test_chat_proposal_to_workshop_apply_and_rollback(qtbot, world, chat, fake_api, artifacts):
     from PySide6.QtWidgets import QSplitter
 
-    from workbench.app.workshop_pane import WorkshopPane
-    from workbench.core.workshop import WorkshopStore
-
-    ws, alpha, _cat = world
-    original = alpha.read_bytes()
-    before = tree_hashes(ws)
     assert chat.propose_check.isChecked()  # on by default in the GUI
 
     fake_api.on("changelog", tool_call("propose_skill", {
@@ -100,6 +95,19 @@ def test_chat_proposal_to_workshop_apply_and_rollback(qtbot, world, chat, fake_a
     split = QSplitter()
     qtbot.addWidget(split)
     split.addWidget(chat)
+    try:
+        _run_scenario(qtbot, world, chat, fake_api, artifacts, split)
+    finally:  # the chat fixture owns (and shuts down) the chat pane: take it back from the splitter
+        chat.setParent(None)
+
+
+def _run_scenario(qtbot, world, chat, fake_api, artifacts, split):
+    from workbench.app.workshop_pane import WorkshopPane
+    from workbench.core.workshop import WorkshopStore
+
+    ws, alpha, _cat = world
+    original = alpha.read_bytes()
+    before = tree_hashes(ws)
     split.resize(1600, 800)
     split.show()
     qtbot.waitExposed(split)
@@ -111,6 +119,10 @@ def test_chat_proposal_to_workshop_apply_and_rollback(qtbot, world, chat, fake_a
     assert [c.title.text() for c in cards] == [f"Proposal {create_id} (pending) — review in Workshop",
                                                f"Proposal {update_id} (pending) — review in Workshop"]
     assert "Nothing was written" in cards[0].detail.text()
+    assert cards[0].detail.toolTip().endswith("changelog-writer/SKILL.md")
+    chat.scroll.ensureWidgetVisible(cards[0])
+    qtbot.wait(20)
+    assert not cards[0].button.visibleRegion().isEmpty()  # the button is not pushed out of view
     assert "nothing is installed yet" in chat.assistant_text()
     # the trace has the proposal event, the live tree is untouched
     turn = chat.trace.topLevelItem(0)
@@ -162,6 +174,7 @@ def test_drafts_checkbox_off_does_not_offer_the_tool(qtbot, chat, fake_api):
         assert chat.send("hello")
     assert "propose_skill" not in fake_api.message_requests[-1].tool_names
     chat.propose_check.setChecked(True)
+    qtbot.waitUntil(lambda: not chat.is_busy(), timeout=10000)  # the worker exits just after finishing
     with qtbot.waitSignal(chat.turn_finished, timeout=20000):
         assert chat.send("hello again")
     assert "propose_skill" in fake_api.message_requests[-1].tool_names

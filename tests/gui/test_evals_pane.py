@@ -175,3 +175,18 @@ def test_improve_from_the_pane_reports_the_proposal(qtbot, setup):
     p = WorkshopStore(s["ws"]).get(pid)
     assert p.state == "pending" and p.source == "eval"
     assert pane.history_tree.topLevelItemCount() == 2
+
+
+def test_hosted_on_a_real_app_context(qtbot, setup):
+    """The main window constructs hosted panes as ``cls(ctx, parent)``: the skill list follows the
+    context's catalog."""
+    from workbench.app.context import AppContext
+    from workbench.app.evals_pane import EvalsPane
+    from workbench.app.settings import Settings
+    ctx = AppContext(Settings(persist=False), setup["env"], client_id="claude-code", watch=False)
+    ctx.rescan()
+    assert ctx.wait_for_scan(60_000)
+    pane = EvalsPane(ctx, None)
+    qtbot.addWidget(pane)
+    qtbot.waitUntil(lambda: pane.skill_combo.count() == 3, timeout=10_000)
+    assert [pane.skill_combo.itemText(i) for i in range(3)] == ["csv", "greeter", "pdf"]

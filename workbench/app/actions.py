@@ -50,6 +50,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("tab_explain", "E&xplain", "Ctrl+Shift+X", "View", "Show the explain pane"),
     ActionSpec("tab_shadowing", "&Shadowing", "Ctrl+Shift+D", "View", "Show names defined more than once"),
     ActionSpec("tab_chat", "&Chat", "Ctrl+Shift+C", "View", "Show the chat pane"),
+    ActionSpec("tab_evals", "E&vals", "Ctrl+Shift+V", "View", "Show trigger evaluations"),
     ActionSpec("tab_workshop", "&Workshop", "Ctrl+Shift+W", "View", "Show the workshop pane"),
     *_client_actions(),
     ActionSpec("shortcuts", "&Keyboard shortcuts", "F1", "Help", "List every keyboard shortcut"),

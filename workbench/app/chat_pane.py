@@ -96,21 +96,20 @@ class ProposalCard(QFrame):
     """A Workshop proposal the model made: "Proposal <id> (<state>) — review in Workshop", a detail
     line (kind, skill, target, blocking findings) and a "Review in Workshop" button.
 
-    Attributes: proposal_id, event (the ``proposal`` trace event), title (QLabel), detail (QLabel),
+    Attributes: proposal_id, proposal_event (the ``proposal`` trace event), title (QLabel), detail (QLabel),
     button (QPushButton).
     """
 
     def __init__(self, ev: dict, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.proposal_id = str(ev.get("id", ""))
-        self.event = dict(ev)
+        self.proposal_event = dict(ev)  # not "event": that would shadow QWidget.event()
         self.setObjectName("proposalCard")
         self.setFrameShape(QFrame.StyledPanel)
         self.setStyleSheet("QFrame#proposalCard { background: #eef4ff; border: 1px solid #9ab8f0; "
                            "border-radius: 4px; }")
-        lay = QHBoxLayout(self)
+        lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 6, 8, 6)
-        text = QVBoxLayout()
         self.title = QLabel(self)
         self.title.setTextFormat(Qt.PlainText)
         self.title.setText(f"Proposal {self.proposal_id} ({ev.get('state', '?')}) — review in Workshop")
@@ -118,20 +117,32 @@ class ProposalCard(QFrame):
         f.setBold(True)
         self.title.setFont(f)
         blocking = int(ev.get("blocking") or 0)
+        target = str(ev.get("target", ""))
         self.detail = QLabel(self)
         self.detail.setTextFormat(Qt.PlainText)
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.detail.setText(f"{ev.get('kind', '')} of {ev.get('name', '')} → {ev.get('target', '')}"
+        # a long absolute path would force the transcript wider than the view: show its tail,
+        # the full path is the tooltip
+        self.detail.setText(f"{ev.get('kind', '')} of {ev.get('name', '')} → {_path_tail(target)}"
                             + (f"\n{blocking} blocking scanner finding(s): apply is refused until fixed"
                                if blocking else "") + "\nNothing was written to the skill.")
+        self.detail.setToolTip(target)
         if blocking:
             self.detail.setStyleSheet("color: #8a1c1c;")
-        text.addWidget(self.title)
-        text.addWidget(self.detail)
         self.button = QPushButton("Review in Workshop", self)
-        lay.addLayout(text, 1)
-        lay.addWidget(self.button, 0, Qt.AlignVCenter)
+        row = QHBoxLayout()
+        row.addWidget(self.button)
+        row.addStretch(1)
+        lay.addWidget(self.title)
+        lay.addWidget(self.detail)
+        lay.addLayout(row)
+
+
+def _path_tail(path: str, parts: int = 4) -> str:
+    """The last ``parts`` components of ``path`` ("…/" prefixed when shortened)."""
+    bits = path.replace("\\", "/").split("/")
+    return path if len(bits) <= parts else "…/" + "/".join(bits[-parts:])
 
 
 class ChatPane(QWidget):

@@ -555,11 +555,12 @@ class EvalsPane(QWidget):
     def _start(self, fn, done, message: str) -> None:
         self._set_running(True)
         self._message(message)
-        job = run_in_background(fn)
-        self._job = job
-        job.signals.returned.connect(lambda _t, res: done(res))
-        job.signals.errored.connect(lambda _t, msg: self._on_failed(msg))
-        job.signals.finished.connect(lambda _t: self._job_finished())
+        # slots connected before the job starts (workers.run_in_background ``connect=``): a fast
+        # job's signals would otherwise be lost
+        self._job = run_in_background(fn, connect={
+            "returned": lambda _t, res: done(res),
+            "errored": lambda _t, msg: self._on_failed(msg),
+            "finished": lambda _t: self._job_finished()})
 
     def cancel(self) -> None:
         if self._cancel is not None:

@@ -36,7 +36,7 @@ from workbench.app.skills_tree import SkillsPanel
 from workbench.core.model import CLIENT_IDS, STATUSES
 
 #: Tab keys in display order (``--view`` accepts these).
-TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "workshop")
+TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "evals", "workshop")
 
 
 class Placeholder(QWidget):
@@ -92,7 +92,24 @@ def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
         pane.skills_loaded.connect(ctx.mark_loaded)
     elif hasattr(pane, "skill_loaded"):
         pane.skill_loaded.connect(lambda name: ctx.mark_loaded([name]))
+    if hasattr(pane, "proposal_created"):
+        pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
+    if hasattr(pane, "review_requested"):
+        pane.review_requested.connect(lambda pid: _review_proposal(parent, pid))
     return pane
+
+
+def _review_proposal(parent: QWidget, proposal_id: str) -> None:
+    """Show the Workshop tab with ``proposal_id`` selected."""
+    win = parent.window()
+    if not hasattr(win, "show_tab"):
+        return
+    win.show_tab("workshop")
+    wp = win.pane("workshop")
+    if hasattr(wp, "refresh"):
+        wp.refresh()
+    if hasattr(wp, "select"):
+        wp.select(proposal_id)
 
 
 def make_workshop(ctx: AppContext, parent: QWidget) -> QWidget:
@@ -108,11 +125,56 @@ def make_workshop(ctx: AppContext, parent: QWidget) -> QWidget:
     return pane
 
 
+def _hosted(parent: QWidget, key: str) -> QWidget | None:
+    """The built widget of another hosted pane (None when not built yet)."""
+    win = parent.window()
+    lazy = getattr(win, "panes", {}).get(key)
+    return getattr(lazy, "widget", None)
+
+
+def _typed_chat_key(parent: QWidget) -> str | None:
+    """A key typed into the chat pane this session (the Evals pane shares it; never stored)."""
+    chat = _hosted(parent, "chat")
+    if chat is None:
+        return None
+    edit = getattr(chat, "key_edit", None)
+    typed = edit.text().strip() if edit is not None else ""
+    return typed or getattr(chat, "_typed_key", None)
+
+
+def _refresh_workshop(parent: QWidget) -> None:
+    ws = _hosted(parent, "workshop")
+    if ws is not None and hasattr(ws, "refresh"):
+        ws.refresh()
+
+
+def make_evals(ctx: AppContext, parent: QWidget) -> QWidget:
+    """``workbench.app.evals_pane.EvalsPane(ctx, parent, key_provider=...)``: trigger evals on the
+    current catalog; an improved description arrives as a workshop proposal (the Workshop tab is
+    refreshed when one is created)."""
+    mod = core_module("app.evals_pane")
+    if mod is None or not hasattr(mod, "EvalsPane"):
+        return Placeholder("Evals", unavailable_reason("app.evals_pane") or "no EvalsPane", parent)
+    from workbench.core.chat.settings import get_api_key
+
+    def key() -> str | None:
+        typed = _typed_chat_key(parent)
+        try:
+            return get_api_key(typed)[0]
+        except Exception:  # noqa: BLE001 - no keyring etc.: the pane says what to set
+            return typed
+    pane = mod.EvalsPane(ctx, parent, key_provider=key)
+    if hasattr(pane, "proposal_created"):
+        pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
+    return pane
+
+
 #: (tab key, title, factory). Factories run lazily, the first time the tab is shown (the editor
 #: also when a skill is opened through it), so startup does not pay for them.
 HOSTED_PANES = (
     ("editor", "Editor", make_editor),
     ("chat", "Chat", make_chat),
+    ("evals", "Evals", make_evals),
     ("workshop", "Workshop", make_workshop),
 )
 

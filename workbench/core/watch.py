@@ -233,6 +233,7 @@ class RootWatcher:
 
     def _filter(self, raw: set[tuple[watchfiles.Change, str]]) -> list[Change]:
         per_path: dict[str, set[str]] = {}
+        raw = set(raw) | _expand_new_dirs(raw)
         for change, path in raw:
             name = os.path.basename(path)
             if _is_temp(name):
@@ -267,3 +268,25 @@ class RootWatcher:
         with self._lock:
             self._expected.pop(path, None)
         return False
+
+
+def _expand_new_dirs(raw: set[tuple[watchfiles.Change, str]], max_entries: int = 5000) -> set:
+    """``added`` events for the files inside folders that were just added.
+
+    inotify watches a new folder only after it sees it appear, so a ``SKILL.md`` written right
+    after ``mkdir`` (a copied or unpacked skill) can be created before the watch exists and never
+    be reported. Listing each added folder once closes that race; duplicates are merged later.
+    """
+    out: set = set()
+    seen = 0
+    for change, path in raw:
+        if change != watchfiles.Change.added or not os.path.isdir(path):
+            continue
+        for dirpath, dirnames, filenames in os.walk(path):
+            dirnames[:] = [d for d in dirnames if d not in (".git", "node_modules")]
+            for fn in filenames:
+                out.add((watchfiles.Change.added, os.path.join(dirpath, fn)))
+                seen += 1
+            if seen > max_entries:
+                return out
+    return out

@@ -170,6 +170,14 @@ class LintContext:
         self._ascii: bool | None = None
         self._utf8: bytes | None = None
         self._dircache: dict[str, frozenset[str]] = {}
+        #: Paths outside SKILL.md whose state the result depends on (folders listed, files read);
+        #: ``workbench.core.resultcache`` stats them to know a cached result is still valid.
+        self.deps: set[str] = set()
+
+    def depend(self, path: "str | os.PathLike[str]") -> None:
+        """Record that the lint result depends on ``path`` (a folder listed or a file read besides
+        SKILL.md). Rules that touch the disk other than through ``folder()``/``exists()`` call it."""
+        self.deps.add(os.fspath(path))
 
     def others(self, entries: Iterable[CatalogEntry] | None = None) -> list[CatalogEntry]:
         """Catalog entries (all, or the given subset) other than this file itself."""
@@ -397,6 +405,7 @@ class LintContext:
         cache = self._dircache
         got = cache.get(parent)
         if got is None:
+            self.deps.add(parent)
             try:
                 got = frozenset(os.listdir(parent))
             except OSError:
@@ -418,6 +427,7 @@ class LintContext:
             if d is None:
                 return None
             out: dict[str, list[str]] = {}
+            self.deps.add(str(d))
             try:
                 with os.scandir(d) as it:
                     out[""] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
@@ -425,6 +435,7 @@ class LintContext:
                 return None
             for sub in ("scripts", "references", "assets"):
                 if sub + "/" in out[""]:
+                    self.deps.add(str(d / sub))
                     try:
                         with os.scandir(d / sub) as it:
                             out[sub] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)

@@ -22,7 +22,7 @@ from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
 from workbench.core.lint.profiles import Profile, get_profile
 from workbench.core.lint.registry import RULES, Rule, load_rules
 from workbench.core.lint.types import ERROR, OFF, Diagnostic, Fix, TextEdit
-from workbench.core.skillfile import SkillFile, parse_skill_text, read_skill_file
+from workbench.core.skillfile import SkillFile, Span, parse_skill_text, read_skill_file
 
 #: Directories never walked by ``find_skill_files`` (DESIGN.md section 3).
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -69,17 +69,7 @@ def lint_skillfile(sf: SkillFile, profile: "str | Profile" = "agentskills",
     """
     prof = get_profile(profile)
     ctx = LintContext(sf, prof, catalog)
-    out: list[Diagnostic] = []
-    for r, sev in _active(prof):
-        try:
-            for f in r.check(ctx):
-                s = f.severity or sev
-                out.append(_clamp(Diagnostic(f.span.line, f.span.column, f.span.end_line, f.span.end_column,
-                                             s, r.code, f.message, f.fix, r.name, r.unverified), ctx))
-        except Exception as exc:  # a rule bug must never take the linter down
-            out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000",
-                                  f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}",
-                                  rule="internal-error"))
+    out = _run_rules(_active(prof), ctx)
     out.sort(key=lambda d: d.sort_key)
     return out
 
@@ -131,11 +121,21 @@ def find_skill_files(path: "Path | str") -> list[Path]:
 
 
 def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agentskills",
-               catalog: Iterable[Any] | None = None) -> dict[Path, list[Diagnostic]]:
+               catalog: Iterable[Any] | None = None, *, jobs: int | None = None,
+               cache: Any = None) -> dict[Path, list[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
 
     The files linted together form the catalog for cross-skill rules (duplicate names and
     descriptions, listing budget) unless ``catalog`` is given.
+
+    Args:
+        jobs: worker processes for reading + parsing + per-file rules. None = auto (both cores
+            when there are at least ``PARALLEL_MIN_FILES`` files, the machine has more than one
+            core and the caller runs no other thread; else serial); 1 = serial. Falls back to
+            serial when processes cannot start. The result is the same either way.
+        cache: a ``workbench.core.resultcache.ResultCache`` (or True for the default one under
+            ``appdirs.cache_dir()``) holding per-file results keyed by file identity, profile
+            and rules version; catalog rules are always recomputed. None/False = no cache.
 
     Returns {SKILL.md path: diagnostics}, in path order. A directory holding no SKILL.md at all
     maps to one ``STR002`` error keyed by the directory (skills-ref: "Missing required file:
@@ -153,25 +153,268 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
         if not got and p.is_dir():
             empty_dirs.append(p)
         files.extend(got)
-    seen: set[Path] = set()
-    uniq = []
+    seen: set[str] = set()
+    uniq: list[Path] = []
     for f in files:
-        k = f.absolute()
+        k = os.path.abspath(f)
         if k not in seen:
             seen.add(k)
             uniq.append(f)
-    parsed = [read_skill_file(f) for f in uniq]
-    if catalog is None:
-        cat = CatalogIndex([CatalogEntry(_catalog_name(sf), _catalog_desc(sf), sf.path) for sf in parsed])
-    else:
-        cat = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
+    if cache is True:
+        from workbench.core.resultcache import ResultCache
+        cache = ResultCache(prof)
+    records = lint_records([str(f) for f in uniq], prof, jobs=jobs, cache=cache or None)
     out: dict[Path, list[Diagnostic]] = {}
-    for sf in parsed:
-        out[sf.path] = lint_skillfile(sf, prof, cat)  # type: ignore[index]
+    if not records:
+        pass
+    else:
+        if catalog is None:
+            cat = CatalogIndex([CatalogEntry(r[_R_FACTS][_F_CAT_NAME], r[_R_FACTS][_F_CAT_DESC], f)
+                                for f, r in zip(uniq, records)])
+        else:
+            cat = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
+        cat_rules = [(r, s) for r, s in _active(prof) if r.code in CATALOG_RULES]
+        for f, rec in zip(uniq, records):
+            diags = [_decode_diag(t) for t in rec[_R_DIAGS]]
+            if cat_rules:
+                fctx = FactsContext(rec[_R_FACTS], f, prof, cat)
+                diags.extend(_run_rules(cat_rules, fctx))
+                diags.sort(key=lambda d: d.sort_key)
+            out[f] = diags
     for d in empty_dirs:
         out[d] = [Diagnostic(1, 1, 1, 1, ERROR, "STR002", "no SKILL.md in this folder (the file name "
                              "must be exactly SKILL.md)", rule="skill-file-missing")]
     return out
+
+
+# ----------------------------------------------------------------------------------------
+# per-file records: what the parallel workers and the result cache hand back
+#
+# A record is a tuple of plain Python values (marshal-able, cheap to pickle):
+#   (diagnostics of the per-file rules as tuples, facts for the catalog rules)
+# The per-file rules are every rule except ``CATALOG_RULES``; they never read ``ctx.catalog``
+# (tests/core/test_resultcache.py checks the rule sources), so running them with an empty catalog
+# gives the same diagnostics. The catalog rules run afterwards, in the calling process, on a
+# ``FactsContext`` built from the facts (no re-parse).
+
+#: Rules that read ``ctx.catalog``: recomputed on every run, never cached.
+CATALOG_RULES = frozenset({"CAT001", "CAT002", "DESC009"})
+#: Below this many files ``lint_paths(jobs=None)`` stays serial (a pool costs ~50 ms to start).
+PARALLEL_MIN_FILES = 200
+_FACT_FIELDS = ("name", "description", "when_to_use", "disable-model-invocation")
+_R_DIAGS, _R_FACTS = 0, 1
+(_F_STATE, _F_HAS_FIELDS, _F_NAME, _F_DESC, _F_FIELDS, _F_LINES, _F_NLINES, _F_CAT_NAME,
+ _F_CAT_DESC) = range(9)
+
+
+def _run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for r, sev in active:
+        try:
+            for f in r.check(ctx):
+                s = f.severity or sev
+                out.append(_clamp(Diagnostic(f.span.line, f.span.column, f.span.end_line, f.span.end_column,
+                                             s, r.code, f.message, f.fix, r.name, r.unverified), ctx))
+        except Exception as exc:  # a rule bug must never take the linter down
+            out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000",
+                                  f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}",
+                                  rule="internal-error"))
+    return out
+
+
+def _encode_diag(d: Diagnostic) -> tuple:
+    fx = None
+    if d.fix is not None:
+        fx = (d.fix.title, tuple((e.line, e.column, e.end_line, e.end_column, e.new_text) for e in d.fix.edits))
+    return (d.line, d.column, d.end_line, d.end_column, d.severity, d.code, d.message, fx, d.rule, d.unverified)
+
+
+def _decode_diag(t: tuple) -> Diagnostic:
+    fx = t[7]
+    if fx is not None:
+        fx = Fix(fx[0], [TextEdit(*e) for e in fx[1]])
+    return Diagnostic(t[0], t[1], t[2], t[3], t[4], t[5], t[6], fx, t[8], t[9])
+
+
+def _plain(v: Any) -> Any:
+    """A field value reduced to what the catalog rules look at (str and bool survive; anything
+    else becomes 0, which is neither a str nor ``True``)."""
+    return v if isinstance(v, (str, bool)) else 0
+
+
+def _facts(ctx: LintContext) -> tuple:
+    """What the catalog rules need of one file, as plain values (see ``FactsContext``)."""
+    sf = ctx.sf
+    fields: dict[str, tuple] = {}
+    last = 1
+    for k in _FACT_FIELDS:
+        f = ctx.fields.get(k)
+        if f is not None:
+            sp = f.value_span
+            fields[k] = (_plain(f.value), (sp.line, sp.column, sp.end_line, sp.end_column))
+            last = max(last, sp.end_line)
+    lines = ctx.lines
+    return (sf.state, ctx.has_fields, ctx.name_str() if ctx.has_fields else None,
+            ctx.description_str() if ctx.has_fields else None, fields, lines[:last], len(lines),
+            _catalog_name(sf), _catalog_desc(sf))
+
+
+def lint_record(path: str, prof: Profile) -> tuple:
+    """Read, parse and run the per-file rules on one SKILL.md: ``(diagnostics as tuples, facts)``.
+    Never raises for file content."""
+    sf = read_skill_file(path)
+    ctx = LintContext(sf, prof, _EMPTY_CATALOG)
+    active = [(r, s) for r, s in _active(prof) if r.code not in CATALOG_RULES]
+    diags = _run_rules(active, ctx)
+    return (tuple(_encode_diag(d) for d in diags), _facts(ctx)), sf, ctx.deps
+
+
+def _records_chunk(paths: list[str], prof: Profile) -> list[tuple]:
+    """Worker entry point: records for a chunk of paths (plus the facts the cache keys on)."""
+    out = []
+    for p in paths:
+        rec, sf, deps = lint_record(p, prof)
+        out.append((rec, sf.size, sf.mtime_ns, sf.sha256, tuple(sorted(deps))))
+    return out
+
+
+def _parallel_ok() -> bool:
+    import multiprocessing
+    import threading
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def lint_records(paths: list[str], prof: Profile, *, jobs: int | None = None, cache: Any = None) -> list[tuple]:
+    """Records (see above) for ``paths`` in order, from ``cache`` where still valid, else computed
+    (in ``jobs`` processes; see ``lint_paths``). New records are stored in ``cache`` and the cache
+    is saved."""
+    load_rules()
+    out: list[tuple | None] = [None] * len(paths)
+    todo: list[int] = []
+    for i, p in enumerate(paths):
+        rec = cache.get(p) if cache is not None else None
+        if rec is None:
+            todo.append(i)
+        else:
+            out[i] = rec
+    if todo:
+        n = len(todo)
+        if jobs is None:
+            cpus = os.cpu_count() or 1
+            jobs = min(cpus, 8) if n >= PARALLEL_MIN_FILES and cpus > 1 and _parallel_ok() else 1
+        todo_paths = [paths[i] for i in todo]
+        results: list[tuple] | None = None
+        if jobs > 1 and n > 1:
+            results = _run_parallel(todo_paths, prof, jobs)
+        if results is None:
+            results = _records_chunk(todo_paths, prof)
+        for i, (rec, size, mtime_ns, sha, deps) in zip(todo, results):
+            out[i] = rec
+            if cache is not None:
+                cache.put(paths[i], rec, size, mtime_ns, sha, deps)
+    if cache is not None:
+        cache.save()
+    return out  # type: ignore[return-value]
+
+
+def _run_parallel(paths: list[str], prof: Profile, jobs: int) -> list[tuple] | None:
+    """``_records_chunk`` over ``jobs`` forked processes; None when processes cannot be used."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    if not _parallel_ok():
+        return None
+    # ~4 chunks per worker: balances uneven files without paying per-file IPC.
+    size = max(25, -(-len(paths) // (jobs * 4)))
+    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
+            got = list(ex.map(_records_chunk, chunks, [prof] * len(chunks)))
+    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError, pickling: do it serially
+        return None
+    return [r for chunk in got for r in chunk]
+
+
+_EMPTY_CATALOG = CatalogIndex(())
+
+
+class _LiteField:
+    """A frontmatter field as the catalog rules see it in a ``FactsContext``."""
+
+    __slots__ = ("value", "value_span")
+
+    def __init__(self, value: Any, span: tuple):
+        self.value = value
+        self.value_span = Span(*span)
+
+
+class _HeadLines:
+    """``ctx.lines`` for a ``FactsContext``: the first lines of the file (those the catalog rules'
+    spans can touch) and the true line count."""
+
+    __slots__ = ("head", "n")
+
+    def __init__(self, head: list[str], n: int):
+        self.head, self.n = head, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> str:
+        if i < 0:
+            i += self.n
+        if 0 <= i < len(self.head):
+            return self.head[i]
+        if 0 <= i < self.n:
+            return ""
+        raise IndexError(i)
+
+
+class _State:
+    __slots__ = ("state",)
+
+    def __init__(self, state: str):
+        self.state = state
+
+
+class FactsContext:
+    """The part of ``LintContext`` that the catalog rules (``CATALOG_RULES``) use, rebuilt from a
+    record's facts: lets them run on cached or worker-computed results without re-parsing."""
+
+    def __init__(self, facts: tuple, path: Path, profile: Profile, catalog: CatalogIndex):
+        self.sf = _State(facts[_F_STATE])
+        self.has_fields = facts[_F_HAS_FIELDS]
+        self._name, self._desc = facts[_F_NAME], facts[_F_DESC]
+        self.fields = {k: _LiteField(v, sp) for k, (v, sp) in facts[_F_FIELDS].items()}
+        self.lines = _HeadLines(list(facts[_F_LINES]), facts[_F_NLINES])
+        self.path = path
+        self.profile = profile
+        self.catalog = catalog
+        self.self_key = os.path.abspath(path)
+        self.dir_name = path.parent.name or None
+
+    def others(self, entries: Iterable[CatalogEntry] | None = None) -> list[CatalogEntry]:
+        src = self.catalog.entries if entries is None else entries
+        me = self.self_key
+        return [e for e in src if self.catalog.key(e) != me]
+
+    def field(self, key: str) -> _LiteField | None:
+        return self.fields.get(key)
+
+    def name_str(self) -> str | None:
+        return self._name
+
+    def description_str(self) -> str | None:
+        return self._desc
+
+    def get_line(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    def line_span(self, line: int) -> Span:
+        ln = self.get_line(line)
+        return Span(line, 1, line, max(2, len(ln) + 1) if ln else 1)
+
+    def top_span(self) -> Span:
+        return self.line_span(1)
 
 
 def _catalog_name(sf: SkillFile) -> str:

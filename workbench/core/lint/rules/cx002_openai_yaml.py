@@ -37,6 +37,7 @@ def check(ctx):
     if not folder or "agents/" not in folder[""]:
         return
     p = ctx.skill_dir / "agents" / "openai.yaml"
+    ctx.depend(p)  # the result cache revalidates on this file's identity
     if not p.is_file():
         return
     where = "agents/openai.yaml"
