@@ -246,3 +246,14 @@ def test_open_folder_switches_workspace(open_window, small_ws, tmp_path):
     assert win.ctx.extra_root == other
     assert "extra root" in win.banner.text()
     assert [s.name for s in _skills(win) if s.root.scope == "extra"] == ["one"]
+
+
+def test_demo_when_only_unlisted_skills_found(open_window, tmp_path):
+    # `workbench` with no folder, run in a checkout whose only skills wait for a touch (nested
+    # roots, like this repository's resources/demo): nothing would be listed, so show the demo.
+    pytest.importorskip("workbench.core.demo")
+    ws = tmp_path / "repo"
+    write_skill(ws / "pkg" / ".claude" / "skills" / "nested-only", "nested-only", "Use when x.")
+    win = open_window(Environment(workspace=ws, home=tmp_path / "h"), allow_demo=True)
+    assert win.ctx.demo
+    assert "demo" in win.banner.text()

@@ -176,7 +176,7 @@ def _scan_first(env, cache, clients, res, progress, total, context_tokens, emit,
         return 0
     _scan_clients(env, cache, clients[:1], res, progress, total)
     cat = res.catalogs.get(clients[0])
-    if cat is None or (allow_demo and not cat.skills):
+    if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
     part = dataclasses.replace(res, catalogs=dict(res.catalogs), errors=dict(res.errors),
                                notes=list(res.notes))
@@ -208,7 +208,7 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
 
     * A workspace that holds skill folders but no client roots is scanned as an extra root
       (``workspace_as_root``), with a note.
-    * With ``allow_demo`` (no WORKSPACE argument) and no skill found by any client, the bundled
+    * With ``allow_demo`` (no WORKSPACE argument) and no skill listed by any client, the bundled
       demo is scanned instead, with a note.
 
     ``progress(done, total)`` counts clients scanned (+1 for the listings). ``emit(result)``, if
@@ -233,7 +233,9 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
     total = len(clients) + 1
     first = _scan_first(env, cache, clients, res, progress, total, context_tokens, emit, allow_demo)
     _scan_clients(env, cache, clients[first:], res, progress, total, offset=first)
-    if allow_demo and not any(c.skills for c in res.catalogs.values()):
+    # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
+    # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
+    if allow_demo and not any(c.listed() for c in res.catalogs.values()):
         denv, note = demo_environment()
         res.notes.append(f"No skills found in {env.workspace}: {note}")
         if denv is not None:

@@ -112,12 +112,30 @@ def find_skill_files(path: "Path | str") -> list[Path]:
     for name in ("SKILL.md", "skill.md"):
         if (p / name).is_file() and (name == "SKILL.md" or name in os.listdir(p)):
             return [p / name]
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(p):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-        if "SKILL.md" in filenames:
-            found.append(Path(dirpath) / "SKILL.md")
-    return sorted(found)
+    # os.scandir walk on str paths (d_type answers is_dir without a stat): the same files as
+    # os.walk(p) with followlinks=False (symlinked folders are listed but not entered).
+    found: list[str] = []
+    stack = [str(p)]
+    while stack:
+        d = stack.pop()
+        try:
+            with os.scandir(d) as it:
+                for e in it:
+                    name = e.name
+                    try:
+                        is_dir = e.is_dir()
+                    except OSError:
+                        is_dir = False
+                    if is_dir:
+                        if name not in SKIP_DIRS and not e.is_symlink():
+                            stack.append(e.path)
+                    elif name == "SKILL.md":
+                        found.append(e.path)
+        except OSError:
+            continue
+    # Path order (component-wise), not plain string order: "a/b" sorts before "a-b".
+    found.sort(key=lambda s: s.split(os.sep))
+    return [Path(f) for f in found]
 
 
 def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agentskills",
@@ -163,13 +181,12 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
     if cache is True:
         from workbench.core.resultcache import ResultCache
         cache = ResultCache(prof)
-    records = lint_records([str(f) for f in uniq], prof, jobs=jobs, cache=cache or None)
+    records = lint_records([str(f) for f in uniq], prof, jobs=jobs,
+                           cache=None if cache is None or cache is False else cache)
     out: dict[Path, list[Diagnostic]] = {}
-    if not records:
-        pass
-    else:
+    if records:
         if catalog is None:
-            cat = CatalogIndex([CatalogEntry(r[_R_FACTS][_F_CAT_NAME], r[_R_FACTS][_F_CAT_DESC], f)
+            cat = CatalogIndex([CatalogEntry(_cat_name(r[_R_FACTS]), _cat_desc(r[_R_FACTS]), f)
                                 for f, r in zip(uniq, records)])
         else:
             cat = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
@@ -243,7 +260,11 @@ def _plain(v: Any) -> Any:
 
 
 def _facts(ctx: LintContext) -> tuple:
-    """What the catalog rules need of one file, as plain values (see ``FactsContext``)."""
+    """What the catalog rules need of one file, as plain values (see ``FactsContext``). Compact:
+    the cache stores one per file. Field values are kept only where a catalog rule reads them
+    (``when_to_use``, ``disable-model-invocation``); of the head lines only their lengths (the
+    rules and ``_clamp`` only measure them); the catalog name/description only when they differ
+    from the name/description (None = the same)."""
     sf = ctx.sf
     fields: dict[str, tuple] = {}
     last = 1
@@ -251,12 +272,25 @@ def _facts(ctx: LintContext) -> tuple:
         f = ctx.fields.get(k)
         if f is not None:
             sp = f.value_span
-            fields[k] = (_plain(f.value), (sp.line, sp.column, sp.end_line, sp.end_column))
+            v = _plain(f.value) if k in ("when_to_use", "disable-model-invocation") else 0
+            fields[k] = (v, (sp.line, sp.column, sp.end_line, sp.end_column))
             last = max(last, sp.end_line)
     lines = ctx.lines
-    return (sf.state, ctx.has_fields, ctx.name_str() if ctx.has_fields else None,
-            ctx.description_str() if ctx.has_fields else None, fields, lines[:last], len(lines),
-            _catalog_name(sf), _catalog_desc(sf))
+    name = ctx.name_str() if ctx.has_fields else None
+    desc = ctx.description_str() if ctx.has_fields else None
+    cn, cd = _catalog_name(sf), _catalog_desc(sf)
+    return (sf.state, ctx.has_fields, name, desc, fields, [len(x) for x in lines[:last]], len(lines),
+            None if cn == name else cn, None if cd == desc else cd)
+
+
+def _cat_name(facts: tuple) -> str:
+    v = facts[_F_CAT_NAME]
+    return facts[_F_NAME] if v is None else v
+
+
+def _cat_desc(facts: tuple) -> str:
+    v = facts[_F_CAT_DESC]
+    return facts[_F_DESC] if v is None else v
 
 
 def lint_record(path: str, prof: Profile) -> tuple:
@@ -348,12 +382,13 @@ class _LiteField:
 
 
 class _HeadLines:
-    """``ctx.lines`` for a ``FactsContext``: the first lines of the file (those the catalog rules'
-    spans can touch) and the true line count."""
+    """``ctx.lines`` for a ``FactsContext``: the lengths of the first lines of the file (those the
+    catalog rules' spans can touch) and the true line count. Items are placeholder strings of the
+    right length: the catalog rules and ``_clamp`` only take ``len()`` of a line."""
 
     __slots__ = ("head", "n")
 
-    def __init__(self, head: list[str], n: int):
+    def __init__(self, head: list[int], n: int):
         self.head, self.n = head, n
 
     def __len__(self) -> int:
@@ -363,7 +398,7 @@ class _HeadLines:
         if i < 0:
             i += self.n
         if 0 <= i < len(self.head):
-            return self.head[i]
+            return " " * self.head[i]
         if 0 <= i < self.n:
             return ""
         raise IndexError(i)
