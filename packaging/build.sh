@@ -7,9 +7,15 @@ cd "$(dirname "$0")/.."
 py=.venv/bin/python
 $py -m pip install -q -e '.[package]'
 $py -m PyInstaller --noconfirm --log-level WARN --distpath build/dist --workpath build/work packaging/workbench.spec
-app=build/dist/workbench/workbench
+app=$PWD/build/dist/workbench/workbench
 "$app" --version
-out=${1:-build/packaged-screenshot.png}
-QT_QPA_PLATFORM=offscreen "$app" --screenshot "$out"
+out=$(realpath -m "${1:-build/packaged-screenshot.png}")
+# From an empty folder with an empty HOME, so the window shows the bundled demo (proves the
+# resources were packaged).
+tmp=$(mktemp -d)
+(cd "$tmp" && HOME="$tmp" QT_QPA_PLATFORM=offscreen "$app" --screenshot "$out")
+rm -rf "$tmp"
 test -s "$out"
+# The demo must have been found inside the bundle.
+test -d build/dist/workbench/_internal/resources/demo
 echo "packaged app OK: $app, screenshot $out"

@@ -111,13 +111,27 @@ class ProposalTableModel(QAbstractTableModel):
 
 
 def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
-    """Side-by-side diff of one file as an HTML table (old left, new right; changed rows tinted)."""
+    """Side-by-side diff of one file as an HTML table (old left, new right; changed rows tinted).
+
+    A new file (``old is None``) is one column (line numbers + proposed text): an empty left half
+    let Qt's table layout squeeze the header to one character per line. Cells wrap long lines
+    (``pre-wrap``) so a 1,000-char description does not push the table wider than the view;
+    header cells never wrap (``nowrap``).
+    """
     a, b = decode_for_display(old), decode_for_display(new)
     if a is None or b is None:
         return f"<p><i>Binary file {_e(rel)}: {len(old or b''):,} → {len(new):,} bytes</i></p>"
-    head = "(new file)" if old is None else "live / before"
-    out = [f"<table width='100%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
-           f"<tr><th colspan='2' align='left'>{_e(rel)} — {head}</th><th colspan='2' align='left'>proposed</th></tr>"]
+    pre = "<pre style='margin:0; white-space:pre-wrap'>"
+    table = "<table width='100%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
+    if old is None:
+        out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — new file (proposed)</th></tr>"]
+        for no, line in enumerate(b.splitlines() or [""], 1):
+            out.append(f"<tr><td style='color:#8c959f' align='right'>{no}</td>"
+                       f"<td width='100%' bgcolor='{_ROW_BG['insert']}'>{pre}{_e(line)}</pre></td></tr>")
+        out.append("</table>")
+        return "".join(out)
+    out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — live / before</th>"
+                  "<th colspan='2' align='left' nowrap>proposed</th></tr>"]
     for r in side_by_side(a, b):
         bg = _ROW_BG.get(r.tag, "")
         lbg = "#ffebe9" if r.tag in ("replace", "delete") and r.old_no else bg
@@ -125,9 +139,9 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
         out.append(
             "<tr>"
             f"<td style='color:#8c959f' align='right'>{r.old_no or ''}</td>"
-            f"<td width='50%' bgcolor='{lbg or '#ffffff'}'><pre style='margin:0'>{_e(r.old)}</pre></td>"
+            f"<td width='50%' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
             f"<td style='color:#8c959f' align='right'>{r.new_no or ''}</td>"
-            f"<td width='50%' bgcolor='{rbg or '#ffffff'}'><pre style='margin:0'>{_e(r.new)}</pre></td>"
+            f"<td width='50%' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
             "</tr>")
     out.append("</table>")
     return "".join(out)

@@ -15,6 +15,10 @@ Formats:
 * github: workflow commands ``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::message``
   (info -> ``::notice``).
 
+Speed: ``--jobs N`` worker processes (default auto: all cores from 200 files on); results are
+cached per file under the app cache folder (``--no-cache`` to bypass; see
+``workbench.core.resultcache``).
+
 Profile: ``--profile ID`` (default ``agentskills``); ``--client ID`` selects the same-named profile
 when ``--profile`` is not given (decision: ``--profile`` wins when both are given). Exit 0 when no
 finding has error severity, 1 when any does, 2 on a usage error (missing path, unknown profile or
@@ -52,6 +56,10 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
                        help="names may only use a-z, 0-9 and '-' (quick_validate, agnix, the API)")
     names.add_argument("--unicode-names", dest="unicode_names", action="store_true",
                        help="names may use Unicode lowercase letters and digits (skills-ref)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes for many files (default: auto, all cores above 200 files)")
+    p.add_argument("--no-cache", dest="cache", action="store_false", default=True,
+                   help="do not use or update the result cache (appdirs cache folder)")
     p.set_defaults(client=None)  # lint: --client only selects a profile when given
     return p
 
@@ -75,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
     for p in paths:
         if not p.exists():
             raise UsageError(f"{p}: no such file or directory")
-    results = lint_paths(paths, profile=prof)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    # Decision: the CLI uses the persistent result cache by default (results are identical: an
+    # entry is only used while the file, its folder listings and profile/rules are unchanged).
+    results = lint_paths(paths, profile=prof, jobs=args.jobs, cache=bool(args.cache))
     flat = [(path, d) for path, ds in results.items() for d in ds]
     summary = {"files": sum(1 for p in results if p.is_file() or p.name.lower() == "skill.md"),
                "errors": sum(1 for _, d in flat if d.severity == "error"),

@@ -399,6 +399,7 @@ def _parse_yaml(sf: SkillFile) -> None:
         sf.message = "the frontmatter is not a mapping"
         return
     sf.data = {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
+    memo: list = []
     for knode, vnode in node.value:
         k = knode.value if isinstance(knode, yaml.ScalarNode) else str(knode.value)
         style = vnode.style if isinstance(vnode, yaml.ScalarNode) else None
@@ -406,19 +407,25 @@ def _parse_yaml(sf: SkillFile) -> None:
             key=k,
             value=sf.data.get(k),
             key_span=_span(knode, offset),
-            value_span=_value_span(vnode, offset, sf),
+            value_span=_value_span(vnode, offset, sf, memo),
             style=style or ("" if isinstance(vnode, yaml.ScalarNode) else None),
             tag=vnode.tag,
             node=vnode,
         )
 
 
-def _value_span(vnode: Any, offset: int, sf: SkillFile) -> Span:
+def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list | None = None) -> Span:
     sp = _span(vnode, offset)
     # PyYAML ends block scalars at the start of the next key's line; pull the end back to the end
     # of the last content line so a squiggle does not run onto the next key.
     if sp.end_line > sp.line and sp.end_column == 1:
-        lines = sf.text.split("\n")
+        # ``memo`` keeps the split text across the fields of one parse (one split per file,
+        # not one per block scalar).
+        if memo is None:
+            memo = []
+        if not memo:
+            memo.append(sf.text.split("\n"))
+        lines = memo[0]
         el = sp.end_line - 1
         while el > sp.line and not lines[el - 1].strip():
             el -= 1

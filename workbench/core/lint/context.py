@@ -238,7 +238,9 @@ class LintContext:
     def lines(self) -> list[str]:
         """The file's lines without line endings."""
         if self._lines is None:
-            self._lines = [ln[:-1] if ln.endswith("\r") else ln for ln in self.text.split("\n")]
+            t = self.text
+            self._lines = ([ln[:-1] if ln.endswith("\r") else ln for ln in t.split("\n")] if "\r" in t
+                           else t.split("\n"))
         return self._lines
 
     def pos(self, offset: int) -> tuple[int, int]:

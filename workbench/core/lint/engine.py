@@ -180,7 +180,10 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
             uniq.append(f)
     if cache is True:
         from workbench.core.resultcache import ResultCache
-        cache = ResultCache(prof)
+        try:
+            cache = ResultCache(prof)
+        except OSError:  # no writable cache folder: lint without one
+            cache = None
     records = lint_records([str(f) for f in uniq], prof, jobs=jobs,
                            cache=None if cache is None or cache is False else cache)
     out: dict[Path, list[Diagnostic]] = {}
@@ -194,9 +197,10 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
         for f, rec in zip(uniq, records):
             diags = [_decode_diag(t) for t in rec[_R_DIAGS]]
             if cat_rules:
-                fctx = FactsContext(rec[_R_FACTS], f, prof, cat)
-                diags.extend(_run_rules(cat_rules, fctx))
-                diags.sort(key=lambda d: d.sort_key)
+                extra = _run_rules(cat_rules, FactsContext(rec[_R_FACTS], f, prof, cat))
+                if extra:  # the per-file diagnostics are stored sorted already
+                    diags.extend(extra)
+                    diags.sort(key=_SORT_KEY)
             out[f] = diags
     for d in empty_dirs:
         out[d] = [Diagnostic(1, 1, 1, 1, ERROR, "STR002", "no SKILL.md in this folder (the file name "
@@ -222,6 +226,10 @@ _FACT_FIELDS = ("name", "description", "when_to_use", "disable-model-invocation"
 _R_DIAGS, _R_FACTS = 0, 1
 (_F_STATE, _F_HAS_FIELDS, _F_NAME, _F_DESC, _F_FIELDS, _F_LINES, _F_NLINES, _F_CAT_NAME,
  _F_CAT_DESC) = range(9)
+
+
+def _SORT_KEY(d: Diagnostic) -> tuple:
+    return d.sort_key
 
 
 def _run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
@@ -300,6 +308,7 @@ def lint_record(path: str, prof: Profile) -> tuple:
     ctx = LintContext(sf, prof, _EMPTY_CATALOG)
     active = [(r, s) for r, s in _active(prof) if r.code not in CATALOG_RULES]
     diags = _run_rules(active, ctx)
+    diags.sort(key=_SORT_KEY)
     return (tuple(_encode_diag(d) for d in diags), _facts(ctx)), sf, ctx.deps
 
 

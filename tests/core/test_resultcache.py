@@ -1,0 +1,209 @@
+"""The persistent lint result cache and the parallel lint path give exactly the serial results."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from workbench.core.lint import PROFILES, CatalogEntry, CatalogIndex, find_skill_files, lint_paths, lint_skillfile
+from workbench.core.lint.engine import CATALOG_RULES, _catalog_desc, _catalog_name
+from workbench.core.resultcache import ResultCache, profile_fingerprint, rules_version
+from workbench.core.skillfile import read_skill_file
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "workbench" / "core" / "lint" / "rules"
+
+
+def _skill(root: Path, name: str, desc: str, body: str = "# T\n", extra: dict[str, str] | None = None) -> Path:
+    d = root / name
+    d.mkdir(parents=True)
+    p = d / "SKILL.md"
+    p.write_text(f"---\nname: {name}\ndescription: {desc}\n---\n{body}")
+    for rel, text in (extra or {}).items():
+        (d / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / rel).write_text(text)
+    return p
+
+
+def _age(root: Path, seconds: float = 60.0) -> None:
+    """Back-date every file and folder (the cache never stores racily new files)."""
+    past = time.time() - seconds
+    for dp, dn, fn in os.walk(root):
+        for f in fn:
+            os.utime(os.path.join(dp, f), (past, past))
+        os.utime(dp, (past, past))
+
+
+def _reference(root: Path, profile: str) -> dict[Path, list]:
+    """The pre-cache lint_paths behaviour: parse everything, one catalog, lint_skillfile each."""
+    sfs = [read_skill_file(f) for f in find_skill_files(root)]
+    cat = CatalogIndex([CatalogEntry(_catalog_name(sf), _catalog_desc(sf), sf.path) for sf in sfs])
+    return {sf.path: lint_skillfile(sf, profile, cat) for sf in sfs}
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "skills"
+    _skill(root, "pdf-tools", "Extracts text from PDF files. Use when the user asks to read a PDF.",
+           "See [forms](references/forms.md) and [missing](references/nope.md).\n```bash\nx\n",
+           {"references/forms.md": "forms", "README.md": "hi"})
+    _skill(root, "pdf-copy", "Extracts text from PDF files. Use when the user asks to read a PDF.")
+    _skill(root, "dup", "First.")
+    (root / "other").mkdir()
+    _skill(root / "other", "dup", "Second skill of the same name. Use when testing.")
+    (root / "bad").mkdir()
+    (root / "bad" / "SKILL.md").write_text("---\nname: bad\ndescription: Use when: colons\n---\nBody\n")
+    (root / "nofm").mkdir()
+    (root / "nofm" / "SKILL.md").write_text("# just a body\n")
+    _age(root)
+    return root
+
+
+def test_only_catalog_rules_read_the_catalog():
+    """Per-file rules run with an empty catalog in workers and from the cache: that is only sound
+    while no other rule reads ``ctx.catalog``/``ctx.others``."""
+    for f in RULES_DIR.glob("*.py"):
+        src = f.read_text()
+        code = re.search(r'@rule\("([A-Z]+\d+)"', src)
+        if code and code.group(1) not in CATALOG_RULES:
+            assert "ctx.catalog" not in src and "ctx.others" not in src, f.name
+
+
+@pytest.mark.parametrize("profile", ["agentskills", "claude-code", "codex", "openclaw"])
+def test_cache_cold_and_warm_equal_serial(tree, tmp_path, profile):
+    ref = _reference(tree, profile)
+    prof = PROFILES[profile]
+    c1 = ResultCache(prof, tmp_path / "cache")
+    assert lint_paths([tree], profile, cache=c1) == ref
+    assert c1.stored == len(ref) and c1.path.is_file()
+    c2 = ResultCache(prof, tmp_path / "cache")
+    assert lint_paths([tree], profile, cache=c2) == ref
+    assert c2.hits == len(ref) and c2.misses == 0
+
+
+def test_parallel_equals_serial(tree):
+    ref = _reference(tree, "claude-code")
+    assert lint_paths([tree], "claude-code", jobs=2) == ref
+    assert lint_paths([tree], "claude-code", jobs=1) == ref
+
+
+def test_corpus_parallel_and_cache_equal_serial(corpus, tmp_path):
+    root = corpus / "openclaw"
+    ref = _reference(root, "openclaw")
+    assert lint_paths([root], "openclaw", jobs=2) == ref
+    cache = ResultCache(PROFILES["openclaw"], tmp_path / "c")
+    assert lint_paths([root], "openclaw", cache=cache) == ref
+    warm = ResultCache(PROFILES["openclaw"], tmp_path / "c")
+    assert lint_paths([root], "openclaw", cache=warm) == ref
+    assert warm.hits == len(ref)
+
+
+def test_edit_invalidates_entry(tree, tmp_path):
+    prof = PROFILES["agentskills"]
+    lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    p = tree / "dup" / "SKILL.md"
+    p.write_text("---\nname: Dup\ndescription: First.\n---\n")
+    past = time.time() - 30
+    os.utime(p, (past, past))
+    c = ResultCache(prof, tmp_path / "c")
+    res = lint_paths([tree], prof, cache=c)
+    assert res == _reference(tree, "agentskills")
+    assert c.misses == 1
+    assert any(d.code == "NAME003" for d in res[p])
+
+
+def test_folder_change_invalidates_entry(tree, tmp_path):
+    """A new file in references/ fixes a broken link: the folder is a dependency of the result."""
+    prof = PROFILES["agentskills"]
+    p = tree / "pdf-tools" / "SKILL.md"
+    first = lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    assert any("nope.md" in d.message for d in first[p])
+    (tree / "pdf-tools" / "references" / "nope.md").write_text("now here")
+    _age(tree / "pdf-tools", 20)
+    c = ResultCache(prof, tmp_path / "c")
+    res = lint_paths([tree], prof, cache=c)
+    assert not any("nope.md" in d.message for d in res[p])
+    assert res == _reference(tree, "agentskills")
+
+
+def test_racy_new_files_are_not_stored(tmp_path):
+    root = tmp_path / "s"
+    _skill(root, "fresh", "Brand new. Use when testing.")
+    c = ResultCache(PROFILES["agentskills"], tmp_path / "c")
+    lint_paths([root], "agentskills", cache=c)
+    assert c.stored == 0
+
+
+def test_catalog_rules_recomputed_not_cached(tree, tmp_path):
+    """Adding a skill with a clashing name changes another file's CAT001 while its entry stays valid."""
+    prof = PROFILES["claude-code"]
+    lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    _skill(tree / "more", "pdf-tools", "Another PDF skill. Use when testing clashes.")
+    _age(tree / "more")
+    c = ResultCache(prof, tmp_path / "c")
+    res = lint_paths([tree], prof, cache=c)
+    assert res == _reference(tree, "claude-code")
+    assert any(d.code == "CAT001" for d in res[tree / "pdf-tools" / "SKILL.md"])
+    assert c.hits == len(res) - 1
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not marshal at all", b"\xff" * 100,
+                                     marshal.dumps({"format": 1, "rules": "x"}),
+                                     marshal.dumps([1, 2, 3])])
+def test_corrupt_cache_is_ignored_and_rebuilt(tree, tmp_path, garbage):
+    prof = PROFILES["agentskills"]
+    c = ResultCache(prof, tmp_path / "c")
+    c.folder.mkdir(parents=True)
+    c.path.write_bytes(garbage)
+    assert lint_paths([tree], prof, cache=c) == _reference(tree, "agentskills")
+    c2 = ResultCache(prof, tmp_path / "c")
+    lint_paths([tree], prof, cache=c2)
+    assert c2.hits > 0
+
+
+def test_malformed_entry_is_a_miss(tree, tmp_path):
+    prof = PROFILES["agentskills"]
+    c = ResultCache(prof, tmp_path / "c")
+    lint_paths([tree], prof, cache=c)
+    blob = marshal.loads(c.path.read_bytes())
+    key = next(iter(blob["entries"]))
+    blob["entries"][key] = ("junk",)
+    c.path.write_bytes(marshal.dumps(blob))
+    c2 = ResultCache(prof, tmp_path / "c")
+    assert lint_paths([tree], prof, cache=c2) == _reference(tree, "agentskills")
+    assert c2.misses == 1
+
+
+def test_profile_and_version_keys():
+    a = PROFILES["agentskills"]
+    assert profile_fingerprint(a) == profile_fingerprint(PROFILES["agentskills"])
+    assert profile_fingerprint(a) != profile_fingerprint(a.with_options(unicode_names=False))
+    assert re.fullmatch(r"[0-9a-f]{64}", rules_version())
+
+
+def test_unwritable_cache_folder_does_not_fail(tree, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    c = ResultCache(PROFILES["agentskills"], blocker / "sub")
+    assert lint_paths([tree], "agentskills", cache=c) == _reference(tree, "agentskills")
+    assert c.notes
+
+
+def test_find_skill_files_matches_os_walk(tree):
+    (tree / "node_modules" / "x").mkdir(parents=True)
+    (tree / "node_modules" / "x" / "SKILL.md").write_text("x")
+    (tree / "a-b").mkdir()
+    (tree / "a-b" / "SKILL.md").write_text("x")
+    (tree / "a" / "b").mkdir(parents=True)
+    (tree / "a" / "b" / "SKILL.md").write_text("x")
+    os.symlink(tree / "a", tree / "link")
+    expected = []
+    for dp, dn, fn in os.walk(tree):
+        dn[:] = [d for d in dn if d not in (".git", "node_modules")]
+        if "SKILL.md" in fn:
+            expected.append(Path(dp) / "SKILL.md")
+    assert find_skill_files(tree) == sorted(expected)
