@@ -37,3 +37,14 @@ def test_chat_proposal_refreshes_and_selects_in_workshop(open_window, tmp_path, 
     chat.review_requested.emit(p.id)
     assert win.tabs.currentWidget() is win.panes["workshop"]
     qtbot.waitUntil(lambda: p.id in repr([x.id for x in ws.store.list()]), timeout=5000)
+
+
+def test_demo_workshop_has_a_pending_proposal(open_window, tmp_path, qtbot):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    win = open_window(Environment(workspace=empty, home=tmp_path / "h"), allow_demo=True)
+    assert win.ctx.demo
+    win.show_tab("workshop")
+    ws = win.pane("workshop")
+    qtbot.waitUntil(lambda: any(p.source == "demo" and p.state == "pending" for p in ws.store.list()),
+                    timeout=5000)

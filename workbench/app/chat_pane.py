@@ -63,14 +63,21 @@ class _Bridge(QObject):
 
 
 class ToolCallRow(QWidget):
-    """One tool call in the transcript: a header button that expands to the input and result."""
+    """One tool call in the transcript: a header button that expands to the input and result.
+
+    The title is elided to the row's width (full text in ``title`` and the button's tooltip): a
+    long tool input used to make the transcript wider than its view.
+    """
 
     def __init__(self, title: str, details: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.title = title
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 0, 0, 0)
         self.button = QToolButton(self)
         self.button.setText(title)
+        self.button.setToolTip(title)
+        self.button.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
         self.button.setCheckable(True)
         self.button.setArrowType(Qt.RightArrow)
         self.button.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
@@ -87,6 +94,11 @@ class ToolCallRow(QWidget):
     def _toggle(self, on: bool) -> None:
         self.button.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
         self.details.setVisible(on)
+
+    def resizeEvent(self, ev: Any) -> None:  # Override QWidget::resizeEvent
+        super().resizeEvent(ev)
+        room = max(40, self.width() - self.layout().contentsMargins().left() - 40)  # arrow + padding
+        self.button.setText(self.button.fontMetrics().elidedText(self.title, Qt.ElideRight, room))
 
     def append(self, text: str) -> None:
         self.details.appendPlainText(text)
@@ -188,6 +200,7 @@ class ChatPane(QWidget):
         self._typed_key: str | None = None
         self._cancel: threading.Event | None = None
         self._worker: threading.Thread | None = None
+        self._busy = False
         self._gen = 0
         self._turns = 0
         self._assistant: QLabel | None = None
@@ -406,7 +419,10 @@ class ChatPane(QWidget):
         return got, None
 
     def is_busy(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+        """True while a turn runs: from ``send()`` until its ``turn_finished`` (not until the
+        worker thread has exited, which is a moment later: a slot connected to
+        ``turn_finished`` may call ``send()`` right away)."""
+        return self._busy
 
     def send(self, text: str | None = None) -> bool:
         """Send ``text`` (default: the input box). Returns False when nothing was started."""
@@ -452,15 +468,24 @@ class ChatPane(QWidget):
 
         def work() -> None:
             # built here, not on the GUI thread: importing the SDK takes seconds
-            if self._session is None:
-                from workbench.core.chat.engine import ChatSession
-                extra = [self._propose_tool(catalog)] if propose else []
-                self._session = ChatSession(catalog, settings=s, api_key=key, context_tokens=ctx,
-                                            shell_approver=self._approve_from_worker, extra_tools=extra)
-            res = self._session.send(msg, cancel=cancel,
-                                     on_event=lambda ev: self._bridge.event.emit(gen, ev))
+            try:
+                if self._session is None:
+                    from workbench.core.chat.engine import ChatSession
+                    extra = [self._propose_tool(catalog)] if propose else []
+                    self._session = ChatSession(catalog, settings=s, api_key=key, context_tokens=ctx,
+                                                shell_approver=self._approve_from_worker, extra_tools=extra)
+                res = self._session.send(msg, cancel=cancel,
+                                         on_event=lambda ev: self._bridge.event.emit(gen, ev))
+            except Exception as exc:  # noqa: BLE001 - setup failed: end the turn, never hang "busy"
+                from workbench.core.chat.engine import TurnResult
+                err = ChatError("other", f"{type(exc).__name__}: {exc}")
+                self._session = None
+                self._bridge.event.emit(gen, err.to_json())
+                res = TurnResult(client=getattr(catalog, "client", "?"), model=s.model,
+                                 stop_reason="error", error=err)
             self._bridge.finished.emit(gen, res)
 
+        self._busy = True
         self._worker = threading.Thread(target=work, daemon=True, name="chat-turn")
         self._worker.start()
         return True
@@ -568,7 +593,8 @@ class ChatPane(QWidget):
             inp = json.dumps(ev.get("input"), ensure_ascii=False)
             where = f" → {ev['skill']}" if ev.get("skill") else ""
             cut = "  [truncated: not run]" if ev.get("truncated") else ""
-            row = ToolCallRow(f"{ev['name']} {inp[:80]}{where}{cut}", f"input: {inp}\nresolved: {ev.get('resolved')}",
+            shown = inp if len(inp) <= 1000 else inp[:1000] + "…"  # the row elides it to its width
+            row = ToolCallRow(f"{ev['name']} {shown}{where}{cut}", f"input: {inp}\nresolved: {ev.get('resolved')}",
                               self.transcript)
             self._tool_rows[ev["id"]] = row
             self._insert(row)
@@ -632,6 +658,7 @@ class ChatPane(QWidget):
     def _on_finished(self, gen: int, res: Any) -> None:
         if gen != self._gen:
             return
+        self._busy = False  # ready before turn_finished goes out (see is_busy)
         self.results.append(res)
         self.send_btn.setEnabled(True)
         self.stop_btn.setEnabled(False)
@@ -671,6 +698,7 @@ class ChatPane(QWidget):
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop a running turn and wait for the worker (call before closing the window)."""
-        if self.is_busy():
+        worker = self._worker
+        if worker is not None and worker.is_alive():
             self.stop()
-            self._worker.join(timeout)
+            worker.join(timeout)

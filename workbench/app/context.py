@@ -240,6 +240,9 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
         res.notes.append(f"No skills found in {env.workspace}: {note}")
         if denv is not None:
             res.env, res.demo, res.catalogs, res.errors, res.listings = denv, True, {}, {}, {}
+            demo_mod = core_module("demo")
+            if demo_mod is not None and hasattr(demo_mod, "ensure_demo_proposal"):
+                demo_mod.ensure_demo_proposal(denv)  # the Workshop tab has something to review
             res.walks = {}
             _scan_clients(denv, cache, clients, res, progress, total)
     todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}

@@ -195,6 +195,12 @@ class WorkshopPane(QWidget):
         for n in self.store.notices:
             self._say(n, error=True)
         self.refresh()
+        if self.ctx is not None:
+            # File > Open folder (workspace_changed) and the demo replacing an empty workspace
+            # (the env changes with the scan result) both move the store to the new workspace.
+            for sig in ("workspace_changed", "catalog_changed"):
+                if hasattr(self.ctx, sig):
+                    getattr(self.ctx, sig).connect(self.follow_workspace)
         self._poll = QTimer(self)
         self._poll.setInterval(2000)
         self._poll.timeout.connect(self._poll_log)
@@ -313,6 +319,30 @@ class WorkshopPane(QWidget):
         self.header.setFont(bold)
 
     # ------------------------------------------------------------------ queue
+    def follow_workspace(self) -> bool:
+        """Open the store of ``ctx.env.workspace`` when it differs from the current one.
+
+        Returns True when the store changed (the queue is then reloaded, the selection cleared).
+        A store that cannot be opened keeps the old one and says why in the message line.
+        """
+        ws = getattr(getattr(self.ctx, "env", None), "workspace", None)
+        if ws is None:
+            return False
+        try:
+            if Path(ws).resolve() == Path(self.store.workspace).resolve():
+                return False
+            store = WorkshopStore(Path(ws))
+        except (OSError, WorkshopError) as exc:
+            self._say(f"cannot open the workshop of {ws}: {exc}", error=True)
+            return False
+        self.store = store
+        self.current = None
+        self._show(None)
+        self.refresh()
+        for n in self.store.notices:
+            self._say(n, error=True)
+        return True
+
     def refresh(self) -> None:
         """Reload the queue (staleness recomputed) and keep the selection when possible."""
         keep = self.current.id if self.current else None
@@ -489,9 +519,11 @@ class WorkshopPane(QWidget):
         except ImportError:  # pragma: no cover - workers is part of the app
             self._show_preview(token, listing_preview(p, new, env, client))
             return
-        job = run_in_background(listing_preview, p, new, env, client)
-        job.signals.returned.connect(lambda _t, res, tok=token: self._show_preview(tok, res))
-        job.signals.errored.connect(lambda _t, msg, tok=token: self._preview_failed(tok, msg))
+        # slots go in connect=: they are connected before the job starts (a fast job's result
+        # would otherwise be emitted before a connection made after this call returns)
+        run_in_background(listing_preview, p, new, env, client, connect={
+            "returned": lambda _t, res, tok=token: self._show_preview(tok, res),
+            "errored": lambda _t, msg, tok=token: self._preview_failed(tok, msg)})
 
     def _show_preview(self, token: int, res: Any) -> None:
         if token != self._preview_token:

@@ -42,3 +42,35 @@ def demo_environment(**overrides) -> Environment:
     env = Environment(**kw)
     env._git_root = env.workspace  # pinned: see the docstring
     return env
+
+
+#: The demo's pending workshop proposal: a sharper description for the project's code-review
+#: skill, as the description-improvement loop would propose it (source "demo").
+DEMO_PROPOSAL_DESCRIPTION = (
+    "Review a diff or pull request in this repository against the team checklist: naming, "
+    "error handling, tests for new branches, and API compatibility. Use when the user asks for "
+    "a code review, a PR review, or whether a change is safe to merge."
+)
+
+
+def ensure_demo_proposal(env: Environment | None = None) -> str | None:
+    """Make sure the demo's workshop queue holds its example proposal; return its id.
+
+    Idempotent: does nothing when any proposal from source "demo" exists in the demo
+    workspace's store (whatever its state, so a rejected or applied one is not re-created).
+    Never raises: returns None when the store cannot be opened (the demo still works).
+    """
+    env = env or demo_environment()
+    try:
+        from workbench.core.workshop import WorkshopStore
+        store = WorkshopStore(env.workspace)
+        for p in store.list():
+            if p.source == "demo":
+                return p.id
+        target = env.workspace / ".claude" / "skills" / "code-review" / "SKILL.md"
+        p = store.propose_description_update(
+            target, DEMO_PROPOSAL_DESCRIPTION, source="demo",
+            note="Example proposal shipped with the demo: review the diff, then apply or reject.")
+        return p.id
+    except Exception:  # noqa: BLE001 - a demo nicety must never break opening the demo
+        return None
