@@ -9,6 +9,12 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.pop("ANTHROPIC_API_KEY", None)  # tests never use a real key
+os.environ.pop("ANTHROPIC_BASE_URL", None)
+# Never touch the real user's settings, caches, recovery files, workshop queues or keyring.
+if "WORKBENCH_HOME" not in os.environ:
+    import tempfile
+    os.environ["WORKBENCH_HOME"] = tempfile.mkdtemp(prefix="wb-tests-")
+os.environ.setdefault("WORKBENCH_NO_KEYRING", "1")
 
 # PySide6 6.12 on Python < 3.12 drops a reference to None on every void Qt call, and a long GUI
 # run then aborts ("deallocating None"); see workbench/app/_shiboken_none.py (no-op elsewhere).

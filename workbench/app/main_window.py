@@ -258,6 +258,9 @@ class MainWindow(QMainWindow):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        #: ``(path) -> "save" | "discard" | "cancel"``: asked on close when the editor holds
+        #: unsaved changes (default: a Save / Discard / Cancel message box; tests replace it).
+        self.unsaved_prompt = self._ask_unsaved
         self.setWindowTitle("Skill Workbench")
         self.setWindowIcon(icons.app_icon())
         self.skills = SkillsPanel(ctx, self)
@@ -505,7 +508,37 @@ class MainWindow(QMainWindow):
             if w is self.tabs.currentWidget():
                 s.set("current_tab", k)
 
+    def _ask_unsaved(self, path: str) -> str:
+        from PySide6.QtWidgets import QMessageBox
+        b = QMessageBox.StandardButton
+        r = QMessageBox.warning(self, "Unsaved changes",
+                                f"{path} has unsaved changes.\n\nSave them before closing?",
+                                b.Save | b.Discard | b.Cancel, b.Save)
+        return {b.Save: "save", b.Discard: "discard"}.get(r, "cancel")
+
+    def resolve_unsaved(self) -> bool:
+        """Ask what to do with unsaved editor changes (``unsaved_prompt``). True = go on closing:
+        saved (a failed save keeps the window open; the editor's banner says why), discarded
+        (the recovery file is removed), or nothing unsaved. False = cancelled."""
+        lazy = self.panes.get("editor")
+        pane = lazy.widget if isinstance(lazy, LazyPane) else lazy
+        if pane is None or not getattr(pane, "has_unsaved_changes", lambda: False)():
+            return True
+        answer = self.unsaved_prompt(str(getattr(pane, "path", "") or "the open file"))
+        if answer == "save":
+            if pane.save():
+                return True
+            self.show_tab("editor")
+            return False
+        if answer == "discard":
+            pane.close_buffer(discard=True)
+            return True
+        return False
+
     def closeEvent(self, ev: QCloseEvent) -> None:  # Override QWidget::closeEvent
+        if not self.resolve_unsaved():
+            ev.ignore()
+            return
         for pane in self.panes.values():  # let hosted panes veto (unsaved edits)
             pane = pane.widget if isinstance(pane, LazyPane) else pane
             fn = getattr(pane, "maybe_close", None) or getattr(pane, "confirm_close", None)
