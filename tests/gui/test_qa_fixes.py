@@ -221,3 +221,90 @@ def test_close_without_changes_does_not_ask(open_window, tmp_path):
     win.unsaved_prompt = lambda p: asked.append(p) or "cancel"
     assert win.close()
     assert asked == []
+
+
+# -- listing header: tags in the placement text, no listed skill ----------------------------------
+
+def _rendered(label) -> str:
+    from PySide6.QtGui import QTextDocument
+    doc = QTextDocument()
+    doc.setHtml(label.text())
+    return doc.toPlainText()
+
+
+def test_listing_header_shows_placement_tags(open_window, tmp_path):
+    """Claude Code's placement reads "a <system-reminder> attachment"; the header showed
+    "a attachment" (the tag was taken as HTML)."""
+    from workbench.core.model import Environment
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
+    win = open_window(Environment(workspace=ws, home=tmp_path), client_id="claude-code")
+    shown = _rendered(win.listing.header)
+    assert "<system-reminder>" in shown
+    assert "1 skill offered: 1 full." in shown
+
+
+def test_listing_header_without_skills(open_window, tmp_path):
+    from workbench.core.model import Environment
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.",
+                extra="disable-model-invocation: true\n")
+    win = open_window(Environment(workspace=ws, home=tmp_path), client_id="claude-code")
+    shown = _rendered(win.listing.header)
+    assert "0 skills offered." in shown and "offered: ." not in shown
+
+
+# -- empty tree: say which client finds the skills ------------------------------------------------
+
+def test_banner_says_which_client_finds_the_skills(open_window, tmp_path):
+    """Opening a clone of anthropics/skills (skills/<name>/SKILL.md: OpenClaw's root) showed an
+    empty Claude Code tree and no word about why."""
+    from workbench.core.model import Environment
+    ws = tmp_path / "repo"
+    write_skill(ws / "skills" / "alpha", "alpha", "Use when alpha.")
+    (tmp_path / "h").mkdir()
+    win = open_window(Environment(workspace=ws, home=tmp_path / "h"), client_id="claude-code")
+    assert win.banner.isVisible()
+    assert "OpenClaw finds 1 skill under ./skills" in win.banner.text()
+    win.ctx.set_client("openclaw")
+    win.settle()
+    assert not win.banner.isVisible() or "finds no SKILL.md" not in win.banner.text()
+
+
+def test_chat_no_key_banner_speaks_of_this_pane(qtbot, tmp_path, fake_api):
+    """The banner said "type a key in the chat settings" and "--base-url" (CLI words); the pane's
+    fields are under "Connection"."""
+    from workbench.app.chat_pane import ChatPane
+    from workbench.core.chat.settings import ChatSettings
+    pane = ChatPane(lambda: None, settings=ChatSettings(base_url=fake_api.url), environ={})
+    qtbot.addWidget(pane)
+    text = pane.key_banner.text()
+    assert "Connection" in text and pane.settings_toggle.text() == "Connection"
+    assert "--base-url" not in text and "ANTHROPIC_API_KEY" in text
+
+
+# -- evals: the workspace's query set for the chosen skill ----------------------------------------
+
+def test_evals_pane_loads_the_workspace_query_set(qtbot, tmp_path):
+    """The demo ships evals/code-review.json, yet the Evals tab opened with an empty query set."""
+    import json
+
+    from workbench.app.evals_pane import EvalsPane
+    from workbench.core.discovery import scan
+    from workbench.core.model import Environment
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
+    write_skill(ws / ".claude" / "skills" / "beta", "beta", "Use when beta.")
+    (ws / "evals").mkdir()
+    (ws / "evals" / "beta.json").write_text(json.dumps(
+        [{"query": "do beta", "should_trigger": True}, {"query": "make tea", "should_trigger": False}]))
+    env = Environment(workspace=ws, home=home, env={}, bins=set())
+    cat = scan(env, "claude-code")
+    pane = EvalsPane(provider=lambda: (env, "claude-code", cat, None), key_provider=lambda: "k")
+    qtbot.addWidget(pane)
+    assert pane.skill_combo.currentText() == "alpha" and pane.queries() == []  # no alpha.json
+    pane.skill_combo.setCurrentText("beta")
+    assert [q.query for q in pane.queries()] == ["do beta", "make tea"]
+    pane.skill_combo.setCurrentText("alpha")  # the user's (loaded) queries are never replaced
+    assert len(pane.queries()) == 2

@@ -47,10 +47,17 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from workbench.core.chat import settings as chat_settings
-from workbench.core.chat.errors import NO_KEY_HINT, ChatError
+from workbench.core.chat.errors import ChatError
 from workbench.core.chat.settings import ChatSettings
 
 CatalogProvider = Callable[[], Any]
+
+#: The no-key banner, worded for this pane (``NO_KEY_HINT`` speaks of CLI flags and "chat
+#: settings"; here the fields are under "Connection").
+NO_KEY_GUI_HINT = ("No API key. Open Connection (above) and type a key — \"Save key\" keeps it in the "
+                   "system keyring, never in a file — or set ANTHROPIC_API_KEY before starting the "
+                   "workbench. For a local server that speaks the Messages API (Ollama, llama.cpp, "
+                   "vLLM, LiteLLM), set its Base URL under Connection and type any key, e.g. local.")
 
 
 class _Bridge(QObject):
@@ -365,7 +372,7 @@ class ChatPane(QWidget):
                      "keyring": "from the system keyring"}[source]
             self.key_edit.setPlaceholderText(f"key {where}" if source != "typed" else "")
         else:
-            self.key_banner.setText(f"No API key. {NO_KEY_HINT}")
+            self.key_banner.setText(NO_KEY_GUI_HINT)
             self.key_banner.setVisible(True)
             self.key_edit.setPlaceholderText("sk-ant-… (or any key for a local server)")
 

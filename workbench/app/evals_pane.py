@@ -198,7 +198,7 @@ class EvalsPane(QWidget):
     def _build(self) -> None:
         self.skill_combo = QComboBox(self)
         self.skill_combo.setMinimumWidth(160)
-        self.skill_combo.currentTextChanged.connect(lambda *_: self.refresh_history())
+        self.skill_combo.currentTextChanged.connect(lambda *_: (self.refresh_history(), self.suggest_queries()))
         self.model_edit = QLineEdit(DEFAULT_EVAL_MODEL, self)
         self.model_edit.setToolTip("Model id used for the eval runs (default: a Haiku model; editable for local servers)")
         self.runs_spin = QSpinBox(self)
@@ -397,7 +397,10 @@ class EvalsPane(QWidget):
         return True
 
     def _load_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Load query set", "", "Query sets (*.json *.yaml *.yml);;All files (*)")
+        env = self._env()
+        ws = Path(getattr(env[0], "workspace", "") or "") if env is not None and env[0] is not None else None
+        start = str(ws / "evals") if ws is not None and (ws / "evals").is_dir() else (str(ws) if ws else "")
+        path, _ = QFileDialog.getOpenFileName(self, "Load query set", start, "Query sets (*.json *.yaml *.yml);;All files (*)")
         if path:
             self.load_queries_file(path)
 
@@ -428,8 +431,35 @@ class EvalsPane(QWidget):
         self.skill_combo.addItems(names)
         if cur in names:
             self.skill_combo.setCurrentText(cur)
+        else:  # first show: the skill selected in the tree, if it is listed
+            sel = getattr(self.ctx, "selected_path", None) if self.ctx is not None else None
+            picked = next((s.name for s in env[2].listed() if str(s.path) == str(sel)), None) if (
+                sel is not None and env is not None and env[2] is not None) else None
+            if picked in names:
+                self.skill_combo.setCurrentText(picked)
         self.skill_combo.blockSignals(False)
         self.refresh_history()
+        self.suggest_queries()
+
+    #: Where a workspace keeps query sets by convention (the demo does): evals/<skill>.<ext>.
+    QUERY_FILE_PATTERNS = ("evals/{name}.json", "evals/{name}.yaml", "evals/{name}.yml")
+
+    def suggest_queries(self) -> Path | None:
+        """With an empty query table, load ``<workspace>/evals/<skill>.json|yaml|yml`` when it
+        exists (QA: the demo ships evals/code-review.json, yet the tab opened empty and the Load
+        dialog started in the current folder). Returns the file loaded, or None."""
+        if self.query_table.rowCount():  # never replace the user's queries
+            return None
+        env = self._env()
+        skill = self.skill_combo.currentText()
+        if env is None or env[0] is None or not skill:
+            return None
+        ws = Path(getattr(env[0], "workspace", "") or ".")
+        for pat in self.QUERY_FILE_PATTERNS:
+            f = ws / pat.format(name=skill)
+            if f.is_file() and self.load_queries_file(f):
+                return f
+        return None
 
     def _settings(self):
         import dataclasses

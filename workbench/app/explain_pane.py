@@ -17,6 +17,8 @@ optional ``detail`` and ``fix``.
 
 from __future__ import annotations
 
+import html
+
 import textwrap
 from dataclasses import dataclass
 from typing import Any
@@ -181,7 +183,7 @@ class ExplainPane(QWidget):
             return  # stale: another skill was selected meanwhile
         self.result = result
         p = self.ctx.selected_path
-        self.status.setText(f"<b>{p.parent.name if p else ''}</b> — {p}")
+        self.status.setText(f"<b>{html.escape(p.parent.name if p else '')}</b> — {html.escape(str(p))}")
         self._fill()
 
     def _on_error(self, token: int, message: str) -> None:
@@ -189,7 +191,8 @@ class ExplainPane(QWidget):
             return
         self.result = {}
         self.tree.clear()
-        self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> {message.splitlines()[0]}")
+        self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> "
+                            f"{html.escape(message.splitlines()[0] if message else '')}")
 
     def _fill(self) -> None:
         from workbench.core.clients import DISPLAY_NAMES

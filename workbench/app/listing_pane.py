@@ -361,7 +361,7 @@ class ListingPane(QWidget):
             if not why:
                 from workbench.app.context import unavailable_reason
                 why = unavailable_reason("listing") or ("scanning…" if self.ctx.scanning else "no listing")
-            self.header.setText(f"<b>{name}</b>: no listing — {why}")
+            self.header.setText(f"<b>{name}</b>: no listing — {_esc(why)}")
             self.bar.setRange(0, 1)
             self.bar.setValue(0)
             self.bar.setFormat("no listing")
@@ -374,10 +374,12 @@ class ListingPane(QWidget):
 
     def _show_report(self, rep: Any, name: str) -> None:
         counts = rep.counts()
+        states = ", ".join(f"{n} {st}" for st, n in counts.items() if n)
+        # placement texts name tags ("a <system-reminder> attachment"): escape, or Qt drops them
         self.header.setText(
-            f"<b>{name}</b> — {len(rep.skills)} skill{'' if len(rep.skills) == 1 else 's'} offered: " + ", ".join(
-                f"{n} {st}" for st, n in counts.items() if n)
-            + f". <small>Placement: {rep.placement}"
+            f"<b>{name}</b> — {len(rep.skills)} skill{'' if len(rep.skills) == 1 else 's'} offered"
+            + (f": {states}" if states else "")
+            + f". <small>Placement: {_esc(rep.placement)}"
             + ("" if rep.verified else " · <span style='color:#b08800'>template unverified</span>")
             + "</small>")
         if rep.budget_unit and rep.budget_limit:

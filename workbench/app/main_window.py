@@ -439,6 +439,7 @@ class MainWindow(QMainWindow):
             self.client_combo.blockSignals(False)
         self._update_status()
         self._update_title()
+        self._update_banner()
 
     def _on_scan_started(self) -> None:
         self.progress.setRange(0, 0)
@@ -473,6 +474,13 @@ class MainWindow(QMainWindow):
         err = self.ctx.errors.get(self.ctx.client_id)
         if err and self.ctx.catalog() is None:
             notes.append(f"{self.ctx.client_id}: {err}")
+        try:  # "this client finds nothing here, that one does" (an empty tree said nothing)
+            from workbench.core.hints import empty_hint
+            hint = None if self.ctx.scanning else empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
+        except Exception:  # noqa: BLE001 - a hint must never break the window
+            hint = None
+        if hint:
+            notes.append(hint)
         if notes:
             self.banner.setText("<br>".join(_esc(n) for n in notes))
             self.banner.show()

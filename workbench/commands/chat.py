@@ -44,13 +44,24 @@ def add_parser(subparsers, common) -> None:
                         "proposals (never applied; review with `workbench workshop`)")
 
 
+def check_base_url(url: str, option: str = "--base-url") -> str:
+    """``url`` if it is an http(s) URL, else UsageError (QA: ``--base-url localhost:11434`` used to
+    run the whole loop and fail with "Cannot reach ...: missing an 'http://' ... protocol..", exit 1)."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(f"{option} {url!r}: expected an http:// or https:// URL, "
+                         "e.g. http://localhost:11434 or https://api.anthropic.com")
+    return url.strip()
+
+
 def _settings(args, client: str):
     from workbench.core.chat.settings import ChatSettings
     s = ChatSettings(client=client)
     if args.model:
         s.model = args.model
     if args.base_url:
-        s.base_url = args.base_url
+        s.base_url = check_base_url(args.base_url)
     if args.max_turns is not None:
         if args.max_turns < 1:
             raise UsageError("--max-turns must be at least 1")
@@ -108,6 +119,9 @@ def run(args) -> int:
     client = client_ids(args, allow_all=False)[0]
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: expected text or json")
+    if not args.message.strip():
+        raise UsageError("chat: MESSAGE is empty: give the user message to send, e.g. "
+                         "workbench chat \"review my last commit\"")
     settings = _settings(args, client)
     env = environment_from_args(args)
     key, _source = get_api_key()

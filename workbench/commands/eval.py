@@ -82,7 +82,8 @@ def _settings(args, client: str):
     from workbench.core.evals.runner import DEFAULT_EVAL_MODEL
     s = ChatSettings(client=client, model=args.model or DEFAULT_EVAL_MODEL)
     if args.base_url:
-        s.base_url = args.base_url
+        from workbench.commands.chat import check_base_url
+        s.base_url = check_base_url(args.base_url)
     if args.max_turns is not None:
         s.max_turns = args.max_turns
     if args.max_tokens is not None:

@@ -77,6 +77,30 @@ def _scan(env, cid):
     return scan(env, cid)
 
 
+def _empty_notes(env, cats: dict) -> None:
+    """On stderr: a client that lists nothing says so (an empty stdout alone looks like a bug),
+    with ``workbench.core.hints.empty_hint`` when another client finds skills here."""
+    quiet = [c for c in cats.values() if not c.listed()]
+    if not quiet:
+        return
+    from workbench.core.clients import CLIENT_IDS, DISPLAY_NAMES
+    from workbench.core.hints import empty_hint
+    every = dict(cats)
+    if any(not c.skills for c in quiet):
+        for cid in CLIENT_IDS:
+            if cid not in every:
+                every[cid] = _scan(env, cid)
+    for c in quiet:
+        name = DISPLAY_NAMES.get(c.client, c.client)
+        if c.skills:
+            counts = ", ".join(f"{n} {st}" for st, n in c.counts().items() if n)
+            print(f"workbench: {c.client}: no skill is listed, so {name} sends no listing "
+                  f"({counts}; see `workbench scan --client {c.client}`)", file=sys.stderr)
+        else:
+            print(f"workbench: {c.client}: " + (empty_hint(c, every) or
+                  f"{name} finds no SKILL.md here, so it sends no listing"), file=sys.stderr)
+
+
 def run(args) -> int:
     from workbench.core.listing import render_listing, render_listing_text_table
 
@@ -94,9 +118,11 @@ def run(args) -> int:
     except ImportError:  # pragma: no cover
         pass
     reports = []
+    cats = {}
     for cid in ids:
-        cat = _scan(env, cid)
+        cat = cats[cid] = _scan(env, cid)
         reports.append(render_listing(cat, env.context_tokens, options))
+    _empty_notes(env, cats)
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2)

@@ -111,6 +111,23 @@ def render_text(cat: Catalog) -> str:
     return "\n".join(out)
 
 
+def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
+    """A catalog with no SKILL.md gets a note when another client finds skills here
+    (``workbench.core.hints.empty_hint``); the other clients are scanned only in that case."""
+    if all(c.skills for c in cats):
+        return
+    from workbench.core.clients import CLIENT_IDS
+    from workbench.core.hints import empty_hint
+    every = {c.client: c for c in cats}
+    for cid in CLIENT_IDS:
+        if cid not in every:
+            every[cid] = scan(env, cid, cache, _walks=walks)
+    for c in cats:
+        hint = empty_hint(c, every)
+        if hint:
+            c.notes.append(hint)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.client is None:  # belt and braces, see _own_client_action
         args.client = "claude-code"
@@ -133,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         for c in cats:
             c.notes.insert(0, f"the workspace {env.workspace} holds skills but no client root: "
                               "scanned as an extra root")
+    _add_empty_hints(env, cats, cache, walks)
     if fmt == "json":
         if args.client == "all":
             data = {"clients": {c.client: catalog_json(c) for c in cats}}

@@ -37,8 +37,10 @@ from pathlib import Path
 
 from workbench.core.clients import get_profile
 from workbench.core.clients.common import EXTRA_RULES, CommonProfile, best_name, walk
+from workbench.core.fscache import DirCache, default_dir_cache, snapshot
+from workbench.core.fscache import stat as _fs_stat
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill
-from workbench.core.skillfile import SkillFile, read_skill_file
+from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
 
 __all__ = ["ParseCache", "scan", "scan_all", "workspace_root_candidate", "use_workspace_as_root"]
 
@@ -49,23 +51,40 @@ class ParseCache:
     Shared across clients and rescans. Thread-safe: a lock guards the table (parsing itself runs
     outside the lock, so two threads may parse the same new file once each; harmless).
 
+    Args:
+        persist: False (default) = in memory only. True = also keep parse facts on disk
+            (``workbench.core.parsestore.ParseStore`` under ``appdirs.cache_dir()``) and the folder
+            listings of walks (``workbench.core.fscache.DirCache``), so that a new process scanning
+            an unchanged tree neither lists folders nor reads files; a folder path = the same
+            under that folder (``<folder>/parse``, ``<folder>/fs``). ``save()`` writes them
+            (``scan`` calls it).
+
     Attributes:
         hits, misses: counters (for benchmarks and tests).
+        store: the ``ParseStore`` or None.
+        dirs: the ``DirCache`` used by walks (in memory unless ``persist``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, persist: "bool | str | Path" = False) -> None:
         self._table: dict[str, tuple[tuple[int, int], SkillFile]] = {}
         self._ids: dict[str, tuple[int, int]] = {}
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        self.store = None
+        if persist:
+            from workbench.core.parsestore import ParseStore
+            base = None if persist is True else Path(persist)  # type: ignore[arg-type]
+            self.store = ParseStore(None if base is None else base / "parse")
+            self.dirs = default_dir_cache(None if base is None else base / "fs")
+        else:
+            self.dirs = DirCache(persist=False)
 
     def get(self, path: Path | str) -> SkillFile:
         """The parsed file at ``path`` (never raises; an unreadable file gives state "unreadable")."""
         key = str(path)
-        try:
-            st = os.stat(key)
-        except OSError:
+        st = _fs_stat(key)
+        if st is None:
             with self._lock:
                 self._table.pop(key, None)
                 self._ids.pop(key, None)
@@ -77,11 +96,69 @@ class ParseCache:
             if ent is not None and ent[0] == ident:
                 self.hits += 1
                 return ent[1]
-        sf = read_skill_file(key)
+        sf = self.store.get(key, st, path if isinstance(path, Path) else None) if self.store is not None else None
+        if sf is None:
+            sf = read_skill_file(key)
+            if self.store is not None:
+                self.store.put(key, sf, st)
         with self._lock:
             self.misses += 1
             self._table[key] = (ident, sf)
         return sf
+
+    def prefetch(self, paths: "list[str]", jobs: int | None = None) -> int:
+        """Parse the files of ``paths`` that are neither in memory nor in the store in ``jobs``
+        forked processes (None = both cores from ``PREFETCH_MIN`` files, when the caller runs no
+        other thread). Workers send back compact parse facts; the ``SkillFile``s built from them
+        read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
+        parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual)."""
+        todo: list[tuple[str, os.stat_result, "Path | str"]] = []
+        for p in paths:
+            key = str(p)
+            st = _fs_stat(key)
+            if st is None:
+                continue
+            ent = self._table.get(key)
+            if ent is not None and ent[0] == (st.st_size, st.st_mtime_ns):
+                continue
+            if self.store is not None:
+                sf = self.store.get(key, st, p if isinstance(p, Path) else None)
+                if sf is not None:
+                    with self._lock:
+                        self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
+                    continue
+            todo.append((key, st, p))
+        if not todo:
+            return 0
+        from workbench.core.lint.engine import _parallel_ok
+        cpus = os.cpu_count() or 1
+        if jobs is None:
+            jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
+        if jobs <= 1 or not _parallel_ok():
+            return 0
+        got = _facts_parallel([k for k, _, _ in todo], jobs)
+        if got is None:
+            return 0
+        n = 0
+        for (key, st, p), facts in zip(todo, got):
+            if facts is None:
+                continue
+            sf = skillfile_from_facts(p, facts)
+            if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
+                continue  # changed while we read it: ``get`` reads it again
+            if self.store is not None:
+                self.store.put_facts(key, facts, st)
+            with self._lock:
+                self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
+            n += 1
+        return n
+
+    def save(self) -> None:
+        """Write the persistent parse facts and folder listings when they changed (no-op for an
+        in-memory cache)."""
+        if self.store is not None:
+            self.store.save()
+        self.dirs.save()
 
     def file_id(self, path: Path | str) -> tuple[int, int] | None:
         """(st_dev, st_ino) recorded by the last ``get`` of ``path`` (identifies a file reached
@@ -97,9 +174,42 @@ class ParseCache:
             else:
                 self._table.pop(str(path), None)
                 self._ids.pop(str(path), None)
+        if path is not None:
+            self.dirs.forget(os.path.dirname(str(path)))
 
     def __len__(self) -> int:
         return len(self._table)
+
+
+#: ``ParseCache.prefetch`` stays serial below this many unparsed files (a pool costs ~50 ms).
+PREFETCH_MIN = 200
+
+
+def _facts_chunk(paths: list[str]) -> list[tuple | None]:
+    """Worker entry point: ``skillfile_facts`` for each path (None when not marshal-able)."""
+    import marshal
+    out: list[tuple | None] = []
+    for p in paths:
+        f = skillfile_facts(read_skill_file(p))
+        try:
+            marshal.dumps(f)
+        except ValueError:
+            f = None
+        out.append(f)
+    return out
+
+
+def _facts_parallel(paths: list[str], jobs: int) -> list[tuple | None] | None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    size = max(25, -(-len(paths) // (jobs * 4)))
+    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
+            got = list(ex.map(_facts_chunk, chunks))
+    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: parse serially instead
+        return None
+    return [f for chunk in got for f in chunk]
 
 
 def _real(p: Path) -> str:
@@ -123,20 +233,22 @@ def _dedupe_roots(roots: list[Root], dedupe: bool, notes: list[str]) -> list[Roo
     return out
 
 
-def _finder(profile, env: Environment, walks: dict | None):
+def _finder(profile, env: Environment, walks: dict | None, dirs: DirCache | None = None):
     """``profile.find``, memoised per (root, walk rules) inside one ``scan_all`` pass when the
-    profile uses the common walk (extra roots are walked identically for every client)."""
-    if walks is None or not isinstance(profile, CommonProfile) or \
-            type(profile).find is not CommonProfile.find:
+    profile uses the common walk (extra roots are walked identically for every client); the
+    common walk reads folder listings through ``dirs`` (the cache's ``DirCache``)."""
+    if not isinstance(profile, CommonProfile) or type(profile).find is not CommonProfile.find:
         return lambda root: profile.find(root, env)
 
     def find(root: Root):
         if not root.exists:
             return []
         key = (str(root.path), profile.rules_for(root))
-        got = walks.get(key)
+        got = walks.get(key) if walks is not None else None
         if got is None:
-            got = walks[key] = walk(root.path, key[1])
+            got = walk(root.path, key[1], dirs=dirs)
+            if walks is not None:
+                walks[key] = got
         return got
     return find
 
@@ -159,7 +271,8 @@ def scan(env: Environment, client_id: str, cache: ParseCache | None = None,
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _scan(env, client_id, cache, _walks)
+        with snapshot():  # each path stat'ed once per scan (fscache)
+            return _scan(env, client_id, cache, _walks)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -172,13 +285,17 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
     notes: list[str] = []
     roots = _dedupe_roots(profile.roots(env), getattr(profile, "dedupe_roots", True), notes)
     skills: list[Skill] = []
-    find = _finder(profile, env, _walks)
+    find = _finder(profile, env, _walks, getattr(cache, "dirs", None))
     seen_files: dict[object, Skill] = {}
     dedupe_files = getattr(profile, "dedupe_files", True)
-    for root in roots:
+    found_per_root = [(root, find(root) if root.exists else []) for root in roots]
+    prefetch = getattr(cache, "prefetch", None)
+    if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
+        prefetch([f.path for _, fl in found_per_root for f in fl])
+    for root, found_list in found_per_root:
         if not root.exists:
             continue
-        for found in find(root):
+        for found in found_list:
             sf = cache.get(found.path)
             sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
             if not root.verified:
@@ -230,6 +347,9 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
                     sk.reason = rr.note or "frontmatter read normally"
             skills.append(sk)
     profile.resolve_collisions(skills, env)
+    save = getattr(cache, "save", None)
+    if save is not None:
+        save()
     return Catalog(client=client_id, env=env, roots=roots, skills=skills,
                    scan_seconds=time.perf_counter() - t0, notes=notes)
 

@@ -146,6 +146,23 @@ class SkillFile:
     size: int = 0
     mtime_ns: int = 0
     _line_fields: dict[str, LineField] | None = field(default=None, repr=False)
+    #: Set only on files rebuilt from persisted facts (``skillfile_from_facts``): the attributes
+    #: that were not persisted (raw, text, body, fields, ...) are read and parsed on first use.
+    _lazy: bool = field(default=False, repr=False, compare=False)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for an attribute that is not set: on a SkillFile rebuilt from persisted
+        # facts, the slots that were not persisted. Fill them from a fresh parse of the file.
+        if name.startswith("__") or name == "_lazy":
+            raise AttributeError(name)
+        try:
+            lazy = object.__getattribute__(self, "_lazy")
+        except AttributeError:
+            lazy = False
+        if not lazy or name not in _SLOT_NAMES:
+            raise AttributeError(name)
+        _fill_lazy(self)
+        return object.__getattribute__(self, name)
 
     # -- convenience -------------------------------------------------------------------
     @property
@@ -490,3 +507,77 @@ def file_identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_size, st.st_mtime_ns)
+
+
+# ----------------------------------------------------------------------------------------
+# persisted parse facts (``workbench.core.parsestore``)
+
+#: The attributes a persisted record keeps, in record order (after the record's version tag).
+#: Everything else (raw, text, frontmatter, body, fields, the line parser's result) is re-read
+#: on first use (``SkillFile.__getattr__``): discovery rarely needs it for a file that parsed.
+FACT_SLOTS = ("state", "message", "error_span", "has_bom", "newline", "not_utf8", "open_line",
+              "close_line", "open_trailing_ws", "body_line", "data", "duplicate_keys", "dash_lines",
+              "sha256", "size", "mtime_ns")
+_SLOT_NAMES = frozenset(f for f in SkillFile.__slots__)  # type: ignore[attr-defined]
+_LAZY_SLOTS = tuple(f for f in SkillFile.__slots__ if f not in FACT_SLOTS and f not in ("path", "_lazy"))  # type: ignore[attr-defined]
+_FACTS_VERSION = 1
+
+
+def skillfile_facts(sf: SkillFile) -> tuple:
+    """The persisted form of ``sf`` (plain values for ``marshal``): ``(version, *FACT_SLOTS)``
+    with spans as tuples. ``marshal.dumps`` of it raises ValueError when ``data`` holds a value
+    marshal cannot store (a YAML timestamp): such files are simply not persisted."""
+    es = sf.error_span
+    return (_FACTS_VERSION, sf.state, sf.message,
+            None if es is None else (es.line, es.column, es.end_line, es.end_column),
+            sf.has_bom, sf.newline, sf.not_utf8, sf.open_line, sf.close_line, sf.open_trailing_ws,
+            sf.body_line, sf.data,
+            [(k, (s.line, s.column, s.end_line, s.end_column)) for k, s in sf.duplicate_keys],
+            list(sf.dash_lines), sf.sha256, sf.size, sf.mtime_ns)
+
+
+_new = object.__new__
+_set = {f: SkillFile.__dict__[f].__set__ for f in SkillFile.__slots__}  # type: ignore[attr-defined]
+
+
+def skillfile_from_facts(path: Path | str | None, facts: tuple) -> SkillFile:
+    """A ``SkillFile`` rebuilt from ``skillfile_facts`` output. The attributes that were not
+    persisted are filled from a fresh read of ``path`` on first access (if the file changed in
+    the meantime, every attribute is replaced by the new read, so the object stays consistent).
+    Raises ValueError/TypeError/IndexError for a malformed record."""
+    if facts[0] != _FACTS_VERSION or len(facts) != len(FACT_SLOTS) + 1:
+        raise ValueError("unknown parse facts record")
+    sf = _new(SkillFile)
+    (_v, state, message, es, has_bom, newline, not_utf8, open_line, close_line, otws, body_line, data,
+     dups, dash, sha, size, mtime_ns) = facts
+    s = _set
+    s["path"](sf, Path(path) if path is not None and not isinstance(path, Path) else path)
+    s["state"](sf, state)
+    s["message"](sf, message)
+    s["error_span"](sf, None if es is None else Span(*es))
+    s["has_bom"](sf, has_bom)
+    s["newline"](sf, newline)
+    s["not_utf8"](sf, not_utf8)
+    s["open_line"](sf, open_line)
+    s["close_line"](sf, close_line)
+    s["open_trailing_ws"](sf, otws)
+    s["body_line"](sf, body_line)
+    s["data"](sf, data)
+    s["duplicate_keys"](sf, [(k, Span(*sp)) for k, sp in dups])
+    s["dash_lines"](sf, list(dash))
+    s["sha256"](sf, sha)
+    s["size"](sf, size)
+    s["mtime_ns"](sf, mtime_ns)
+    s["_lazy"](sf, True)
+    return sf
+
+
+def _fill_lazy(sf: SkillFile) -> None:
+    """Fill the non-persisted attributes of a ``skillfile_from_facts`` object from a fresh read."""
+    path = object.__getattribute__(sf, "path")
+    full = read_skill_file(path) if path is not None else SkillFile(path=None)
+    same = full.sha256 == object.__getattribute__(sf, "sha256")
+    names = _LAZY_SLOTS if same else tuple(n for n in _SLOT_NAMES if n not in ("path", "_lazy"))
+    for n in names:
+        _set[n](sf, getattr(full, n))
+    _set["_lazy"](sf, False)

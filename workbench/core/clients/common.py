@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from stat import S_ISDIR, S_ISREG
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -25,9 +26,12 @@ from typing import TYPE_CHECKING, Any, Iterable
 import yaml
 
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
+from workbench.core.fscache import SKILL_FILE, SKILL_LINK, scan_listing
+from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
 
 if TYPE_CHECKING:
+    from workbench.core.fscache import DirCache
     from workbench.core.model import Environment, Skill
     from workbench.core.skillfile import SkillFile
 
@@ -81,11 +85,15 @@ def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def walk(root: Path, rules: WalkRules) -> list[Found]:
+def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[Found]:
     """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
     the ones the client would not find. Never raises (unreadable folders are passed over).
 
     Depth: ``<root>/SKILL.md`` is 0, ``<root>/<dir>/SKILL.md`` is 1.
+
+    ``dirs``: a ``workbench.core.fscache.DirCache`` answering folder listings from their mtime
+    (one ``stat`` per folder instead of a ``scandir``); None = list every folder. Symlinked
+    entries are stat'ed either way (their targets may change without touching the folder).
     """
     out: list[Found] = []
     root_s = str(root)
@@ -95,23 +103,24 @@ def walk(root: Path, rules: WalkRules) -> list[Found]:
         root_real = root_s
     limit = HARD_DEPTH if rules.max_depth is None else max(REPORT_DEPTH, rules.max_depth)
     seen_links: set[str] = {root_real}
+    listing = dirs.listing if dirs is not None else scan_listing
+    skip_names, silent, skip_dot = rules.skip_names, rules.silent_names, rules.skip_dot
+    join = os.path.join
     # (folder, depth, inherited skip reason)
     stack: list[tuple[str, int, str | None]] = [(root_s, 0, None)]
     while stack:
         d, depth, why = stack.pop()
-        try:
-            with os.scandir(d) as it:
-                entries = list(it)
-        except OSError:
+        lst = listing(d)
+        if lst is None:
             continue
-        skill_here = False
-        for e in entries:
-            if e.name == "SKILL.md":
-                try:
-                    skill_here = e.is_file()
-                except OSError:
-                    skill_here = False
-                break
+        sk = lst.skill
+        if sk == SKILL_FILE:
+            skill_here = True
+        elif sk == SKILL_LINK:
+            st = fs_stat(join(d, "SKILL.md"))
+            skill_here = st is not None and S_ISREG(st.st_mode)
+        else:
+            skill_here = False
         child_why = why
         if skill_here:
             reason = why
@@ -122,43 +131,49 @@ def walk(root: Path, rules: WalkRules) -> list[Found]:
                 elif depth < rules.min_depth:
                     reason = (f"SKILL.md directly in the root; {rules.client} looks for "
                               f"<root>/<skill>/SKILL.md")
-            out.append(Found(Path(os.path.join(d, "SKILL.md")), depth, reason))
+            out.append(Found(Path(join(d, "SKILL.md")), depth, reason))
             if rules.stop_at_skill and child_why is None and reason is None:
                 child_why = (f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
                              f"look below a folder that holds a SKILL.md")
         if depth >= limit:
             continue
-        for e in entries:
-            name = e.name
-            if name in NEVER_WALKED or name in rules.silent_names:
-                continue
-            try:
-                if not e.is_dir():
-                    continue
-                is_link = e.is_symlink()
-            except OSError:
+        for name in lst.dirs:
+            if name in NEVER_WALKED or name in silent:
                 continue
             cw = child_why
             if cw is None:
-                if name in rules.skip_names:
+                if name in skip_names:
                     cw = f"inside the folder {name}/, which {rules.client} skips"
-                elif rules.skip_dot and name.startswith("."):
+                elif skip_dot and name.startswith("."):
                     cw = f"inside the dot-folder {name}/, which {rules.client} skips"
-            if is_link:
-                try:
-                    real = os.path.realpath(e.path)
-                except OSError:
-                    continue
-                if real in seen_links or _within(root_real, real):
-                    continue  # a cycle
-                seen_links.add(real)
-                if cw is None:
-                    if rules.symlinks == "none":
-                        cw = f"inside the symlinked folder {name}/, which {rules.client} does not follow"
-                    elif rules.symlinks == "inside-root" and not _within(real, root_real):
-                        cw = (f"the symlink {name}/ leads outside the root (to {real}); "
-                              f"{rules.client} only follows symlinks that stay inside it")
-            stack.append((e.path, depth + 1, cw))
+            stack.append((join(d, name), depth + 1, cw))
+        for name in lst.links:
+            if name in NEVER_WALKED or name in silent:
+                continue
+            path = join(d, name)
+            st = fs_stat(path)
+            if st is None or not S_ISDIR(st.st_mode):
+                continue
+            cw = child_why
+            if cw is None:
+                if name in skip_names:
+                    cw = f"inside the folder {name}/, which {rules.client} skips"
+                elif skip_dot and name.startswith("."):
+                    cw = f"inside the dot-folder {name}/, which {rules.client} skips"
+            try:
+                real = os.path.realpath(path)
+            except OSError:
+                continue
+            if real in seen_links or _within(root_real, real):
+                continue  # a cycle
+            seen_links.add(real)
+            if cw is None:
+                if rules.symlinks == "none":
+                    cw = f"inside the symlinked folder {name}/, which {rules.client} does not follow"
+                elif rules.symlinks == "inside-root" and not _within(real, root_real):
+                    cw = (f"the symlink {name}/ leads outside the root (to {real}); "
+                          f"{rules.client} only follows symlinks that stay inside it")
+            stack.append((path, depth + 1, cw))
     out.sort(key=lambda f: str(f.path))
     return out
 

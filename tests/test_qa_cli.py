@@ -1,0 +1,74 @@
+"""Command-line faults found by trying the product as a new user (QA pass); each failed before."""
+
+from __future__ import annotations
+
+import json
+
+from tests.helpers import write_skill
+from workbench.cli import main
+
+
+def run(capsys, *argv):
+    rc = main([*map(str, argv)])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _openclaw_layout(tmp_path):
+    """Like a clone of github.com/anthropics/skills: skills/<name>/SKILL.md (OpenClaw's root)."""
+    ws, home = tmp_path / "repo", tmp_path / "home"
+    write_skill(ws / "skills" / "alpha", "alpha", "Use when alpha.")
+    write_skill(ws / "skills" / "beta", "beta", "Use when beta.")
+    home.mkdir()
+    return ws, home
+
+
+def test_scan_says_which_client_finds_the_skills(capsys, tmp_path):
+    """`workbench scan` printed a bare "no skills found" for Claude Code on such a repository."""
+    ws, home = _openclaw_layout(tmp_path)
+    rc, out, _ = run(capsys, "scan", ws, "--home", home)
+    assert rc == 0 and "no skills found" in out
+    assert "OpenClaw finds 2 skills under ./skills" in out
+    assert f"--root {ws / 'skills'}" in out
+    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--format", "json")
+    notes = json.loads(out)["notes"]
+    assert any("OpenClaw finds 2 skills" in n for n in notes)
+    # the client that does find them gets no such note
+    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "openclaw", "--format", "json")
+    assert not any("finds no SKILL.md" in n for n in json.loads(out)["notes"])
+
+
+def test_listing_explains_an_empty_listing(capsys, tmp_path):
+    """`workbench listing` printed nothing at all (stdout and stderr empty) in the same case."""
+    ws, home = _openclaw_layout(tmp_path)
+    rc, out, err = run(capsys, "listing", ws, "--home", home)
+    assert rc == 0 and out == ""  # stdout stays exactly the model-visible text
+    assert "claude-code: Claude Code finds no SKILL.md here; OpenClaw finds 2 skills" in err
+
+
+def test_listing_says_when_nothing_is_listed(capsys, tmp_path):
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.",
+                extra="disable-model-invocation: true\n")
+    home.mkdir()
+    rc, out, err = run(capsys, "listing", ws, "--home", home)
+    assert rc == 0 and out == ""
+    assert "no skill is listed" in err and "1 hidden" in err
+
+
+def test_chat_rejects_empty_message_and_bad_base_url(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "dummy")
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wbhome"))
+    rc, out, err = run(capsys, "chat", "   ", tmp_path, "--base-url", "http://127.0.0.1:9")
+    assert rc == 2 and "MESSAGE is empty" in err and out == ""
+    for bad in ("notaurl", "localhost:11434", "ftp://x"):
+        rc, out, err = run(capsys, "chat", "hi", tmp_path, "--base-url", bad)
+        assert rc == 2 and "--base-url" in err and "http://" in err and out == "", (bad, rc, err)
+
+
+def test_eval_rejects_bad_base_url(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "dummy")
+    q = tmp_path / "q.json"
+    q.write_text('[{"query": "x", "should_trigger": true}]')
+    rc, out, err = run(capsys, "eval", tmp_path, "--skill", "a", "--queries", q, "--base-url", "notaurl")
+    assert rc == 2 and "--base-url 'notaurl'" in err
