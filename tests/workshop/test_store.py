@@ -317,3 +317,17 @@ def test_linter_result_recorded(store, alpha):
     assert isinstance(p.lint.available, bool)
     if not p.lint.available:
         assert p.lint.note  # says why (linter not built yet / failed)
+
+
+@pytest.mark.parametrize("bad", ["Bad Name", "tab\tname", "a:b", "what?", "new\nline", "x" * 256])
+def test_create_refuses_unsafe_folder_names(tmp_path, monkeypatch, bad):
+    # found by QA: `--name "Bad Name"` used to create a folder with a space in it
+    from workbench.core.workshop import WorkshopStore
+    from workbench.core.workshop.errors import ProposalError
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
+    ws = tmp_path / "ws"
+    (ws / ".claude" / "skills").mkdir(parents=True)
+    store = WorkshopStore(ws)
+    with pytest.raises(ProposalError):
+        store.propose_create(bad, "---\nname: x\ndescription: y\n---\n", {}, ws / ".claude" / "skills")
+    assert store.list() == []

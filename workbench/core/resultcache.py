@@ -2,18 +2,25 @@
 per file and a table look-up instead of read + parse + rules.
 
 What is stored (one file per profile under ``appdirs.cache_dir()/results/``, written atomically
-with ``safefile.atomic_write``, format ``marshal`` of plain tuples/dicts/str/int):
+with ``safefile.atomic_write``, format ``marshal`` of plain tuples/dicts/str/int/bytes):
 
-* per SKILL.md (key: absolute path string): its identity ``(size, mtime_ns, st_ino)``, its sha256,
-  the identity of every other path the result depends on (the skill folder and the sub-folders the
-  structure rules listed, the parent folders of link targets, ``agents/openai.yaml``), the
-  diagnostics of the per-file rules and the facts the catalog rules need
-  (``workbench.core.lint.engine.lint_record``);
+* per SKILL.md (key: absolute path string) an ``Entry`` tuple: its identity ``(size, mtime_ns,
+  st_ino)``, the identity of every other path the result depends on (the skill folder and the
+  sub-folders the structure rules listed, the parent folders of link targets,
+  ``agents/openai.yaml``), the name and description the catalog sees, the severity counts of the
+  per-file diagnostics, and two ``marshal`` blobs decoded only when needed: the per-file
+  diagnostics and the facts the catalog rules need (``workbench.core.lint.engine.lint_record``);
+  plus the catalog rules' diagnostics for this file and the fingerprint of the catalog they were
+  computed against (``put_catalog``);
 * the key of the whole file: a hash of the lint/skillfile source code (``rules_version``: any code
   change invalidates everything) and of the profile's settings (``profile_fingerprint``).
 
-Catalog rules (duplicate names/descriptions, listing budget share: ``engine.CATALOG_RULES``) are
-never cached: the engine recomputes them from the cached facts on every run.
+Catalog rules (duplicate names/descriptions, listing budget share: ``engine.CATALOG_RULES``) depend
+on every file linted together. Their results are reused only when the file's entry is valid *and*
+the catalog fingerprint (a hash of every ``(path, name, description)`` of the run's catalog) is
+the one they were computed against; otherwise the engine recomputes them from the cached facts.
+Editing a body keeps the fingerprint (one file recomputed); renaming/adding/removing a skill or
+changing a name/description changes it (the catalog rules run again for every file, ~50 µs each).
 
 Validity (decisions, the spec was silent):
 
@@ -32,25 +39,36 @@ Typical use (``lint_paths(..., cache=True)`` does this)::
     rec = cache.get("/abs/skill/SKILL.md")   # record or None
     cache.put(path, rec, size, mtime_ns, sha256, deps)
     cache.save()                            # only writes when something changed
+
+The engine uses the faster ``lookup(key, st)`` (raw ``Entry``, no decoding) inside an
+``fscache.snapshot()`` so that folder dependencies already stat'ed by the walk cost nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import json
 import marshal
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from workbench.core.fscache import DirCache, default_dir_cache
+from workbench.core.fscache import mtime as _fs_mtime
+from workbench.core.fscache import stat as _fs_stat
 from workbench.core.safefile import atomic_write
 
 __all__ = ["ResultCache", "rules_version", "profile_fingerprint", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
 
 #: Bumped when the layout of the stored records changes.
-FORMAT = 1
+FORMAT = 2
+#: Positions in a stored entry (see the module docstring).
+(E_SIZE, E_MTIME, E_INO, E_DEPS, E_CAT_NAME, E_CAT_DESC, E_COUNTS, E_DIAGS, E_FACTS, E_CAT_FP,
+ E_CAT) = range(11)
 #: Files (and folders) modified less than this many nanoseconds before a run are not cached.
 RACY_NS = 2_000_000_000
 #: Entries kept per cache file (the least recently stored beyond this are dropped on save).
@@ -67,7 +85,8 @@ def rules_version() -> str:
     global _version
     if _version is None:
         h = hashlib.sha256(str(FORMAT).encode())
-        files = sorted((_PKG / "lint").rglob("*.py")) + [_PKG / "skillfile.py", Path(__file__).resolve()]
+        files = sorted((_PKG / "lint").rglob("*.py")) + [_PKG / "skillfile.py", _PKG / "fscache.py",
+                                                         Path(__file__).resolve()]
         for f in files:
             try:
                 data = f.read_bytes()
@@ -97,25 +116,33 @@ def profile_fingerprint(profile: Any) -> str:
 
 
 def _ident(path: str) -> int:
-    """mtime_ns of a dependency, or -1 when it does not exist / cannot be stat'ed."""
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return -1
+    """mtime_ns of a dependency, or -1 when it does not exist / cannot be stat'ed (memoised
+    inside an ``fscache.snapshot()``)."""
+    return _fs_mtime(path)
 
 
 class ResultCache:
     """Per-file lint records for one profile, persisted under ``folder`` (default
     ``appdirs.cache_dir()/results``).
 
+    Args:
+        profile: the lint ``Profile``.
+        folder: where the cache file lives.
+        parse_store: a ``workbench.core.parsestore.ParseStore`` that receives the parse facts of
+            every file linted from scratch (so a later scan in a new process parses nothing), or
+            None.
+
     Attributes:
         path: the cache file.
         hits, misses: look-up counters (for benchmarks and tests).
         stored: entries put in this session.
+        catalog_hits: files whose catalog-rule results were reused (same catalog fingerprint).
         notes: human-readable notes (e.g. "cache file unreadable; rebuilt").
+        dirs: the ``fscache.DirCache`` that ``lint_paths`` walks folders with
+            (``<folder>/../fs``, shared with a persistent ``discovery.ParseCache``).
     """
 
-    def __init__(self, profile: Any, folder: Path | str | None = None):
+    def __init__(self, profile: Any, folder: Path | str | None = None, *, parse_store: Any = None):
         if folder is None:
             from workbench.core.appdirs import cache_dir
             folder = cache_dir() / "results"
@@ -127,10 +154,20 @@ class ResultCache:
         self.hits = 0
         self.misses = 0
         self.stored = 0
+        self.catalog_hits = 0
         self.notes: list[str] = []
+        self.parse_store = parse_store
+        self._dirs: DirCache | None = None
         self._entries: dict[str, tuple] | None = None
         self._dirty = False
+        self._lock = threading.Lock()
         self._t0 = time.time_ns()
+
+    @property
+    def dirs(self) -> DirCache:
+        if self._dirs is None:
+            self._dirs = default_dir_cache(self.folder.parent / "fs")
+        return self._dirs
 
     # -- loading -------------------------------------------------------------------------
     def _load(self) -> dict[str, tuple]:
@@ -141,6 +178,8 @@ class ResultCache:
                     blob = fh.read()
             except OSError:
                 return self._entries
+            was = gc.isenabled()
+            gc.disable()  # marshal builds many containers: no point letting the GC scan them
             try:
                 obj = marshal.loads(blob)
                 if (isinstance(obj, dict) and obj.get("format") == FORMAT and obj.get("rules") == self.version
@@ -152,41 +191,64 @@ class ResultCache:
             except (ValueError, EOFError, TypeError):
                 self.notes.append(f"{self.path}: unreadable cache file ignored; rebuilt")
                 self._dirty = True
+            finally:
+                if was:
+                    gc.enable()
         return self._entries
 
     def __len__(self) -> int:
         return len(self._load())
 
     # -- look-up -------------------------------------------------------------------------
-    def get(self, path: str) -> tuple | None:
-        """The cached record for the SKILL.md at ``path`` (absolute or relative: the key is the
-        absolute path), or None when absent or no longer valid. Never raises."""
-        key = os.path.abspath(path)
-        ent = self._load().get(key)
+    def lookup(self, key: str, st: os.stat_result | None = None) -> tuple | None:
+        """The raw stored entry for the absolute path ``key`` when still valid, else None
+        (counts a hit or a miss). ``st``: the file's fresh ``os.stat`` when the caller has it.
+        Dependencies are stat'ed through ``fscache`` (memoised inside a snapshot). Never raises."""
+        ent = (self._entries if self._entries is not None else self._load()).get(key)
         if ent is None:
             self.misses += 1
             return None
         try:
-            size, mtime_ns, ino, _sha, deps, rec = ent
-            st = os.stat(key)
-            if st.st_size != size or st.st_mtime_ns != mtime_ns or st.st_ino != ino:
-                self.misses += 1
-                return None
-            for dep, dm in deps:
-                if _ident(dep) != dm:
+            if st is None:
+                st = _fs_stat(key)
+                if st is None:
                     self.misses += 1
                     return None
-        except (OSError, ValueError, TypeError):  # a malformed entry counts as a miss
+            if st.st_size != ent[0] or st.st_mtime_ns != ent[1] or st.st_ino != ent[2]:
+                self.misses += 1
+                return None
+            deps = ent[3]
+            for i in range(0, len(deps), 2):
+                if _fs_mtime(deps[i]) != deps[i + 1]:
+                    self.misses += 1
+                    return None
+            if len(ent) != 11:
+                raise ValueError
+        except (ValueError, TypeError, IndexError, AttributeError):  # a malformed entry is a miss
             self.misses += 1
             return None
         self.hits += 1
-        return rec
+        return ent
 
-    def put(self, path: str, record: tuple, size: int, mtime_ns: int, sha256: str,
-            deps: tuple[str, ...] | list[str] = ()) -> bool:
-        """Store a freshly computed record. ``size``/``mtime_ns`` are those the file had when it was
-        read. Returns False (nothing stored) for a file that is gone, changed since it was read, or
-        racily new (see the module docstring)."""
+    def get(self, path: str) -> tuple | None:
+        """The cached record ``(per-file diagnostics as tuples, facts)`` for the SKILL.md at
+        ``path`` (absolute or relative: the key is the absolute path), or None when absent or no
+        longer valid. Never raises."""
+        ent = self.lookup(os.path.abspath(path))
+        if ent is None:
+            return None
+        try:
+            return (marshal.loads(ent[E_DIAGS]), marshal.loads(ent[E_FACTS]))
+        except (ValueError, EOFError, TypeError):
+            return None
+
+    def put(self, path: str, record: tuple, size: int, mtime_ns: int, sha256: str = "",
+            deps: tuple[str, ...] | list[str] = (), *, cat: tuple[str, str] | None = None) -> bool:
+        """Store a freshly computed record ``(diagnostic tuples, facts)``. ``size``/``mtime_ns``
+        are those the file had when it was read; ``cat``: the (name, description) the catalog
+        sees (default: taken from the facts). ``sha256`` is accepted for compatibility and not
+        stored (the identity decides). Returns False (nothing stored) for a file that is gone,
+        changed since it was read, or racily new (see the module docstring)."""
         key = os.path.abspath(path)
         racy = self._t0 - RACY_NS
         try:
@@ -195,35 +257,72 @@ class ResultCache:
             return False
         if st.st_size != size or st.st_mtime_ns != mtime_ns or mtime_ns >= racy:
             return False
-        dep_ids = []
+        dep_ids: list = []
         for d in deps:
             m = _ident(d)
             if m >= racy:
                 return False
-            dep_ids.append((d, m))
-        self._load()[key] = (size, mtime_ns, st.st_ino, sha256, tuple(dep_ids), record)
-        self._dirty = True
-        self.stored += 1
+            dep_ids += (d, m)
+        diags, facts = record
+        if cat is None:
+            from workbench.core.lint.engine import _cat_desc, _cat_name
+            cat = (_cat_name(facts), _cat_desc(facts))
+        counts = [0, 0, 0]
+        for t in diags:
+            counts[_SEV_INDEX.get(t[4], 2)] += 1
+        try:
+            ent = (size, mtime_ns, st.st_ino, tuple(dep_ids), cat[0], cat[1], tuple(counts),
+                   marshal.dumps(tuple(diags)), marshal.dumps(facts), None, None)
+        except ValueError:
+            return False
+        with self._lock:
+            self._load()[key] = ent
+            self._dirty = True
+            self.stored += 1
         return True
+
+    def put_catalog(self, key: str, fingerprint: str, diags: tuple) -> None:
+        """Remember the catalog rules' diagnostics (as tuples) of the entry at ``key`` for the
+        catalog ``fingerprint``. No-op when the entry is gone."""
+        with self._lock:
+            entries = self._load()
+            ent = entries.get(key)
+            if ent is None or len(ent) != 11:
+                return
+            try:
+                blob = marshal.dumps(tuple(diags))
+            except ValueError:
+                return
+            if ent[E_CAT_FP] == fingerprint and ent[E_CAT] == blob:
+                return
+            entries[key] = ent[:E_CAT_FP] + (fingerprint, blob)
+            self._dirty = True
 
     def save(self) -> bool:
         """Write the cache file atomically when something changed. Returns True when written;
-        an OSError (read-only cache folder, disk full) is noted and swallowed."""
+        an OSError (read-only cache folder, disk full) is noted and swallowed. Also saves the
+        folder listings and the parse store when they changed."""
+        if self._dirs is not None:
+            self._dirs.save()
+        if self.parse_store is not None:
+            self.parse_store.save()
         if not self._dirty:
             return False
-        entries = self._load()
-        if len(entries) > MAX_ENTRIES:  # dicts keep insertion order: drop the oldest
-            for k in list(entries)[: len(entries) - MAX_ENTRIES]:
-                del entries[k]
-        blob = marshal.dumps({"format": FORMAT, "rules": self.version, "profile": self.profile_key,
-                              "entries": entries})
+        with self._lock:
+            entries = self._load()
+            if len(entries) > MAX_ENTRIES:  # dicts keep insertion order: drop the oldest
+                for k in list(entries)[: len(entries) - MAX_ENTRIES]:
+                    del entries[k]
+            blob = marshal.dumps({"format": FORMAT, "rules": self.version, "profile": self.profile_key,
+                                  "entries": entries})
+            self._dirty = False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write(self.path, blob)
         except (OSError, ValueError) as exc:
             self.notes.append(f"{self.path}: cache not saved ({exc})")
+            self._dirty = True
             return False
-        self._dirty = False
         return True
 
     def clear(self) -> None:
@@ -234,3 +333,6 @@ class ResultCache:
             self.path.unlink()
         except OSError:
             pass
+
+
+_SEV_INDEX = {"error": 0, "warning": 1, "info": 2}

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import yaml
 
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
-from workbench.core.fscache import SKILL_FILE, SKILL_LINK, scan_listing
+from workbench.core.fscache import SKILL_FILE, SKILL_LINK, fast_path, scan_listing
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
 
@@ -113,7 +113,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
         lst = listing(d)
         if lst is None:
             continue
-        sk = lst.skill
+        sk = lst[0]
         if sk == SKILL_FILE:
             skill_here = True
         elif sk == SKILL_LINK:
@@ -131,13 +131,13 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                 elif depth < rules.min_depth:
                     reason = (f"SKILL.md directly in the root; {rules.client} looks for "
                               f"<root>/<skill>/SKILL.md")
-            out.append(Found(Path(join(d, "SKILL.md")), depth, reason))
+            out.append(Found(fast_path(join(d, "SKILL.md")), depth, reason))
             if rules.stop_at_skill and child_why is None and reason is None:
                 child_why = (f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
                              f"look below a folder that holds a SKILL.md")
         if depth >= limit:
             continue
-        for name in lst.dirs:
+        for name in lst[1]:
             if name in NEVER_WALKED or name in silent:
                 continue
             cw = child_why
@@ -147,7 +147,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                 elif skip_dot and name.startswith("."):
                     cw = f"inside the dot-folder {name}/, which {rules.client} skips"
             stack.append((join(d, name), depth + 1, cw))
-        for name in lst.links:
+        for name in lst[2]:
             if name in NEVER_WALKED or name in silent:
                 continue
             path = join(d, name)

@@ -14,15 +14,21 @@ Never raises on a skill file's content: a rule that crashes becomes a ``LINT000`
 
 from __future__ import annotations
 
+import gc
+import hashlib
+import marshal
 import os
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 from typing import Any, Iterable
 
+from workbench.core.fscache import SKILL_FILE, SKILL_LINK, SKILL_OTHER, fast_path as _fast_path, scan_listing, snapshot
+from workbench.core.fscache import stat as fs_stat
 from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
 from workbench.core.lint.profiles import Profile, get_profile
 from workbench.core.lint.registry import RULES, Rule, load_rules
-from workbench.core.lint.types import ERROR, OFF, Diagnostic, Fix, TextEdit
-from workbench.core.skillfile import SkillFile, Span, parse_skill_text, read_skill_file
+from workbench.core.lint.types import ERROR, OFF, SEVERITY_RANK, Diagnostic, Fix, TextEdit
+from workbench.core.skillfile import SkillFile, Span, parse_skill_text, read_skill_file, skillfile_facts
 
 #: Directories never walked by ``find_skill_files`` (DESIGN.md section 3).
 SKIP_DIRS = frozenset({".git", "node_modules"})
@@ -99,11 +105,14 @@ def lint_file(path: "Path | str", profile: "str | Profile" = "agentskills",
     return lint_skillfile(read_skill_file(path), profile, catalog)
 
 
-def find_skill_files(path: "Path | str") -> list[Path]:
+def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
     """The SKILL.md files a PATH names: the file itself; ``DIR/SKILL.md`` (or ``DIR/skill.md``)
     for a skill folder; otherwise every ``SKILL.md`` below DIR, skipping ``.git`` and
     ``node_modules`` (dot-folders are walked, like discovery does). Sorted; symlinked folders are
-    not followed (no cycles). Returns [] when nothing is found."""
+    not followed (no cycles). Returns [] when nothing is found.
+
+    ``dirs``: a ``workbench.core.fscache.DirCache`` answering folder listings from their mtime
+    (one stat per folder instead of a scandir); None lists every folder."""
     p = Path(path)
     if p.is_file():
         return [p]
@@ -112,30 +121,34 @@ def find_skill_files(path: "Path | str") -> list[Path]:
     for name in ("SKILL.md", "skill.md"):
         if (p / name).is_file() and (name == "SKILL.md" or name in os.listdir(p)):
             return [p / name]
-    # os.scandir walk on str paths (d_type answers is_dir without a stat): the same files as
-    # os.walk(p) with followlinks=False (symlinked folders are listed but not entered).
+    return [_fast_path(f) for f in _find_below(str(p), dirs)]
+
+
+def _find_below(top: str, dirs: Any = None) -> list[str]:
+    """Every SKILL.md below ``top`` (str paths, path order): the same files as ``os.walk(top)``
+    with ``followlinks=False`` (symlinked folders are listed but not entered)."""
+    listing = dirs.listing if dirs is not None else scan_listing
     found: list[str] = []
-    stack = [str(p)]
+    join = os.path.join
+    stack = [top]
     while stack:
         d = stack.pop()
-        try:
-            with os.scandir(d) as it:
-                for e in it:
-                    name = e.name
-                    try:
-                        is_dir = e.is_dir()
-                    except OSError:
-                        is_dir = False
-                    if is_dir:
-                        if name not in SKIP_DIRS and not e.is_symlink():
-                            stack.append(e.path)
-                    elif name == "SKILL.md":
-                        found.append(e.path)
-        except OSError:
+        lst = listing(d)
+        if lst is None:
             continue
+        sk = lst[0]
+        if sk == SKILL_FILE or sk == SKILL_OTHER:
+            found.append(join(d, "SKILL.md"))
+        elif sk == SKILL_LINK:  # a symlink counts unless it points to a folder (os.walk: a dir)
+            st = fs_stat(join(d, "SKILL.md"))
+            if st is None or not S_ISDIR(st.st_mode):
+                found.append(join(d, "SKILL.md"))
+        for name in lst[1]:
+            if name not in SKIP_DIRS:
+                stack.append(join(d, name))
     # Path order (component-wise), not plain string order: "a/b" sorts before "a-b".
     found.sort(key=lambda s: s.split(os.sep))
-    return [Path(f) for f in found]
+    return found
 
 
 def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agentskills",
@@ -161,51 +174,266 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
     error) and KeyError for an unknown profile.
     """
     prof = get_profile(profile)
+    if cache is True:
+        from workbench.core.parsestore import ParseStore
+        from workbench.core.resultcache import ResultCache
+        try:
+            cache = ResultCache(prof, parse_store=ParseStore())
+        except OSError:  # no writable cache folder: lint without one
+            cache = None
+    if cache is False:
+        cache = None
+    gc_was = gc.isenabled()
+    gc.disable()  # allocation-heavy; the cyclic GC would rescan the cache's tables many times
+    try:
+        with snapshot():  # every path stat'ed once per run (walk, cache validity, dependencies)
+            return _lint_paths(paths, prof, catalog, jobs, cache)
+    finally:
+        if gc_was:
+            gc.enable()
+
+
+def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs: int | None,
+                cache: Any) -> dict[Path, list[Diagnostic]]:
     files: list[Path] = []
+    stats: dict[str, os.stat_result] = {}
     empty_dirs: list[Path] = []
+    dirs = cache.dirs if cache is not None and hasattr(cache, "dirs") else None
     for raw in paths:
+        s = os.fspath(raw)
+        st = fs_stat(s)
+        if st is not None and S_ISREG(st.st_mode):  # a file: itself (find_skill_files' first case)
+            files.append(raw if isinstance(raw, Path) else Path(s))
+            stats[os.path.abspath(s)] = st
+            continue
         p = Path(raw)
-        if not p.exists():
+        if st is None:
             raise FileNotFoundError(2, "no such file or directory", str(p))
-        got = find_skill_files(p)
+        got = find_skill_files(p, dirs=dirs)
         if not got and p.is_dir():
             empty_dirs.append(p)
         files.extend(got)
     seen: set[str] = set()
     uniq: list[Path] = []
+    keys: list[str] = []
     for f in files:
         k = os.path.abspath(f)
         if k not in seen:
             seen.add(k)
             uniq.append(f)
-    if cache is True:
-        from workbench.core.resultcache import ResultCache
-        try:
-            cache = ResultCache(prof)
-        except OSError:  # no writable cache folder: lint without one
-            cache = None
-    records = lint_records([str(f) for f in uniq], prof, jobs=jobs,
-                           cache=None if cache is None or cache is False else cache)
+            keys.append(k)
     out: dict[Path, list[Diagnostic]] = {}
-    if records:
-        if catalog is None:
-            cat = CatalogIndex([CatalogEntry(_cat_name(r[_R_FACTS]), _cat_desc(r[_R_FACTS]), f)
-                                for f, r in zip(uniq, records)])
-        else:
-            cat = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
+    if uniq:
+        recs = _collect(keys, prof, jobs, cache, stats)
         cat_rules = [(r, s) for r, s in _active(prof) if r.code in CATALOG_RULES]
-        for f, rec in zip(uniq, records):
-            diags = [_decode_diag(t) for t in rec[_R_DIAGS]]
-            if cat_rules:
-                extra = _run_rules(cat_rules, FactsContext(rec[_R_FACTS], f, prof, cat))
-                if extra:  # the per-file diagnostics are stored sorted already
-                    diags.extend(extra)
-                    diags.sort(key=_SORT_KEY)
-            out[f] = diags
+        if cat_rules:
+            if catalog is None:
+                fp = _fingerprint(keys, recs)
+                index: CatalogIndex | None = None
+            else:
+                index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
+                fp = _fingerprint([index.key(e) or "" for e in index.entries],
+                                  [(None, None, None, e.name, e.description) for e in index.entries])
+                fp = "x" + fp  # never equal to a files-only fingerprint
+            for f, k, rec in zip(uniq, keys, recs):
+                ent = rec[_C_ENTRY]
+                if ent is not None and ent[_E_CAT_FP] == fp:
+                    cat_src = ent[_E_CAT]  # marshal blob, decoded lazily
+                    cache.catalog_hits += 1
+                else:
+                    if index is None:
+                        index = CatalogIndex([CatalogEntry(r[_C_NAME], r[_C_DESC], p)
+                                              for p, r in zip(uniq, recs)])
+                    facts = rec[_C_FACTS]
+                    if isinstance(facts, bytes):
+                        facts = marshal.loads(facts)
+                    extra = _run_rules(cat_rules, FactsContext(facts, f, prof, index))
+                    cat_src = tuple(_encode_diag(d) for d in extra)
+                    if cache is not None and rec[_C_CACHEABLE]:
+                        cache.put_catalog(k, fp, cat_src)
+                out[f] = DiagnosticList(rec[_C_DIAGS], cat_src, rec[_C_COUNTS])
+        else:
+            for f, rec in zip(uniq, recs):
+                out[f] = DiagnosticList(rec[_C_DIAGS], (), rec[_C_COUNTS])
+        if cache is not None:
+            cache.save()
     for d in empty_dirs:
         out[d] = [Diagnostic(1, 1, 1, 1, ERROR, "STR002", "no SKILL.md in this folder (the file name "
                              "must be exactly SKILL.md)", rule="skill-file-missing")]
     return out
+
+
+def _fingerprint(keys: list[str], recs: list) -> str:
+    """A hash of the catalog the catalog rules see: every (path, name, description)."""
+    parts: list[str] = []
+    for k, r in zip(keys, recs):
+        parts += (k, r[_C_NAME], r[_C_DESC])
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# collected per-file results (``_collect``): (per-file diagnostics: blob or tuples, severity counts,
+# facts: blob or tuple, catalog name, catalog description, the valid cache entry or None,
+# whether the cache holds this file now)
+_C_DIAGS, _C_COUNTS, _C_FACTS, _C_NAME, _C_DESC, _C_ENTRY, _C_CACHEABLE = range(7)
+_E_CAT_NAME, _E_CAT_DESC, _E_COUNTS, _E_DIAGS, _E_FACTS, _E_CAT_FP, _E_CAT = range(4, 11)
+
+
+def _counts(diags: Iterable[tuple]) -> tuple[int, int, int]:
+    c = [0, 0, 0]
+    for t in diags:
+        c[_SEV_INDEX.get(t[4], 2)] += 1
+    return (c[0], c[1], c[2])
+
+
+_SEV_INDEX = {ERROR: 0, "warning": 1, "info": 2}
+
+
+def _collect(keys: list[str], prof: Profile, jobs: int | None, cache: Any,
+             stats: dict[str, os.stat_result]) -> list[tuple]:
+    """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
+    (in ``jobs`` processes). New records are stored in the cache."""
+    out: list[tuple | None] = [None] * len(keys)
+    todo: list[int] = []
+    if cache is not None:
+        lookup = cache.lookup
+        for i, k in enumerate(keys):
+            ent = lookup(k, stats.get(k))
+            if ent is None:
+                todo.append(i)
+            else:
+                out[i] = (ent[_E_DIAGS], ent[_E_COUNTS], ent[_E_FACTS], ent[_E_CAT_NAME], ent[_E_CAT_DESC],
+                          ent, True)
+    else:
+        todo = list(range(len(keys)))
+    if todo:
+        results = _compute([keys[i] for i in todo], prof, jobs)
+        store = getattr(cache, "parse_store", None) if cache is not None else None
+        for i, (rec, size, mtime_ns, sha, deps, pfacts) in zip(todo, results):
+            diags, facts = rec
+            name, desc = _cat_name(facts), _cat_desc(facts)
+            ok = False
+            if cache is not None:
+                ok = cache.put(keys[i], rec, size, mtime_ns, sha, deps, cat=(name, desc))
+                if store is not None and pfacts is not None:
+                    st = fs_stat(keys[i])
+                    if st is not None and st.st_size == size and st.st_mtime_ns == mtime_ns:
+                        store.put_facts(keys[i], pfacts, st)
+            out[i] = (diags, _counts(diags), facts, name, desc, None, ok)
+    return out  # type: ignore[return-value]
+
+
+def _compute(paths: list[str], prof: Profile, jobs: int | None) -> list[tuple]:
+    """``_records_chunk`` over ``paths``, serially or in ``jobs`` processes (None = auto)."""
+    load_rules()
+    n = len(paths)
+    if jobs is None:
+        cpus = os.cpu_count() or 1
+        jobs = min(cpus, 8) if n >= PARALLEL_MIN_FILES and cpus > 1 and _parallel_ok() else 1
+    results: list[tuple] | None = None
+    if jobs > 1 and n > 1:
+        results = _run_parallel(paths, prof, jobs)
+    if results is None:
+        results = _records_chunk(paths, prof)
+    return results
+
+
+class DiagnosticList(list):
+    """``list[Diagnostic]`` that builds its ``Diagnostic`` objects on first use.
+
+    ``lint_paths`` returns one per file: a warm run over 10,000 cached files would otherwise spend
+    most of its time constructing ~35,000 frozen dataclasses nobody may look at. Built from the
+    compact per-file tuples (or a ``marshal`` blob of them) plus the catalog rules' tuples; every
+    list operation (iteration, ``len``, indexing, comparison, ``+``, mutation, pickling) first
+    materialises the list, which then behaves exactly like a plain ``list`` (sorted by position,
+    per-file and catalog diagnostics merged). ``counts()`` answers severity totals without
+    materialising.
+    """
+
+    __slots__ = ("_src", "_cat", "_counts")
+
+    def __init__(self, src: "bytes | tuple" = (), cat: "bytes | tuple" = (),
+                 counts: tuple[int, int, int] | None = None):
+        list.__init__(self)
+        self._src: Any = src
+        self._cat: Any = cat
+        self._counts = counts
+
+    def _fill(self) -> None:
+        src = self._src
+        if src is None:
+            return
+        cat = self._cat
+        self._src = self._cat = None
+        if isinstance(src, bytes):
+            src = marshal.loads(src)
+        if isinstance(cat, bytes):
+            cat = marshal.loads(cat)
+        if cat:
+            src = sorted(tuple(src) + tuple(cat), key=_tuple_sort_key)
+        list.extend(self, map(_decode_diag, src))
+
+    def counts(self) -> dict[str, int]:
+        """{"error": n, "warning": n, "info": n} (without building the diagnostics)."""
+        if self._src is None:
+            out = {ERROR: 0, "warning": 0, "info": 0}
+            for d in list.__iter__(self):
+                out[d.severity] = out.get(d.severity, 0) + 1
+            return out
+        c = self._counts
+        if c is None:
+            src = marshal.loads(self._src) if isinstance(self._src, bytes) else self._src
+            c = _counts(src)
+        cat = self._cat
+        if cat:
+            cc = _counts(marshal.loads(cat) if isinstance(cat, bytes) else cat)
+            c = (c[0] + cc[0], c[1] + cc[1], c[2] + cc[2])
+        return {ERROR: c[0], "warning": c[1], "info": c[2]}
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._fill()
+        return (list, (list(list.__iter__(self)),))
+
+    def __reduce__(self) -> Any:
+        return self.__reduce_ex__(2)
+
+
+def _materialising(name: str):
+    base = getattr(list, name)
+
+    def method(self, *args, **kwargs):
+        if self._src is not None:
+            self._fill()
+        for a in args:
+            if type(a) is DiagnosticList and a._src is not None:
+                a._fill()
+        return base(self, *args, **kwargs)
+    method.__name__ = name
+    method.__doc__ = base.__doc__
+    return method
+
+
+for _name in ("__iter__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__contains__",
+              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__iadd__", "__mul__",
+              "__imul__", "__rmul__", "__reversed__", "__repr__", "__sizeof__", "append", "extend", "insert",
+              "remove", "pop", "clear", "index", "count", "sort", "reverse", "copy"):
+    setattr(DiagnosticList, _name, _materialising(_name))
+
+
+def _radd(self, other):
+    if self._src is not None:
+        self._fill()
+    if isinstance(other, list):
+        return list(other) + list(list.__iter__(self))
+    return NotImplemented
+
+
+DiagnosticList.__radd__ = _radd  # type: ignore[attr-defined]
+DiagnosticList.__hash__ = None  # type: ignore[assignment]
+
+
+def _tuple_sort_key(t: tuple) -> tuple:
+    """``Diagnostic.sort_key`` of an encoded diagnostic."""
+    return (t[0], t[1], SEVERITY_RANK.get(t[4], 9), t[5], t[2], t[3], t[6])
 
 
 # ----------------------------------------------------------------------------------------
@@ -313,11 +541,17 @@ def lint_record(path: str, prof: Profile) -> tuple:
 
 
 def _records_chunk(paths: list[str], prof: Profile) -> list[tuple]:
-    """Worker entry point: records for a chunk of paths (plus the facts the cache keys on)."""
+    """Worker entry point: records for a chunk of paths, plus what the caches key on and the
+    file's parse facts (``skillfile.skillfile_facts``, or None when marshal cannot store them)."""
     out = []
     for p in paths:
         rec, sf, deps = lint_record(p, prof)
-        out.append((rec, sf.size, sf.mtime_ns, sf.sha256, tuple(sorted(deps))))
+        try:
+            pf = skillfile_facts(sf)
+            marshal.dumps(pf)
+        except (ValueError, AttributeError):
+            pf = None
+        out.append((rec, sf.size, sf.mtime_ns, sf.sha256, tuple(sorted(deps)), pf))
     return out
 
 
@@ -328,36 +562,19 @@ def _parallel_ok() -> bool:
 
 
 def lint_records(paths: list[str], prof: Profile, *, jobs: int | None = None, cache: Any = None) -> list[tuple]:
-    """Records (see above) for ``paths`` in order, from ``cache`` where still valid, else computed
-    (in ``jobs`` processes; see ``lint_paths``). New records are stored in ``cache`` and the cache
-    is saved."""
-    load_rules()
-    out: list[tuple | None] = [None] * len(paths)
-    todo: list[int] = []
-    for i, p in enumerate(paths):
-        rec = cache.get(p) if cache is not None else None
-        if rec is None:
-            todo.append(i)
-        else:
-            out[i] = rec
-    if todo:
-        n = len(todo)
-        if jobs is None:
-            cpus = os.cpu_count() or 1
-            jobs = min(cpus, 8) if n >= PARALLEL_MIN_FILES and cpus > 1 and _parallel_ok() else 1
-        todo_paths = [paths[i] for i in todo]
-        results: list[tuple] | None = None
-        if jobs > 1 and n > 1:
-            results = _run_parallel(todo_paths, prof, jobs)
-        if results is None:
-            results = _records_chunk(todo_paths, prof)
-        for i, (rec, size, mtime_ns, sha, deps) in zip(todo, results):
-            out[i] = rec
-            if cache is not None:
-                cache.put(paths[i], rec, size, mtime_ns, sha, deps)
+    """Records ``(per-file diagnostics as tuples, facts)`` for ``paths`` in order, from ``cache``
+    where still valid, else computed (in ``jobs`` processes; see ``lint_paths``). New records
+    are stored in ``cache`` and the cache is saved."""
+    with snapshot():
+        keys = [os.path.abspath(p) for p in paths]
+        got = _collect(keys, prof, jobs, cache, {})
+    out = []
+    for r in got:
+        d, f = r[_C_DIAGS], r[_C_FACTS]
+        out.append((marshal.loads(d) if isinstance(d, bytes) else d, marshal.loads(f) if isinstance(f, bytes) else f))
     if cache is not None:
         cache.save()
-    return out  # type: ignore[return-value]
+    return out
 
 
 def _run_parallel(paths: list[str], prof: Profile, jobs: int) -> list[tuple] | None:

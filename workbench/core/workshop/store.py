@@ -141,6 +141,10 @@ def default_target_root(workspace: Path | str, client_id: str = "claude-code") -
     return Path(workspace).expanduser().absolute() / DEFAULT_PROJECT_ROOTS.get(client_id, ".agents/skills")
 
 
+#: Characters a proposed skill folder name may not contain (whitespace, control, Windows-reserved).
+_BAD_FOLDER_CHARS = re.compile(r'[\s\x00-\x1f\x7f<>:"|?*\\]')
+
+
 @dataclass
 class Proposal:
     """One proposal as stored, with its current generation's scan results.
@@ -707,6 +711,12 @@ class WorkshopStore:
             ProposalError: bad name, a path leaving the skill folder, or the target exists.
         """
         why = check_relpath(name) if name else "empty name"
+        if not why and _BAD_FOLDER_CHARS.search(name):
+            # A folder every client, shell and OS can handle: no whitespace, control characters
+            # or characters Windows forbids. (Spec rules such as lowercase are lint findings.)
+            why = "use letters, digits, '-', '_' or '.' (no spaces or special characters)"
+        if not why and len(name) > 255:
+            why = "longer than 255 characters"
         if why or "/" in name or name.startswith(".") or name == SKILL_MD:
             raise ProposalError(f"invalid skill folder name {name!r}" + (f": {why}" if why else ""))
         root = Path(target_root).expanduser() if target_root else default_target_root(self.workspace)
