@@ -112,9 +112,7 @@ def run(args) -> int:
     from workbench.core.chat.settings import get_api_key
     from workbench.core.discovery import scan
 
-    if args.client is None:
-        # Another command's ``set_defaults(client=...)`` mutates the shared --client action of the
-        # common parser (argparse shares parent actions), so the default can arrive as None here.
+    if args.client is None:  # defensive: the common default is claude-code
         args.client = "claude-code"
     client = client_ids(args, allow_all=False)[0]
     if args.format not in ("text", "json"):

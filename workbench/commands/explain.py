@@ -20,8 +20,9 @@ def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser("explain", parents=[common],
                               help="explain why a skill does or does not reach the model",
                               description=__doc__.split("\n\n")[0])
-    from workbench.commands.listing import own_client_default
-    own_client_default(p, "all")  # explain covers every client unless one is named
+    # explain covers every client unless one is named (each subcommand has its own copy of the
+    # common options, see workbench.cli.build_parser, so this default is explain's alone)
+    p.set_defaults(client="all")
     p.add_argument("skill", help="skill name, or path to its SKILL.md or folder")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
 

@@ -11,7 +11,6 @@ e.g. ``skill_tool=false`` (VS Code), ``max_skills_prompt_chars=30000`` (OpenClaw
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from typing import Any
@@ -23,30 +22,12 @@ def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser("listing", parents=[common],
                               help="print the exact skill listing a client sends to the model",
                               description=__doc__.split("\n\n")[0])
-    own_client_default(p, "claude-code")
+    p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     p.add_argument("--listing-option", action="append", default=[], metavar="KEY=VALUE",
                    help="client listing option, e.g. skill_tool=false (VS Code)")
     p.add_argument("--table", action="store_true",
                    help="(text) print a per-skill state table to stderr")
-
-
-def own_client_default(p, default: str) -> None:
-    """Give ``p`` a private copy of the shared ``--client`` action with its own default.
-
-    argparse shares parent actions between subparsers, so ``set_defaults(client=...)`` in one
-    command changes every command's default; a private copy does not.
-    """
-    for i, a in enumerate(p._actions):
-        if a.dest == "client":
-            mine = copy.copy(a)
-            mine.default = default
-            p._actions[i] = mine
-            for opt in a.option_strings:
-                p._option_string_actions[opt] = mine
-            for g in p._action_groups:
-                g._group_actions[:] = [mine if x is a else x for x in g._group_actions]
-            break
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

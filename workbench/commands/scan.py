@@ -17,7 +17,6 @@ workspace is scanned as an extra root (``discovery.use_workspace_as_root``) and 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import sys
 from pathlib import Path
@@ -37,30 +36,11 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
         "--format json prints the DESIGN.md section 3 object; with --client all it prints "
         '{"clients": {"<client-id>": <that object>, ...}}.',
     )
-    _own_client_action(p, "claude-code")
+    p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     p.add_argument("--no-workspace-root", action="store_true",
                    help="do not scan the workspace as an extra root when it holds skills but no client root")
     return p
-
-
-def _own_client_action(p: argparse.ArgumentParser, default: str) -> None:
-    """Give this parser a private copy of the shared ``--client`` action.
-
-    argparse shares a parent's Action objects between subparsers, and another command's
-    ``set_defaults(client=...)`` rewrites the shared action's default; a private copy keeps
-    ``scan``'s default at ``claude-code`` whatever the other commands do.
-    """
-    for i, a in enumerate(p._actions):
-        if a.dest == "client":
-            mine = copy.copy(a)
-            mine.default = default
-            p._actions[i] = mine
-            for opt in a.option_strings:
-                p._option_string_actions[opt] = mine
-            for g in p._action_groups:
-                g._group_actions[:] = [mine if x is a else x for x in g._group_actions]
-            break
 
 
 def catalog_json(cat: Catalog) -> dict:
@@ -129,7 +109,7 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.client is None:  # belt and braces, see _own_client_action
+    if args.client is None:
         args.client = "claude-code"
     fmt = args.format
     if fmt not in ("text", "json"):
