@@ -112,7 +112,28 @@ _STATE_COLOR = {"truncated": ("listing", "truncated"), "omitted": ("listing", "o
                 "name-only": ("listing", "name_only")}
 
 
-class ListingTableModel(QAbstractTableModel):
+class _RowsModel(QAbstractTableModel):
+    """A flat table over ``self._rows`` with column titles ``HEADERS`` (subclasses add ``data``)."""
+
+    HEADERS: tuple[str, ...] = ()
+    _rows: list
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractTableModel::rowCount."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Override QAbstractTableModel::columnCount."""
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Override QAbstractTableModel::headerData."""
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+
+class ListingTableModel(_RowsModel):
     """One row per skill in a ``ListingReport``: name, state, description chars, shown chars,
     chars lost, note. Loaded skills (chat) are tinted. Read-only."""
 
@@ -134,20 +155,6 @@ class ListingTableModel(QAbstractTableModel):
             if r.path == path:
                 return i
         return -1
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Override QAbstractTableModel::rowCount."""
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Override QAbstractTableModel::columnCount."""
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Override QAbstractTableModel::headerData."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Override QAbstractTableModel::data."""
@@ -173,7 +180,7 @@ class ListingTableModel(QAbstractTableModel):
         return None
 
 
-class AllClientsModel(QAbstractTableModel):
+class AllClientsModel(_RowsModel):
     """The selected skill in every client: status, state in that client's listing, shown/total
     chars, reason. One row per ``CLIENT_IDS`` entry."""
 
@@ -193,20 +200,6 @@ class AllClientsModel(QAbstractTableModel):
                 entry = rep.state_of(str(path)) if (rep is not None and s is not None and s.listed) else None
                 self._rows.append((cid, s, entry))
         self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Override QAbstractTableModel::rowCount."""
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Override QAbstractTableModel::columnCount."""
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Override QAbstractTableModel::headerData."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Override QAbstractTableModel::data."""
