@@ -143,3 +143,16 @@ def test_key_saved_never_in_settings_file(pane, fake_api, qtbot, monkeypatch):
     with qtbot.waitSignal(pane.turn_finished, timeout=15000):
         pane.send("hello")
     assert "sk-ant-GUI-SECRET" not in settings_path().read_text()
+
+
+def test_local_server_preset_sets_url_and_session_key(pane, qtbot):
+    from workbench.app.chat_pane import SERVER_PRESETS
+    i = next(n for n, (label, _) in enumerate(SERVER_PRESETS) if "Ollama" in label)
+    assert pane.api_key()[0] is None
+    pane.apply_preset(i)
+    assert pane.base_url.text() == "http://localhost:11434"
+    assert pane.api_key() == ("local", "typed")  # session only: nothing is stored
+    assert not pane.key_banner.isVisible()
+    assert "says little about" in pane.status.text()
+    pane.apply_preset(0)
+    assert pane.base_url.text() == ""

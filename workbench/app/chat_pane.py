@@ -60,6 +60,17 @@ NO_KEY_GUI_HINT = ("No API key. Open Connection (above) and type a key — \"Sav
                    "vLLM, LiteLLM), set its Base URL under Connection and type any key, e.g. local.")
 
 
+
+#: (label, base URL) for the Server preset box; "" = the Anthropic API (or ANTHROPIC_BASE_URL).
+#: Local servers that speak the Messages API: ../shared/reference/chat-loop.md section 5.
+SERVER_PRESETS = (
+    ("Anthropic API", ""),
+    ("Local: Ollama (≥ 0.14)", "http://localhost:11434"),
+    ("Local: llama.cpp llama-server", "http://localhost:8080"),
+    ("Local: vLLM", "http://localhost:8000"),
+    ("Local: LiteLLM proxy", "http://localhost:4000"),
+)
+
 class _Bridge(QObject):
     """Signals emitted from worker threads; connected slots run on the GUI thread."""
 
@@ -239,6 +250,12 @@ class ChatPane(QWidget):
 
         self.settings_box = QFrame(self)
         form = QFormLayout(self.settings_box)
+        self.preset_combo = QComboBox(self)
+        for label, url in SERVER_PRESETS:
+            self.preset_combo.addItem(label, url)
+        self.preset_combo.setToolTip("Fill the base URL for the Anthropic API or a local server "
+                                     "that speaks the Messages API")
+        form.addRow("Server", self.preset_combo)
         self.base_url = QLineEdit(self)
         self.base_url.setPlaceholderText("https://api.anthropic.com (or ANTHROPIC_BASE_URL)")
         form.addRow("Base URL", self.base_url)
@@ -334,6 +351,7 @@ class ChatPane(QWidget):
         self.save_key_btn.clicked.connect(self.save_key)
         self.refresh_models_btn.clicked.connect(self.refresh_models)
         self.key_edit.textChanged.connect(self._update_key_banner)
+        self.preset_combo.activated.connect(self.apply_preset)
         self.trace.currentItemChanged.connect(self._show_trace_item)
 
     def _toggle_settings(self, on: bool) -> None:
@@ -358,6 +376,20 @@ class ChatPane(QWidget):
         s.temperature = None if t < 0 else round(t, 2)
         s.max_turns = self.max_turns.value()
         return s
+
+    def apply_preset(self, index: int) -> None:
+        """Use a server preset: set the base URL; a local server gets the session-only dummy
+        key "local" when no key is set (such servers accept any key; nothing is stored)."""
+        url = self.preset_combo.itemData(index)
+        if url is None:
+            return
+        self.base_url.setText(url)
+        if url and not self.api_key()[0]:
+            self._typed_key = "local"
+        if url:
+            self.status.setText("Local server: a small local model's triggering says little about "
+                                "Claude's; use it to check the loop, then measure with the real API.")
+        self._update_key_banner()
 
     # -- the key ---------------------------------------------------------------------------
     def api_key(self) -> tuple[str | None, str]:
