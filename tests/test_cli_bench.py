@@ -15,13 +15,20 @@ def test_bench_command_json(tmp_path, capsys):
     res = json.loads(capsys.readouterr().out)
     assert res["skills"] == 50
     t = res["timings"]
-    for key in ("scan_one_cold", "scan_one_warm", "scan_all_cold", "lint_cold_1", "lint_cold_auto",
-                "lint_warm", "scan_lint_cold", "scan_lint_warm"):
+    for key in ("scan_one_cold", "scan_one_warm", "scan_one_rescan", "scan_all_cold", "scan_all_warm",
+                "lint_cold_1", "lint_cold_auto", "lint_warm", "lint_warm_materialised", "scan_lint_cold",
+                "scan_lint_warm"):
         assert t[key]["wall"] >= 0
-    assert t["scan_one_cold"]["found"] == 50
-    assert t["lint_warm"]["cache_hits"] == 50
+        assert t[key]["mode"] in ("cold", "warm", "rescan")
+    for key in ("scan_one_warm", "scan_all_warm", "lint_warm", "scan_lint_warm"):
+        assert t[key]["mode"] == "warm" and t[key]["process_wall"] >= t[key]["wall"]
+    assert t["scan_one_cold"]["found"] == 50 and t["scan_one_warm"]["found"] == 50
+    assert t["lint_warm"]["cache_hits"] == 50 and t["lint_warm"]["catalog_hits"] == 50
+    assert t["lint_warm_materialised"]["diagnostics"] == t["lint_cold_1"]["diagnostics"]
+    assert t["scan_lint_warm"]["errors"] == t["scan_lint_cold"]["errors"]
     assert res["keystroke"]["p95_ms"] > 0
-    assert set(res["targets"]) >= {"scan_lint_10k_le_1s_warm", "keystroke_p95_le_20ms"}
+    assert set(res["targets"]) >= {"scan_lint_10k_le_1s_warm", "scan_lint_10k_le_1s_warm_whole_process",
+                                   "keystroke_p95_le_20ms"}
     assert list(tmp_path.iterdir()) == []  # the temporary tree is removed
 
 
@@ -31,7 +38,7 @@ def test_bench_command_text_builtin_set(tmp_path, capsys):
     rc = main(["bench", "--skills", "6", "--sample", "3", "--corpus", str(empty), "--workdir", str(tmp_path)])
     assert rc == 0
     out = capsys.readouterr().out
-    assert "scan + lint, warm" in out and "keystroke" in out
+    assert "scan + lint, warm (fresh process)" in out and "keystroke" in out and "process s" in out
 
 
 def test_bench_usage_errors(capsys):
@@ -45,3 +52,26 @@ def test_make_tree_unique_names(tmp_path, corpus):
     for d in dirs:
         assert f"name: {d.name}\n" in (d / "SKILL.md").read_text(encoding="utf-8", errors="replace") or \
             "name:" not in (d / "SKILL.md").read_text(encoding="utf-8", errors="replace")
+
+
+def test_scan_and_lint_cold_warm_identical(tmp_path, corpus):
+    """The bench's combined path gives the plain scan's catalog and the plain lint's results."""
+    from workbench.core import fscache
+    from workbench.core.bench import scan_and_lint
+    from workbench.core.discovery import ParseCache, scan
+    from workbench.core.lint import PROFILES, lint_paths
+    from workbench.core.model import Environment
+    root = tmp_path / "t"
+    make_tree(root, 60, corpus)
+    (tmp_path / "ws").mkdir()
+    env = Environment(workspace=tmp_path / "ws", home=tmp_path, extra_roots=[root], env={}, bins=set())
+    prof = PROFILES["agentskills"]
+    ref_cat = scan(env, "agentskills", ParseCache()).to_json()
+    ref_lint = lint_paths([root], prof)
+    for _ in range(2):  # cold, then warm (a new process: fresh in-memory tables)
+        fscache._defaults.clear()
+        cat, res, tot = scan_and_lint(env, "agentskills", prof, [root], tmp_path / "cache")
+        assert cat.to_json() == ref_cat
+        assert res == ref_lint
+        assert tot["error"] == sum(d.severity == "error" for v in ref_lint.values() for d in v)
+    fscache._defaults.clear()

@@ -23,4 +23,5 @@ def test_bench_scan_lint_10k(corpus, tmp_path):
     print("\n" + format_table(res))
     print(json.dumps(res["timings"], indent=1))
     assert res["timings"]["lint_warm"]["cache_hits"] == 10_000
+    assert res["timings"]["lint_warm"]["catalog_hits"] == 10_000
     assert res["keystroke"]["p95_ms"] <= 20.0

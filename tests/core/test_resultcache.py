@@ -207,3 +207,95 @@ def test_find_skill_files_matches_os_walk(tree):
         if "SKILL.md" in fn:
             expected.append(Path(dp) / "SKILL.md")
     assert find_skill_files(tree) == sorted(expected)
+
+
+# ----------------------------------------------------------------------------------------
+# round 2: lazy diagnostics, catalog fingerprint, walks through the listing cache
+
+
+def test_diagnostic_list_behaves_like_a_list(tree, tmp_path):
+    import copy
+    import json
+    import pickle
+
+    from workbench.core.lint.engine import DiagnosticList
+    prof = PROFILES["agentskills"]
+    lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    ref = _reference(tree, "agentskills")
+    for warm in (False, True):
+        got = lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+        for p, want in ref.items():
+            v = got[p]
+            assert isinstance(v, list) and isinstance(v, DiagnosticList)
+            c = v.counts()  # before anything is built
+            assert c == {s: sum(d.severity == s for d in want) for s in ("error", "warning", "info")}
+            if warm:
+                assert want == v and v == want and not (v != want)  # reflected comparison first
+            else:
+                assert len(v) == len(want) and list(v) == want
+            assert [] + v == want and v + [] == want
+            assert json.dumps([d.to_json() for d in v]) == json.dumps([d.to_json() for d in want])
+            assert pickle.loads(pickle.dumps(v)) == want and copy.copy(v) == want
+            assert v.counts() == c
+    lazy = DiagnosticList((), (), (0, 0, 0))
+    assert lazy == [] and not lazy and len(lazy) == 0
+    other = lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    a, b = other[tree / "pdf-tools" / "SKILL.md"], lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))[
+        tree / "pdf-tools" / "SKILL.md"]
+    assert a == b  # two unbuilt lists compare by content
+
+
+def test_catalog_results_reused_while_catalog_unchanged(tree, tmp_path):
+    prof = PROFILES["claude-code"]
+    ref = _reference(tree, "claude-code")
+    lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    c = ResultCache(prof, tmp_path / "c")
+    assert lint_paths([tree], prof, cache=c) == ref
+    assert c.catalog_hits == len(ref)
+    # a body edit keeps the catalog: only the edited file's catalog rules run again
+    p = tree / "pdf-copy" / "SKILL.md"
+    p.write_text(p.read_text() + "\nMore body.\n")
+    _age(tree / "pdf-copy", 20)
+    c2 = ResultCache(prof, tmp_path / "c")
+    assert lint_paths([tree], prof, cache=c2) == _reference(tree, "claude-code")
+    assert c2.catalog_hits == len(ref) - 1 and c2.misses == 1
+    # a description edit changes the catalog: every file's catalog rules run again
+    p.write_text("---\nname: pdf-copy\ndescription: Something else entirely. Use when testing.\n---\n")
+    _age(tree / "pdf-copy", 10)
+    c3 = ResultCache(prof, tmp_path / "c")
+    res = lint_paths([tree], prof, cache=c3)
+    assert res == _reference(tree, "claude-code")
+    assert c3.catalog_hits == 0
+    assert not any(d.code == "DESC009" for d in res[tree / "pdf-tools" / "SKILL.md"])
+
+
+def test_explicit_catalog_and_file_list(tree, tmp_path):
+    prof = PROFILES["agentskills"]
+    files = find_skill_files(tree)
+    ref = _reference(tree, "agentskills")
+    c = ResultCache(prof, tmp_path / "c")
+    assert lint_paths([str(f) for f in files], prof, cache=c) == {f: ref[f] for f in files}
+    cat = [("pdf-tools", "Extracts text from PDF files. Use when the user asks to read a PDF.", tree / "x")]
+    one = tree / "pdf-copy" / "SKILL.md"
+    want = lint_skillfile(read_skill_file(one), prof, cat)
+    for _ in range(2):  # cold, then warm: an explicit catalog never reuses the files' fingerprint
+        got = lint_paths([one], prof, catalog=cat, cache=ResultCache(prof, tmp_path / "c"))
+        assert got[one] == want
+        assert any(d.code == "DESC009" for d in got[one])
+
+
+def test_missing_path_still_raises(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        lint_paths([tmp_path / "nope"], "agentskills")
+
+
+def test_warm_lint_uses_listing_cache(tree, tmp_path):
+    from workbench.core import fscache
+    prof = PROFILES["agentskills"]
+    fscache._defaults.clear()
+    lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
+    fscache._defaults.clear()
+    c = ResultCache(prof, tmp_path / "c")
+    assert lint_paths([tree], prof, cache=c) == _reference(tree, "agentskills")
+    assert c.dirs.misses == 0 and c.hits == len(find_skill_files(tree))
+    fscache._defaults.clear()

@@ -4,26 +4,37 @@ Targets (the product brief): scan + lint of 10,000 skills <= 1 s on a 2-core mac
 faster than skills-ref per skill; keystroke -> diagnostics p95 <= 20 ms.
 
 ``run_bench(n=10_000)`` builds a synthetic tree of ``n`` skills in a temporary folder
-(``make_tree``: corpus skills copied into uniquely named folders, see there), then times:
+(``make_tree``: corpus skills copied into uniquely named folders, see there), then times each
+operation **cold** (every cache empty: every folder listed, every file read, parsed and linted)
+and **warm** (an unchanged tree, in a *fresh process* that only has the persistent caches on disk:
+the incremental case as ruff and mypy define it). Warm figures come from a subprocess
+(``python -m workbench.core.bench --warm``): ``wall`` is the time of the operation inside that
+process (imports excluded), ``process_wall`` the whole subprocess as the user waits for it
+(interpreter start + imports + the operation + printing; it exits with ``os._exit`` like mypy's
+``--fast-exit``, see ``_main``). When the interpreter does not write
+bytecode (``PYTHONDONTWRITEBYTECODE``), the subprocess gets a temporary ``PYTHONPYCACHEPREFIX``
+and one untimed run first, so imports cost what they cost after ``pip install``.
 
 * ``scan_one_cold`` / ``scan_one_warm``: ``discovery.scan`` for one client (agentskills) with a
-  fresh ``ParseCache`` (every file read + parsed) and again with the same cache (stat only);
-* ``scan_all_cold``: ``discovery.scan_all`` (8 clients, one shared cache, each file parsed once);
+  persistent ``ParseCache`` (parse facts + folder listings; cold parses in both cores);
+  ``scan_one_rescan``: the same scan again in the same process (the GUI's in-memory case);
+* ``scan_all_cold`` / ``scan_all_warm``: ``discovery.scan_all`` (8 clients, each file parsed once);
 * ``lint_cold_1`` / ``lint_cold_auto``: ``lint_paths`` without a cache, serial and with the
-  automatic process pool (both cores);
-* ``lint_warm``: ``lint_paths`` with a persistent ``ResultCache`` filled by a previous run, loaded
-  from disk as a new process would (stat + look-up; catalog rules recomputed);
-* ``scan_lint_cold`` = ``scan_one_cold`` + ``lint_cold_auto``; ``scan_lint_warm`` =
-  ``scan_one_warm`` + ``lint_warm`` (the warm scan uses the in-memory ``ParseCache`` that the GUI
-  keeps; there is no persistent parse cache for discovery);
+  automatic process pool (both cores); ``lint_cold_filling_cache``: cold, writing the caches;
+  ``lint_warm``: ``lint_paths`` in a fresh process with the persistent result cache (severity
+  totals from the compact records); ``lint_warm_materialised``: the same, then every
+  ``Diagnostic`` object built (what printing them all costs on top);
+* ``scan_lint_cold`` / ``scan_lint_warm``: ``scan_and_lint`` (below): one client's catalog and
+  the lint results of the tree, severity totals summed;
 * ``keystroke``: ``lint_text`` on a 500-line SKILL.md after simulated keystrokes, p50/p95 in ms;
 * ``listing_corpus``: ``render_listing`` for every client over the corpus catalog (ms);
 * ``skills_ref``: when the optional ``skills_ref`` package is importable (``pip install
   skill-workbench[bench]``), its ``validate(skill_dir)`` on a sample of >= 200 skills, per skill,
-  and the ratio to our cold per-skill lint (serial, one process: read + parse + every rule).
+  and the ratio to ours per skill: cold serial (read + parse + every rule, one process), cold on
+  both cores, and warm scan + lint (whole fresh process).
 
 Every timing is wall-clock seconds (``perf_counter``) with the process CPU seconds beside it
-(``process_time``; children of the pool not included): on a shared machine the CPU figure is the
+(``process_time``; children of a pool not included): on a shared machine the CPU figure is the
 stable one. Results: a dict (``run_bench``) that ``format_table`` prints.
 """
 
@@ -161,29 +172,124 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return r, time.perf_counter() - t, time.process_time() - c
 
 
+def scan_and_lint(env: Any, client_id: str, profile: Any, lint_roots: list[Path], cache_folder: Path | None,
+                  jobs: int | None = None) -> tuple[Any, dict, dict[str, int]]:
+    """One client's scan plus the lint results of ``lint_roots``, sharing one file-system
+    snapshot and the persistent caches under ``cache_folder`` (None = the app's cache folder).
+
+    Order (decision): lint first, then scan. Cold, lint reads + parses + lints each file once in
+    both cores and hands the parse facts to the scan's store, so the scan parses nothing; the
+    tree is listed once (the scan's walk answers from the listing cache and the stat memo).
+    Warm, both answer from their caches. Returns ``(Catalog, {path: diagnostics}, {"error": n,
+    "warning": n, "info": n})``; the diagnostics are ``DiagnosticList``s (built on first use).
+    """
+    from workbench.core.discovery import ParseCache, scan
+    from workbench.core.fscache import snapshot
+    from workbench.core.lint import lint_paths
+    from workbench.core.resultcache import ResultCache
+    with snapshot():
+        pc = ParseCache(persist=True if cache_folder is None else cache_folder)
+        rc = ResultCache(profile, None if cache_folder is None else Path(cache_folder) / "results",
+                         parse_store=pc.store)
+        res = lint_paths(lint_roots, profile, jobs=jobs, cache=rc)
+        cat = scan(env, client_id, pc)
+    from workbench.core.lint.engine import severity_totals
+    return cat, res, severity_totals(res)
+
+
+def _env_for(tmp: Path, tree: Path) -> Any:
+    from workbench.core.model import Environment
+    return Environment(workspace=tmp / "ws", home=tmp / "home", extra_roots=[tree], env={}, bins=set())
+
+
+_KEEP: list = []
+
+
+def _warm_op(op: str, tmp: Path, tree: Path, cache: Path) -> dict[str, Any]:
+    """One operation as a fresh process does it (``python -m workbench.core.bench --warm``).
+    ``import_s``: importing what the operation needs (timed apart); ``wall``/``cpu``: the
+    operation itself. The results stay referenced (``_KEEP``) so that ``_main`` can exit without
+    freeing them, as a CLI that prints and exits does (see ``_main``)."""
+    t0 = time.perf_counter()
+    from workbench.core.discovery import ParseCache, scan, scan_all
+    from workbench.core.lint import PROFILES, lint_paths
+    from workbench.core.lint.engine import severity_totals
+    from workbench.core.resultcache import ResultCache
+    out: dict[str, Any] = {"import_s": round(time.perf_counter() - t0, 4)}
+    env = _env_for(tmp, tree)
+    prof = PROFILES["agentskills"]
+    t, c = time.perf_counter(), time.process_time()
+    if op == "scan_one":
+        cat = scan(env, "agentskills", ParseCache(persist=cache))
+        out["found"] = len(cat.skills)
+        _KEEP.append(cat)
+    elif op == "scan_all":
+        cats = scan_all(env, ParseCache(persist=cache))
+        out["found"] = sum(len(x.skills) for x in cats.values())
+        _KEEP.append(cats)
+    elif op in ("lint", "lint_materialised"):
+        rc = ResultCache(prof, cache / "results")
+        res = lint_paths([tree], prof, cache=rc)
+        out["errors"] = severity_totals(res)["error"]
+        if op == "lint_materialised":
+            out["diagnostics"] = sum(len(v) for v in res.values())
+        out["cache_hits"], out["catalog_hits"] = rc.hits, rc.catalog_hits
+        _KEEP.append(res)
+    elif op == "scan_lint":
+        got = scan_and_lint(env, "agentskills", prof, [tree], cache)
+        out["found"], out["errors"] = len(got[0].skills), got[2]["error"]
+        _KEEP.append(got)
+    else:
+        raise ValueError(op)
+    out["wall"], out["cpu"] = time.perf_counter() - t, time.process_time() - c
+    return out
+
+
+def _run_warm(op: str, tmp: Path, tree: Path, cache: Path, pyc: Path | None) -> dict[str, Any]:
+    """``_warm_op`` in a subprocess; adds ``process_wall`` (the whole subprocess)."""
+    import json
+    import subprocess
+    import sys
+    env = dict(os.environ)
+    if pyc is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pyc)
+    cmd = [sys.executable, "-m", "workbench.core.bench", "--warm", op, str(tmp), str(tree), str(cache)]
+    t = time.perf_counter()
+    cp = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - t
+    if cp.returncode != 0:
+        raise RuntimeError(f"warm {op} failed: {cp.stderr.strip()[-500:]}")
+    got = json.loads(cp.stdout.strip().splitlines()[-1])
+    got["process_wall"] = round(wall, 4)
+    return got
+
+
 def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample: int = 200,
               keystrokes: int = 200, workdir: Path | None = None,
               progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run every benchmark (see the module docstring) and return the figures.
 
     Returns ``{"skills": n, "cpus": int, "corpus": str | None, "timings": {key: {"wall": s,
-    "cpu": s, "per_skill_us": µs, ...}}, "keystroke": {"p50_ms", "p95_ms", "max_ms", "lines"},
-    "listing_corpus": {...} | None, "skills_ref": {...} | None, "targets": {...}}``.
-    Raises OSError when the temporary tree cannot be written.
+    "cpu": s, "per_skill_us": µs, "mode": "cold"|"warm"|"rescan", "process_wall": s (warm),
+    ...}}, "keystroke": {"p50_ms", "p95_ms", "max_ms", "lines"}, "listing_corpus": {...} | None,
+    "skills_ref": {...} | None, "targets": {...}, "notes": [...]}``.
+    Raises OSError when the temporary tree cannot be written, RuntimeError when a warm subprocess
+    fails.
     """
+    import sys
     from workbench.core.discovery import ParseCache, scan, scan_all
     from workbench.core.lint import PROFILES, lint_paths, lint_text
-    from workbench.core.model import Environment
     from workbench.core.resultcache import ResultCache
 
     say = progress or (lambda s: None)
     corpus = corpus if corpus is not None else corpus_dir()
     res: dict[str, Any] = {"skills": n, "cpus": os.cpu_count() or 1, "corpus": str(corpus) if corpus else None,
-                           "timings": {}}
+                           "timings": {}, "notes": []}
     tm = res["timings"]
 
-    def record(key: str, wall: float, cpu: float, count: int = n, **extra: Any) -> None:
-        tm[key] = {"wall": round(wall, 4), "cpu": round(cpu, 4),
+    def record(key: str, wall: float, cpu: float, mode: str, count: int = n, **extra: Any) -> None:
+        tm[key] = {"wall": round(wall, 4), "cpu": round(cpu, 4), "mode": mode,
                    "per_skill_us": round(1e6 * wall / max(1, count), 1), **extra}
 
     tmp = Path(tempfile.mkdtemp(prefix="wb-bench-", dir=workdir))
@@ -194,33 +300,53 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
         res["tree_build_s"] = round(w, 2)
         (tmp / "ws").mkdir()
         (tmp / "home").mkdir()
-        env = Environment(workspace=tmp / "ws", home=tmp / "home", extra_roots=[tree], env={}, bins=set())
+        env = _env_for(tmp, tree)
         prof = PROFILES["agentskills"]
+        pyc = None
+        if sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            pyc = tmp / "pyc"
+            res["notes"].append("warm subprocesses use a temporary PYTHONPYCACHEPREFIX (this interpreter "
+                                "does not write bytecode; an installed package has it)")
+
+        def warm(key: str, op: str, cache: Path, **extra: Any) -> None:
+            got = _run_warm(op, tmp, tree, cache, pyc)
+            w, c = got.pop("wall"), got.pop("cpu")
+            record(key, w, c, "warm", **got, **extra)
 
         say("scan ...")
-        cache = ParseCache()
+        c_scan = tmp / "c-scan"
+        cache = ParseCache(persist=c_scan)
         cat, w, c = _timed(lambda: scan(env, "agentskills", cache))
-        record("scan_one_cold", w, c, found=len(cat.skills))
+        record("scan_one_cold", w, c, "cold", found=len(cat.skills))
         _, w, c = _timed(lambda: scan(env, "agentskills", cache))
-        record("scan_one_warm", w, c)
-        _, w, c = _timed(lambda: scan_all(env, ParseCache()))
-        record("scan_all_cold", w, c)
+        record("scan_one_rescan", w, c, "rescan")
+        del cat, cache
+        if pyc is not None:  # untimed: compiles the bytecode once
+            _run_warm("scan_one", tmp, tree, c_scan, pyc)
+        warm("scan_one_warm", "scan_one", c_scan)
+        c_all = tmp / "c-all"
+        _, w, c = _timed(lambda: scan_all(env, ParseCache(persist=c_all)))
+        record("scan_all_cold", w, c, "cold")
+        warm("scan_all_warm", "scan_all", c_all)
 
         say("lint ...")
         r1, w, c = _timed(lambda: lint_paths([tree], prof, jobs=1))
-        record("lint_cold_1", w, c, diagnostics=sum(len(v) for v in r1.values()))
+        record("lint_cold_1", w, c, "cold", diagnostics=sum(len(v) for v in r1.values()))
         del r1
         _, w, c = _timed(lambda: lint_paths([tree], prof, jobs=None))
-        record("lint_cold_auto", w, c)
-        cdir = tmp / "cache"
-        _, w, c = _timed(lambda: lint_paths([tree], prof, cache=ResultCache(prof, cdir)))
-        record("lint_cold_filling_cache", w, c)
-        rc = ResultCache(prof, cdir)
-        _, w, c = _timed(lambda: lint_paths([tree], prof, cache=rc))
-        record("lint_warm", w, c, cache_hits=rc.hits, cache_misses=rc.misses)
-        for key, a, b in (("scan_lint_cold", "scan_one_cold", "lint_cold_auto"),
-                          ("scan_lint_warm", "scan_one_warm", "lint_warm")):
-            record(key, tm[a]["wall"] + tm[b]["wall"], tm[a]["cpu"] + tm[b]["cpu"])
+        record("lint_cold_auto", w, c, "cold")
+        c_lint = tmp / "c-lint"
+        _, w, c = _timed(lambda: lint_paths([tree], prof, cache=ResultCache(prof, c_lint / "results")))
+        record("lint_cold_filling_cache", w, c, "cold")
+        warm("lint_warm", "lint", c_lint)
+        warm("lint_warm_materialised", "lint_materialised", c_lint)
+
+        say("scan + lint ...")
+        c_sl = tmp / "c-scan-lint"
+        (cat, _r, tot), w, c = _timed(lambda: scan_and_lint(env, "agentskills", prof, [tree], c_sl))
+        record("scan_lint_cold", w, c, "cold", found=len(cat.skills), errors=tot["error"])
+        del cat, _r
+        warm("scan_lint_warm", "scan_lint", c_sl)
 
         say("keystrokes ...")
         text = keystroke_skill(500)
@@ -238,16 +364,22 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
 
         res["listing_corpus"] = _bench_listing(corpus, tmp) if corpus is not None else None
         say("skills-ref ...")
-        res["skills_ref"] = _bench_skills_ref(tree, skills_ref_sample, tm["lint_cold_1"]["per_skill_us"],
-                                              tm["lint_warm"]["per_skill_us"])
+        res["skills_ref"] = _bench_skills_ref(tree, skills_ref_sample, {
+            "cold_1_process": tm["lint_cold_1"]["per_skill_us"],
+            "cold_auto": tm["lint_cold_auto"]["per_skill_us"],
+            "warm_scan_lint_process": round(1e6 * tm["scan_lint_warm"]["process_wall"] / max(1, n), 1),
+        })
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    sl = tm["scan_lint_warm"]["wall"]
+    scale = 10_000 / max(1, n)
+    sr = res["skills_ref"] or {}
     res["targets"] = {
-        "scan_lint_10k_le_1s_warm": (sl * 10_000 / max(1, n)) <= 1.0,
-        "scan_lint_10k_le_1s_cold": (tm["scan_lint_cold"]["wall"] * 10_000 / max(1, n)) <= 1.0,
+        "scan_lint_10k_le_1s_warm": tm["scan_lint_warm"]["wall"] * scale <= 1.0,
+        "scan_lint_10k_le_1s_warm_whole_process": tm["scan_lint_warm"]["process_wall"] * scale <= 1.0,
+        "scan_lint_10k_le_1s_cold": tm["scan_lint_cold"]["wall"] * scale <= 1.0,
         "keystroke_p95_le_20ms": res["keystroke"]["p95_ms"] <= 20.0,
-        "skills_ref_ratio_ge_20": (res["skills_ref"] or {}).get("ratio_cold", 0) >= 20,
+        "skills_ref_ratio_ge_20_cold": (sr.get("ratio") or {}).get("cold_1_process", 0) >= 20,
+        "skills_ref_ratio_ge_20_warm": (sr.get("ratio") or {}).get("warm_scan_lint_process", 0) >= 20,
     }
     return res
 
@@ -268,7 +400,7 @@ def _bench_listing(corpus: Path, tmp: Path) -> dict[str, Any]:
             "total_ms": round(sum(per.values()), 2)}
 
 
-def _bench_skills_ref(tree: Path, sample: int, ours_cold_us: float, ours_warm_us: float) -> dict[str, Any] | None:
+def _bench_skills_ref(tree: Path, sample: int, ours_us: dict[str, float]) -> dict[str, Any] | None:
     try:
         from skills_ref import validate  # optional: pip install skill-workbench[bench]
     except ImportError:
@@ -284,22 +416,23 @@ def _bench_skills_ref(tree: Path, sample: int, ours_cold_us: float, ours_warm_us
         except Exception:  # noqa: BLE001 - a crash in skills-ref counts as a verdict, not ours
             errors += 1
     per = 1e6 * (time.perf_counter() - t) / max(1, len(chosen))
-    return {"sample": len(chosen), "per_skill_us": round(per, 1), "invalid": errors,
-            "ours_cold_per_skill_us": ours_cold_us, "ours_warm_per_skill_us": ours_warm_us,
-            "ratio_cold": round(per / ours_cold_us, 2) if ours_cold_us else None,
-            "ratio_warm": round(per / ours_warm_us, 2) if ours_warm_us else None}
+    return {"sample": len(chosen), "per_skill_us": round(per, 1), "invalid": errors, "ours_per_skill_us": ours_us,
+            "ratio": {k: (round(per / v, 1) if v else None) for k, v in ours_us.items()}}
 
 
 _ROWS = [
-    ("scan_one_cold", "scan, 1 client, cold (read+parse)"),
-    ("scan_one_warm", "scan, 1 client, warm (ParseCache)"),
+    ("scan_one_cold", "scan, 1 client, cold (2 cores)"),
+    ("scan_one_warm", "scan, 1 client, warm (fresh process)"),
+    ("scan_one_rescan", "scan, 1 client, rescan in the same process"),
     ("scan_all_cold", "scan, all 8 clients, cold"),
+    ("scan_all_warm", "scan, all 8 clients, warm (fresh process)"),
     ("lint_cold_1", "lint, cold, 1 process"),
     ("lint_cold_auto", "lint, cold, auto processes"),
-    ("lint_cold_filling_cache", "lint, cold, filling the result cache"),
-    ("lint_warm", "lint, warm (result cache)"),
+    ("lint_cold_filling_cache", "lint, cold, filling the caches"),
+    ("lint_warm", "lint, warm (fresh process)"),
+    ("lint_warm_materialised", "lint, warm, every Diagnostic built"),
     ("scan_lint_cold", "scan + lint, cold"),
-    ("scan_lint_warm", "scan + lint, warm"),
+    ("scan_lint_warm", "scan + lint, warm (fresh process)"),
 ]
 
 
@@ -307,12 +440,15 @@ def format_table(res: dict[str, Any]) -> str:
     """The figures of ``run_bench`` as a text table."""
     n = res["skills"]
     out = [f"workbench bench: {n:,} skills, {res['cpus']} CPU(s), corpus: {res['corpus'] or 'built-in set'}",
-           "", f"{'what':42} {'wall s':>8} {'cpu s':>8} {'µs/skill':>9} {'10k est s':>10}"]
+           "cold = every cache empty; warm = unchanged tree, a new process with the on-disk caches "
+           "('process s' = that whole process: start + imports + work)",
+           "", f"{'what':44} {'wall s':>8} {'cpu s':>8} {'µs/skill':>9} {'10k est s':>10} {'process s':>10}"]
     for key, label in _ROWS:
         r = res["timings"].get(key)
         if r:
-            out.append(f"{label:42} {r['wall']:8.3f} {r['cpu']:8.3f} {r['per_skill_us']:9.1f} "
-                       f"{r['wall'] * 10_000 / max(1, n):10.2f}")
+            pw = r.get("process_wall")
+            out.append(f"{label:44} {r['wall']:8.3f} {r['cpu']:8.3f} {r['per_skill_us']:9.1f} "
+                       f"{r['wall'] * 10_000 / max(1, n):10.2f} " + (f"{pw:10.3f}" if pw is not None else f"{'':>10}"))
     k = res["keystroke"]
     out += ["", f"keystroke -> diagnostics ({k['lines']}-line SKILL.md, {k['runs']} runs): p50 {k['p50_ms']} ms, "
                 f"p95 {k['p95_ms']} ms, max {k['max_ms']} ms"]
@@ -322,11 +458,35 @@ def format_table(res: dict[str, Any]) -> str:
                    "clients (" + ", ".join(f"{c} {v}" for c, v in lc["ms_per_client"].items()) + ")")
     sr = res.get("skills_ref")
     if sr:
-        out.append(f"skills-ref validate(): {sr['per_skill_us']} µs/skill on {sr['sample']} skills; ours cold "
-                   f"(1 process) {sr['ours_cold_per_skill_us']} µs -> {sr['ratio_cold']}x, warm "
-                   f"{sr['ours_warm_per_skill_us']} µs -> {sr['ratio_warm']}x")
+        ours, ratio = sr["ours_per_skill_us"], sr["ratio"]
+        out.append(f"skills-ref validate(): {sr['per_skill_us']} µs/skill on {sr['sample']} skills; ours: "
+                   + "; ".join(f"{k.replace('_', ' ')} {ours[k]} µs -> {ratio[k]}x" for k in ours))
     else:
         out.append("skills-ref: not installed (pip install 'skill-workbench[bench]' to compare)")
+    for note in res.get("notes", []):
+        out.append(f"note: {note}")
     t = res["targets"]
     out += ["", "targets: " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in t.items())]
     return "\n".join(out)
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m workbench.core.bench --warm OP TMP TREE CACHE``: one warm operation, JSON out.
+
+    Exits with ``os._exit`` once the output is flushed (like mypy's default ``--fast-exit``):
+    tearing down 10,000 catalog entries and results costs ~0.2 s that no user waits for in a
+    process that is about to end anyway."""
+    import json
+    import sys
+    if len(argv) == 5 and argv[0] == "--warm":
+        got = _warm_op(argv[1], Path(argv[2]), Path(argv[3]), Path(argv[4]))
+        sys.stdout.write(json.dumps(got) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+    print("usage: python -m workbench.core.bench --warm OP TMP TREE CACHE (see workbench bench)")
+    return 2
+
+
+if __name__ == "__main__":
+    import sys as _sys
+    _sys.exit(_main(_sys.argv[1:]))

@@ -113,20 +113,20 @@ class ParseCache:
         read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
         parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual)."""
         todo: list[tuple[str, os.stat_result, "Path | str"]] = []
+        table = self._table
+        stored = self.store._load() if self.store is not None else {}
         for p in paths:
             key = str(p)
             st = _fs_stat(key)
             if st is None:
                 continue
-            ent = self._table.get(key)
-            if ent is not None and ent[0] == (st.st_size, st.st_mtime_ns):
+            ident = (st.st_size, st.st_mtime_ns)
+            ent = table.get(key)
+            if ent is not None and ent[0] == ident:
                 continue
-            if self.store is not None:
-                sf = self.store.get(key, st, p if isinstance(p, Path) else None)
-                if sf is not None:
-                    with self._lock:
-                        self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
-                    continue
+            got = stored.get(key)
+            if got is not None and type(got) is tuple and got[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):
+                continue  # ``get`` rebuilds it from the store
             todo.append((key, st, p))
         if not todo:
             return 0
@@ -358,7 +358,8 @@ def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Cat
     """``scan`` for every client in ``CLIENT_IDS`` order, sharing one ``ParseCache``."""
     cache = cache if cache is not None else ParseCache()
     walks: dict = {}
-    return {cid: scan(env, cid, cache, _walks=walks) for cid in CLIENT_IDS}
+    with snapshot():  # one stat per path for all clients
+        return {cid: scan(env, cid, cache, _walks=walks) for cid in CLIENT_IDS}
 
 
 # ----------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import threading
 import time
 from pathlib import Path
 
+from workbench.core.fscache import read_blob
 from workbench.core.safefile import atomic_write
 from workbench.core.skillfile import SkillFile, skillfile_facts, skillfile_from_facts
 
@@ -89,8 +90,7 @@ class ParseStore:
         if self._entries is None:
             entries: dict[str, tuple] = {}
             try:
-                with open(self.path, "rb") as fh:
-                    blob = fh.read()
+                blob = read_blob(self.path)
             except OSError:
                 blob = None
             if blob is not None:

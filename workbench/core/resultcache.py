@@ -58,6 +58,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.fscache import DirCache, default_dir_cache
+from workbench.core.fscache import current_memo as _current_memo
+from workbench.core.fscache import read_blob
 from workbench.core.fscache import mtime as _fs_mtime
 from workbench.core.fscache import stat as _fs_stat
 from workbench.core.safefile import atomic_write
@@ -85,8 +87,7 @@ def rules_version() -> str:
     global _version
     if _version is None:
         h = hashlib.sha256(str(FORMAT).encode())
-        files = sorted((_PKG / "lint").rglob("*.py")) + [_PKG / "skillfile.py", _PKG / "fscache.py",
-                                                         Path(__file__).resolve()]
+        files = sorted((_PKG / "lint").rglob("*.py")) + [_PKG / "skillfile.py", Path(__file__).resolve()]
         for f in files:
             try:
                 data = f.read_bytes()
@@ -174,8 +175,7 @@ class ResultCache:
         if self._entries is None:
             self._entries = {}
             try:
-                with open(self.path, "rb") as fh:
-                    blob = fh.read()
+                blob = read_blob(self.path)
             except OSError:
                 return self._entries
             was = gc.isenabled()
@@ -218,8 +218,12 @@ class ResultCache:
                 self.misses += 1
                 return None
             deps = ent[3]
+            memo = _current_memo()
             for i in range(0, len(deps), 2):
-                if _fs_mtime(deps[i]) != deps[i + 1]:
+                d = deps[i]
+                dst = memo.get(d, False) if memo is not None else False
+                m = _fs_mtime(d) if dst is False else (-1 if dst is None else dst.st_mtime_ns)
+                if m != deps[i + 1]:
                     self.misses += 1
                     return None
             if len(ent) != 11:
@@ -283,7 +287,8 @@ class ResultCache:
 
     def put_catalog(self, key: str, fingerprint: str, diags: tuple) -> None:
         """Remember the catalog rules' diagnostics (as tuples) of the entry at ``key`` for the
-        catalog ``fingerprint``. No-op when the entry is gone."""
+        catalog ``fingerprint`` (stored as ``(errors, warnings, infos, marshal blob)``). No-op
+        when the entry is gone."""
         with self._lock:
             entries = self._load()
             ent = entries.get(key)
@@ -293,9 +298,13 @@ class ResultCache:
                 blob = marshal.dumps(tuple(diags))
             except ValueError:
                 return
-            if ent[E_CAT_FP] == fingerprint and ent[E_CAT] == blob:
+            counts = [0, 0, 0]
+            for t in diags:
+                counts[_SEV_INDEX.get(t[4], 2)] += 1
+            cat = (counts[0], counts[1], counts[2], blob)
+            if ent[E_CAT_FP] == fingerprint and ent[E_CAT] == cat:
                 return
-            entries[key] = ent[:E_CAT_FP] + (fingerprint, blob)
+            entries[key] = ent[:E_CAT_FP] + (fingerprint, cat)
             self._dirty = True
 
     def save(self) -> bool:

@@ -27,6 +27,7 @@ import yaml
 
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
 from workbench.core.fscache import SKILL_FILE, SKILL_LINK, fast_path, scan_listing
+from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
 
@@ -101,18 +102,35 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
         root_real = os.path.realpath(root_s)
     except OSError:  # pragma: no cover
         root_real = root_s
+    # A whole walk is remembered (``DirCache.put_walk``) when it met no symlink: while every
+    # folder it listed keeps its mtime, the same files are found with the same reasons.
+    wkey = f"{root_s}\0{root_real}\0{rules!r}" if dirs is not None else ""
+    if dirs is not None:
+        got = dirs.walk_result(wkey)
+        if got is not None:
+            return [Found(fast_path(p), dp, why) for p, dp, why in got]
+    visited: list[str] = []
+    vmtimes: list[int] = []
+    linked = False
     limit = HARD_DEPTH if rules.max_depth is None else max(REPORT_DEPTH, rules.max_depth)
     seen_links: set[str] = {root_real}
     listing = dirs.listing if dirs is not None else scan_listing
     skip_names, silent, skip_dot = rules.skip_names, rules.silent_names, rules.skip_dot
     join = os.path.join
+    sep = os.sep
     # (folder, depth, inherited skip reason)
     stack: list[tuple[str, int, str | None]] = [(root_s, 0, None)]
     while stack:
         d, depth, why = stack.pop()
         lst = listing(d)
         if lst is None:
+            linked = True  # an unreadable folder: do not remember this walk
             continue
+        if dirs is not None:
+            visited.append(d)
+            vmtimes.append(fs_mtime(d))
+            if lst[2]:
+                linked = True
         sk = lst[0]
         if sk == SKILL_FILE:
             skill_here = True
@@ -131,12 +149,14 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                 elif depth < rules.min_depth:
                     reason = (f"SKILL.md directly in the root; {rules.client} looks for "
                               f"<root>/<skill>/SKILL.md")
-            out.append(Found(fast_path(join(d, "SKILL.md")), depth, reason))
+            out.append(Found(fast_path(d + "/SKILL.md" if sep == "/" and d[-1:] != "/" else join(d, "SKILL.md")),
+                             depth, reason))
             if rules.stop_at_skill and child_why is None and reason is None:
                 child_why = (f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
                              f"look below a folder that holds a SKILL.md")
         if depth >= limit:
             continue
+        prefix = d if d.endswith(sep) else d + sep
         for name in lst[1]:
             if name in NEVER_WALKED or name in silent:
                 continue
@@ -146,7 +166,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                     cw = f"inside the folder {name}/, which {rules.client} skips"
                 elif skip_dot and name.startswith("."):
                     cw = f"inside the dot-folder {name}/, which {rules.client} skips"
-            stack.append((join(d, name), depth + 1, cw))
+            stack.append((prefix + name, depth + 1, cw))
         for name in lst[2]:
             if name in NEVER_WALKED or name in silent:
                 continue
@@ -175,6 +195,8 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                           f"{rules.client} only follows symlinks that stay inside it")
             stack.append((path, depth + 1, cw))
     out.sort(key=lambda f: str(f.path))
+    if dirs is not None and not linked:
+        dirs.put_walk(wkey, visited, vmtimes, [(str(f.path), f.depth, f.skip_reason) for f in out])
     return out
 
 

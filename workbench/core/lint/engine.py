@@ -22,7 +22,9 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import Any, Iterable
 
-from workbench.core.fscache import SKILL_FILE, SKILL_LINK, SKILL_OTHER, fast_path as _fast_path, scan_listing, snapshot
+from workbench.core.fscache import SKILL_FILE, SKILL_LINK, SKILL_OTHER, abskey, scan_listing, snapshot
+from workbench.core.fscache import fast_path as _fast_path
+from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
 from workbench.core.lint.profiles import Profile, get_profile
@@ -126,16 +128,32 @@ def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
 
 def _find_below(top: str, dirs: Any = None) -> list[str]:
     """Every SKILL.md below ``top`` (str paths, path order): the same files as ``os.walk(top)``
-    with ``followlinks=False`` (symlinked folders are listed but not entered)."""
+    with ``followlinks=False`` (symlinked folders are listed but not entered). With a
+    ``DirCache`` the whole result is remembered while no folder it listed changed (and it met
+    no symlink)."""
+    wkey = f"find\0{top}"
+    if dirs is not None:
+        got = dirs.walk_result(wkey)
+        if got is not None:
+            return list(got)
     listing = dirs.listing if dirs is not None else scan_listing
     found: list[str] = []
+    visited: list[str] = []
+    vmtimes: list[int] = []
+    linked = False
     join = os.path.join
     stack = [top]
     while stack:
         d = stack.pop()
         lst = listing(d)
         if lst is None:
+            linked = True
             continue
+        if dirs is not None:
+            visited.append(d)
+            vmtimes.append(fs_mtime(d))
+            if lst[2]:
+                linked = True
         sk = lst[0]
         if sk == SKILL_FILE or sk == SKILL_OTHER:
             found.append(join(d, "SKILL.md"))
@@ -143,11 +161,14 @@ def _find_below(top: str, dirs: Any = None) -> list[str]:
             st = fs_stat(join(d, "SKILL.md"))
             if st is None or not S_ISDIR(st.st_mode):
                 found.append(join(d, "SKILL.md"))
+        prefix = d if d.endswith(os.sep) else d + os.sep
         for name in lst[1]:
             if name not in SKIP_DIRS:
-                stack.append(join(d, name))
+                stack.append(prefix + name)
     # Path order (component-wise), not plain string order: "a/b" sorts before "a-b".
     found.sort(key=lambda s: s.split(os.sep))
+    if dirs is not None and not linked:
+        dirs.put_walk(wkey, visited, vmtimes, tuple(found))
     return found
 
 
@@ -165,10 +186,15 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
             core and the caller runs no other thread; else serial); 1 = serial. Falls back to
             serial when processes cannot start. The result is the same either way.
         cache: a ``workbench.core.resultcache.ResultCache`` (or True for the default one under
-            ``appdirs.cache_dir()``) holding per-file results keyed by file identity, profile
-            and rules version; catalog rules are always recomputed. None/False = no cache.
+            ``appdirs.cache_dir()``, which also fills the persistent parse store that
+            ``discovery.ParseCache(persist=True)`` reads) holding per-file results keyed by file
+            identity, profile and rules version; catalog-rule results are reused only while the
+            catalog fingerprint is unchanged. Folders are listed through the cache's
+            ``fscache.DirCache``. None/False = no cache.
 
-    Returns {SKILL.md path: diagnostics}, in path order. A directory holding no SKILL.md at all
+    Returns {SKILL.md path: diagnostics}, in path order. Each value is a ``DiagnosticList`` (a
+    ``list`` subclass whose ``Diagnostic`` objects are built on first use; ``counts()`` and
+    ``severity_totals`` read the compact records). A directory holding no SKILL.md at all
     maps to one ``STR002`` error keyed by the directory (skills-ref: "Missing required file:
     SKILL.md"). Raises FileNotFoundError for a path that does not exist (callers report a usage
     error) and KeyError for an unknown profile.
@@ -187,14 +213,14 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
     gc.disable()  # allocation-heavy; the cyclic GC would rescan the cache's tables many times
     try:
         with snapshot():  # every path stat'ed once per run (walk, cache validity, dependencies)
-            return _lint_paths(paths, prof, catalog, jobs, cache)
+            return _lint_paths(paths, prof, catalog, jobs, cache, gc_was)
     finally:
         if gc_was:
             gc.enable()
 
 
 def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs: int | None,
-                cache: Any) -> dict[Path, list[Diagnostic]]:
+                cache: Any, gc_was: bool = False) -> dict[Path, list[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
     empty_dirs: list[Path] = []
@@ -204,7 +230,7 @@ def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs
         st = fs_stat(s)
         if st is not None and S_ISREG(st.st_mode):  # a file: itself (find_skill_files' first case)
             files.append(raw if isinstance(raw, Path) else Path(s))
-            stats[os.path.abspath(s)] = st
+            stats[abskey(s)] = st
             continue
         p = Path(raw)
         if st is None:
@@ -216,15 +242,16 @@ def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs
     seen: set[str] = set()
     uniq: list[Path] = []
     keys: list[str] = []
+    fspath = os.fspath
     for f in files:
-        k = os.path.abspath(f)
+        k = abskey(fspath(f))
         if k not in seen:
             seen.add(k)
             uniq.append(f)
             keys.append(k)
     out: dict[Path, list[Diagnostic]] = {}
     if uniq:
-        recs = _collect(keys, prof, jobs, cache, stats)
+        recs = _collect(keys, prof, jobs, cache, stats, gc_was)
         cat_rules = [(r, s) for r, s in _active(prof) if r.code in CATALOG_RULES]
         if cat_rules:
             if catalog is None:
@@ -235,23 +262,28 @@ def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs
                 fp = _fingerprint([index.key(e) or "" for e in index.entries],
                                   [(None, None, None, e.name, e.description) for e in index.entries])
                 fp = "x" + fp  # never equal to a files-only fingerprint
+            hits = 0
             for f, k, rec in zip(uniq, keys, recs):
                 ent = rec[_C_ENTRY]
                 if ent is not None and ent[_E_CAT_FP] == fp:
-                    cat_src = ent[_E_CAT]  # marshal blob, decoded lazily
-                    cache.catalog_hits += 1
-                else:
-                    if index is None:
-                        index = CatalogIndex([CatalogEntry(r[_C_NAME], r[_C_DESC], p)
-                                              for p, r in zip(uniq, recs)])
-                    facts = rec[_C_FACTS]
-                    if isinstance(facts, bytes):
-                        facts = marshal.loads(facts)
-                    extra = _run_rules(cat_rules, FactsContext(facts, f, prof, index))
-                    cat_src = tuple(_encode_diag(d) for d in extra)
-                    if cache is not None and rec[_C_CACHEABLE]:
-                        cache.put_catalog(k, fp, cat_src)
-                out[f] = DiagnosticList(rec[_C_DIAGS], cat_src, rec[_C_COUNTS])
+                    cat = ent[_E_CAT]  # (errors, warnings, infos, marshal blob): decoded lazily
+                    c = rec[_C_COUNTS]
+                    out[f] = DiagnosticList(rec[_C_DIAGS], cat[3], (c[0] + cat[0], c[1] + cat[1], c[2] + cat[2]))
+                    hits += 1
+                    continue
+                if index is None:
+                    index = CatalogIndex([CatalogEntry(r[_C_NAME], r[_C_DESC], p) for p, r in zip(uniq, recs)])
+                facts = rec[_C_FACTS]
+                if isinstance(facts, bytes):
+                    facts = marshal.loads(facts)
+                extra = _run_rules(cat_rules, FactsContext(facts, f, prof, index))
+                cat_src = tuple(_encode_diag(d) for d in extra)
+                if cache is not None and rec[_C_CACHEABLE]:
+                    cache.put_catalog(k, fp, cat_src)
+                c, cc = rec[_C_COUNTS], _counts(cat_src)
+                out[f] = DiagnosticList(rec[_C_DIAGS], cat_src, (c[0] + cc[0], c[1] + cc[1], c[2] + cc[2]))
+            if cache is not None:
+                cache.catalog_hits += hits
         else:
             for f, rec in zip(uniq, recs):
                 out[f] = DiagnosticList(rec[_C_DIAGS], (), rec[_C_COUNTS])
@@ -289,7 +321,7 @@ _SEV_INDEX = {ERROR: 0, "warning": 1, "info": 2}
 
 
 def _collect(keys: list[str], prof: Profile, jobs: int | None, cache: Any,
-             stats: dict[str, os.stat_result]) -> list[tuple]:
+             stats: dict[str, os.stat_result], gc_was: bool = False) -> list[tuple]:
     """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
     (in ``jobs`` processes). New records are stored in the cache."""
     out: list[tuple | None] = [None] * len(keys)
@@ -306,7 +338,13 @@ def _collect(keys: list[str], prof: Profile, jobs: int | None, cache: Any,
     else:
         todo = list(range(len(keys)))
     if todo:
-        results = _compute([keys[i] for i in todo], prof, jobs)
+        if gc_was:  # linting from scratch: let the cyclic GC run as usual
+            gc.enable()
+        try:
+            results = _compute([keys[i] for i in todo], prof, jobs)
+        finally:
+            if gc_was:
+                gc.disable()
         store = getattr(cache, "parse_store", None) if cache is not None else None
         for i, (rec, size, mtime_ns, sha, deps, pfacts) in zip(todo, results):
             diags, facts = rec
@@ -353,6 +391,7 @@ class DiagnosticList(list):
 
     def __init__(self, src: "bytes | tuple" = (), cat: "bytes | tuple" = (),
                  counts: tuple[int, int, int] | None = None):
+        # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand)
         list.__init__(self)
         self._src: Any = src
         self._cat: Any = cat
@@ -383,11 +422,19 @@ class DiagnosticList(list):
         if c is None:
             src = marshal.loads(self._src) if isinstance(self._src, bytes) else self._src
             c = _counts(src)
-        cat = self._cat
-        if cat:
-            cc = _counts(marshal.loads(cat) if isinstance(cat, bytes) else cat)
-            c = (c[0] + cc[0], c[1] + cc[1], c[2] + cc[2])
+            cat = self._cat
+            if cat:
+                cc = _counts(marshal.loads(cat) if isinstance(cat, bytes) else cat)
+                c = (c[0] + cc[0], c[1] + cc[1], c[2] + cc[2])
         return {ERROR: c[0], "warning": c[1], "info": c[2]}
+
+    def totals(self) -> tuple[int, int, int]:
+        """(errors, warnings, infos) without building anything (``counts()`` as a tuple)."""
+        c = self._counts
+        if c is not None and self._src is not None:
+            return c
+        d = self.counts()
+        return (d[ERROR], d["warning"], d["info"])
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         self._fill()
@@ -429,6 +476,27 @@ def _radd(self, other):
 
 DiagnosticList.__radd__ = _radd  # type: ignore[attr-defined]
 DiagnosticList.__hash__ = None  # type: ignore[assignment]
+
+
+def severity_totals(results: "dict[Any, list[Diagnostic]]") -> dict[str, int]:
+    """{"error": n, "warning": n, "info": n} over ``lint_paths`` results, from the compact records
+    where the lists are not built yet."""
+    e = w = i = 0
+    for v in results.values():
+        if type(v) is DiagnosticList:
+            a, b, c = v.totals()
+            e += a
+            w += b
+            i += c
+        else:
+            for d in v:
+                if d.severity == ERROR:
+                    e += 1
+                elif d.severity == "warning":
+                    w += 1
+                else:
+                    i += 1
+    return {ERROR: e, "warning": w, "info": i}
 
 
 def _tuple_sort_key(t: tuple) -> tuple:
