@@ -281,8 +281,9 @@ def _make_cache(overlays: dict[str, str]) -> Any:
             return super().get(path, *a, **kw)
 
     try:
-        return OverlayParseCache()
-    except Exception:  # noqa: BLE001 - unexpected constructor
+        # Persistent parse facts (appdirs.cache_dir()): reopening an unchanged tree reads no file.
+        return OverlayParseCache(persist=True)
+    except Exception:  # noqa: BLE001 - unexpected constructor or unusable cache folder
         return base()
 
 

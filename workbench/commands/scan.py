@@ -38,6 +38,8 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     )
     p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="do not read or write the persistent parse cache (cache_dir/parse)")
     p.add_argument("--no-workspace-root", action="store_true",
                    help="do not scan the workspace as an extra root when it holds skills but no client root")
     return p
@@ -123,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
     env = environment_from_args(args)
     ids = client_ids(args)
     added = False if args.no_workspace_root else use_workspace_as_root(env)
-    cache = ParseCache()
+    # Persistent parse facts and folder listings (appdirs.cache_dir()): a second scan of an
+    # unchanged tree reads no SKILL.md. --no-cache turns it off.
+    cache = ParseCache(persist=not getattr(args, "no_cache", False))
     walks: dict = {}
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
     if added:

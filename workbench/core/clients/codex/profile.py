@@ -29,6 +29,11 @@ from pathlib import Path
 
 import yaml
 
+try:  # the C loader: a scan consults every skill's agents/openai.yaml
+    from yaml import CSafeLoader as _YamlLoader
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
+
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, memo_file, unreadable
 from workbench.core.model import Environment, Root, Skill
@@ -185,11 +190,7 @@ class CodexProfile(CommonProfile):
             return ("hidden", "disabled by [[skills.config]] enabled = false in config.toml")
         oy = os.path.join(str(skill.dir), "agents", "openai.yaml")
         if os.path.isfile(oy):
-            try:
-                with open(oy, encoding="utf-8") as fh:
-                    meta = yaml.safe_load(fh)
-            except (OSError, yaml.YAMLError, UnicodeDecodeError):
-                meta = None  # fail-open
+            meta = memo_file(oy, "openai.yaml", _load_openai_yaml)
             if isinstance(meta, dict):
                 pol = meta.get("policy")
                 if isinstance(pol, dict) and pol.get("allow_implicit_invocation") is False:
@@ -222,3 +223,13 @@ def _load_toml(path: Path) -> dict | None:
 
 
 PROFILE = CodexProfile()
+
+
+def _load_openai_yaml(path) -> object:
+    """``agents/openai.yaml`` as data, or None when unreadable or invalid (Codex fails open:
+    ``codex-rs/core-skills/src/loader.rs`` ignores a bad sidecar)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=_YamlLoader)  # noqa: S506 - CSafeLoader is the safe loader
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError):
+        return None
