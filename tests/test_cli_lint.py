@@ -51,7 +51,7 @@ def test_acceptance_probe_subprocess(tmp_path):
 def test_text_format_and_exit_codes(tmp_path, capsys):
     good = skill(tmp_path, "pdf-tools")
     rc, out, err = run(capsys, good)
-    assert rc == 0 and out == "" and "1 files: 0 errors" in err
+    assert rc == 0 and out == "" and "1 file: 0 errors" in err
     bad = skill(tmp_path, "demo-skill", PROBE)
     rc, out, _ = run(capsys, bad)
     assert rc == 1

@@ -224,7 +224,11 @@ def test_symlinks_are_rechecked(tmp_path):
     (target / "linked" / "SKILL.md").unlink()  # the folder holding the link is unchanged
     (target / "linked").rmdir()
     fscache._defaults.clear()
-    assert scan(env, "agentskills", ParseCache(persist=tmp_path / "c")).skills == []
+    # The dangling link is not listed from the stale cache; it is reported as a broken skill
+    # folder (tests/core/test_bad_entries.py), never silently dropped.
+    got = scan(env, "agentskills", ParseCache(persist=tmp_path / "c")).skills
+    assert [(s.status, s.reason.split(" to ")[0]) for s in got] == [
+        ("skipped", "the skill folder linked/ is a broken symlink")]
 
 
 def test_find_skill_files_with_and_without_dircache(tree, tmp_path):

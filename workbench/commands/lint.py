@@ -7,7 +7,8 @@ cross-skill rules (duplicate names/descriptions, listing budget).
 Formats:
 
 * text (default): ``path:line:col: severity CODE message`` per finding on stdout; a summary line
-  ``N files: E errors, W warnings, I infos`` on stderr.
+  ``N files: E errors, W warnings, I infos`` on stderr, each noun singular for a count of 1
+  (``1 file: 1 error, 0 warnings, 1 info``).
 * json: ``{"diagnostics": [{"path", "line", "column", "end_line", "end_column", "severity",
   "code", "message", "rule"[, "fix"]}], "summary": {"files", "errors", "warnings", "infos"},
   "profile"}``.
@@ -23,12 +24,25 @@ Profile: ``--profile ID`` (default ``agentskills``); ``--client ID`` selects the
 when ``--profile`` is not given (decision: ``--profile`` wins when both are given). Exit 0 when no
 finding has error severity, 1 when any does, 2 on a usage error (missing path, unknown profile or
 format).
+
+PATH arguments (decisions; the spec was silent):
+
+* a folder: as above;
+* a file named ``SKILL.md``: linted; a case variant (``skill.md``) is linted too and ``STR001``
+  says that most clients need the exact name; a ``SKILL.md`` that is a broken symlink or not a
+  regular file (FIFO) is reported by ``STR003``, never opened;
+* any other file (``notes.txt``, ``README.md``) is a usage error (exit 2) naming the path: linting
+  it as if it were a SKILL.md gave a meaningless report (no frontmatter, and its folder's
+  sub-folders taken for a skill's ``STR005``). When its folder holds a SKILL.md, the message
+  suggests that folder;
+* a path that does not exist (or a broken symlink not named SKILL.md): usage error.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -36,6 +50,7 @@ from urllib.parse import quote
 from workbench import __version__
 from workbench.cli import UsageError
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
+from workbench.core.skillfile import special_file_problem
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")
@@ -81,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
     prof = _profile(args)
     paths = [Path(p) for p in (args.paths or ["."])]
     for p in paths:
-        if not p.exists():
-            raise UsageError(f"{p}: no such file or directory")
+        check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     # Decision: the CLI uses the persistent result cache by default (results are identical: an
@@ -97,8 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt == "text":
         for path, d in flat:
             out.write(f"{path}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}\n")
-        print(f"{summary['files']} files: {summary['errors']} errors, {summary['warnings']} warnings, "
-              f"{summary['infos']} infos (profile {prof.id})", file=sys.stderr)
+        print(f"{summary_text(summary)} (profile {prof.id})", file=sys.stderr)
     elif fmt == "json":
         json.dump({"diagnostics": [dict(path=str(p), **d.to_json()) for p, d in flat],
                    "summary": summary, "profile": prof.id}, out, indent=2, ensure_ascii=False)
@@ -110,6 +123,35 @@ def run(args: argparse.Namespace) -> int:
         for path, d in flat:
             out.write(github_line(path, d) + "\n")
     return 1 if summary["errors"] else 0
+
+
+def check_path(p: Path) -> None:
+    """Raise ``UsageError`` for a PATH argument ``workbench lint`` does not take (module docstring):
+    a missing path, or a file (or broken symlink, FIFO, ...) not named SKILL.md in any case."""
+    if p.name.lower() == "skill.md" and os.path.lexists(p):
+        return  # linted; STR001 notes a case variant, STR003 a broken link or special file
+    if not os.path.lexists(p):
+        raise UsageError(f"{p}: no such file or directory")
+    if p.is_dir():
+        return
+    what = "" if p.is_file() else f" ({special_file_problem(p) or 'not a regular file'})"
+    hint = "give a SKILL.md, a skill folder or a folder of skills"
+    parent = p.parent
+    if any(os.path.lexists(parent / n) for n in ("SKILL.md", "skill.md")):
+        hint = f"to lint the skill it belongs to, give its folder: {parent}"
+    raise UsageError(f"{p}: not a SKILL.md file{what}; {hint}")
+
+
+def plural(n: int, noun: str) -> str:
+    """``"1 file"``, ``"0 files"``, ``"2 errors"``: the count and the noun, plural unless n == 1
+    (regular plurals only: every noun the summaries use takes an "s")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def summary_text(summary: dict) -> str:
+    """The text summary line without the profile: ``1 file: 4 errors, 0 warnings, 1 info``."""
+    return (f"{plural(summary['files'], 'file')}: {plural(summary['errors'], 'error')}, "
+            f"{plural(summary['warnings'], 'warning')}, {plural(summary['infos'], 'info')}")
 
 
 def _uri(path: Path) -> str:

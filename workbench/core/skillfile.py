@@ -19,9 +19,11 @@ Typical use::
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
+import stat as _stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +109,11 @@ class SkillFile:
         has_bom: the file starts with a UTF-8 BOM (several clients then see no frontmatter).
         newline: the file's dominant line ending, "\\n" or "\\r\\n".
         not_utf8: bytes were not valid UTF-8 (decoded with replacement characters).
+        encoding_message: one line about invalid UTF-8 (byte value and position), "" when valid.
+            Kept apart from ``message``, which a frontmatter problem replaces.
+        encoding_span: where the first invalid UTF-8 byte is (line, column of its U+FFFD
+            replacement character in ``text``, one code point wide), or None when the bytes are
+            valid UTF-8. Set whatever ``state`` is (``error_span`` stays the parse problem).
         open_line: 1-based line of the opening ``---`` (1) or None.
         close_line: 1-based line of the closing ``---`` or None.
         open_trailing_ws: the opening line had trailing whitespace after ``---``.
@@ -132,6 +139,8 @@ class SkillFile:
     has_bom: bool = False
     newline: str = "\n"
     not_utf8: bool = False
+    encoding_span: Span | None = None
+    encoding_message: str = ""
     open_line: int | None = None
     close_line: int | None = None
     open_trailing_ws: bool = False
@@ -236,27 +245,126 @@ class SkillFile:
 
 
 def read_skill_file(path: Path | str) -> SkillFile:
-    """Read and parse one SKILL.md. Never raises for bad content or I/O errors.
+    """Read and parse one SKILL.md. Never raises for bad content or I/O errors, never blocks.
 
-    Returns a ``SkillFile`` with ``state`` "unreadable" (with the OS message) when the file cannot
-    be read, "too-large" above ``MAX_FILE_BYTES``, else whatever ``parse_skill_bytes`` finds.
+    Returns a ``SkillFile`` with ``state`` "unreadable" when the file cannot be read (OS message;
+    a broken or looping symlink, a folder, a FIFO/socket/device: see ``special_file_problem``),
+    "too-large" above ``MAX_FILE_BYTES``, else whatever ``parse_skill_bytes`` finds.
+
+    Only regular files are opened: the path is ``os.stat``-ed first (``S_ISREG``), and opened with
+    ``O_NONBLOCK`` and checked again with ``fstat`` (a FIFO swapped in between must not block the
+    reader: opening a FIFO for reading waits for a writer forever).
     """
     p = Path(path)
     try:
-        st = p.stat()
-        if st.st_size > MAX_FILE_BYTES:
-            sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns)
-            sf.message = f"file is {st.st_size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
-            sf.error_span = Span.point(1)
-            return sf
-        with open(p, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
+        st = os.stat(p)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        problem = special_file_problem(p, exc=exc) if isinstance(exc, OSError) else None
+        return _unreadable(p, problem or f"cannot read: {getattr(exc, 'strerror', None) or exc}")
+    if not _stat.S_ISREG(st.st_mode):
+        return _unreadable(p, special_file_problem(p, st=st) or "not a regular file", st)
+    if st.st_size > MAX_FILE_BYTES:
+        return _too_large(p, st)
+    try:
+        fd = os.open(p, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        return SkillFile(path=p, state="unreadable", message=f"cannot read: {exc.strerror or exc}",
-                         error_span=Span.point(1))
+        return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
+    try:
+        fst = os.fstat(fd)
+        if not _stat.S_ISREG(fst.st_mode):  # swapped for something else since the stat
+            return _unreadable(p, special_file_problem(p, st=fst) or "not a regular file", fst)
+        raw = _read_fd(fd, fst.st_size)
+    except OSError as exc:
+        return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
+    finally:
+        os.close(fd)
     sf = parse_skill_bytes(raw, p)
-    sf.mtime_ns = st.st_mtime_ns
+    sf.mtime_ns = fst.st_mtime_ns
     return sf
+
+
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _read_fd(fd: int, size: int) -> bytes:
+    """Up to ``MAX_FILE_BYTES + 1`` bytes of a regular file until EOF. The first ``os.read`` asks
+    for the stat size + 1 (a buffer sized to the file: ~4x cheaper than ``fh.read(1_000_001)``,
+    which allocates the whole cap for every small file); a file that grew keeps being read."""
+    want = MAX_FILE_BYTES + 1
+    n = min(size + 1, want)
+    parts: list[bytes] = []
+    total = 0
+    while total < want:
+        chunk = os.read(fd, n)
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+        n = min(65536, want - total)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+#: ``stat`` file types that are not regular files, as ``special_file_problem`` names them.
+_KINDS = ((_stat.S_ISFIFO, "FIFO"), (_stat.S_ISSOCK, "socket"), (_stat.S_ISCHR, "character device"),
+          (_stat.S_ISBLK, "block device"))
+
+
+def _unreadable(p: Path, message: str, st: os.stat_result | None = None) -> SkillFile:
+    # Decision: ``mtime_ns`` stays 0, so that caches keyed on (size, mtime) never keep an
+    # "unreadable" verdict (a chmod or a new symlink target does not change the mtime).
+    return SkillFile(path=p, state="unreadable", message=message, error_span=Span.point(1))
+
+
+def _too_large(p: Path, st: os.stat_result) -> SkillFile:
+    sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns)
+    sf.message = f"file is {st.st_size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
+    sf.error_span = Span.point(1)
+    return sf
+
+
+def special_file_problem(path: Path | str, *, st: os.stat_result | None = None,
+                         exc: OSError | None = None) -> str | None:
+    """One line saying why ``path`` is not a readable regular file, or None when it is one (or
+    the reason is an ordinary OS error the caller words itself).
+
+    Never opens ``path`` and never raises. Messages (the file's own name, e.g. ``SKILL.md``):
+
+    * ``SKILL.md is a broken symlink to <target>`` (the target does not exist)
+    * ``SKILL.md is a symlink that loops (<target>)`` (ELOOP)
+    * ``SKILL.md is a folder, not a file`` / ``SKILL.md is a symlink to a folder (<target>)``
+    * ``SKILL.md is not a regular file (FIFO)`` (also socket, character/block device; "a symlink
+      to a FIFO" when reached through a symlink)
+
+    Args:
+        st: the result of ``os.stat(path)`` when the caller has it; ``exc``: the ``OSError`` that
+            ``os.stat(path)`` raised. Neither = stat it here.
+    """
+    p = Path(path)
+    name = p.name or str(p)
+    if st is None and exc is None:
+        try:
+            st = os.stat(p)
+        except OSError as e:
+            exc = e
+    try:
+        is_link = os.path.islink(p)
+        target = os.readlink(p) if is_link else ""
+    except (OSError, ValueError):
+        is_link, target = False, ""
+    if st is None:
+        code = getattr(exc, "errno", None)
+        if code == errno.ELOOP:
+            return f"{name} is a symlink that loops ({target or 'too many levels of symbolic links'})"
+        if is_link and code in (errno.ENOENT, errno.ENOTDIR):
+            return f"{name} is a broken symlink to {target}"
+        return None
+    mode = st.st_mode
+    via = "a symlink to a " if is_link else ""
+    if _stat.S_ISDIR(mode):
+        return f"{name} is a symlink to a folder ({target})" if is_link else f"{name} is a folder, not a file"
+    if _stat.S_ISREG(mode):
+        return None
+    kind = next((k for test, k in _KINDS if test(mode)), "special file")
+    return f"{name} is not a regular file ({via}{kind})"
 
 
 def parse_skill_text(text: str, path: Path | str | None = None) -> SkillFile:
@@ -286,8 +394,11 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
     except UnicodeDecodeError as exc:
         sf.not_utf8 = True
         text = raw.decode("utf-8", "replace")
-        bad_line = raw[: exc.start].count(b"\n") + 1
-        sf.message = f"not valid UTF-8 (first bad byte at line {bad_line}); decoded with replacement characters"
+        sf.encoding_span = _bad_byte_span(raw, exc.start)
+        sp = sf.encoding_span
+        sf.encoding_message = (f"not valid UTF-8 (first bad byte 0x{raw[exc.start]:02X} at line {sp.line}, "
+                               f"column {sp.column}); decoded with replacement characters")
+        sf.message = sf.encoding_message  # replaced by a frontmatter problem's message, if any
     sf.text = text
     crlf = text.count("\r\n")
     sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
@@ -295,6 +406,16 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
     if sf.state == "ok":
         _parse_yaml(sf)
     return sf
+
+
+def _bad_byte_span(raw: bytes, start: int) -> Span:
+    """The span of the replacement character that stands for the invalid byte at ``raw[start]``
+    (``raw`` without BOM): the line counts "\\n"; the column counts the code points before it on
+    that line (everything before ``start`` is valid UTF-8, ``start`` being the first bad byte)."""
+    line_start = raw.rfind(b"\n", 0, start) + 1
+    line = raw.count(b"\n", 0, start) + 1
+    col = len(raw[line_start:start].decode("utf-8", "replace")) + 1
+    return Span(line, col, line, col + 1)
 
 
 # ----------------------------------------------------------------------------------------
@@ -517,10 +638,10 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 #: on first use (``SkillFile.__getattr__``): discovery rarely needs it for a file that parsed.
 FACT_SLOTS = ("state", "message", "error_span", "has_bom", "newline", "not_utf8", "open_line",
               "close_line", "open_trailing_ws", "body_line", "data", "duplicate_keys", "dash_lines",
-              "sha256", "size", "mtime_ns")
+              "sha256", "size", "mtime_ns", "encoding_span", "encoding_message")
 _SLOT_NAMES = frozenset(f for f in SkillFile.__slots__)  # type: ignore[attr-defined]
 _LAZY_SLOTS = tuple(f for f in SkillFile.__slots__ if f not in FACT_SLOTS and f not in ("path", "_lazy"))  # type: ignore[attr-defined]
-_FACTS_VERSION = 1
+_FACTS_VERSION = 2  # 2: encoding_span, encoding_message added (last)
 
 
 def skillfile_facts(sf: SkillFile) -> tuple:
@@ -533,7 +654,12 @@ def skillfile_facts(sf: SkillFile) -> tuple:
             sf.has_bom, sf.newline, sf.not_utf8, sf.open_line, sf.close_line, sf.open_trailing_ws,
             sf.body_line, sf.data,
             [(k, (s.line, s.column, s.end_line, s.end_column)) for k, s in sf.duplicate_keys],
-            list(sf.dash_lines), sf.sha256, sf.size, sf.mtime_ns)
+            list(sf.dash_lines), sf.sha256, sf.size, sf.mtime_ns,
+            None if sf.encoding_span is None else _span_tuple(sf.encoding_span), sf.encoding_message)
+
+
+def _span_tuple(sp: Span) -> tuple[int, int, int, int]:
+    return (sp.line, sp.column, sp.end_line, sp.end_column)
 
 
 _new = object.__new__
@@ -549,7 +675,7 @@ def skillfile_from_facts(path: Path | str | None, facts: tuple) -> SkillFile:
         raise ValueError("unknown parse facts record")
     sf = _new(SkillFile)
     (_v, state, message, es, has_bom, newline, not_utf8, open_line, close_line, otws, body_line, data,
-     dups, dash, sha, size, mtime_ns) = facts
+     dups, dash, sha, size, mtime_ns, enc, enc_msg) = facts
     s = _set
     s["path"](sf, Path(path) if path is not None and not isinstance(path, Path) else path)
     s["state"](sf, state)
@@ -568,6 +694,8 @@ def skillfile_from_facts(path: Path | str | None, facts: tuple) -> SkillFile:
     s["sha256"](sf, sha)
     s["size"](sf, size)
     s["mtime_ns"](sf, mtime_ns)
+    s["encoding_span"](sf, None if enc is None else Span(*enc))
+    s["encoding_message"](sf, enc_msg)
     s["_lazy"](sf, True)
     return sf
 

@@ -11,10 +11,20 @@ client's own limit when deeper), including the ones the client would not find: t
 ``skip_reason`` (too deep, inside a skipped or dot folder, inside another skill's folder, a
 symlink leading outside the root, ...) so authors can see why. ``.git`` and ``node_modules`` are
 never entered by the reporting walk (cost; no client treats them as skill folders).
+
+Broken entries are reported too, never silently dropped (``skip_reason`` = one line from
+``skillfile.special_file_problem``): a ``SKILL.md`` that is a broken or looping symlink, a folder,
+a symlink to a folder, or not a regular file (FIFO, socket, device). The walk never opens them
+(``read_skill_file`` refuses non-regular files, so a FIFO cannot block a scan). Symlinked *folders*
+(decisions, the brief was silent on depth): one that loops (ELOOP) is reported as
+``<link>/SKILL.md`` at any level where the client looks for skill folders (``1..max_depth``); a
+dangling one only directly in the root (``<root>/<name>``, where installed skills are linked;
+deeper dangling links are ordinary repository clutter) and not for dot-names.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -26,10 +36,11 @@ from typing import TYPE_CHECKING, Any, Iterable
 import yaml
 
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
-from workbench.core.fscache import SKILL_FILE, SKILL_LINK, fast_path, scan_listing
+from workbench.core.fscache import SKILL_DIR, SKILL_FILE, SKILL_LINK, SKILL_OTHER, fast_path, scan_listing
 from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
+from workbench.core.skillfile import special_file_problem
 
 if TYPE_CHECKING:
     from workbench.core.fscache import DirCache
@@ -86,6 +97,46 @@ def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+#: Bumped when the walk reports different files or reasons for the same tree, so that whole walks
+#: remembered by an older version (``DirCache.put_walk``) are not reused.
+_WALK_VERSION = "2"
+
+
+def entry_problem(path: str) -> str:
+    """Why the ``SKILL.md`` entry at ``path`` (not a regular file, or a symlink whose target is
+    not one) cannot be read: ``special_file_problem``'s line, else the OS error. Never opens it."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return (special_file_problem(path, exc=exc)
+                or f"{os.path.basename(path)} cannot be read: {exc.strerror or exc}")
+    return special_file_problem(path, st=st) or f"{os.path.basename(path)} is not a regular file"
+
+
+def _broken_folder_link(path: str, name: str, child_depth: int, rules: WalkRules) -> str | None:
+    """The skip reason for a symlinked folder entry whose target cannot be stat'ed, when it is
+    reported (module docstring: loops at skill-folder levels, dangling links in the root only).
+    A symlink named SKILL.md is the skill file's own entry (``entry_problem`` reports it)."""
+    if name == "SKILL.md":
+        return None
+    try:
+        os.stat(path)
+        return None  # appeared meanwhile: not broken
+    except OSError as exc:
+        code = exc.errno
+    try:
+        target = os.readlink(path)
+    except OSError:
+        target = "?"
+    if code == errno.ELOOP:
+        if child_depth <= (rules.max_depth if rules.max_depth is not None else HARD_DEPTH):
+            return f"the skill folder {name}/ is a symlink that loops ({name} -> {target})"
+        return None
+    if child_depth == 1 and not name.startswith("."):
+        return f"the skill folder {name}/ is a broken symlink to {target}"
+    return None
+
+
 def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[Found]:
     """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
     the ones the client would not find. Never raises (unreadable folders are passed over).
@@ -104,7 +155,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
         root_real = root_s
     # A whole walk is remembered (``DirCache.put_walk``) when it met no symlink: while every
     # folder it listed keeps its mtime, the same files are found with the same reasons.
-    wkey = f"{root_s}\0{root_real}\0{rules!r}" if dirs is not None else ""
+    wkey = f"{_WALK_VERSION}\0{root_s}\0{root_real}\0{rules!r}" if dirs is not None else ""
     if dirs is not None:
         got = dirs.walk_result(wkey)
         if got is not None:
@@ -132,13 +183,21 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             if lst[2]:
                 linked = True
         sk = lst[0]
+        broken = None
         if sk == SKILL_FILE:
             skill_here = True
         elif sk == SKILL_LINK:
             st = fs_stat(join(d, "SKILL.md"))
             skill_here = st is not None and S_ISREG(st.st_mode)
+            if not skill_here:
+                broken = entry_problem(join(d, "SKILL.md"))
         else:
             skill_here = False
+            if sk == SKILL_DIR or sk == SKILL_OTHER:
+                broken = entry_problem(join(d, "SKILL.md"))
+        if broken is not None:
+            # Reported, never read: the file (or what it points to) is not a regular file.
+            out.append(Found(fast_path(join(d, "SKILL.md")), depth, broken))
         child_why = why
         if skill_here:
             reason = why
@@ -172,7 +231,12 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                 continue
             path = join(d, name)
             st = fs_stat(path)
-            if st is None or not S_ISDIR(st.st_mode):
+            if st is None:
+                why_broken = _broken_folder_link(path, name, depth + 1, rules)
+                if why_broken is not None:
+                    out.append(Found(fast_path(join(path, "SKILL.md")), depth + 1, why_broken))
+                continue
+            if not S_ISDIR(st.st_mode):
                 continue
             cw = child_why
             if cw is None:
@@ -292,25 +356,30 @@ def memo_file(path: Path, kind: str, loader) -> Any:
     """``loader(path)`` memoised on the file's (size, mtime_ns); a missing file is memoised too.
 
     Used for small per-client config files (Codex ``config.toml``, ``openclaw.json``) that gates
-    consult once per skill.
+    consult once per skill. Only a regular file is handed to ``loader``: anything else (a FIFO,
+    whose open would block forever; a folder; a device) counts as missing (value None).
     """
     key = (str(path), kind)
     try:
         st = os.stat(path)
         ident: tuple[int, int] | None = (st.st_size, st.st_mtime_ns)
-    except OSError:
-        ident = None
+        regular = S_ISREG(st.st_mode)
+    except (OSError, ValueError):
+        ident, regular = None, False
     ent = _FILE_MEMO.get(key)
     if ent is not None and ent[0] == ident:
         return ent[1]
-    val = loader(path) if ident is not None else None
+    val = loader(path) if regular else None
     _FILE_MEMO[key] = (ident, val)
     return val
 
 
 def load_json_file(path: Path) -> dict | None:
-    """A JSON object from ``path``, or None when missing or not plain JSON (JSON5 not parsed)."""
+    """A JSON object from ``path``, or None when missing, not a regular file (never opened: a FIFO
+    would block) or not plain JSON (JSON5 not parsed)."""
     try:
+        if not S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError):
@@ -474,7 +543,7 @@ def parse_loose_mapping(value: Any) -> dict | None:
 
 
 __all__ = [
-    "CommonProfile", "WalkRules", "EXTRA_RULES", "REPORT_DEPTH", "walk", "folder_name",
+    "CommonProfile", "WalkRules", "EXTRA_RULES", "REPORT_DEPTH", "walk", "entry_problem", "folder_name",
     "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",

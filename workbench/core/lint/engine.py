@@ -22,7 +22,7 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import Any, Iterable
 
-from workbench.core.fscache import SKILL_FILE, SKILL_LINK, SKILL_OTHER, abskey, scan_listing, snapshot
+from workbench.core.fscache import SKILL_NONE, abskey, scan_listing, snapshot
 from workbench.core.fscache import fast_path as _fast_path
 from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
@@ -113,13 +113,19 @@ def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
     ``node_modules`` (dot-folders are walked, like discovery does). Sorted; symlinked folders are
     not followed (no cycles). Returns [] when nothing is found.
 
+    A ``SKILL.md`` entry that cannot be read as a file is returned too, so that it is reported
+    (``STR003`` with ``skillfile.special_file_problem``'s reason) instead of vanishing: a broken or
+    looping symlink, a folder named ``SKILL.md``, a FIFO/socket/device (``read_skill_file`` never
+    opens those), a symlink to a folder. A PATH that is itself such an entry is returned when it
+    is named SKILL.md (any case).
+
     ``dirs``: a ``workbench.core.fscache.DirCache`` answering folder listings from their mtime
     (one stat per folder instead of a scandir); None lists every folder."""
     p = Path(path)
     if p.is_file():
         return [p]
     if not p.is_dir():
-        return []
+        return [p] if p.name.lower() == "skill.md" and os.path.lexists(p) else []
     for name in ("SKILL.md", "skill.md"):
         if (p / name).is_file() and (name == "SKILL.md" or name in os.listdir(p)):
             return [p / name]
@@ -127,11 +133,12 @@ def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
 
 
 def _find_below(top: str, dirs: Any = None) -> list[str]:
-    """Every SKILL.md below ``top`` (str paths, path order): the same files as ``os.walk(top)``
-    with ``followlinks=False`` (symlinked folders are listed but not entered). With a
+    """Every SKILL.md entry below ``top`` (str paths, path order): the files ``os.walk(top)``
+    with ``followlinks=False`` lists (symlinked folders are not entered), plus SKILL.md entries
+    that are not files (a folder, a symlink to a folder: ``STR003`` reports them). With a
     ``DirCache`` the whole result is remembered while no folder it listed changed (and it met
     no symlink)."""
-    wkey = f"find\0{top}"
+    wkey = f"find2\0{top}"  # 2: folders named SKILL.md are reported (older walks are not reused)
     if dirs is not None:
         got = dirs.walk_result(wkey)
         if got is not None:
@@ -155,12 +162,10 @@ def _find_below(top: str, dirs: Any = None) -> list[str]:
             if lst[2]:
                 linked = True
         sk = lst[0]
-        if sk == SKILL_FILE or sk == SKILL_OTHER:
+        if sk != SKILL_NONE:
+            # Any SKILL.md entry: a file, or (reported by STR003, never opened) a folder, a FIFO,
+            # a broken/looping symlink or a symlink to a folder.
             found.append(join(d, "SKILL.md"))
-        elif sk == SKILL_LINK:  # a symlink counts unless it points to a folder (os.walk: a dir)
-            st = fs_stat(join(d, "SKILL.md"))
-            if st is None or not S_ISDIR(st.st_mode):
-                found.append(join(d, "SKILL.md"))
         prefix = d if d.endswith(os.sep) else d + os.sep
         for name in lst[1]:
             if name not in SKIP_DIRS:
@@ -196,7 +201,9 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
     ``list`` subclass whose ``Diagnostic`` objects are built on first use; ``counts()`` and
     ``severity_totals`` read the compact records). A directory holding no SKILL.md at all
     maps to one ``STR002`` error keyed by the directory (skills-ref: "Missing required file:
-    SKILL.md"). Raises FileNotFoundError for a path that does not exist (callers report a usage
+    SKILL.md"). A path that is neither a folder nor a regular file (a FIFO, a broken symlink named
+    SKILL.md) is linted as a file: ``STR003`` says what it is (it is never opened).
+    Raises FileNotFoundError for a path that does not exist (callers report a usage
     error) and KeyError for an unknown profile.
     """
     prof = get_profile(profile)
@@ -233,8 +240,13 @@ def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs
             stats[abskey(s)] = st
             continue
         p = Path(raw)
-        if st is None:
+        if st is None and not (p.name.lower() == "skill.md" and os.path.lexists(s)):
             raise FileNotFoundError(2, "no such file or directory", str(p))
+        # Not a folder (a broken SKILL.md symlink, a FIFO, ...), or a folder named SKILL.md: the
+        # path itself is linted and STR003 says what it is.
+        if st is None or not S_ISDIR(st.st_mode) or p.name.lower() == "skill.md":
+            files.append(p)
+            continue
         got = find_skill_files(p, dirs=dirs)
         if not got and p.is_dir():
             empty_dirs.append(p)

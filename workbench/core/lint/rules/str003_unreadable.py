@@ -3,7 +3,8 @@ or not valid UTF-8).
 
 No client reads such a file sensibly (skillfile.py states unreadable / too-large / binary;
 OpenClaw's own cap is 256,000 bytes, clients.md 3.2). Invalid UTF-8 is decoded with replacement
-characters and linted anyway.
+characters and linted anyway; the finding points at the first bad byte (the column of its
+replacement character, in code points), the message names the byte.
 
 PASS:
     ---
@@ -27,4 +28,10 @@ def check(ctx):
     if sf.state in ("unreadable", "too-large", "binary"):
         yield Finding(Span(1, 1, 1, 1), sf.message or f"file state: {sf.state}")
     elif sf.not_utf8:
-        yield Finding(ctx.top_span(), sf.message or "not valid UTF-8")
+        # At the first bad byte: its U+FFFD replacement character (``SkillFile.encoding_span``,
+        # code points of the decoded line). A parse without the span (older callers) keeps line 1.
+        # ``encoding_message``, not ``message``: a frontmatter problem (no frontmatter, unclosed,
+        # ...) replaces ``message`` and has its own rule.
+        sp = getattr(sf, "encoding_span", None)
+        yield Finding(sp if sp is not None else ctx.top_span(),
+                      getattr(sf, "encoding_message", "") or "not valid UTF-8")
