@@ -19,6 +19,8 @@ the model may draft skills as *pending* proposals in the workspace's Workshop st
 
 from __future__ import annotations
 
+from workbench.core.text import plural
+
 import json
 import sys
 
@@ -81,7 +83,7 @@ def _settings(args, client: str):
 def _text_line(ev: dict) -> str | None:
     t = ev["type"]
     if t == "listing":
-        return (f"listing: {len(ev['skills'])} skills, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
+        return (f"listing: {plural(len(ev['skills']), 'skill')}, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
                 f"est.) in {ev['placement_note']}" + (" [stub listing]" if ev.get("stub") else ""))
     if t == "tool_use":
         cut = " [truncated: not run]" if ev.get("truncated") else ""

@@ -25,6 +25,8 @@ of the command is saved to the eval history (``core.evals.history``) unless ``--
 
 from __future__ import annotations
 
+from workbench.core.text import plural
+
 import json
 import sys
 import threading
@@ -97,7 +99,7 @@ def _pct(x) -> str:
 
 
 def _print_text(report, improvement, history_id) -> None:
-    print(f"skill {report.skill} ({report.client}, {report.model}); {report.runs_per_query} runs per query, "
+    print(f"skill {report.skill} ({report.client}, {report.model}); {plural(report.runs_per_query, 'run')} per query, "
           f"threshold {report.threshold:g}; competitors: {', '.join(report.competitors) or '(none)'}")
     for r in report.results:
         d = r.to_json()

@@ -40,6 +40,8 @@ PATH arguments (decisions; the spec was silent):
 
 from __future__ import annotations
 
+from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
+
 import argparse
 import json
 import os
@@ -140,12 +142,6 @@ def check_path(p: Path) -> None:
     if any(os.path.lexists(parent / n) for n in ("SKILL.md", "skill.md")):
         hint = f"to lint the skill it belongs to, give its folder: {parent}"
     raise UsageError(f"{p}: not a SKILL.md file{what}; {hint}")
-
-
-def plural(n: int, noun: str) -> str:
-    """``"1 file"``, ``"0 files"``, ``"2 errors"``: the count and the noun, plural unless n == 1
-    (regular plurals only: every noun the summaries use takes an "s")."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def summary_text(summary: dict) -> str:

@@ -37,6 +37,8 @@ Every evaluated attempt can be saved to the eval history (``history=HistoryStore
 
 from __future__ import annotations
 
+from workbench.core.text import plural
+
 import dataclasses
 import re
 import threading
@@ -155,7 +157,8 @@ class ImproveResult:
 
 
 def _fmt_rate(r: dict) -> str:
-    return f"{r['triggers']} of {r['runs']} runs" if r["runs"] else f"no verdict ({r['errors']} errored runs)"
+    return (f"{r['triggers']} of {plural(r['runs'], 'run')}" if r["runs"]
+            else f"no verdict ({plural(r['errors'], 'errored run')})")
 
 
 def build_prompt(skill_name: str, description: str, train: EvalReport, earlier: list[Attempt],
