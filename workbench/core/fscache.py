@@ -32,7 +32,6 @@ import gc
 import marshal
 import os
 import stat as _stat
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -105,6 +104,54 @@ def read_blob(path: "str | os.PathLike[str]"):
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         except (ValueError, OSError):
             return fh.read()
+
+
+def load_cache_file(path, accept, notes: list) -> "tuple[dict | None, bool]":
+    """Load a marshal cache file: ``(obj, rebuild)``.
+
+    ``obj`` is the loaded dict when ``accept(obj)`` says it is this format/version, else None;
+    ``rebuild`` is True when a file existed but was unreadable or of another version (a note is
+    appended to ``notes``; the caller starts empty and writes a fresh file). A missing or
+    unreadable-by-OS file gives ``(None, False)``. The GC is paused while marshal builds the
+    (many) containers. Never raises.
+    """
+    try:
+        blob = read_blob(path)
+    except OSError:
+        return None, False
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        obj = marshal.loads(blob)
+        if isinstance(obj, dict) and accept(obj):
+            return obj, False
+        notes.append(f"{path}: written by another version; rebuilt")
+    except (ValueError, EOFError, TypeError):
+        notes.append(f"{path}: unreadable cache file ignored; rebuilt")
+    finally:
+        if was:
+            gc.enable()
+    return None, True
+
+
+def trim_oldest(table: dict, limit: int) -> None:
+    """Drop the oldest entries (dicts keep insertion order) so ``table`` has at most ``limit``."""
+    if len(table) > limit:
+        for k in list(table)[: len(table) - limit]:
+            del table[k]
+
+
+def write_cache_file(path, obj: dict, notes: list) -> bool:
+    """marshal ``obj`` and write it atomically (creating the folder). Returns False, with a note,
+    on an OSError (read-only cache folder, disk full); never raises."""
+    blob = marshal.dumps(obj)
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, blob)
+    except (OSError, ValueError) as exc:
+        notes.append(f"{path}: cache not saved ({exc})")
+        return False
+    return True
 
 
 def current_memo() -> dict | None:
@@ -240,27 +287,12 @@ class DirCache:
             table: dict[str, tuple] = {}
             walks: dict[str, tuple] = {}
             if self.persist and self.path is not None:
-                try:
-                    blob = read_blob(self.path)
-                except OSError:
-                    blob = None
-                if blob is not None:
-                    was = gc.isenabled()
-                    gc.disable()
-                    try:
-                        obj = marshal.loads(blob)
-                        if (isinstance(obj, dict) and obj.get("format") == FORMAT and isinstance(obj.get("dirs"), dict)
-                                and isinstance(obj.get("walks"), dict)):
-                            table, walks = obj["dirs"], obj["walks"]
-                        else:
-                            self.notes.append(f"{self.path}: written by another version; rebuilt")
-                            self._dirty = True
-                    except (ValueError, EOFError, TypeError):
-                        self.notes.append(f"{self.path}: unreadable cache file ignored; rebuilt")
-                        self._dirty = True
-                    finally:
-                        if was:
-                            gc.enable()
+                obj, rebuild = load_cache_file(
+                    self.path, lambda o: o.get("format") == FORMAT and isinstance(o.get("dirs"), dict)
+                    and isinstance(o.get("walks"), dict), self.notes)
+                if obj is not None:
+                    table, walks = obj["dirs"], obj["walks"]
+                self._dirty = self._dirty or rebuild
             self._table = table
             self._walks = walks
         return self._table
@@ -362,18 +394,10 @@ class DirCache:
             return False
         with self._lock:
             table = self._load()
-            if len(table) > MAX_DIRS:
-                for k in list(table)[: len(table) - MAX_DIRS]:
-                    del table[k]
-            blob = marshal.dumps({"format": FORMAT, "dirs": table, "walks": self._walks})
+            trim_oldest(table, MAX_DIRS)
+            obj = {"format": FORMAT, "dirs": table, "walks": self._walks}
             self._dirty = False
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.path, blob)
-        except (OSError, ValueError) as exc:
-            self.notes.append(f"{self.path}: cache not saved ({exc})")
-            return False
-        return True
+        return write_cache_file(self.path, obj, self.notes)
 
     def clear(self) -> None:
         """Forget everything and delete the cache file."""

@@ -24,7 +24,6 @@ Typical use (``discovery.ParseCache(persist=True)`` does this)::
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import marshal
 import os
@@ -32,8 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-from workbench.core.fscache import read_blob
-from workbench.core.safefile import atomic_write
+from workbench.core.fscache import load_cache_file, trim_oldest, write_cache_file
 from workbench.core.skillfile import SkillFile, skillfile_facts, skillfile_from_facts
 
 __all__ = ["ParseStore", "parse_version", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
@@ -88,29 +86,11 @@ class ParseStore:
 
     def _load(self) -> dict[str, tuple]:
         if self._entries is None:
-            entries: dict[str, tuple] = {}
-            try:
-                blob = read_blob(self.path)
-            except OSError:
-                blob = None
-            if blob is not None:
-                was = gc.isenabled()
-                gc.disable()
-                try:
-                    obj = marshal.loads(blob)
-                    if (isinstance(obj, dict) and obj.get("format") == FORMAT and obj.get("version") == self.version
-                            and isinstance(obj.get("entries"), dict)):
-                        entries = obj["entries"]
-                    else:
-                        self.notes.append(f"{self.path}: written by another version; rebuilt")
-                        self._dirty = True
-                except (ValueError, EOFError, TypeError):
-                    self.notes.append(f"{self.path}: unreadable cache file ignored; rebuilt")
-                    self._dirty = True
-                finally:
-                    if was:
-                        gc.enable()
-            self._entries = entries
+            obj, rebuild = load_cache_file(
+                self.path, lambda o: o.get("format") == FORMAT and o.get("version") == self.version
+                and isinstance(o.get("entries"), dict), self.notes)
+            self._entries = obj["entries"] if obj is not None else {}
+            self._dirty = self._dirty or rebuild
         return self._entries
 
     def __len__(self) -> int:
@@ -162,18 +142,10 @@ class ParseStore:
             return False
         with self._lock:
             entries = self._load()
-            if len(entries) > MAX_ENTRIES:
-                for k in list(entries)[: len(entries) - MAX_ENTRIES]:
-                    del entries[k]
-            blob = marshal.dumps({"format": FORMAT, "version": self.version, "entries": entries})
+            trim_oldest(entries, MAX_ENTRIES)
+            obj = {"format": FORMAT, "version": self.version, "entries": entries}
             self._dirty = False
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.path, blob)
-        except (OSError, ValueError) as exc:
-            self.notes.append(f"{self.path}: cache not saved ({exc})")
-            return False
-        return True
+        return write_cache_file(self.path, obj, self.notes)
 
     def clear(self) -> None:
         """Forget every entry and delete the store file."""

@@ -47,7 +47,6 @@ The engine uses the faster ``lookup(key, st)`` (raw ``Entry``, no decoding) insi
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import json
 import marshal
@@ -59,10 +58,9 @@ from typing import Any
 
 from workbench.core.fscache import DirCache, default_dir_cache
 from workbench.core.fscache import current_memo as _current_memo
-from workbench.core.fscache import read_blob
+from workbench.core.fscache import load_cache_file, trim_oldest, write_cache_file
 from workbench.core.fscache import mtime as _fs_mtime
 from workbench.core.fscache import stat as _fs_stat
-from workbench.core.safefile import atomic_write
 
 __all__ = ["ResultCache", "rules_version", "profile_fingerprint", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
 
@@ -173,27 +171,11 @@ class ResultCache:
     # -- loading -------------------------------------------------------------------------
     def _load(self) -> dict[str, tuple]:
         if self._entries is None:
-            self._entries = {}
-            try:
-                blob = read_blob(self.path)
-            except OSError:
-                return self._entries
-            was = gc.isenabled()
-            gc.disable()  # marshal builds many containers: no point letting the GC scan them
-            try:
-                obj = marshal.loads(blob)
-                if (isinstance(obj, dict) and obj.get("format") == FORMAT and obj.get("rules") == self.version
-                        and obj.get("profile") == self.profile_key and isinstance(obj.get("entries"), dict)):
-                    self._entries = obj["entries"]
-                else:
-                    self.notes.append(f"{self.path}: written by another version; rebuilt")
-                    self._dirty = True
-            except (ValueError, EOFError, TypeError):
-                self.notes.append(f"{self.path}: unreadable cache file ignored; rebuilt")
-                self._dirty = True
-            finally:
-                if was:
-                    gc.enable()
+            obj, rebuild = load_cache_file(
+                self.path, lambda o: o.get("format") == FORMAT and o.get("rules") == self.version
+                and o.get("profile") == self.profile_key and isinstance(o.get("entries"), dict), self.notes)
+            self._entries = obj["entries"] if obj is not None else {}
+            self._dirty = self._dirty or rebuild
         return self._entries
 
     def __len__(self) -> int:
@@ -319,17 +301,10 @@ class ResultCache:
             return False
         with self._lock:
             entries = self._load()
-            if len(entries) > MAX_ENTRIES:  # dicts keep insertion order: drop the oldest
-                for k in list(entries)[: len(entries) - MAX_ENTRIES]:
-                    del entries[k]
-            blob = marshal.dumps({"format": FORMAT, "rules": self.version, "profile": self.profile_key,
-                                  "entries": entries})
+            trim_oldest(entries, MAX_ENTRIES)
+            obj = {"format": FORMAT, "rules": self.version, "profile": self.profile_key, "entries": entries}
             self._dirty = False
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.path, blob)
-        except (OSError, ValueError) as exc:
-            self.notes.append(f"{self.path}: cache not saved ({exc})")
+        if not write_cache_file(self.path, obj, self.notes):
             self._dirty = True
             return False
         return True
