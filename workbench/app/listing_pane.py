@@ -22,7 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QFont, QFontDatabase, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel,
                                QPlainTextEdit, QProgressBar, QSplitter, QTableView, QTabWidget,
                                QTextEdit, QVBoxLayout, QWidget)
 

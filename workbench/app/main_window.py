@@ -120,9 +120,21 @@ def make_workshop(ctx: AppContext, parent: QWidget) -> QWidget:
         return Placeholder("Workshop", unavailable_reason("app.workshop_pane") or "no WorkshopPane", parent)
     pane = mod.WorkshopPane(ctx, parent)
     if hasattr(pane, "files_changed"):
-        pane.files_changed.connect(lambda paths: ctx.refresh_paths(
-            [p for p in (paths or []) if str(p).endswith("SKILL.md")]) if paths else ctx.rescan())
+        pane.files_changed.connect(lambda paths: _workshop_files_changed(ctx, paths))
     return pane
+
+
+def _workshop_files_changed(ctx: AppContext, paths) -> None:
+    """Re-read what an apply/rollback wrote. ``WorkshopPane.files_changed`` carries one SKILL.md
+    ``Path`` (a list is accepted too); a new or removed file makes ``refresh_paths`` rescan.
+    Nothing usable -> a full rescan. (Iterating the bare Path raised TypeError, so the tree and
+    listing never showed an applied create: tests/gui/test_flows.py flow 1.)"""
+    items = [paths] if isinstance(paths, (str, Path)) else list(paths or [])
+    skill_mds = [Path(p) for p in items if str(p).endswith("SKILL.md")]
+    if skill_mds:
+        ctx.refresh_paths(skill_mds)
+    else:
+        ctx.rescan()
 
 
 def _hosted(parent: QWidget, key: str) -> QWidget | None:

@@ -117,33 +117,21 @@ def _resolve_skill(ws: Path, name: str, args) -> Path:
     for c in (cand, ws / cand):
         if c.is_file() or (c.is_dir() and (c / "SKILL.md").is_file()):
             return c.absolute()
-    try:
-        from workbench.core import discovery  # noqa: F401
-        have = True
-    except Exception:  # noqa: BLE001 - discovery is built concurrently
-        have = False
+    from workbench.core.discovery import scan
+    from workbench.core.model import CLIENT_IDS
+    ns = argparse.Namespace(**{**_env_defaults(), **vars(args)})
+    ns.workspace = str(ws)
+    env = environment_from_args(ns)
     paths: list[Path] = []
-    if have:
-        ns = argparse.Namespace(**{**_env_defaults(), **vars(args)})
-        ns.workspace = str(ws)
-        env = environment_from_args(ns)
-        from workbench.core.discovery import scan
-        from workbench.core.model import CLIENT_IDS
-        clients = [args.client] if args.client else list(CLIENT_IDS)
-        for cid in clients:
-            try:
-                cat = scan(env, cid)
-            except Exception as exc:  # noqa: BLE001
-                _err(f"discovery for {cid} failed: {exc}")
-                continue
-            for s in cat.by_name(name):
-                if s.path not in paths:
-                    paths.append(s.path)
-    else:
-        for dirpath, dirnames, filenames in os.walk(ws):
-            dirnames[:] = [d for d in dirnames if d not in (".git", "node_modules")]
-            if Path(dirpath).name == name and "SKILL.md" in filenames:
-                paths.append(Path(dirpath) / "SKILL.md")
+    for cid in ([args.client] if args.client else list(CLIENT_IDS)):
+        try:
+            cat = scan(env, cid)
+        except Exception as exc:  # noqa: BLE001 - one client's failure must not stop the look-up
+            _err(f"discovery for {cid} failed: {exc}")
+            continue
+        for s in cat.by_name(name):
+            if s.path not in paths:
+                paths.append(s.path)
     real = {os.path.realpath(p): p for p in paths}
     if not real:
         raise UsageError(f"no skill named {name!r} found in {ws}; pass the path of its SKILL.md")

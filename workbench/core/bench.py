@@ -320,7 +320,7 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
         record("scan_one_cold", w, c, "cold", found=len(cat.skills))
         _, w, c = _timed(lambda: scan(env, "agentskills", cache))
         record("scan_one_rescan", w, c, "rescan")
-        del cat, cache
+        cat = cache = None  # drop the in-memory caches before the warm runs
         if pyc is not None:  # untimed: compiles the bytecode once
             _run_warm("scan_one", tmp, tree, c_scan, pyc)
         warm("scan_one_warm", "scan_one", c_scan)
