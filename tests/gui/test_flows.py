@@ -22,6 +22,17 @@ folder, the folder chooser (``QFileDialog.getExistingDirectory``).
 6. File > Open folder switches every tab (tree, listing, workshop queue, evals skill list).
 
 Screenshots of each final state: ``tests/_artifacts/flow_*.png``.
+
+Faults these flows found (fixed in the app, each guarded by an assertion here):
+* flow 1: ``make_workshop`` iterated the single ``Path`` that ``WorkshopPane.files_changed`` carries
+  (TypeError in the slot), so an applied create never reached the tree or the listing;
+* flow 2: the editor's debounced lint, firing after Ctrl+S, re-sent the saved text as an unsaved
+  overlay; the context then kept showing that text whatever happened to the file on disk;
+* flow 5: the Evals query-set advice label did not wrap, so inside the window the results table
+  and chart were squeezed to a sliver.
+
+Decision (spec silent): File > Open folder leaves the editor's open file open (it may hold unsaved
+work); picking a skill in the new tree replaces it. Every other tab follows the new workspace.
 """
 
 from __future__ import annotations
@@ -33,7 +44,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QApplication
 
@@ -54,6 +65,17 @@ def _api_env(monkeypatch):
     monkeypatch.setenv("WORKBENCH_NO_KEYRING", "1")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+
+
+@pytest.fixture()
+def window(open_window):
+    """``open_window`` whose close never blocks on the unsaved-changes message box (a failing
+    flow would otherwise hang at teardown): it answers "discard" unless a test replaces it."""
+    def make(*a, **kw):
+        win = open_window(*a, **kw)
+        win.unsaved_prompt = lambda path: "discard"
+        return win
+    return make
 
 
 def point_at(monkeypatch, url: str) -> None:
@@ -130,7 +152,8 @@ def squiggle_blocks(editor) -> list[int]:
             if s.format.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline]
 
 
-def settle(win, ms: int = 30) -> None:
+def settle(win) -> None:
+    """Wait for a running scan and pending incremental updates, then process events."""
     win.settle(60_000)
     QApplication.processEvents()
 
@@ -142,7 +165,7 @@ NEW_SKILL = ("---\nname: changelog-writer\ndescription: Use when the user asks f
              "2. Group by type.\n")
 
 
-def test_flow_chat_proposal_review_apply_rollback(open_window, qtbot, tmp_path, fake_home, fake_api,
+def test_flow_chat_proposal_review_apply_rollback(window, qtbot, tmp_path, fake_home, fake_api,
                                                    monkeypatch, artifacts):
     ws = tmp_path / "proj"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha things.")
@@ -155,7 +178,7 @@ def test_flow_chat_proposal_review_apply_rollback(open_window, qtbot, tmp_path, 
     fake_api.after_tool = text("The draft is waiting in the Workshop; nothing is installed yet.")
     before = tree_hashes(ws)
 
-    win = open_window(env, client_id="claude-code")
+    win = window(env, client_id="claude-code")
     assert set(tree_rows(win)) == {"alpha"}
     chat = click_tab(qtbot, win, "chat")
     assert chat.propose_check.isChecked()
@@ -214,12 +237,12 @@ def test_flow_chat_proposal_review_apply_rollback(open_window, qtbot, tmp_path, 
 ALPHA = "---\nname: alpha\ndescription: Use when testing alpha things.\n---\n# Alpha\n\nRun `ls`.\n"
 
 
-def test_flow_editor_quick_fix_save_and_external_conflict(open_window, qtbot, tmp_path, fake_home, artifacts):
+def test_flow_editor_quick_fix_save_and_external_conflict(window, qtbot, tmp_path, fake_home, artifacts):
     ws = tmp_path / "proj"
     alpha = write_skill(ws / ".claude" / "skills" / "alpha", raw=ALPHA)
     write_skill(ws / ".claude" / "skills" / "beta", "beta", "Use when testing beta things.")
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
-    win = open_window(env, client_id="claude-code", watch=True)
+    win = window(env, client_id="claude-code", watch=True)
 
     click_tree_skill(qtbot, win, alpha)
     pane = click_tab(qtbot, win, "editor")
@@ -230,7 +253,7 @@ def test_flow_editor_quick_fix_save_and_external_conflict(open_window, qtbot, tm
         asked.append((path, theirs))
         return answer["value"]
     pane.conflict_prompt = prompt
-    qtbot.waitUntil(lambda: pane.path == str(alpha) and pane.applied_tokens, timeout=10_000)
+    qtbot.waitUntil(lambda: pane.path == str(alpha) and bool(pane.applied_tokens), timeout=10_000)
     assert pane.text() == ALPHA
     ed = pane.editor
 
@@ -271,6 +294,7 @@ def test_flow_editor_quick_fix_save_and_external_conflict(open_window, qtbot, tm
 
     # an external change while editing: the conflict prompt, nothing overwritten
     qtbot.keyClicks(ed, " Really.")
+    qtbot.waitUntil(lambda: tree_rows(win)["alpha"][1] == new_desc + " Really.", timeout=10_000)  # unsaved: live
     assert pane.has_unsaved_changes()
     theirs = ALPHA.replace("Use when testing alpha things.", "Changed by another program.").encode()
     alpha.write_bytes(theirs)
@@ -282,19 +306,28 @@ def test_flow_editor_quick_fix_save_and_external_conflict(open_window, qtbot, tm
     press(qtbot, ed, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert len(asked) == 2 and alpha.read_bytes() == theirs
     assert "Really." in pane.text()
+    settle(win)
+    # the tree and listing keep showing the buffer (unsaved edits win over the disk file)
+    assert tree_rows(win)["alpha"][1] == new_desc + " Really."
+    assert win.ctx.has_overlay(alpha)
     grab(win, artifacts / "flow_2_editor_conflict.png")
+    # closing the window asks about the unsaved buffer (stubbed: discard); the disk keeps theirs
+    closing: list[str] = []
+    win.unsaved_prompt = lambda path: closing.append(path) or "discard"
+    assert win.close()
+    assert closing == [str(alpha)] and alpha.read_bytes() == theirs
 
 
 # ------------------------------------------------------------- 3. live listing + Ctrl+2 (issue 3)
 
-def test_flow_live_listing_then_codex_with_ctrl_2(open_window, qtbot, tmp_path, fake_home, artifacts):
+def test_flow_live_listing_then_codex_with_ctrl_2(window, qtbot, tmp_path, fake_home, artifacts):
     # No client roots in the workspace: it is an extra root for every client, so both Claude
     # Code and Codex list the skill being edited.
     ws = tmp_path / "proj"
-    alpha = write_skill(ws / "skills" / "alpha", raw=ALPHA)
-    write_skill(ws / "skills" / "beta", "beta", "Use when testing beta things.")
+    alpha = write_skill(ws / "pack" / "alpha", raw=ALPHA)
+    write_skill(ws / "pack" / "beta", "beta", "Use when testing beta things.")
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
-    win = open_window(env, client_id="claude-code")
+    win = window(env, client_id="claude-code")
     assert win.ctx.extra_root == ws
 
     click_tree_skill(qtbot, win, alpha)
@@ -335,7 +368,7 @@ def test_flow_live_listing_then_codex_with_ctrl_2(open_window, qtbot, tmp_path, 
 
 # ------------------------------------------------------------------ 4. chat loads a skill (issue 5)
 
-def test_flow_chat_loads_skill_and_listing_marks_it(open_window, qtbot, tmp_path, fake_home, fake_api,
+def test_flow_chat_loads_skill_and_listing_marks_it(window, qtbot, tmp_path, fake_home, fake_api,
                                                      monkeypatch, artifacts):
     ws = tmp_path / "proj"
     sk = ws / ".claude" / "skills"
@@ -345,7 +378,7 @@ def test_flow_chat_loads_skill_and_listing_marks_it(open_window, qtbot, tmp_path
     point_at(monkeypatch, fake_api.url)
     fake_api.on("merge these two PDFs", tool_call("Skill", {"skill": "pdf"}))
     fake_api.after_tool = text("Merged with pypdf.")
-    win = open_window(env, client_id="claude-code")
+    win = window(env, client_id="claude-code")
     chat = click_tab(qtbot, win, "chat")
 
     def turn(msg: str):
@@ -384,6 +417,9 @@ def test_flow_chat_loads_skill_and_listing_marks_it(open_window, qtbot, tmp_path
     names = [tm.data(tm.index(r, 0)) for r in range(tm.rowCount())]
     assert names.count("csv") == 1 and "csv  ⟵ loaded" not in names
     grab(win, artifacts / "flow_4_loaded.png")
+    click_tab(qtbot, win, "chat")
+    chat.trace.setCurrentItem(item.child(kinds.index("skill_loaded")))
+    grab(win, artifacts / "flow_4_chat_trace.png")
 
 
 # --------------------------------------------------------------- 5. evals + improve (issue 6)
@@ -397,7 +433,7 @@ NEG = ["plot sales.csv as a bar chart", "write a commit message", "what's the we
        "draft release notes"]
 
 
-def test_flow_evals_run_and_improve_to_workshop(open_window, qtbot, tmp_path, fake_home, monkeypatch, artifacts):
+def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_home, monkeypatch, artifacts):
     from tests.evals.conftest import EvalFake
     ws = tmp_path / "proj"
     sk = ws / ".claude" / "skills"
@@ -422,7 +458,7 @@ def test_flow_evals_run_and_improve_to_workshop(open_window, qtbot, tmp_path, fa
                                  "merge, split, sign, OCR or read PDF files.</new_description>"] * 5
         point_at(monkeypatch, fake.url)
         before = pdf.read_bytes()
-        win = open_window(env, client_id="claude-code")
+        win = window(env, client_id="claude-code")
         wshop = click_tab(qtbot, win, "workshop")  # built before: it must refresh on its own
         assert wshop.model.rows == []
         pane = click_tab(qtbot, win, "evals")
@@ -444,6 +480,9 @@ def test_flow_evals_run_and_improve_to_workshop(open_window, qtbot, tmp_path, fa
         assert len(pane.chart.rows) == 20 and pane.chart.rows[0]["rate"] == 1.0 and pane.chart.rows[1]["rate"] == 0.0
         assert pane.results_table.item(1, 8).text() == "FAIL" and pane.results_table.item(10, 7).text() == "csv×3"
         assert "14/20 passed" in pane.summary_label.text()
+        # the results + chart side is not squeezed by the query box (its advice label wraps)
+        left, right = pane.splitter.sizes()
+        assert right > left and pane.queries_label.wordWrap(), (left, right)
         grab(win, artifacts / "flow_5_eval_run.png")
 
         # Improve description…: a pending proposal in the Workshop tab
@@ -466,7 +505,8 @@ def test_flow_evals_run_and_improve_to_workshop(open_window, qtbot, tmp_path, fa
 
 # --------------------------------------------------------------------- 6. File > Open folder
 
-def test_flow_open_folder_switches_every_tab(open_window, qtbot, tmp_path, fake_home, monkeypatch, artifacts):
+def test_flow_open_folder_switches_every_tab(window, qtbot, tmp_path, fake_home, fake_api, monkeypatch,
+                                            artifacts):
     from PySide6.QtWidgets import QFileDialog
 
     from workbench.core.workshop import WorkshopStore
@@ -480,13 +520,17 @@ def test_flow_open_folder_switches_every_tab(open_window, qtbot, tmp_path, fake_
     new_p = WorkshopStore(new).propose_create(
         "three", "---\nname: three\ndescription: Use when doing the third thing.\n---\n# T\n",
         {}, new / ".claude" / "skills", "test", "")
-    win = open_window(Environment(workspace=old, home=fake_home, env={}, bins=set()), client_id="claude-code")
+    win = window(Environment(workspace=old, home=fake_home, env={}, bins=set()), client_id="claude-code")
     # build every tab on the old workspace first
     click_tree_skill(qtbot, win, old / ".claude" / "skills" / "alpha" / "SKILL.md")
     editor = click_tab(qtbot, win, "editor")
     wshop = click_tab(qtbot, win, "workshop")
     evals = click_tab(qtbot, win, "evals")
-    click_tab(qtbot, win, "chat")
+    point_at(monkeypatch, fake_api.url)
+    chat = click_tab(qtbot, win, "chat")
+    with qtbot.waitSignal(chat.turn_finished, timeout=30_000):
+        assert chat.send("hello")
+    assert "- alpha: Use when testing alpha things." in json.dumps(fake_api.message_requests[-1].body)
     assert [p.name for p in wshop.model.rows] == ["old-draft"]
     assert [evals.skill_combo.itemText(i) for i in range(evals.skill_combo.count())] == ["alpha"]
     click_tab(qtbot, win, "listing")
@@ -505,8 +549,18 @@ def test_flow_open_folder_switches_every_tab(open_window, qtbot, tmp_path, fake_
     assert [evals.skill_combo.itemText(i) for i in range(evals.skill_combo.count())] == ["one", "two"]
     assert "new" in win.windowTitle()
     assert win.ctx.selected_path is None
-    # the editor no longer offers the old workspace's file as the current skill
-    assert editor.path is None or not editor.has_unsaved_changes()
+    assert "Select a skill" in win.details.view.toPlainText()
+    # the chat's next message is a new conversation over the new catalog
+    click_tab(qtbot, win, "chat")
+    qtbot.waitUntil(lambda: not chat.is_busy(), timeout=10_000)
+    with qtbot.waitSignal(chat.turn_finished, timeout=30_000):
+        assert chat.send("hello again")
+    sent = json.dumps(fake_api.message_requests[-1].body)
+    assert "- one: Use when doing the first thing." in sent and "alpha" not in sent
+    # Decision: an editor buffer stays open across Open folder (it may hold unsaved work); the
+    # next skill picked in the new tree replaces it.
+    assert editor.path == str(old / ".claude" / "skills" / "alpha" / "SKILL.md")
+    click_tab(qtbot, win, "listing")
     click_tree_skill(qtbot, win, one)
     qtbot.waitUntil(lambda: editor.path == str(one), timeout=5000)
     grab(win, artifacts / "flow_6_open_folder.png")

@@ -266,6 +266,9 @@ class EvalsPane(QWidget):
             qbtns.addWidget(b)
         qbtns.addStretch(1)
         self.queries_label = QLabel("", self)
+        # wrapped: unwrapped, its long advice line set the query box's minimum width, and in the
+        # main window the results table and chart were squeezed to a sliver (test_flows.py flow 5)
+        self.queries_label.setWordWrap(True)
         qbox = QGroupBox("Query set", self)
         ql = QVBoxLayout(qbox)
         ql.addWidget(self.query_table, 1)

@@ -64,7 +64,11 @@ def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
     if mod is None or not hasattr(mod, "EditorPane"):
         return Placeholder("Editor", unavailable_reason("app.editor") or "no EditorPane", parent)
     pane = mod.EditorPane(parent, profile_provider=lambda: ctx.client_id, watcher=ctx.watcher)
-    pane.buffer_changed.connect(ctx.apply_buffer)
+    # Only a modified buffer is an overlay: the debounced lint of the last keystrokes may fire
+    # after Ctrl+S and re-send the (now saved) text, which used to leave a stale overlay that hid
+    # later changes on disk from the tree and listing (tests/gui/test_flows.py flow 2).
+    pane.buffer_changed.connect(
+        lambda p, text: ctx.apply_buffer(p, text if pane.has_unsaved_changes() else None))
     pane.saved.connect(lambda p: ctx.apply_buffer(p, None))
     pane.file_reloaded.connect(lambda p: ctx.apply_buffer(p, None))
 
