@@ -583,6 +583,11 @@ class ChatPane(QWidget):
     # -- transcript ------------------------------------------------------------------------
     def _insert(self, w: QWidget) -> None:
         self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, w)
+        # A layout shows a child added to a visible parent only later (a queued show): show it
+        # now, so the transcript is complete when turn_finished is handled (a click on a fresh
+        # tool-call row used to find its details hidden, intermittently).
+        if self.transcript.isVisible():
+            w.show()
         bar = self.scroll.verticalScrollBar()
         bar.setValue(bar.maximum())
 
