@@ -237,7 +237,7 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
     if allow_demo and not any(c.listed() for c in res.catalogs.values()):
         denv, note = demo_environment()
-        res.notes.append(f"No skills found in {env.workspace}: {note}")
+        res.notes.append(f"No client would list a skill in {env.workspace}: {note}")
         if denv is not None:
             res.env, res.demo, res.catalogs, res.errors, res.listings = denv, True, {}, {}, {}
             demo_mod = core_module("demo")
