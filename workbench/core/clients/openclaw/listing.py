@@ -95,16 +95,7 @@ def _catalog(skills: list["Skill"], load_line: str, descs: list[str | None]) -> 
     if not skills:
         return ""
     lines = [INTRO_1, load_line, INTRO_3, "", "<available_skills>"]
-    for s, d in zip(skills, descs):
-        lines.append("  <skill>")
-        lines.append(f"    <name>{escape_xml(s.name)}</name>")
-        if d is not None:
-            lines.append(f"    <description>{escape_xml(d)}</description>")
-        lines.append(f"    <location>{escape_xml(str(s.path))}</location>")
-        note = s.flags.get("location_note")
-        if note:
-            lines.append(f"    <location_note>{escape_xml(str(note))}</location_note>")
-        lines.append("  </skill>")
+    lines.extend(_entry_lines(skills, descs))
     lines.append("</available_skills>")
     return "\n".join(lines)
 
@@ -381,7 +372,16 @@ def _rebuild(prompt: str, sel: list["Skill"], descs: list[str | None]) -> str:
     end = prompt.find("</available_skills>", start)
     head = prompt[:start]
     lines = ["<available_skills>"]
-    for s, d in zip(sel, descs):
+    lines.extend(_entry_lines(sel, descs))
+    return head + "\n".join(lines) + "\n" + prompt[end:]
+
+
+def _entry_lines(skills, descs) -> list[str]:
+    """The ``<skill>`` elements of the catalog (``formatSkillsForPromptCore``): name, description
+    (omitted when its ``descs`` entry is None: the compact form), location and the optional
+    location_note, each XML-escaped."""
+    lines: list[str] = []
+    for s, d in zip(skills, descs):
         lines.append("  <skill>")
         lines.append(f"    <name>{escape_xml(s.name)}</name>")
         if d is not None:
@@ -391,4 +391,4 @@ def _rebuild(prompt: str, sel: list["Skill"], descs: list[str | None]) -> str:
         if note:
             lines.append(f"    <location_note>{escape_xml(str(note))}</location_note>")
         lines.append("  </skill>")
-    return head + "\n".join(lines) + "\n" + prompt[end:]
+    return lines
