@@ -529,25 +529,33 @@ class EvalsPane(QWidget):
         self.progress.setValue(0)
         self.progress_seen = []
 
-    def start_run(self) -> bool:
-        """Start an eval of the table's queries in the background. Returns False (and says why in
-        the status line) when it cannot start."""
+    def _begin(self):
+        """Common start of a run or an improvement: None when busy or not ready (the status
+        line says why), else (catalog, skill, queries, key, options, settings, cancel, progress,
+        history) — everything the worker needs, built here so it never touches the GUI."""
         if self._job is not None:
-            return False
+            return None
         prep = self._prepare()
         if prep is None:
-            return False
+            return None
         env, skill, qs, key, opts = prep
         settings = self._settings()
         self._reset_results(qs, opts.runs)
         self._cancel = threading.Event()
-        cancel, bridge = self._cancel, self._bridge
-        h = self._history()  # built here: the worker never touches the GUI or the context
+        return env[2], skill, qs, key, opts, settings, self._cancel, self._bridge.event.emit, self._history()
+
+    def start_run(self) -> bool:
+        """Start an eval of the table's queries in the background. Returns False (and says why in
+        the status line) when it cannot start."""
+        got = self._begin()
+        if got is None:
+            return False
+        catalog, skill, qs, key, opts, settings, cancel, progress, h = got
 
         def work():
             from workbench.core.evals.runner import run_eval
-            rep = run_eval(env[2], skill, qs, settings=settings, api_key=key, options=opts, cancel=cancel,
-                           progress=bridge.event.emit)
+            rep = run_eval(catalog, skill, qs, settings=settings, api_key=key, options=opts, cancel=cancel,
+                           progress=progress)
             hist = None
             try:
                 if h is not None:
@@ -562,24 +570,16 @@ class EvalsPane(QWidget):
     def start_improve(self) -> bool:
         """Run the description-improvement loop in the background; the result's proposal id is
         shown and emitted (``proposal_created``)."""
-        if self._job is not None:
+        got = self._begin()
+        if got is None:
             return False
-        prep = self._prepare()
-        if prep is None:
-            return False
-        env, skill, qs, key, opts = prep
-        settings = self._settings()
-        self._reset_results(qs, opts.runs)
-        self._cancel = threading.Event()
-        cancel, bridge = self._cancel, self._bridge
+        catalog, skill, qs, key, opts, settings, cancel, progress, h = got
         iters = self.iter_spin.value()
-        h = self._history()
 
         def work():
             from workbench.core.evals.improve import improve_description
-            return improve_description(env[2], skill, qs, settings=settings, api_key=key, options=opts,
-                                       iterations=iters, history=h, cancel=cancel,
-                                       progress=bridge.event.emit)
+            return improve_description(catalog, skill, qs, settings=settings, api_key=key, options=opts,
+                                       iterations=iters, history=h, cancel=cancel, progress=progress)
 
         self._start(work, self._on_improve_done, f"Improving the description of {skill} "
                     f"(up to {iters} candidates)…")
