@@ -480,6 +480,12 @@ def _span(node: Any, offset: int) -> Span:
     return Span(s.line + 1 + offset, s.column + 1, e.line + 1 + offset, e.column + 1)
 
 
+def node_span(node: Any) -> Span:
+    """The file ``Span`` of a YAML node of the frontmatter (e.g. ``FieldInfo.node`` or a node
+    inside it). The frontmatter starts on file line 2, so node marks are shifted by one line."""
+    return _span(node, 1)
+
+
 def _parse_yaml(sf: SkillFile) -> None:
     offset = 1  # frontmatter line 1 is file line 2
     # The frontmatter's last line ends with a line break in the file, so clip-chomped block

@@ -24,7 +24,7 @@ FAIL (profile=codex):
 import yaml
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.skillfile import Span, collapse_ws
+from workbench.core.skillfile import collapse_ws, node_span
 
 
 @rule("CX001", "codex-short-description", "off", profiles={"codex": "error"})
@@ -37,8 +37,7 @@ def check(ctx):
     for knode, vnode in f.node.value:
         if getattr(knode, "value", None) != "short-description":
             continue
-        s, e = vnode.start_mark, vnode.end_mark
-        sp = Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1)
+        sp = node_span(vnode)
         v = f.value.get("short-description")
         if not isinstance(v, str):
             yield Finding(sp, "metadata.short-description must be text; Codex refuses to load the skill")

@@ -28,14 +28,13 @@ import yaml
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import yaml_quote
 from workbench.core.lint.types import INFO, Fix, TextEdit
-from workbench.core.skillfile import Span
+from workbench.core.skillfile import node_span
 
 CLIENT_BLOCKS = {"openclaw", "clawdbot", "moltbot"}
 
 
 def _sp(node):
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1)
+    return node_span(node)
 
 
 @rule("FLD004", "metadata-value-type", "warning", profiles={"gemini-cli": "info", "codex": "info"})

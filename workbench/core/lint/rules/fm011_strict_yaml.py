@@ -23,7 +23,7 @@ import re
 import yaml
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.skillfile import Span
+from workbench.core.skillfile import Span, node_span
 
 _ANCHOR_TAG = re.compile(r"(?:^|[\s:\-\[,])([&*][\w\-]+|!{1,2}[\w/:.\-]*)(?=\s|$)")
 
@@ -47,8 +47,7 @@ def _walk(node, seen):
 
 
 def _sp(node):
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1)
+    return node_span(node)
 
 
 @rule("FM011", "strict-yaml", "info", profiles={"agentskills": "error"})

@@ -25,7 +25,7 @@ FAIL (profile=openclaw):
 import yaml
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.skillfile import Span
+from workbench.core.skillfile import node_span
 
 
 @rule("OC002", "openclaw-legacy-key", "off", profiles={"openclaw": "info"})
@@ -37,6 +37,5 @@ def check(ctx):
         return
     for knode, _ in f.node.value:
         if getattr(knode, "value", None) in ("clawdbot", "moltbot"):
-            s, e = knode.start_mark, knode.end_mark
-            yield Finding(Span(s.line + 2, s.column + 1, e.line + 2, e.column + 1),
+            yield Finding(node_span(knode),
                           f"metadata.{knode.value} is the legacy name; current OpenClaw reads metadata.openclaw")
