@@ -17,14 +17,15 @@ from workbench.core.clients.opencode.loading import render_result
 # -- Claude Code substitution ---------------------------------------------------------------
 
 @pytest.mark.parametrize("body,args,expected", [
+    # expected values: the real Claude Code 2.1.328 (see tests/chat/test_cc_arguments.py)
     ("A $ARGUMENTS B", "x y", "A x y B"),
-    ("$0|$1|$2", "a 'b c'", "a|b c|"),
+    ("$0|$1|$2", "a 'b c'", "a|b c|$2"),
     ("$ARGUMENTS[1] then $ARGUMENTS[0]", "one two", "two then one"),
     ("dir=${CLAUDE_SKILL_DIR}", None, "dir=/skills/pdf"),
     ("No placeholder.", "file.pdf", "No placeholder.\n\nARGUMENTS: file.pdf"),
     ("No placeholder.\n", "", "No placeholder.\n"),
-    ("cost $5 is $ARGUMENTSX", "q", "cost  is $ARGUMENTSX"),
-    ("unbalanced $0", "'a b", "unbalanced 'a"),
+    ("cost $5 is $ARGUMENTSX", "q", "cost $5 is qX"),
+    ("unbalanced $0", "'a b", "unbalanced 'a b"),
 ])
 def test_claude_code_substitution(body, args, expected):
     assert substitute(body, args, Path("/skills/pdf")) == expected

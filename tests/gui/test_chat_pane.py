@@ -156,3 +156,30 @@ def test_local_server_preset_sets_url_and_session_key(pane, qtbot):
     assert "says little about" in pane.status.text()
     pane.apply_preset(0)
     assert pane.base_url.text() == ""
+
+
+def test_fork_shows_subtranscript_and_substitution_marks(pane, fake_api, qtbot, catalog, artifacts):
+    pdf = next(s for s in catalog.skills if s.name == "pdf")
+    pdf.path.write_text("---\nname: pdf\ndescription: Use for PDF files.\ncontext: fork\n"
+                        "agent: general-purpose\n---\n\nMerge the files $ARGUMENTS and report.\n")
+    pdf.fields.update({"context": "fork", "agent": "general-purpose"})  # as a rescan would read them
+    fake_api.on("merge", tool_call("Skill", {"skill": "pdf", "args": "a.pdf b.pdf"}))
+    fake_api.on("Merge the files", text("Merged both."))
+    fake_api.after_tool = text("Done: merged.")
+    pane.key_edit.setText("dummy")
+    pane.input.setPlainText("merge my pdfs")
+    with qtbot.waitSignal(pane.turn_finished, timeout=15000):
+        pane.send_btn.click()
+    rows = pane.tool_rows()
+    skill_row = next(r for r in rows if r.title.startswith("Skill"))
+    assert "⟦$ARGUMENTS→a.pdf b.pdf⟧" in skill_row.details.toPlainText()
+    fork = next(r for r in rows if r.property("fork"))
+    assert "does not see this conversation" in fork.title
+    fork.button.click()
+    assert "assistant: Merged both." in fork.details.toPlainText()
+    turn = pane.trace.topLevelItem(0)
+    kinds = [turn.child(i).text(0) for i in range(turn.childCount())]
+    assert "fork" in kinds and "substitution" in kinds
+    fork_item = turn.child(kinds.index("fork"))
+    assert fork_item.childCount() >= 2  # the sub-transcript's own events
+    pane.grab().save(str(artifacts / "chat_pane_fork.png"))

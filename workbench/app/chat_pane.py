@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 from workbench.core.chat import settings as chat_settings
 from workbench.core.chat.errors import ChatError
 from workbench.core.chat.settings import ChatSettings
+from workbench.core.chat.trace import event_line, fork_lines, mark_substitutions, substitution_summary
 
 CatalogProvider = Callable[[], Any]
 
@@ -78,6 +79,11 @@ class _Bridge(QObject):
     finished = Signal(int, object)  # generation, TurnResult
     approval = Signal(str, object)  # command, holder dict {"ok", "done": threading.Event}
     models = Signal(object)  # list[dict] | ChatError
+
+
+def _fork_line(ev: dict) -> str | None:
+    """One line for an event of a fork's sub-transcript (the CLI's wording)."""
+    return event_line(ev)
 
 
 class ToolCallRow(QWidget):
@@ -643,6 +649,17 @@ class ChatPane(QWidget):
             self._tool_rows[ev["id"]] = row
             self._insert(row)
             self._assistant = None
+        elif t == "substitution" and ev.get("tool_use_id") in self._tool_rows:
+            self._tool_rows[ev["tool_use_id"]].append(
+                substitution_summary(ev) + "\n" + mark_substitutions(ev["text"], ev["spans"]))
+        elif t == "fork":
+            row = ToolCallRow(f"fork: {ev.get('skill')} ran as a subagent ({ev.get('agent') or 'default agent'})"
+                              " — it does not see this conversation",
+                              "\n".join(fork_lines(ev, _fork_line)) + "\n\nprompt:\n" + ev.get("prompt", ""),
+                              self.transcript)
+            row.setProperty("fork", True)
+            self._insert(row)
+            self._assistant = None
         elif t == "tool_result" and ev["id"] in self._tool_rows:
             self._tool_rows[ev["id"]].append(
                 f"result ({ev['chars']} chars{', error' if ev['is_error'] else ''}):\n{ev['preview']}")
@@ -687,10 +704,21 @@ class ChatPane(QWidget):
                       + (f" · {ev['blocking']} blocking" if ev.get("blocking") else ""))
         elif t == "error":
             detail = f"{ev['kind']}: {ev['message']}"
+        elif t == "substitution":
+            detail = substitution_summary(ev)
+        elif t == "fork":
+            detail = (f"{ev.get('skill')} as a subagent: {len(ev.get('events') or [])} events, "
+                      f"{len(ev.get('text') or '')} chars back" + (f", error: {ev['error']}" if ev.get("error") else ""))
         else:
             detail = ev.get("message", "")
         item = QTreeWidgetItem(self._turn_item, [t, detail])
         item.setData(0, Qt.UserRole, ev)
+        if t == "fork":  # the sub-transcript as child rows
+            for sub in ev.get("events") or []:
+                line = _fork_line(sub)
+                if line:
+                    child = QTreeWidgetItem(item, [sub.get("type", ""), line.splitlines()[0]])
+                    child.setData(0, Qt.UserRole, sub)
         if t == "usage":
             item.setToolTip(1, ev.get("cache_note", ""))
 

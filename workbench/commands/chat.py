@@ -19,12 +19,11 @@ the model may draft skills as *pending* proposals in the workspace's Workshop st
 
 from __future__ import annotations
 
-from workbench.core.text import plural
-
 import json
 import sys
 
 from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.core.chat.trace import event_line as _text_line
 
 
 def add_parser(subparsers, common) -> None:
@@ -78,34 +77,6 @@ def _settings(args, client: str):
         s.temperature = args.temperature
     s.cache = not args.no_cache
     return s
-
-
-def _text_line(ev: dict) -> str | None:
-    t = ev["type"]
-    if t == "listing":
-        return (f"listing: {plural(len(ev['skills']), 'skill')}, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
-                f"est.) in {ev['placement_note']}" + (" [stub listing]" if ev.get("stub") else ""))
-    if t == "tool_use":
-        cut = " [truncated: not run]" if ev.get("truncated") else ""
-        return f"tool_use {ev['name']} {json.dumps(ev['input'], ensure_ascii=False)} -> {ev.get('resolved')}{cut}"
-    if t == "skill_loaded":
-        inj = f", {len(ev['injections'])} !`cmd` not run" if ev.get("injections") else ""
-        return f"skill_loaded {ev['name']} via {ev['via']} ({ev['body_chars']} chars, ≈{ev['tokens_est']} tokens{inj})"
-    if t == "tool_result":
-        return f"tool_result {ev['name']}: {ev['chars']} chars" + (" (error)" if ev["is_error"] else "")
-    if t == "text":
-        return f"assistant: {ev['text']}"
-    if t == "usage":
-        return (f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
-                f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
-                f"stop {ev['stop_reason']}; {ev['seconds']}s; request {ev['request_id']}\n  {ev['cache_note']}")
-    if t == "proposal":
-        return (f"proposal {ev['id']} ({ev['state']}): {ev['kind']} {ev['name']} -> {ev['target']}"
-                + (f" [{ev['blocking']} blocking finding(s)]" if ev.get("blocking") else "")
-                + f"; review with `workbench workshop show {ev['id']}`")
-    if t == "limit":
-        return f"limit: {ev['message']}"
-    return None
 
 
 def run(args) -> int:

@@ -191,8 +191,9 @@ class ChatSession:
                  api_key: str | None = None, client: Any = None, client_id: str | None = None,
                  listing: ListingInfo | None = None, context_tokens: int | None = None,
                  extra_tools: list[ToolSpec] | tuple = (), shell_approver: Callable[[str], bool] | None = None,
-                 system_prompt: str | None = None) -> None:
+                 system_prompt: str | None = None, fork_depth: int = 0) -> None:
         self.catalog = catalog
+        self.fork_depth = fork_depth
         self.settings = settings or ChatSettings()
         self.client_id = client_id or getattr(catalog, "client", None) or self.settings.client
         self.loader = get_loader(self.client_id)
@@ -221,7 +222,8 @@ class ChatSession:
             + [s.dir for s in known]
         self.ctx = ToolContext(fs=FileAccess(allowed, self.workspace), skills=self.listed, known=known,
                                workspace=self.workspace, session_id=self.session_id,
-                               shell_approver=shell_approver, client_id=self.client_id)
+                               shell_approver=shell_approver, client_id=self.client_id,
+                               subagent=self._run_fork if fork_depth == 0 else None)
         self.tools: list[ToolSpec] = self._build_tools(list(extra_tools))
         base = system_prompt if system_prompt is not None else self.loader.base_system(self.workspace)
         self.system_blocks = [{"type": "text", "text": base}]
@@ -379,6 +381,24 @@ class ChatSession:
             self._append_user(results + extra)
 
     # -- internals -------------------------------------------------------------------------
+    def _run_fork(self, prompt: str, info: dict) -> dict:
+        """Run a forked skill (``context: fork``) as a subagent: a new conversation over the same
+        catalog, listing and tools whose only user message is ``prompt`` (the skill body as the
+        client delivers it) — it does not see this conversation. Returns a ``fork`` event with the
+        sub-transcript (``events``), the final ``text``, ``usage`` and ``error`` (or None).
+        The system prompt is the loader's ``fork_system`` (the workbench's own words)."""
+        child = ChatSession(self.catalog, settings=self.settings, client=self._sdk,
+                            client_id=self.client_id, listing=self.listing,
+                            shell_approver=self.ctx.shell_approver, fork_depth=self.fork_depth + 1,
+                            system_prompt=self.loader.fork_system(self.workspace, info.get("agent")))
+        child._api_key_present = self._api_key_present
+        child.session_id = self.session_id
+        res = child.send(prompt, cancel=self._cancel)
+        return {"type": "fork", "skill": info.get("skill"), "agent": info.get("agent"),
+                "prompt": prompt, "events": res.events, "text": res.text, "usage": dict(res.usage),
+                "stop_reason": res.stop_reason,
+                "error": res.error.message if res.error is not None else None}
+
     def _append_user(self, blocks: list[dict]) -> None:
         """Append user content; tool_results (pending ones first) lead; merged into a trailing
         user message (after Stop or the turn limit) so roles keep alternating."""
@@ -478,6 +498,10 @@ class ChatSession:
                   "injections": list(out.injections)})
         for extra_ev in out.events:  # e.g. ``proposal`` from propose_skill (workbench/core/chat/propose.py)
             if isinstance(extra_ev, dict) and isinstance(extra_ev.get("type"), str):
+                if extra_ev["type"] == "fork":  # a forked skill's own requests count for this turn
+                    for k, v in (extra_ev.get("usage") or {}).items():
+                        if k in res.usage:
+                            res.usage[k] += int(v)
                 emit({**extra_ev, "hop": hop, "tool_use_id": b["id"]})
         full = "\n\n".join([out.content] + [x.get("text", "") for x in out.extra_blocks])
         # chars/preview cover what the model receives for this call, including a separate body

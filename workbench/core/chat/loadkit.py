@@ -38,6 +38,11 @@ INJECTION_RE = re.compile(r"!`([^`\n]+)`")
 BASE_SYSTEM = ("You are a coding agent helping a user with the project in {workspace}. Use the "
                "tools you are given when they help with the user's request.")
 
+#: Our stand-in for a client's subagent system prompt (workbench wording, labelled as such).
+FORK_SYSTEM = ("You are a subagent ({agent}) working in {workspace}. You see only the task below, "
+               "not the conversation that started you. Complete the task with the tools you have "
+               "and end with a short report of what you did and found.")
+
 
 @dataclass
 class Loader:
@@ -69,6 +74,11 @@ class Loader:
 
     def base_system(self, workspace: Path) -> str:
         return BASE_SYSTEM.format(workspace=workspace)
+
+    def fork_system(self, workspace: Path, agent: str | None) -> str:
+        """The system prompt of a forked skill's subagent (the workbench's own words; the client's
+        own subagent prompt is not reproduced)."""
+        return FORK_SYSTEM.format(workspace=workspace, agent=agent or "general-purpose")
 
     # -- tools -----------------------------------------------------------------------------
     def tools(self, skills: list) -> list[ToolSpec]:

@@ -80,6 +80,10 @@ class ToolContext:
         session_id: an id for ``${CLAUDE_SESSION_ID}``.
         shell_approver: ``callable(command: str) -> bool`` or None (= never run).
         client_id: the simulated client.
+        subagent: ``callable(prompt: str, info: dict) -> dict`` that runs ``prompt`` as a separate
+            conversation (a forked skill, Claude Code ``context: fork``) and returns a ``fork``
+            trace event (``{"type": "fork", "text", "events", "usage", "error"}``); None inside a
+            fork (no nested forks are simulated).
     """
 
     fs: "FileAccess"
@@ -89,6 +93,7 @@ class ToolContext:
     session_id: str = ""
     shell_approver: Callable[[str], bool] | None = None
     client_id: str = ""
+    subagent: Callable[[str, dict], dict] | None = None
 
     def skill_for_path(self, real: Path):
         """The known skill whose SKILL.md is ``real`` (a realpath), preferring listed ones, or None."""

@@ -9,86 +9,38 @@ Source: ../shared/reference/clients.md section 1.3/1.5 and chat-loop.md section 
   module; here it is only wrapped.
 * **Load tool** — ``Skill`` with input ``{skill: string (required), args?: string}`` (names and
   schema exact; the descriptions are the workbench's own words).
-* **Result** — the ``tool_result`` says ``Launching skill: <name>``; the body arrives as a separate
-  user-turn text block starting ``Base directory for this skill: <dir>`` (observed by third parties,
-  unverified). The Messages API requires tool_results first in a user turn, so the block follows
-  the tool_results of the same turn.
-* **Substitution** — ``$ARGUMENTS``, ``$ARGUMENTS[N]``, ``$N`` (0-based, shell-quoting aware),
-  ``$<name>`` for names declared in the ``arguments`` frontmatter, ``${CLAUDE_SKILL_DIR}``,
-  ``${CLAUDE_SESSION_ID}``; with args but no placeholder, ``ARGUMENTS: <value>`` is appended.
+* **Result** (checked on Claude Code 2.1.328 with the recorder) — the ``tool_result`` says
+  ``Launching skill: <name>``; the body arrives as a separate user-turn text block
+  ``Base directory for this skill: <dir>`` + blank line + the substituted body, after the
+  tool_results of the same turn.
+* **Substitution** — ``arguments.py`` (checked on 2.1.328, every rule there).
+* **Fork** (``context: fork``, checked on 2.1.328) — the body does not enter this conversation: a
+  subagent request is made with its own system prompt and a first user message that ends with the
+  same ``Base directory …`` block (the listing reminder is there, the conversation is not); the
+  ``tool_result`` is ``Skill "<name>" completed (forked execution).`` + blank line + ``Result:`` +
+  the subagent's final text. The engine runs it as a separate conversation (``ChatSession._run_fork``)
+  and the trace shows it as a ``fork`` event with its own sub-transcript.
   ``!`cmd``` lines are reported (trace) and left as written: the workbench never runs them (Claude
   Code would run them and splice in their output).
 
-Decisions (reference silent): any argument placeholder ($ARGUMENTS, $ARGUMENTS[N], $N, $name)
-suppresses the appended ``ARGUMENTS:`` line; missing positions become ""; ``${CLAUDE_EFFORT}`` is
-left as written (no effort level is simulated). An unknown skill name gets an error result listing
-the valid names (OpenCode's behaviour; Claude Code's own wording is not public).
+Decisions: ``${CLAUDE_EFFORT}`` is left as written (no effort level is simulated). An unknown skill
+name gets an error result listing the valid names (Claude Code's own wording is not reproduced).
 """
 
 from __future__ import annotations
 
-import re
-import shlex
-from pathlib import Path
 from typing import Any
 
 from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolSpec, current_body,
                                          find_injections, find_listed, make_read_tool)
+from workbench.core.clients.claude_code.arguments import (CHECKED_ON, declared_arguments, split_args,
+                                                          substitute, substitute_spans)
 
-_ARG_INDEX = re.compile(r"\$ARGUMENTS\[(\d+)\]")
-_ARG_ALL = re.compile(r"\$ARGUMENTS(?![\[\w])")
-_ARG_POS = re.compile(r"\$(\d+)(?!\w)")
-
-
-def split_args(args: str) -> list[str]:
-    """Positional arguments, shell-quoting aware (``shlex``); falls back to whitespace split on
-    unbalanced quotes."""
-    try:
-        return shlex.split(args)
-    except ValueError:
-        return args.split()
+__all__ = ["LOADER", "split_args", "substitute", "substitute_spans"]
 
 
 def _declared(skill: Any) -> list[str]:
-    v = (getattr(skill, "fields", None) or {}).get("arguments")
-    if isinstance(v, str):
-        return [x for x in v.split() if x]
-    if isinstance(v, list):
-        return [str(x) for x in v if isinstance(x, (str, int))]
-    return []
-
-
-def substitute(body: str, args: str | None, skill_dir: Path, session_id: str = "",
-               declared: list[str] | None = None) -> str:
-    """Apply Claude Code's body substitutions (module docstring). ``args`` None or "" = no args.
-
-    >>> substitute("Run $0 then $ARGUMENTS[1].", "a 'b c'", Path("/s"))
-    'Run a then b c.'
-    >>> substitute("Do it.", "x y", Path("/s"))
-    'Do it.\\n\\nARGUMENTS: x y'
-    """
-    a = args or ""
-    pos = split_args(a) if a else []
-    declared = declared or []
-    named = re.compile(r"\$(" + "|".join(re.escape(n) for n in declared) + r")(?!\w)") if declared else None
-    had = bool(_ARG_INDEX.search(body) or _ARG_ALL.search(body) or _ARG_POS.search(body)
-               or (named and named.search(body)))
-
-    def at(i: int) -> str:
-        return pos[i] if 0 <= i < len(pos) else ""
-
-    out = _ARG_INDEX.sub(lambda m: at(int(m.group(1))), body)
-    out = _ARG_ALL.sub(lambda m: a, out)
-    out = _ARG_POS.sub(lambda m: at(int(m.group(1))), out)
-    if named:
-        out = named.sub(lambda m: at(declared.index(m.group(1))), out)
-    out = out.replace("${CLAUDE_SKILL_DIR}", str(skill_dir))
-    if session_id:
-        out = out.replace("${CLAUDE_SESSION_ID}", session_id)
-    if a and not had:
-        out = out.rstrip("\n") + f"\n\nARGUMENTS: {a}"
-    return out
-
+    return declared_arguments((getattr(skill, "fields", None) or {}).get("arguments"))
 
 class ClaudeCodeLoader(Loader):
     def wrap_listing(self, text: str) -> str:
@@ -128,16 +80,40 @@ class ClaudeCodeLoader(Loader):
                                resolved=str(name))
         raw = current_body(skill)
         injections = find_injections(raw)
-        body = substitute(raw, args, skill.dir, ctx.session_id, _declared(skill))
-        text = f"Base directory for this skill: {skill.dir}\n\n{body.strip()}"
-        notes = ["body delivered as a separate user-turn block after the tool_result "
-                 "('Base directory for this skill:' prefix unverified)"]
+        body, spans = substitute_spans(raw, args, skill.dir, ctx.session_id, _declared(skill))
+        head = f"Base directory for this skill: {skill.dir}\n\n"
+        text = head + body
+        events: list[dict] = []
+        if spans:
+            events.append({"type": "substitution", "skill": skill.name, "args": args,
+                           "checked_on": CHECKED_ON, "text": text,
+                           "spans": [{"start": len(head) + sp.start, "end": len(head) + sp.end,
+                                      "placeholder": sp.placeholder, "value": sp.value,
+                                      "kind": sp.kind} for sp in spans]})
+        notes = [f"body delivered as a separate user-turn block after the tool_result ({CHECKED_ON})"]
+        if spans:
+            notes.append(f"{len(spans)} substitution(s) in the body: "
+                         + ", ".join(f"{sp.placeholder or 'ARGUMENTS:'}→{sp.value[:20]!r}"
+                                     for sp in spans[:6]))
         if injections:
             notes.append(f"{len(injections)} !`command` injection(s) left unrun")
+        fork = (getattr(skill, "fields", None) or {}).get("context") == "fork"
+        if fork and ctx.subagent is not None:
+            agent = (getattr(skill, "fields", None) or {}).get("agent")
+            ev = ctx.subagent(text, {"skill": skill.name, "agent": agent if isinstance(agent, str) else None})
+            notes.append("context: fork — the body ran as a subagent that does not see this "
+                         "conversation; only its final text comes back")
+            result = ev.get("text") or ""
+            if ev.get("error"):
+                result = f"(the subagent failed: {ev['error']})"
+            return ToolOutcome(f'Skill "{skill.name}" completed (forked execution).\n\nResult:\n{result}',
+                               skill=skill.name, skill_path=str(skill.path), resolved=skill.name,
+                               body_chars=len(text), injections=injections, args=args, notes=notes,
+                               events=events + [ev])
         return ToolOutcome(f"Launching skill: {skill.name}", skill=skill.name, skill_path=str(skill.path),
                            resolved=skill.name, body_chars=len(text),
                            extra_blocks=[{"type": "text", "text": text}], injections=injections,
-                           args=args, notes=notes)
+                           args=args, notes=notes, events=events)
 
 
 LOADER = ClaudeCodeLoader(
@@ -147,6 +123,5 @@ LOADER = ClaudeCodeLoader(
     load_tool="Skill",
     source="clients.md §1 (Claude Code 2.1.x; Piebald-AI/claude-code-system-prompts "
            "tool-description-invoke-skill.md; code.claude.com/docs/en/skills)",
-    unverified=["'Base directory for this skill:' body prefix", "exact listing line template",
-                "which placeholders suppress the appended 'ARGUMENTS:' line"],
+    unverified=["exact listing line template"],
 )
