@@ -32,7 +32,7 @@ def test_full_chain_for_a_listed_skill_with_overlaps():
     assert steps(exp) == list(STEPS)
     assert exp.listing_state == "full" and exp.level in ("ok", "info", "warn")
     assert exp.overlaps[0].name == "pdf-reader"
-    assert "Jaccard" in exp.findings[-1].detail  # labelled as lexical
+    assert "Jaccard" in next(f for f in exp.findings if f.step == "overlap").detail  # labelled as lexical
     j = exp.to_json()
     assert j["findings"][0]["level"] in ("ok", "info") and "similarity" in j
 

@@ -10,6 +10,9 @@ discovery for each client and returns, per client, the ordered chain of findings
 5. ``listed``   - full, truncated to N characters, name-only or omitted at this context size
 6. ``overlap``  - the three listed skills whose descriptions overlap most (plain lexical Jaccard
   similarity, see ``workbench.core.similarity``; labelled as such)
+7. ``invoked``  - what happens once it loads: substitution in code, a fork that cannot see the
+  conversation, a built-in command it takes over, relative paths, load-path size limits
+  (``workbench.core.invocation``)
 
 Every finding is data (``Finding(step, level, title, detail, fix)``, level ok|info|warn|error) so
 the GUI can show it; ``fix`` says what to change ("move it to .claude/skills/<name>/", "quote the
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from workbench.core.invocation import invocation_findings
 from workbench.core.listing import ListingReport, ctx_label, render_listing
 from workbench.core.similarity import LABEL as SIMILARITY_LABEL
 from workbench.core.similarity import Overlap, top_overlaps
@@ -35,7 +39,7 @@ if TYPE_CHECKING:
     from workbench.core.model import Catalog, Environment, Skill
 
 LEVELS = ("ok", "info", "warn", "error")
-STEPS = ("found", "parsed", "gated", "shadowed", "listed", "overlap")
+STEPS = ("found", "parsed", "gated", "shadowed", "listed", "overlap", "invoked")
 
 #: Reason prefixes of files a client does not find while walking (see clients/common.py ``walk``),
 #: as opposed to files it finds but cannot read.
@@ -304,8 +308,7 @@ def explain_catalog(catalog: "Catalog", name_or_path: str, context_tokens: int |
     # 3. gated
     if s.status in ("hidden", "gated", "conditional"):
         fixes = {
-            "hidden": "Remove the flag that hides it from the model (e.g. disable-model-invocation) "
-                      "if the model should pick it.",
+            "hidden": hidden_fix(s.reason or ""),
             "gated": "Install the missing requirement (or simulate it with --bin/--env/--os), or "
                      "trust the folder.",
             "conditional": "It activates only once a matching file is touched (--touched PATH); "
@@ -395,7 +398,27 @@ def explain_catalog(catalog: "Catalog", name_or_path: str, context_tokens: int |
     else:
         exp.findings.append(Finding("overlap", "ok", "No listed skill shares description words",
                                     SIMILARITY_LABEL))
+    # 7. invoked
+    exp.findings.extend(invocation_findings(s, cid))
     return exp
+
+
+def hidden_fix(reason: str) -> str:
+    """The fix for a hidden skill, from its actual cause (the client's reason text)."""
+    r = reason.lower()
+    if "allow_implicit_invocation" in r:
+        return ("Set policy.allow_implicit_invocation: true (or delete the line) in the skill's "
+                "agents/openai.yaml if Codex's model should pick it.")
+    if "config.toml" in r:
+        return "Remove the [[skills.config]] entry (or set enabled = true) in Codex's config.toml."
+    if "openclaw.json" in r:
+        return "Set skills.entries.<key>.enabled to true (or remove it) in openclaw.json."
+    if "description" in r:
+        return "Add a description: this client lists only skills that have one."
+    if "disable-model-invocation" in r:
+        return ("Remove disable-model-invocation: true if the model should pick it (users can still "
+                "invoke it by name either way).")
+    return "See the reason above; change what it names if the model should pick this skill."
 
 
 def catalog_policy(cid: str) -> str:

@@ -251,7 +251,8 @@ def make_read_tool(name: str = "read_file", path_key: str = "path", *, line_keys
                 lim = (e - (s or 1) + 1) if e else None
             text, real = ctx.fs.read_text(raw, off, lim)
         except AccessError as exc:
-            return ToolOutcome(str(exc), is_error=True, resolved=str(raw))
+            return ToolOutcome(str(exc), is_error=True, resolved=str(raw),
+                               notes=skill_relative_hint(raw, ctx))
         skill = ctx.skill_for_path(real)
         if skill is None:
             return ToolOutcome(text, resolved=str(real))
@@ -262,6 +263,20 @@ def make_read_tool(name: str = "read_file", path_key: str = "path", *, line_keys
                            body_chars=len(text), notes=notes)
 
     return ToolSpec(name, desc, schema, handler)
+
+
+def skill_relative_hint(raw: Any, ctx: ToolContext) -> list[str]:
+    """For a failed read of a relative path: a trace note when that path exists inside a listed
+    skill's folder (the body named it relative to the skill, the tool resolved it against the
+    working directory — issue-17 case 5)."""
+    if not isinstance(raw, str) or not raw or os.path.isabs(raw) or raw.startswith(("~", "file:")):
+        return []
+    for s in ctx.skills:
+        cand = Path(s.dir) / raw
+        if cand.is_file():
+            return [f"{raw!r} was resolved against the working directory ({ctx.workspace}); it exists in "
+                    f"the skill folder of {s.name}: {cand}"]
+    return []
 
 
 def make_list_tool(name: str = "list_directory") -> ToolSpec:

@@ -41,6 +41,8 @@ def check(ctx):
     for key, f in ctx.fields.items():
         if key in known:
             continue
+        if key == "disable-model-invocation" and ctx.profile.id == "codex":
+            continue  # CX003 says what Codex does instead
         if ctx.profile.id in ("agentskills", "claude-api"):
             msg = (f"unexpected field {key!r}: the spec allows only {', '.join(sorted(SPEC_FIELDS))}"
                    + (" (uploads to claude.ai / the API are refused)" if ctx.profile.id == "claude-api" else ""))

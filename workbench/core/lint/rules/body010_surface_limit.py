@@ -1,0 +1,43 @@
+r"""BODY010 surface-limit: part of SKILL.md never reaches the model through a client's load path.
+
+Some load paths cut long files silently (``workbench/core/clients/surfaces.py``): Codex CLI 0.169.0
+shows the model only the first and last 5,000 bytes of a SKILL.md it reads with ``exec_command``
+(measured with the real client), so a checklist in the middle of a 33,000-byte file is lost. The
+message names each surface, its limit and source, and the lines lost; move those lines to a
+``references/`` file the body points to, or shorten the file. Severity follows the profile:
+a warning for the client whose surface cuts, info in the spec profile (every measured surface).
+
+PASS (profile=codex):
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    # PDF tools
+FAIL (profile=codex):
+    ---
+    name: pdf-tools
+    description: Extracts text from PDF files. Use when the user asks to read a PDF.
+    ---
+    <<12000 chars>>
+"""
+
+from workbench.core.clients.surfaces import surfaces_for
+from workbench.core.lint.registry import Finding, rule
+
+
+@rule("BODY010", "surface-limit", "off", profiles={"codex": "warning", "claude-code": "info",
+                                                     "agentskills": "info"})
+def check(ctx):
+    text = ctx.text
+    if len(text) <= 5000:  # below every surface (bytes >= chars)
+        return
+    client = ctx.profile.client
+    for s in surfaces_for(client):
+        lost = s.lost_range(text)
+        if lost is None:
+            continue
+        (l1, _), (l2, _) = ctx.pos(lost[0]), ctx.pos(max(lost[0], lost[1] - 1))
+        keep = f"the first {s.head:,}" + (f" and last {s.tail:,}" if s.tail else "")
+        yield Finding(ctx.span(lost[0], min(lost[1], ctx.line_starts[l1] if l1 < len(ctx.line_starts) else lost[1])),
+                      f"{s.title} passes only {keep} {s.unit} of this {len(text.encode()):,}-byte file: "
+                      f"lines {l1}–{l2} do not reach the model ({s.source})")
