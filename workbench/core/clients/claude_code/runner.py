@@ -7,8 +7,18 @@ telemetry off. Command: ``claude -p PROMPT --model claude-sonnet-4-5``. The list
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import ClientRunner, Extracted, RunContext, RunSpec
+from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.clients.claude_code.builtins import builtin_names
+from workbench.core.clients.claude_code.listing import HEADER
+
+REMINDER_OPEN = "<system-reminder>\n"
+REMINDER_CLOSE = "\n</system-reminder>"
+#: ``- name``, ``- name: text``, ``- folder (declared name): text``.
+ENTRY_RE = re.compile(r"^- ([^\s:()]+)(?: \([^)\n]*\))?(?:: (.*))?$")
 
 
 class ClaudeCodeRunner(ClientRunner):
@@ -36,7 +46,65 @@ class ClaudeCodeRunner(ClientRunner):
                         if isinstance(t, dict)))
 
     def extract(self, req: RecordedRequest) -> Extracted:
-        raise NotImplementedError("filled in by the conformance lab")
+        """The ``<system-reminder>`` block of the first user message that starts with the header.
+
+        ``listing`` is the block's content (without the ``<system-reminder>`` tags), the
+        placement its message/block index; entries are ``- name`` or ``- name: text`` lines (a
+        description may run over several lines). Built-ins: the trailing entries whose names
+        are this version's built-ins (``builtins.py``); their texts go to ``client_texts``.
+        """
+        data = req.json() or {}
+        tool = next((t for t in data.get("tools") or [] if isinstance(t, dict)
+                     and t.get("name") == "Skill"), None)
+        for mi, msg in enumerate(data.get("messages") or []):
+            if not isinstance(msg, dict) or msg.get("role") != "user":
+                continue
+            content = msg.get("content")
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            for bi, block in enumerate(blocks or []):
+                text = block.get("text") if isinstance(block, dict) else None
+                if not isinstance(text, str) or not text.startswith(REMINDER_OPEN + HEADER):
+                    continue
+                listing = text[len(REMINDER_OPEN):]
+                if listing.endswith(REMINDER_CLOSE):
+                    listing = listing[:-len(REMINDER_CLOSE)]
+                entries = parse_entries(listing)
+                names = [n for n, _ in entries]
+                builtins = builtin_tail(entries, self.version)
+                return Extracted(
+                    listing=listing,
+                    placement=Placement("user", mi, bi, "a <system-reminder> text block"),
+                    skills=names, tool=tool, builtins=[n for n, _ in builtins],
+                    client_texts=captured_texts(listing, self.version))
+        return Extracted(None, None, tool=tool)
+
+
+def builtin_tail(entries: list[tuple[str, str]], version: str) -> list[tuple[str, str]]:
+    """The trailing entries whose names are ``version``'s built-ins (they follow the user's)."""
+    known = builtin_names(version)
+    k = len(entries)
+    while k > 0 and entries[k - 1][0] in known:
+        k -= 1
+    return entries[k:]
+
+
+def captured_texts(listing: str, version: str = ClaudeCodeRunner.version) -> dict[str, Any]:
+    """The built-ins' texts of a real listing, in the ``client_texts`` shape (listing.CLIENT_TEXTS)."""
+    tail = builtin_tail(parse_entries(listing), version)
+    return {"builtins": [{"name": n, "description": d} for n, d in tail], "prose": {}}
+
+
+def parse_entries(listing: str) -> list[tuple[str, str]]:
+    """``(name, text after "name: ")`` per entry of a Claude Code listing (header skipped)."""
+    entries: list[tuple[str, str]] = []
+    for line in listing.split("\n")[2:]:
+        m = ENTRY_RE.match(line)
+        if m:
+            entries.append((m.group(1), m.group(2) or ""))
+        elif entries:
+            name, text = entries[-1]
+            entries[-1] = (name, text + "\n" + line)
+    return entries
 
 
 RUNNER = ClaudeCodeRunner()
