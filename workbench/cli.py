@@ -15,7 +15,7 @@ from pathlib import Path
 from workbench import __version__
 from workbench.core.model import CLIENT_IDS, Environment
 
-COMMANDS = ("scan", "listing", "explain", "lint", "chat", "eval", "workshop", "bench")
+COMMANDS = ("scan", "listing", "explain", "lint", "chat", "eval", "workshop", "capture", "bench")
 
 
 class UsageError(Exception):

@@ -52,6 +52,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("tab_chat", "&Chat", "Ctrl+Shift+C", "View", "Show the chat pane"),
     ActionSpec("tab_evals", "E&vals", "Ctrl+Shift+V", "View", "Show trigger evaluations"),
     ActionSpec("tab_workshop", "&Workshop", "Ctrl+Shift+W", "View", "Show the workshop pane"),
+    ActionSpec("tab_capture", "&Real client", "Ctrl+Shift+R", "View",
+               "Capture what your installed client really sends"),
     *_client_actions(),
     ActionSpec("shortcuts", "&Keyboard shortcuts", "F1", "Help", "List every keyboard shortcut"),
     ActionSpec("about", "&About Skill Workbench", "", "Help", ""),

@@ -36,7 +36,7 @@ from workbench.app.skills_tree import SkillsPanel
 from workbench.core.model import CLIENT_IDS, STATUSES
 
 #: Tab keys in display order (``--view`` accepts these).
-TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "evals", "workshop")
+TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "evals", "workshop", "capture")
 
 
 class Placeholder(QWidget):
@@ -187,11 +187,19 @@ def make_evals(ctx: AppContext, parent: QWidget) -> QWidget:
 
 #: (tab key, title, factory). Factories run lazily, the first time the tab is shown (the editor
 #: also when a skill is opened through it), so startup does not pay for them.
+def make_capture(ctx: AppContext, parent: QWidget) -> QWidget:
+    """``workbench.app.capture_pane.CapturePane(ctx, parent)``: the Real client view."""
+    from workbench.app.capture_pane import CapturePane
+
+    return CapturePane(ctx, parent)
+
+
 HOSTED_PANES = (
     ("editor", "Editor", make_editor),
     ("chat", "Chat", make_chat),
     ("evals", "Evals", make_evals),
     ("workshop", "Workshop", make_workshop),
+    ("capture", "Real client", make_capture),
 )
 
 

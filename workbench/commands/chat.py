@@ -23,6 +23,7 @@ import json
 import sys
 
 from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.commands.via import add_via_arguments, run_chat_via
 from workbench.core.chat.trace import event_line as _text_line
 
 
@@ -43,6 +44,7 @@ def add_parser(subparsers, common) -> None:
     p.add_argument("--allow-propose", action="store_true",
                    help="offer the propose_skill tool: the model may draft skills as pending Workshop "
                         "proposals (never applied; review with `workbench workshop`)")
+    add_via_arguments(p)
 
 
 def check_base_url(url: str, option: str = "--base-url") -> str:
@@ -94,6 +96,8 @@ def run(args) -> int:
         raise UsageError("chat: MESSAGE is empty: give the user message to send, e.g. "
                          "workbench chat \"review my last commit\"")
     settings = _settings(args, client)
+    if args.via_client:
+        return run_chat_via(args)
     env = environment_from_args(args)
     key, _source = get_api_key()
     if not key:

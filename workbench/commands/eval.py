@@ -31,6 +31,7 @@ import json
 import sys
 import threading
 
+from workbench.commands.via import add_via_arguments, run_eval_via
 from workbench.cli import UsageError, client_ids, environment_from_args
 
 
@@ -58,6 +59,7 @@ def add_parser(subparsers, common) -> None:
     p.add_argument("--iterations", type=int, default=5, help="with --improve: new candidates at most (default 5)")
     p.add_argument("--no-history", action="store_true", help="do not save this run to the eval history")
     p.add_argument("--details", action="store_true", help="JSON: include every run's details")
+    add_via_arguments(p)
 
 
 def _check(args) -> None:
@@ -167,6 +169,8 @@ def run(args) -> int:
         raise UsageError(f"eval: {exc}") from None
     for w in qs.warnings:
         print(f"warning: {w}", file=sys.stderr)
+    if args.via_client:
+        return run_eval_via(args, [(q.query, q.should_trigger) for q in qs.queries])
     env = environment_from_args(args)
     use_workspace_as_root(env)
     settings = _settings(args, client)

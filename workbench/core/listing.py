@@ -309,7 +309,9 @@ def render_listing(catalog: "Catalog", context_tokens: int | None = None,
             Codex).
         options: client-specific switches, documented in each client module (e.g.
             ``{"skill_tool": False}`` for VS Code, ``{"max_skills_prompt_chars": 30000}`` for
-            OpenClaw).
+            OpenClaw). Without ``client_texts`` the texts of the newest ``workbench capture`` of
+            this client are used when there is one (``capture.texts``; the report's
+            ``assumptions`` say so); ``{"client_texts": {}}`` forces placeholders.
 
     Returns:
         A ``ListingReport``. Never raises on skill content.
@@ -322,7 +324,19 @@ def render_listing(catalog: "Catalog", context_tokens: int | None = None,
     mod = client_module(catalog.client, "listing")
     ctx = context_tokens if context_tokens is not None else catalog.env.context_tokens
     skills = mod.listing_order(catalog.listed())
-    return mod.render(skills, catalog.env, ctx, dict(options or {}))
+    opts = dict(options or {})
+    captured = None
+    if CLIENT_TEXTS not in opts:
+        from workbench.core.capture.texts import stored_client_texts
+
+        captured = stored_client_texts(catalog.client)
+        if captured is not None:
+            opts[CLIENT_TEXTS] = captured[1]
+    report = mod.render(skills, catalog.env, ctx, opts)
+    if captured is not None:
+        report.assumptions.append(f"built-in skills and client prose from your {catalog.client} "
+                                  f"{captured[0]} capture (workbench capture)")
+    return report
 
 
 def render_listing_text_table(report: ListingReport) -> str:

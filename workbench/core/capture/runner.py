@@ -19,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,11 @@ from workbench.core.capture.recorder import RecordedRequest, Recorder, Responder
 
 DEFAULT_PROMPT = "hello"
 DEFAULT_TIMEOUT = 120.0
+
+#: The context window (tokens) of the model each runner asks its client for; the simulation of a
+#: real run uses the same window so budgets compare like for like.
+MODEL_CONTEXT_TOKENS: dict[str, int] = {"claude-code": 200_000, "opencode": 200_000, "openclaw": 200_000,
+                                        "codex": 272_000, "gemini-cli": 1_048_576, "copilot-cli": 200_000}
 
 
 def lab_dir() -> Path:
@@ -265,7 +271,7 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
                timeout: float = DEFAULT_TIMEOUT, options: dict[str, Any] | None = None,
                responder: Responder | None = None, ask_version: bool = True,
                home_setup: Callable[[Path], None] | None = None,
-               stop_when_done: bool = True) -> Capture:
+               stop_when_done: bool = True, cancel: threading.Event | None = None) -> Capture:
     """Run ``runner``'s client once in ``workspace`` against a fresh recorder.
 
     Args:
@@ -275,6 +281,7 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
         timeout: seconds before the client's process group is killed.
         home_setup: called with HOME before the client starts (scenarios place user-level skills).
         stop_when_done: stop the client as soon as the listing request has arrived.
+        cancel: when set, the client's process group is stopped at once (``error`` says so).
 
     Returns a ``Capture``; never raises for a misbehaving client (see ``Capture.error``).
     """
@@ -323,6 +330,10 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
                         time.sleep(0.3)  # let the reply stream finish before stopping
                         _kill_group(proc)
                         code = proc.returncode
+                        break
+                    if cancel is not None and cancel.is_set():
+                        _kill_group(proc)
+                        error = f"{runner.client_id}: cancelled"
                         break
                     if time.monotonic() - start > timeout:
                         _kill_group(proc)
