@@ -47,6 +47,10 @@ SCOPES: dict[str, list[tuple[str, str, str]]] = {
 }
 
 
+#: Clients whose clash winner can change between runs, and how often a clash scenario runs there.
+RACY_RUNS = {"opencode": 3}
+
+
 def project(ws: Path, client: str) -> Path:
     """The client's main project skill folder in ``ws``."""
     return ws / PROJECT.get(client, ".agents/skills")
@@ -90,6 +94,12 @@ class Scenario:
 
     def applies_to(self, client: str) -> bool:
         return self.clients is None or client in self.clients
+
+    def runs_for(self, client: str) -> int:
+        """Real runs for ``client``: a clash scenario on a racy client runs ``RACY_RUNS`` times."""
+        if self.id.startswith("clash") and client in RACY_RUNS:
+            return max(self.runs, RACY_RUNS[client])
+        return max(1, self.runs)
 
     def make(self, ws: Path, home: Path, client: str) -> None:
         if len(inspect.signature(self.build).parameters) >= 3:
