@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -81,4 +80,3 @@ def test_forwarding_through_real_claude_code_blocks_the_shell_call(fake_api, tmp
     assert [b["name"] for b in res.blocked] == ["Bash"]
     assert not pwned.exists()
     shutil.rmtree(ws, ignore_errors=True)
-    del sys  # keep the import list honest for linters
