@@ -2,8 +2,8 @@
 skill, for the current client at the current context size.
 
 Parts (top to bottom):
-* ``ContextSizeCombo`` (also used in the toolbar; both follow ``AppContext.context_changed``):
-  presets 8k … 1M and free entry ("64k", "1.5M", "100000").
+* ``ContextSizeCombo`` lives in the toolbar only (one context-size box per window, issue 13):
+  presets 8k … 1M and free entry ("64k", "1.5M", "100000"); it follows ``context_changed``.
 * the budget bar: used / limit in the client's own unit (chars or tokens), the token estimate of
   the whole text, and the assumptions behind both (e.g. "1 token ≈ 4 chars (assumption)").
 * the listing text (monospace, read-only); the selected skill's entry is highlighted and scrolled
@@ -22,7 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QFont, QFontDatabase, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QPlainTextEdit, QProgressBar, QSplitter, QTableView, QTabWidget,
                                QTextEdit, QVBoxLayout, QWidget)
 
@@ -267,6 +267,15 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 
 # -- widget --------------------------------------------------------------------------------
 
+def _fit_columns(table: QTableView) -> None:
+    """Every column as wide as its header and cells; the last one (notes) takes the rest and
+    wraps (issue 13: fixed widths cut "Description chars" and long names)."""
+    h = table.horizontalHeader()
+    h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    h.setStretchLastSection(True)
+    table.setWordWrap(True)
+
+
 class ListingPane(QWidget):
     """The listing preview of ``ctx.listing()`` (see module docstring)."""
 
@@ -276,7 +285,6 @@ class ListingPane(QWidget):
         self._text = None
         self._shown: tuple | None = None
         self._bar_style = None
-        self.context_combo = ContextSizeCombo(ctx, self)
         self.header = QLabel(self)
         self.header.setWordWrap(True)
         self.bar = QProgressBar(self)
@@ -298,18 +306,14 @@ class ListingPane(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for col, w in enumerate((220, 80, 120, 90, 80)):
-            self.table.setColumnWidth(col, w)
+        _fit_columns(self.table)
         self.table.clicked.connect(self._on_table_click)
         self.clients_model = AllClientsModel(self)
         self.clients_table = QTableView(self)
         self.clients_table.setModel(self.clients_model)
         self.clients_table.verticalHeader().setVisible(False)
-        self.clients_table.horizontalHeader().setStretchLastSection(True)
         self.clients_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        for col, w in enumerate((130, 100, 90, 130)):
-            self.clients_table.setColumnWidth(col, w)
+        _fit_columns(self.clients_table)
         self.notes = QPlainTextEdit(self)
         self.notes.setReadOnly(True)
         self.tabs = QTabWidget(self)
@@ -317,8 +321,9 @@ class ListingPane(QWidget):
         self.tabs.addTab(self.clients_table, "Selected skill in every client")
         self.tabs.addTab(self.notes, "Warnings")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Context:", self))
-        top.addWidget(self.context_combo)
+        budget = QLabel("Budget:", self)
+        budget.setToolTip("The client's listing budget at the context size chosen in the toolbar")
+        top.addWidget(budget)
         top.addWidget(self.bar, 1)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.text)

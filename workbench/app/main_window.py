@@ -319,6 +319,8 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.split, 1)
         self.setCentralWidget(central)
         self._build_actions()
+        for key in TAB_KEYS:  # the tabs show their View-menu action's icon (one icon set)
+            self.tabs.setTabIcon(self.tabs.indexOf(self.panes[key]), self.actions[f"tab_{key}"].icon())
         self._build_toolbar()
         self._build_statusbar()
         ctx.catalog_changed.connect(self._update_status)
@@ -336,7 +338,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_status()
         self.resize(1400, 900)
-        self.split.setSizes([560, 840])
+        self.split.setSizes([480, 800])  # at 1280 px the tabs get 780 (every view fits, issue 13)
         self.left.setSizes([520, 330])
         self._restore_state()
 
@@ -375,6 +377,7 @@ class MainWindow(QMainWindow):
         tb = self.addToolBar("Main")
         tb.setObjectName("main-toolbar")
         tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         for a in ACTIONS:
             if a.toolbar:
                 tb.addAction(self.actions[a.id])
@@ -589,6 +592,35 @@ class MainWindow(QMainWindow):
         for _ in range(3):
             QCoreApplication.processEvents()
         return ok
+
+    def settle_tab(self, key: str, timeout_s: float = 30.0) -> bool:
+        """Wait until the tab ``key`` shows its content: the debounced explain job finished, the
+        editor's preview rendered (tests, screenshots). True when it did before the timeout."""
+        import time
+
+        from PySide6.QtCore import QCoreApplication
+
+        from workbench.app import workers
+        if key == "explain":
+            self.explain._debounce.flush()
+        deadline = time.monotonic() + timeout_s
+        while not self._tab_ready(key) and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            workers.wait_all(50)
+            time.sleep(0.01)  # the editor renders on its own pool, not through workers
+        for _ in range(3):
+            QCoreApplication.processEvents()
+        return self._tab_ready(key)
+
+    def _tab_ready(self, key: str) -> bool:
+        if key == "explain":
+            return not self.explain.status.text().startswith("Explaining")
+        if key == "editor":
+            pane = self.pane("editor")
+            preview = getattr(pane, "preview", None)
+            return (preview is None or preview.isHidden() or not getattr(pane, "path", None)
+                    or bool(preview.toPlainText().strip()))
+        return True
 
 
 def _esc(s: str) -> str:

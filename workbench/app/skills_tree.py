@@ -8,7 +8,8 @@ matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a s
 ``AppContext.select_skill``.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
-Description (the description as the client lists it).
+Description (the description as the client lists it; in the model, hidden in the view: the
+details pane shows it whole).
 """
 
 from __future__ import annotations
@@ -347,10 +348,12 @@ class SkillsPanel(QWidget):
         self.tree.setAllColumnsShowFocus(True)
         h = self.tree.header()
         h.setStretchLastSection(True)
-        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        self.tree.setColumnWidth(0, 230)
-        self.tree.setColumnWidth(1, 80)
-        self.tree.setColumnWidth(2, 60)
+        # Columns as wide as their text (a long name scrolls rather than being cut); the
+        # description column stays in the model (filter, tooltip) but is hidden: the details
+        # pane below shows the whole description, a tree cell could only show its start.
+        for col in range(3):
+            h.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setColumnHidden(3, True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
