@@ -128,8 +128,13 @@ class _RowsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Override QAbstractTableModel::headerData."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
+        if orientation != Qt.Orientation.Horizontal or section >= len(self.HEADERS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
+        tips = getattr(self, "HEADER_TIPS", ())
+        if role == Qt.ItemDataRole.ToolTipRole and section < len(tips):
+            return tips[section]
         return None
 
 
@@ -137,7 +142,11 @@ class ListingTableModel(_RowsModel):
     """One row per skill in a ``ListingReport``: name, state, description chars, shown chars,
     chars lost, note. Loaded skills (chat) are tinted. Read-only."""
 
-    HEADERS = ("Name", "State", "Description chars", "Shown chars", "Chars lost", "Note")
+    HEADERS = ("Name", "State", "Chars", "Shown", "Lost", "Note")
+    #: header tooltips (short headers keep every column in a 780 px tab)
+    HEADER_TIPS = ("Skill name", "full | truncated | name-only | omitted",
+                   "Description length (code points)", "Description chars shown in the listing",
+                   "Description chars cut from the listing", "Why, when the client cut or dropped it")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -274,6 +283,7 @@ def _fit_columns(table: QTableView) -> None:
     h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     h.setStretchLastSection(True)
     table.setWordWrap(True)
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
 
 class ListingPane(QWidget):

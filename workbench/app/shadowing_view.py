@@ -107,7 +107,8 @@ def cell_text(defs: list[Skill] | None) -> str:
 def _header(cid: str) -> str:
     from workbench.core.clients import DISPLAY_NAMES
     name = DISPLAY_NAMES.get(cid, cid)
-    return name.replace(" ", "\n", 1) if " " in name else name
+    head, _sep, last = name.rpartition(" ")
+    return f"{head}\n{last}" if head else name
 
 
 class ShadowingModel(QAbstractTableModel):

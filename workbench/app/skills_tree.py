@@ -8,8 +8,8 @@ matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a s
 ``AppContext.select_skill``.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
-Description (the description as the client lists it; in the model, hidden in the view: the
-details pane shows it whole).
+Description (the description as the client lists it). Scope and Description are in the model but
+hidden in the view (the root row gives the scope; the details pane shows the whole description).
 """
 
 from __future__ import annotations
@@ -348,11 +348,12 @@ class SkillsPanel(QWidget):
         self.tree.setAllColumnsShowFocus(True)
         h = self.tree.header()
         h.setStretchLastSection(True)
-        # Columns as wide as their text (a long name scrolls rather than being cut); the
-        # description column stays in the model (filter, tooltip) but is hidden: the details
-        # pane below shows the whole description, a tree cell could only show its start.
-        for col in range(3):
+        # Name and Status as wide as their text. Scope and Description stay in the model (filter,
+        # tooltip) but are hidden: a skill's scope is its root row's, and the details pane below
+        # shows the whole description where a cell could only show its start (issue 13).
+        for col in range(2):
             h.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setColumnHidden(2, True)
         self.tree.setColumnHidden(3, True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
         lay = QVBoxLayout(self)
