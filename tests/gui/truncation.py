@@ -137,21 +137,24 @@ def _line_edit_problems(edit: QLineEdit) -> list[str]:
 def truncations(win: QWidget) -> list[str]:
     """Every cut-off text in ``win``'s visible widgets (see the module docstring)."""
     out: list[str] = []
-    for view in win.findChildren(QAbstractItemView):
+
+    def every(kind):
+        return ([win] if isinstance(win, kind) else []) + win.findChildren(kind)
+    for view in every(QAbstractItemView):
         if not view.isVisible() or view.model() is None or view.viewport().width() < 2:
             continue
         out += _header_problems(view)
         out += _cell_problems(view)
-    for area in win.findChildren(QAbstractScrollArea):
+    for area in every(QAbstractScrollArea):
         if not isinstance(area, (QAbstractItemView, QTextEdit, QPlainTextEdit)) or not area.isVisible():
             continue
         hidden = area.horizontalScrollBar().maximum()
         if hidden > 0:
             out.append(f"{_name(area)}: scrolls sideways ({hidden}px hidden)")
-    for bar in win.findChildren(QTabBar):
+    for bar in every(QTabBar):
         if bar.isVisible():
             out += _tab_problems(bar)
-    for edit in win.findChildren(QLineEdit):
+    for edit in every(QLineEdit):
         if edit.isVisible():
             out += _line_edit_problems(edit)
     return out

@@ -121,8 +121,8 @@ class EmptyState(QFrame):
     def refresh(self) -> None:
         """Show or hide according to ``is_empty()``."""
         empty = bool(self.is_empty())
-        if empty != self.isVisible() or empty:
-            self.setVisible(empty)
+        self.setVisible(empty)  # isHidden, not isVisible: the host's tab may not be shown yet
+        if empty:
             self._place()
 
     def _place(self) -> None:

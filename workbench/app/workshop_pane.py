@@ -120,6 +120,12 @@ class ProposalTableModel(QAbstractTableModel):
         return None
 
 
+#: Width of each text column of the side-by-side diff: 2 x 50% left no room for the line-number
+#: columns, so the table overflowed the view and scrolled sideways. The table itself is 99% wide:
+#: at 100% Qt rounds it 1 px wider than the viewport once the vertical scroll bar shows.
+_HALF = "47%"
+
+
 def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
     """Side-by-side diff of one file as an HTML table (old left, new right; changed rows tinted).
 
@@ -132,7 +138,7 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
     if a is None or b is None:
         return f"<p><i>Binary file {_e(rel)}: {len(old or b''):,} → {len(new):,} bytes</i></p>"
     pre = "<pre style='margin:0; white-space:pre-wrap'>"
-    table = "<table width='100%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
+    table = "<table width='99%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
     if old is None:
         out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — new file (proposed)</th></tr>"]
         for no, line in enumerate(b.splitlines() or [""], 1):
@@ -149,9 +155,9 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
         out.append(
             "<tr>"
             f"<td style='color:#8c959f' align='right'>{r.old_no or ''}</td>"
-            f"<td width='50%' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
+            f"<td width='{_HALF}' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
             f"<td style='color:#8c959f' align='right'>{r.new_no or ''}</td>"
-            f"<td width='50%' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
+            f"<td width='{_HALF}' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
             "</tr>")
     out.append("</table>")
     return "".join(out)
