@@ -133,3 +133,17 @@ def test_empty_states_say_what_to_do(open_window, tmp_path, fake_home, qtbot):
     win.show_tab("workshop")
     win.pane("workshop").empty.buttons[0].click()
     assert win.tabs.currentWidget() is win.panes["chat"]
+
+
+def test_banner_offers_the_extra_root_toggle_when_the_context_has_it(open_window, corpus, fake_home):
+    """The hook for the core's one-click "treat this folder as an extra root" toggle: a banner
+    button appears once the context provides ``set_workspace_as_root(on)``."""
+    win = open_window(Environment(workspace=corpus, home=fake_home))
+    assert win.ctx.extra_root == corpus and not win.banner_button.isVisible()  # no API: text only
+    calls = []
+    win.ctx.set_workspace_as_root = calls.append
+    win._update_banner()
+    assert win.banner_bar.isVisible() and win.banner_button.isVisible()
+    assert win.banner_button.text() == "Don't treat as an extra root"
+    win.banner_button.click()
+    assert calls == [False]

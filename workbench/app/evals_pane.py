@@ -320,6 +320,7 @@ class EvalsPane(QWidget):
         below.addWidget(hbox)
         below.setStretchFactor(0, 1)
         below.setStretchFactor(1, 1)
+        below.setSizes([400, 400])  # halves: the chart's legend then fits on one or two lines
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(self.results_table)
         right.addWidget(below)
