@@ -276,14 +276,30 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 
 # -- widget --------------------------------------------------------------------------------
 
-def _fit_columns(table: QTableView) -> None:
-    """Every column as wide as its header and cells; the last one (notes) takes the rest and
-    wraps (issue 13: fixed widths cut "Description chars" and long names)."""
+def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
+    """Every column as wide as its header and cells; the last one (notes, reasons) takes the rest
+    and wraps (issue 13: fixed widths cut "Description chars" and long names). Rows are as high
+    as their text when ``few_rows`` (one per client), else fixed (``_set_row_lines``): measuring
+    1,000+ rows to contents took seconds on every listing update."""
     h = table.horizontalHeader()
-    h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    h.setResizeContentsPrecision(60)  # rows measured per column (the visible ones first)
     h.setStretchLastSection(True)
+
+    def fit() -> None:  # once per model reset (ResizeToContents re-measured on every selection)
+        for col in range(table.model().columnCount() - 1):  # the last one stretches
+            table.resizeColumnToContents(col)
+    table.model().modelReset.connect(fit)
     table.setWordWrap(True)
-    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    if few_rows:
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    else:
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        _set_row_lines(table, 2)
+
+
+def _set_row_lines(table: QTableView, lines: int) -> None:
+    """Make every row ``lines`` text lines high."""
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().lineSpacing() * lines + 6)
 
 
 class ListingPane(QWidget):
@@ -315,7 +331,6 @@ class ListingPane(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(22)
         _fit_columns(self.table)
         self.table.clicked.connect(self._on_table_click)
         self.clients_model = AllClientsModel(self)
@@ -323,7 +338,7 @@ class ListingPane(QWidget):
         self.clients_table.setModel(self.clients_model)
         self.clients_table.verticalHeader().setVisible(False)
         self.clients_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        _fit_columns(self.clients_table)
+        _fit_columns(self.clients_table, few_rows=True)
         self.notes = QPlainTextEdit(self)
         self.notes.setReadOnly(True)
         self.tabs = QTabWidget(self)
@@ -418,6 +433,8 @@ class ListingPane(QWidget):
         self.estimate.setToolTip("\n".join(assumptions))
         self._set_text(rep.text)
         self.table_model.set_report(rep, self.ctx.loaded_names)
+        # two-line rows only when a note may need them (OpenCode and Gemini CLI write none)
+        _set_row_lines(self.table, 2 if any(getattr(r, "note", "") for r in rep.skills) else 1)
         lines = []
         for title, items in (("Warnings", rep.warnings), ("Assumptions", assumptions),
                              ("Notes", getattr(rep, "info", []) or [])):

@@ -348,11 +348,11 @@ class SkillsPanel(QWidget):
         self.tree.setAllColumnsShowFocus(True)
         h = self.tree.header()
         h.setStretchLastSection(True)
-        # Name and Status as wide as their text. Scope and Description stay in the model (filter,
-        # tooltip) but are hidden: a skill's scope is its root row's, and the details pane below
-        # shows the whole description where a cell could only show its start (issue 13).
-        for col in range(2):
-            h.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # Name and Status as wide as their text (``_fit_columns`` after each full reload; not
+        # ResizeToContents, which re-measured 1,000 rows on every incremental update). Scope and
+        # Description stay in the model (filter, tooltip) but are hidden: a skill's scope is its
+        # root row's, and the details pane shows the whole description (issue 13).
+        h.setResizeContentsPrecision(300)
         self.tree.setColumnHidden(2, True)
         self.tree.setColumnHidden(3, True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
@@ -392,6 +392,8 @@ class SkillsPanel(QWidget):
         self.model.set_catalog(cat)
         self.model.loaded_names = set(self.ctx.loaded_names)
         self.tree.expandAll()
+        for col in range(2):
+            self.tree.resizeColumnToContents(col)
         if self.ctx.selected_path is not None:
             self._follow_selection(self.ctx.selected_path)
 

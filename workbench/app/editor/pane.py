@@ -742,6 +742,7 @@ class EditorPane(QWidget):
     def set_preview_visible(self, visible: bool) -> None:
         self.preview.setVisible(visible)
         if visible:
+            self._last_html = ""  # shown again: render and signal even when the text is unchanged
             self.render_preview_now()
 
     def show_banner(self, text: str, level: str = "info") -> None:
