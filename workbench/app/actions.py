@@ -47,8 +47,8 @@ def _client_actions() -> tuple[ActionSpec, ...]:
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("open_folder", "&Open folder…", "Ctrl+O", "File", "Open a project folder or a folder of skills",
-               True, "SP_DirOpenIcon"),
+    ActionSpec("open_folder", "&Open folder…", "Ctrl+O", "File",
+               "Open a project folder or a folder of skills", True, "SP_DirOpenIcon"),
     ActionSpec("rescan", "&Rescan", "F5", "File", "Scan every root again for every client", True,
                "SP_BrowserReload"),
     ActionSpec("quit", "&Quit", "Ctrl+Q", "File", "Close the window", icon="SP_DialogCloseButton"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import (QAbstractItemView, QAbstractScrollArea, QFrame, QHBoxLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QAbstractScrollArea, QApplication, QFrame, QHBoxLayout,
                                QLabel, QPlainTextEdit, QPushButton, QTextEdit, QVBoxLayout,
                                QWidget)
 
@@ -80,6 +80,7 @@ class EmptyState(QFrame):
         self.view = view
         self.is_empty = is_empty or _default_is_empty(view)
         self.setAutoFillBackground(False)
+        self.setFont(QApplication.font())  # not the host's (a monospace editor or diff view)
         self.label = QLabel(self)
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.RichText)
