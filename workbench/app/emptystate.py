@@ -89,10 +89,10 @@ class EmptyState(QFrame):
         self._row = QHBoxLayout()
         self._row.addStretch(1)
         self._row.addStretch(1)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 16, 12, 12)
-        lay.addWidget(self.label)
-        lay.addLayout(self._row)
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(12, 16, 12, 12)
+        self._lay.addWidget(self.label)
+        self._lay.addLayout(self._row)
         self.buttons: list[QPushButton] = []
         self.set_content(text, actions)
         view.viewport().installEventFilter(self)
@@ -130,7 +130,7 @@ class EmptyState(QFrame):
         vp = self.view.viewport()
         width = max(120, min(_MAX_WIDTH, vp.width() - 24))
         self.setFixedWidth(width)
-        self.setFixedHeight(self.layout().heightForWidth(width) if self.layout().hasHeightForWidth()
+        self.setFixedHeight(self._lay.heightForWidth(width) if self._lay.hasHeightForWidth()
                             else self.sizeHint().height())
         top = 24 if vp.height() > 3 * self.height() else 4
         self.move(max(0, (vp.width() - width) // 2), top)
