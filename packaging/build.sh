@@ -17,5 +17,5 @@ tmp=$(mktemp -d)
 rm -rf "$tmp"
 test -s "$out"
 # The demo must have been found inside the bundle.
-test -d build/dist/workbench/_internal/resources/demo
+test -d build/dist/workbench/_internal/workbench/resources/demo/workspace/.claude
 echo "packaged app OK: $app, screenshot $out"

@@ -40,5 +40,6 @@ def test_desktop_and_metainfo_agree():
 
 def test_pyinstaller_spec_bundles_resources_and_entry():
     spec = (PKG / "workbench.spec").read_text()
-    assert "resources" in spec and "launch.py" in spec and "collect_submodules(\"workbench\")" in spec
+    assert '"workbench/resources"' in spec and "launch.py" in spec
+    assert "collect_submodules(\"workbench\")" in spec
     assert (PKG / "launch.py").is_file() and (PKG / "build.sh").is_file()

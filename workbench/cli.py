@@ -144,14 +144,31 @@ def main(argv: list[str] | None = None) -> int:
             build_parser().print_help()
             print("\nWith no COMMAND: workbench [WORKSPACE] [--screenshot PNG] opens the window.")
             return 0
-        args = gui_parser().parse_args(argv)
-        from workbench.app.main import run_gui  # Qt only imported for the window
-        return int(run_gui(args) or 0)
+        return _open_window(argv)
     except UsageError as exc:
         print(f"workbench: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `workbench scan | head`
         return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _open_window(argv: list[str]) -> int:
+    args = gui_parser().parse_args(argv)
+    from workbench.app.main import run_gui  # Qt only imported for the window
+    return int(run_gui(args) or 0)
+
+
+def gui_main(argv: list[str] | None = None) -> int:
+    """The ``workbench-gui`` entry point (pyproject ``gui-scripts``: no console on Windows):
+    always the window, ``workbench-gui [WORKSPACE] [options]``. Exit codes as ``main``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _open_window(argv)
+    except UsageError as exc:
+        print(f"workbench: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 

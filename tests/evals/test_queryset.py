@@ -91,7 +91,7 @@ def test_bom_and_queries_key():
 
 def test_demo_query_set_is_valid():
     from pathlib import Path
-    p = Path(__file__).resolve().parents[2] / "resources" / "demo" / "workspace" / "evals"
+    p = Path(__file__).resolve().parents[2] / "workbench" / "resources" / "demo" / "workspace" / "evals"
     files = sorted(p.glob("*.json")) + sorted(p.glob("*.yaml"))
     assert files
     for f in files:

@@ -63,7 +63,8 @@ def chat(qtbot, world, fake_api):
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
     _ws, _alpha, cat = world
-    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={})
+    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
+                 environ={}, allow_propose=True)
     qtbot.addWidget(p)
     p.key_edit.setText("dummy")
     yield p
@@ -83,7 +84,7 @@ def _turn(qtbot, pane, msg):
 def test_chat_proposal_to_workshop_apply_and_rollback(qtbot, world, chat, fake_api, artifacts):
     from PySide6.QtWidgets import QSplitter
 
-    assert chat.propose_check.isChecked()  # on by default in the GUI
+    assert chat.propose_check.isChecked()  # the fixture opts in (the default is off, as in the CLI)
 
     fake_api.on("changelog", tool_call("propose_skill", {
         "action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL,

@@ -181,7 +181,8 @@ def test_flow_chat_proposal_review_apply_rollback(window, qtbot, tmp_path, fake_
     win = window(env, client_id="claude-code")
     assert set(tree_rows(win)) == {"alpha"}
     chat = click_tab(qtbot, win, "chat")
-    assert chat.propose_check.isChecked()
+    assert not chat.propose_check.isChecked()  # opt-in, as `workbench chat --allow-propose`
+    chat.propose_check.setChecked(True)
     qtbot.keyClicks(chat.input, "please write me a changelog skill")
     with qtbot.waitSignal(chat.turn_finished, timeout=30_000) as done:
         qtbot.mouseClick(chat.send_btn, Qt.MouseButton.LeftButton)
@@ -480,9 +481,9 @@ def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_ho
         assert len(pane.chart.rows) == 20 and pane.chart.rows[0]["rate"] == 1.0 and pane.chart.rows[1]["rate"] == 0.0
         assert pane.results_table.item(1, 8).text() == "FAIL" and pane.results_table.item(10, 7).text() == "csv×3"
         assert "14/20 passed" in pane.summary_label.text()
-        # the results + chart side is not squeezed by the query box (its advice label wraps)
-        left, right = pane.splitter.sizes()
-        assert right > left and pane.queries_label.wordWrap(), (left, right)
+        # the results + chart part is not squeezed by the query box (its advice label wraps)
+        top, bottom = pane.splitter.sizes()
+        assert bottom > top and pane.queries_label.wordWrap(), (top, bottom)
         grab(win, artifacts / "flow_5_eval_run.png")
 
         # Improve description…: a pending proposal in the Workshop tab
@@ -549,7 +550,7 @@ def test_flow_open_folder_switches_every_tab(window, qtbot, tmp_path, fake_home,
     assert [evals.skill_combo.itemText(i) for i in range(evals.skill_combo.count())] == ["one", "two"]
     assert "new" in win.windowTitle()
     assert win.ctx.selected_path is None
-    assert "Select a skill" in win.details.view.toPlainText()
+    assert win.details.empty.isVisible() and "Select one in the tree" in win.details.empty.label.text()
     # the chat's next message is a new conversation over the new catalog
     click_tab(qtbot, win, "chat")
     qtbot.waitUntil(lambda: not chat.is_busy(), timeout=10_000)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.helpers import write_skill
 from workbench.app.explain_pane import normalize
@@ -70,9 +71,11 @@ def test_shadowing_model(qtmodeltester, catalogs):
     rows = shadow_rows(cats)
     assert [r.name for r in rows] == ["a"]
     cc = m.data(m.index(0, 2 + CLIENT_IDS.index("claude-code")))
-    assert cc.startswith("user:")  # personal beats project in Claude Code
+    assert cc == "user"  # personal beats project in Claude Code
+    tip = m.data(m.index(0, 2 + CLIENT_IDS.index("claude-code")), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("user:")  # the full verdict with the path
     codex = m.data(m.index(0, 2 + CLIENT_IDS.index("codex")))
-    assert codex.startswith(("all", "user:", "project:", "—", "none"))
+    assert codex.startswith(("all", "user", "project", "—", "none"))
 
 
 def test_listing_models(qtmodeltester, catalogs):

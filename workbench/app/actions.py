@@ -5,6 +5,11 @@ that the menus, the toolbar and the Help > Keyboard shortcuts dialog all read.
 into ``QAction``s (``handlers``: id -> callable; an action without a handler is created disabled
 so the table stays the single source of truth). Client switching gets one row per client
 (Ctrl+1 … Ctrl+8, in ``CLIENT_IDS`` order).
+
+Icons: one set, Qt's standard icons (``QStyle.StandardPixmap``; ``ActionSpec.icon`` names one,
+``action_icon`` resolves it). Under a desktop icon theme Qt draws them from that theme, else from
+the icons built into Qt (LGPLv3, shipped with PySide6); licence note in
+``workbench/resources/icons/README.md``. Nothing else is bundled.
 """
 
 from __future__ import annotations
@@ -12,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QHeaderView, QStyle,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from workbench.core.model import CLIENT_IDS
 
@@ -22,7 +27,8 @@ from workbench.core.model import CLIENT_IDS
 @dataclass(frozen=True)
 class ActionSpec:
     """One command: ``id`` (handler key), ``title`` (menu text), ``shortcut`` (portable text
-    for ``QKeySequence``, "" for none), ``menu`` ("File", "View", "Client", "Help"), ``tip``."""
+    for ``QKeySequence``, "" for none), ``menu`` ("File", "View", "Client", "Help"), ``tip``,
+    ``toolbar`` (also on the toolbar), ``icon`` (a ``QStyle.StandardPixmap`` name, "" = none)."""
 
     id: str
     title: str
@@ -30,6 +36,7 @@ class ActionSpec:
     menu: str
     tip: str = ""
     toolbar: bool = False
+    icon: str = ""
 
 
 def _client_actions() -> tuple[ActionSpec, ...]:
@@ -40,23 +47,33 @@ def _client_actions() -> tuple[ActionSpec, ...]:
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("open_folder", "&Open folder…", "Ctrl+O", "File", "Open a project folder or a folder of skills", True),
-    ActionSpec("rescan", "&Rescan", "F5", "File", "Scan every root again for every client", True),
-    ActionSpec("quit", "&Quit", "Ctrl+Q", "File", "Close the window"),
-    ActionSpec("filter", "&Filter skills", "Ctrl+F", "View", "Focus the filter box of the skills tree"),
-    ActionSpec("focus_tree", "Skills &tree", "Ctrl+T", "View", "Focus the skills tree"),
-    ActionSpec("tab_listing", "&Listing", "Ctrl+Shift+L", "View", "Show the listing preview"),
-    ActionSpec("tab_editor", "&Editor", "Ctrl+Shift+E", "View", "Show the editor"),
-    ActionSpec("tab_explain", "E&xplain", "Ctrl+Shift+X", "View", "Show the explain pane"),
-    ActionSpec("tab_shadowing", "&Shadowing", "Ctrl+Shift+D", "View", "Show names defined more than once"),
-    ActionSpec("tab_chat", "&Chat", "Ctrl+Shift+C", "View", "Show the chat pane"),
-    ActionSpec("tab_evals", "E&vals", "Ctrl+Shift+V", "View", "Show trigger evaluations"),
-    ActionSpec("tab_workshop", "&Workshop", "Ctrl+Shift+W", "View", "Show the workshop pane"),
+    ActionSpec("open_folder", "&Open folder…", "Ctrl+O", "File",
+               "Open a project folder or a folder of skills", True, "SP_DirOpenIcon"),
+    ActionSpec("rescan", "&Rescan", "F5", "File", "Scan every root again for every client", True,
+               "SP_BrowserReload"),
+    ActionSpec("quit", "&Quit", "Ctrl+Q", "File", "Close the window", icon="SP_DialogCloseButton"),
+    ActionSpec("filter", "&Filter skills", "Ctrl+F", "View", "Focus the filter box of the skills tree",
+               icon="SP_FileDialogContentsView"),
+    ActionSpec("focus_tree", "Skills &tree", "Ctrl+T", "View", "Focus the skills tree",
+               icon="SP_FileDialogListView"),
+    ActionSpec("tab_listing", "&Listing", "Ctrl+Shift+L", "View", "Show the listing preview",
+               icon="SP_FileDialogDetailedView"),
+    ActionSpec("tab_editor", "&Editor", "Ctrl+Shift+E", "View", "Show the editor", icon="SP_FileIcon"),
+    ActionSpec("tab_explain", "E&xplain", "Ctrl+Shift+X", "View", "Show the explain pane",
+               icon="SP_MessageBoxQuestion"),
+    ActionSpec("tab_shadowing", "&Shadowing", "Ctrl+Shift+D", "View", "Show names defined more than once",
+               icon="SP_FileLinkIcon"),
+    ActionSpec("tab_chat", "&Chat", "Ctrl+Shift+C", "View", "Show the chat pane", icon="SP_CommandLink"),
+    ActionSpec("tab_evals", "E&vals", "Ctrl+Shift+V", "View", "Show trigger evaluations",
+               icon="SP_MediaPlay"),
+    ActionSpec("tab_workshop", "&Workshop", "Ctrl+Shift+W", "View", "Show the workshop pane",
+               icon="SP_DialogApplyButton"),
     ActionSpec("tab_capture", "&Real client", "Ctrl+Shift+R", "View",
-               "Capture what your installed client really sends"),
+               "Capture what your installed client really sends", icon="SP_ComputerIcon"),
     *_client_actions(),
-    ActionSpec("shortcuts", "&Keyboard shortcuts", "F1", "Help", "List every keyboard shortcut"),
-    ActionSpec("about", "&About Skill Workbench", "", "Help", ""),
+    ActionSpec("shortcuts", "&Keyboard shortcuts", "F1", "Help", "List every keyboard shortcut",
+               icon="SP_DialogHelpButton"),
+    ActionSpec("about", "&About Skill Workbench", "", "Help", "", icon="SP_MessageBoxInformation"),
 )
 
 MENUS = ("File", "View", "Client", "Help")
@@ -69,6 +86,16 @@ def spec(action_id: str) -> ActionSpec:
     raise KeyError(action_id)
 
 
+def action_icon(name: str) -> QIcon:
+    """The standard icon ``name`` (a ``QStyle.StandardPixmap`` member, e.g. "SP_DirOpenIcon") of
+    the application's style; a null ``QIcon`` for "" or an unknown name."""
+    pixmap = getattr(QStyle.StandardPixmap, name, None) if name else None
+    app = QApplication.instance()
+    if pixmap is None or not isinstance(app, QApplication):
+        return QIcon()
+    return app.style().standardIcon(pixmap)
+
+
 def build_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> dict[str, QAction]:
     """QActions for every ``ACTIONS`` row (id -> QAction), parented to ``parent``.
 
@@ -78,6 +105,8 @@ def build_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> d
     for a in ACTIONS:
         act = QAction(a.title, parent)
         act.setObjectName(f"action.{a.id}")
+        if a.icon:
+            act.setIcon(action_icon(a.icon))
         if a.shortcut:
             act.setShortcut(QKeySequence(a.shortcut))
         if a.tip:

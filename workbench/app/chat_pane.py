@@ -16,7 +16,7 @@ a QObject's signals (queued to the GUI thread). Stop sets the cancel event and c
 A shell command the model asks for is shown to the user (``approve_shell``, on the GUI thread)
 while the worker waits; answering no (the default when the pane is closed) runs nothing.
 
-Drafting skills: with ``allow_propose`` (default on; the "Drafts" checkbox in the connection
+Drafting skills: with ``allow_propose`` (default off; the "Drafts" checkbox in the connection
 settings) the model is offered ``propose_skill`` (``workbench/core/chat/propose.py``). A proposal it
 makes appears in the transcript as a card "Proposal <id> (pending) — review in Workshop" and the
 pane emits ``proposal_created(id)`` as soon as the proposal is stored (while the turn may still be
@@ -41,11 +41,12 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout, QLabel,
-                               QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QScrollArea,
-                               QSizePolicy, QSpinBox, QSplitter, QToolButton, QTreeWidget,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QPushButton,
+                               QScrollArea, QSizePolicy, QSpinBox, QSplitter, QToolButton, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from workbench.app.emptystate import EmptyState
 from workbench.core.chat import settings as chat_settings
 from workbench.core.chat.errors import ChatError
 from workbench.core.chat.settings import ChatSettings
@@ -188,7 +189,7 @@ class ChatPane(QWidget):
         catalog_provider: ``() -> (Catalog, context_tokens | None)`` (or just a Catalog).
         settings: initial ``ChatSettings`` (default: ``load_settings()``).
         environ: environment mapping for the key and base URL (default ``os.environ``).
-        allow_propose: offer ``propose_skill`` (default True; the "Drafts" checkbox).
+        allow_propose: offer ``propose_skill`` (default False; the "Drafts" checkbox).
         store_factory: ``() -> WorkshopStore`` used by ``propose_skill`` (called on the worker
             thread at the first proposal of a conversation). Default: ``WorkshopStore`` of the
             conversation's catalog workspace (the same store folder a ``WorkshopPane`` on that
@@ -210,7 +211,7 @@ class ChatPane(QWidget):
 
     def __init__(self, catalog_provider: CatalogProvider, parent: QWidget | None = None, *,
                  settings: ChatSettings | None = None, environ: dict | None = None,
-                 allow_propose: bool = True, store_factory: Callable[[], Any] | None = None) -> None:
+                 allow_propose: bool = False, store_factory: Callable[[], Any] | None = None) -> None:
         super().__init__(parent)
         self.catalog_provider = catalog_provider
         self.store_factory = store_factory
@@ -337,7 +338,12 @@ class ChatPane(QWidget):
         rv.setContentsMargins(0, 0, 0, 0)
         self.trace = QTreeWidget(right)
         self.trace.setHeaderLabels(["Trace", "Detail"])
-        self.trace.setColumnWidth(0, 180)
+        # both columns fit the pane: the event stays whole, the detail wraps (issue 13)
+        self.trace.setWordWrap(True)
+        self.trace.setUniformRowHeights(False)
+        self.trace.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.trace.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.trace.header().setMinimumSectionSize(60)
         self.trace_details = QPlainTextEdit(right)
         self.trace_details.setReadOnly(True)
         self.trace_details.setMaximumHeight(180)
@@ -348,6 +354,16 @@ class ChatPane(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         root.addWidget(split, 1)
+        self.trace_details.setPlaceholderText("Select a trace row to see its JSON here.")
+        self.empty_states = [
+            EmptyState(self.scroll, "No conversation yet. Ask something one of the listed skills should "
+                       "handle: the transcript shows the model's answer and every skill it loads.",
+                       [("Type a message", lambda: self.input.setFocus()),
+                        ("Connection…", lambda: self.settings_toggle.setChecked(True))],
+                       is_empty=lambda: self.transcript_layout.count() <= 1),
+            EmptyState(self.trace, "Each request, skill load and tool call of a turn is traced here.",
+                       [("Connection…", lambda: self.settings_toggle.setChecked(True))]),
+        ]
 
         self.settings_toggle.toggled.connect(self._toggle_settings)
         self.send_btn.clicked.connect(self.send)
@@ -574,6 +590,7 @@ class ChatPane(QWidget):
             item = self.transcript_layout.takeAt(0)
             if item.widget():
                 item.widget().deleteLater()
+        self.empty_states[0].refresh()
         self.status.setText("New conversation.")
 
     def trace_json(self) -> dict[str, Any]:
@@ -589,6 +606,7 @@ class ChatPane(QWidget):
     # -- transcript ------------------------------------------------------------------------
     def _insert(self, w: QWidget) -> None:
         self.transcript_layout.insertWidget(self.transcript_layout.count() - 1, w)
+        self.empty_states[0].refresh()
         # A layout shows a child added to a visible parent only later (a queued show): show it
         # now, so the transcript is complete when turn_finished is handled (a click on a fresh
         # tool-call row used to find its details hidden, intermittently).

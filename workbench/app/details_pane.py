@@ -18,6 +18,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from workbench.app import icons
+from workbench.app.emptystate import EmptyState, open_folder, select_first_skill
 from workbench.core.model import Skill
 
 _PARSE_MODES = {
@@ -106,6 +107,10 @@ class DetailsPane(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.view)
+        self.empty = EmptyState(self.view, "No skill selected. Select one in the tree to see where it "
+                                "was found and how the client reads it.",
+                                [("Select the first listed skill", lambda: select_first_skill(ctx)),
+                                 ("Open folder…", lambda: open_folder(self))])
         ctx.skill_selected.connect(lambda _p: self.refresh())
         ctx.catalog_changed.connect(self.refresh)
         ctx.client_changed.connect(lambda _c: self.refresh())
@@ -121,11 +126,12 @@ class DetailsPane(QWidget):
                                   f"found by {_e(DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id))}: "
                                   "none of its roots contains it.</p>")
             else:
-                self.view.setHtml("<p style='color:#57606a'><i>Select a skill in the tree to see how "
-                                  "the client reads it.</i></p>")
+                self.view.clear()  # the empty state says what to do
+            self.empty.refresh()
             return
         self.view.setHtml(skill_details_html(
             s, DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id), s.name in self.ctx.loaded_names))
+        self.empty.refresh()
 
     def _on_link(self, url: QUrl) -> None:
         if url.scheme() == "skill":

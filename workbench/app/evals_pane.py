@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
                                QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from workbench.app.emptystate import EmptyState
 from workbench.app.workers import run_in_background
 from workbench.core.evals.metrics import pct
 from workbench.core.evals.queryset import Query, QuerySetError, load_queries, save_queries
@@ -84,21 +85,24 @@ class TriggerChart(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor("white"))
         fm = p.fontMetrics()
-        left, right, top, bottom = fm.horizontalAdvance("100 %") + 10, 10, fm.height() + 10, fm.height() + 8
+        left, right = fm.horizontalAdvance("100 %") + 10, 10
+        # legend: entries flow onto more lines when the chart is narrow (never cut)
+        entries = [(SHOULD_COLOR, "should trigger"), (SHOULD_NOT_COLOR, "should not trigger"),
+                   (ERROR_COLOR, "× errored / not run"), (None, f"threshold {self.threshold:.0%}")]
+        x, y = left, 4
+        for col, label in entries:
+            wid = (14 if col is not None else 0) + fm.horizontalAdvance(label)
+            if x > left and x + wid > self.width() - right:
+                x, y = left, y + fm.height() + 2
+            if col is not None:
+                p.fillRect(QRectF(x, y, 10, 10), col)
+            p.setPen(QColor("#24292f") if col is not None else THRESHOLD_COLOR)
+            p.drawText(int(x + (14 if col is not None else 0)), y + fm.ascent() - 1, label)
+            x += wid + 10
+        top, bottom = y + fm.height() + 6, fm.height() + 8
         w = max(1, self.width() - left - right)
         h = max(1, self.height() - top - bottom)
         plot = QRectF(left, top, w, h)
-        # legend
-        x = left
-        for col, label in ((SHOULD_COLOR, "should trigger"), (SHOULD_NOT_COLOR, "should not trigger"),
-                           (ERROR_COLOR, "× errored / not run")):
-            p.fillRect(QRectF(x, 4, 10, 10), col)
-            p.setPen(QColor("#24292f"))
-            p.drawText(int(x + 14), 4 + fm.ascent() - 1, label)
-            x += 24 + fm.horizontalAdvance(label)
-        p.setPen(THRESHOLD_COLOR)
-        tl = f"threshold {self.threshold:.0%}"
-        p.drawText(int(x), 4 + fm.ascent() - 1, tl)
         # grid
         p.setPen(QPen(QColor("#d0d7de"), 1))
         for frac in (0, 0.25, 0.5, 0.75, 1.0):
@@ -233,15 +237,23 @@ class EvalsPane(QWidget):
         self.export_csv_btn = QPushButton("Export CSV…", self)
         self.export_csv_btn.clicked.connect(lambda: self._export_dialog("csv"))
 
+        # Three short rows (one long row made the pane, and so the window, 1,152 px wide at least):
+        # what to test, how many runs, then the commands.
         bar = QHBoxLayout()
-        for lab, w in (("Skill", self.skill_combo), ("Model", self.model_edit), ("Runs", self.runs_spin),
-                       ("Concurrency", self.conc_spin), ("Threshold", self.thr_spin)):
-            bar.addWidget(QLabel(lab, self))
-            bar.addWidget(w)
+        bar.addWidget(QLabel("Skill", self))
+        bar.addWidget(self.skill_combo, 2)
+        bar.addWidget(QLabel("Model", self))
+        bar.addWidget(self.model_edit, 1)
         bar.addWidget(self.comp_check)
-        bar.addStretch(1)
+        bar1 = QHBoxLayout()
+        for lab, w in (("Runs", self.runs_spin), ("Concurrency", self.conc_spin),
+                       ("Threshold", self.thr_spin), ("Iterations", self.iter_spin)):
+            bar1.addWidget(QLabel(lab, self))
+            bar1.addWidget(w)
+            bar1.addSpacing(8)
+        bar1.addStretch(1)
         bar2 = QHBoxLayout()
-        for w in (self.run_btn, self.cancel_btn, self.improve_btn, QLabel("Iterations", self), self.iter_spin):
+        for w in (self.run_btn, self.cancel_btn, self.improve_btn):
             bar2.addWidget(w)
         bar2.addStretch(1)
         bar2.addWidget(self.export_json_btn)
@@ -301,21 +313,38 @@ class EvalsPane(QWidget):
         hl.setContentsMargins(4, 4, 4, 4)
         hl.addWidget(self.history_tree)
 
+        # Queries and results each get the full width (queries read as sentences, the results
+        # table has 9 columns); the chart and the history share the bottom row.
+        below = QSplitter(Qt.Orientation.Horizontal, self)
+        below.addWidget(self.chart)
+        below.addWidget(hbox)
+        below.setStretchFactor(0, 1)
+        below.setStretchFactor(1, 1)
+        below.setSizes([400, 400])  # halves: the chart's legend then fits on one or two lines
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(self.results_table)
-        right.addWidget(self.chart)
-        right.addWidget(hbox)
-        right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 2)
-        right.setStretchFactor(2, 1)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        right.addWidget(below)
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 1)
+        split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(qbox)
         split.addWidget(right)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 2)
-        split.setSizes([430, 970])
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setSizes([330, 420])
         self.splitter = split
 
+        self.empty_states = [
+            EmptyState(self.query_table, "No queries yet. Add prompts that should trigger the skill and "
+                       "near-misses that should not (aim for 8–10 of each), or load a query file.",
+                       [("Add query", lambda: self.add_query("", True, edit=True)),
+                        ("Load…", self._load_dialog)]),
+            EmptyState(self.results_table, "No run yet. <i>Run</i> sends every query to the model "
+                       "several times and shows how often it loads the skill.",
+                       [("Run", self.start_run)]),
+            EmptyState(self.history_tree, "No runs of this skill yet: each run and each improved "
+                       "description is kept here.", [("Run", self.start_run)]),
+        ]
         self.progress = QProgressBar(self)
         self.progress.setFormat("%v / %m runs")
         self.status = QLabel("", self)
@@ -327,6 +356,7 @@ class EvalsPane(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(bar)
+        lay.addLayout(bar1)
         lay.addLayout(bar2)
         lay.addWidget(split, 1)
         lay.addWidget(self.summary_label)

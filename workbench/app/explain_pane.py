@@ -2,9 +2,10 @@
 
 For each client, the ordered chain of findings from ``workbench.core.explain.explain`` (found?
 parsed, and how? gated? shadowed? listed, and how much of the description survived? overlaps?),
-each with a level icon (ok / info / warning / error, see ``icons.level_icon``) and the "what to
-change" fix text. The current client is expanded first; the others stay collapsed under a
-header that shows their worst level.
+each with a level icon (ok / info / warning / error, see ``icons.level_icon``), its detail and the
+"what to change" fix text (child rows starting with "→"). One column, wrapped to the view's width
+(re-wrapped on resize), so no text is ever cut. The current client is expanded first; the
+others stay collapsed under a header that shows their worst level.
 
 Explain runs on a worker thread (it may scan), debounced, and only while the pane is visible; a
 result for a skill that is no longer selected is dropped (stale token).
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem
 
 from workbench.app import icons
 from workbench.app.context import core_module, unavailable_reason
+from workbench.app.emptystate import EmptyState, select_first_skill
 from workbench.app.workers import Debouncer, run_in_background
 from workbench.core.model import CLIENT_IDS
 
@@ -123,20 +125,26 @@ class ExplainPane(QWidget):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.tree = QTreeWidget(self)
-        self.tree.setColumnCount(2)
-        self.tree.setHeaderLabels(["Finding", "What to change"])
-        self.tree.setWordWrap(True)
+        self.tree.setColumnCount(1)
+        self.tree.setHeaderLabels(["Finding → what to change"])
         self.tree.setUniformRowHeights(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        # row heights of wrapped text depend on the column width: lay out again on resize
-        self.tree.header().sectionResized.connect(lambda *_: self.tree.doItemsLayout())
+        self._wrap_chars = 0
+        # wrapped text depends on the view's width: wrap again when it changes (cheap: ~50 rows)
+        self.tree.header().sectionResized.connect(lambda *_: self._rewrap())
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.status)
         lay.addWidget(self.tree, 1)
+        self.empty = EmptyState(self.tree, "No skill selected. Select one in the tree to see, for each "
+                                "client, whether it is found, parsed, gated, shadowed and listed, and "
+                                "what to change.",
+                                [("Explain the first listed skill", lambda: select_first_skill(ctx))],
+                                is_empty=lambda: ctx.selected_path is None)
+        ctx.skill_selected.connect(lambda _p: self.empty.refresh())
         self.result: dict[str, list[FindingView]] = {}
         self._token = 0
         self._shown_for: tuple | None = None
@@ -162,8 +170,7 @@ class ExplainPane(QWidget):
         path = self.ctx.selected_path
         if path is None:
             self.result = {}
-            self.status.setText("<i>Select a skill to see, for each client, why it is or is not "
-                                "offered to the model.</i>")
+            self.status.setText("")
             self.tree.clear()
             return
         if core_module("explain") is None:
@@ -194,8 +201,26 @@ class ExplainPane(QWidget):
         self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> "
                             f"{html.escape(message.splitlines()[0] if message else '')}")
 
-    def _fill(self) -> None:
+    def _chars_per_line(self, depth: int) -> int:
+        """How many characters fit on a row at ``depth`` (0 = client header) of the tree."""
+        fm = self.tree.fontMetrics()
+        width = self.tree.header().sectionSize(0) - self.tree.indentation() * (depth + 1) - 40
+        return max(24, int(0.95 * width / max(1, fm.horizontalAdvance("abcdefghij_ /") / 13)))
+
+    def _rewrap(self) -> None:
+        if self.result and self._chars_per_line(0) != self._wrap_chars:
+            expanded = {self.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)
+                        for i in range(self.tree.topLevelItemCount())
+                        if self.tree.topLevelItem(i).isExpanded()}
+            self._fill(expanded)
+
+    def _fill(self, expanded: set | None = None) -> None:
         from workbench.core.clients import DISPLAY_NAMES
+        self._wrap_chars = self._chars_per_line(0)
+
+        def wrap(text: str, depth: int) -> str:
+            return "\n".join(textwrap.wrap(text, self._chars_per_line(depth), break_long_words=True,
+                                           break_on_hyphens=False) or [text])
         self.tree.clear()
         order = [self.ctx.client_id] + [c for c in CLIENT_IDS if c != self.ctx.client_id]
         order += [c for c in self.result if c not in order]
@@ -204,30 +229,31 @@ class ExplainPane(QWidget):
             if fs is None:
                 continue
             worst = max((LEVEL_ORDER.get(f.level, 1) for f in fs), default=0)
-            top = QTreeWidgetItem([DISPLAY_NAMES.get(cid, cid), ""])
+            top = QTreeWidgetItem([DISPLAY_NAMES.get(cid, cid)])
             top.setIcon(0, icons.level_icon(_LEVEL_NAME[worst]))
             f0 = top.font(0)
             f0.setBold(True)
             top.setFont(0, f0)
             top.setData(0, Qt.ItemDataRole.UserRole, cid)
             for i, f in enumerate(fs, 1):
-                item = QTreeWidgetItem([f"{i}. {f.text}", f.fix])
+                item = QTreeWidgetItem([wrap(f"{i}. {f.text}", 1)])
                 item.setIcon(0, icons.level_icon(f.level))
                 item.setToolTip(0, f"{f.level}: {f.text}" + (f"\n{f.detail}" if f.detail else ""))
+                if f.detail:  # views elide, not wrap, paths: wrapped here to the view's width
+                    d = QTreeWidgetItem([wrap(f.detail, 2)])
+                    d.setForeground(0, QBrush(QColor("#57606a")))
+                    d.setToolTip(0, f.detail)
+                    item.addChild(d)
                 if f.fix:
-                    item.setToolTip(1, f.fix)
-                    item.setForeground(1, QBrush(icons.level_color(f.level).darker(130)))
-                if f.detail:  # the detail as child rows, wrapped here (views elide, not wrap, paths)
-                    for line in textwrap.wrap(f.detail, 70, break_long_words=True) or [f.detail]:
-                        d = QTreeWidgetItem([line, ""])
-                        d.setForeground(0, QBrush(QColor("#57606a")))
-                        d.setToolTip(0, f.detail)
-                        item.addChild(d)
+                    fix = QTreeWidgetItem([wrap(f"→ {f.fix}", 2)])
+                    fix.setForeground(0, QBrush(icons.level_color(f.level).darker(130)))
+                    fix.setToolTip(0, f.fix)
+                    item.addChild(fix)
                 top.addChild(item)
             self.tree.addTopLevelItem(top)
             for k in range(top.childCount()):  # details open (expanding needs the item in the tree)
                 top.child(k).setExpanded(True)
-            top.setExpanded(cid == self.ctx.client_id)
+            top.setExpanded(cid in expanded if expanded is not None else cid == self.ctx.client_id)
 
     def findings(self, client_id: str) -> list[FindingView]:
         return list(self.result.get(client_id, []))

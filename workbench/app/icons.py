@@ -1,12 +1,12 @@
-"""Icons and colours: the app icon (resources/icons), status and level icons drawn with QPainter,
-and the colour table ``resources/theme.json``.
+"""Icons and colours: the app icon (``workbench/resources/icons``), status and level icons drawn
+with QPainter, and the colour table ``workbench/resources/theme.json``.
 
 Status icons differ in colour *and* shape (so they stay distinct for colour-blind users and in
 greyscale screenshots): listed = filled circle, shadowed = square, hidden = ring, gated =
 triangle, conditional = diamond, skipped = cross. ``STATUS_LEGEND`` gives the tooltip text.
 
-Resources are found next to the package: ``<repo>/resources`` in a checkout (HACKING.md keeps
-the demo there too), else ``workbench/resources`` (installed wheel, see pyproject package-data).
+Resources are package data (``workbench.core.demo.resources_dir``, importlib.resources): the same
+folder in a checkout, an installed wheel and the PyInstaller bundle.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+
+from workbench.core.demo import resources_dir
 
 #: PNG sizes rendered from the SVG app icon (pixels).
 APP_ICON_SIZES = (16, 32, 48, 64, 128, 256, 512)
@@ -40,18 +42,9 @@ _FALLBACK_THEME: dict[str, Any] = {
 }
 
 
-def resources_dir() -> Path:
-    """The resources folder (``<repo>/resources`` or ``workbench/resources``)."""
-    pkg = Path(__file__).resolve().parents[1]
-    for cand in (pkg.parent / "resources", pkg / "resources"):
-        if cand.is_dir():
-            return cand
-    return pkg.parent / "resources"
-
-
 @lru_cache(maxsize=1)
 def theme() -> dict[str, Any]:
-    """``resources/theme.json`` merged over built-in defaults (a broken file never crashes)."""
+    """``<resources>/theme.json`` merged over built-in defaults (a broken file never crashes)."""
     out = json.loads(json.dumps(_FALLBACK_THEME))
     try:
         data = json.loads((resources_dir() / "theme.json").read_text(encoding="utf-8"))
@@ -184,7 +177,7 @@ def root_icon(exists: bool) -> QIcon:
 
 
 def app_icon() -> QIcon:
-    """The application icon from ``resources/icons/workbench-<size>.png`` (or the SVG)."""
+    """The application icon from ``<resources>/icons/workbench-<size>.png`` (or the SVG)."""
     key = ("app",)
     if key not in _icon_cache:
         icon = QIcon()

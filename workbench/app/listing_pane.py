@@ -2,8 +2,8 @@
 skill, for the current client at the current context size.
 
 Parts (top to bottom):
-* ``ContextSizeCombo`` (also used in the toolbar; both follow ``AppContext.context_changed``):
-  presets 8k … 1M and free entry ("64k", "1.5M", "100000").
+* ``ContextSizeCombo`` lives in the toolbar only (one context-size box per window, issue 13):
+  presets 8k … 1M and free entry ("64k", "1.5M", "100000"); it follows ``context_changed``.
 * the budget bar: used / limit in the client's own unit (chars or tokens), the token estimate of
   the whole text, and the assumptions behind both (e.g. "1 token ≈ 4 chars (assumption)").
 * the listing text (monospace, read-only); the selected skill's entry is highlighted and scrolled
@@ -22,7 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QFont, QFontDatabase, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QPlainTextEdit, QProgressBar, QSplitter, QTableView, QTabWidget,
                                QTextEdit, QVBoxLayout, QWidget)
 
@@ -128,8 +128,13 @@ class _RowsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Override QAbstractTableModel::headerData."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and section < len(self.HEADERS):
+        if orientation != Qt.Orientation.Horizontal or section >= len(self.HEADERS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
+        tips = getattr(self, "HEADER_TIPS", ())
+        if role == Qt.ItemDataRole.ToolTipRole and section < len(tips):
+            return tips[section]
         return None
 
 
@@ -137,7 +142,11 @@ class ListingTableModel(_RowsModel):
     """One row per skill in a ``ListingReport``: name, state, description chars, shown chars,
     chars lost, note. Loaded skills (chat) are tinted. Read-only."""
 
-    HEADERS = ("Name", "State", "Description chars", "Shown chars", "Chars lost", "Note")
+    HEADERS = ("Name", "State", "Chars", "Shown", "Lost", "Note")
+    #: header tooltips (short headers keep every column in a 780 px tab)
+    HEADER_TIPS = ("Skill name", "full | truncated | name-only | omitted",
+                   "Description length (code points)", "Description chars shown in the listing",
+                   "Description chars cut from the listing", "Why, when the client cut or dropped it")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -267,6 +276,32 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 
 # -- widget --------------------------------------------------------------------------------
 
+def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
+    """Every column as wide as its header and cells; the last one (notes, reasons) takes the rest
+    and wraps (issue 13: fixed widths cut "Description chars" and long names). Rows are as high
+    as their text when ``few_rows`` (one per client), else fixed (``_set_row_lines``): measuring
+    1,000+ rows to contents took seconds on every listing update."""
+    h = table.horizontalHeader()
+    h.setResizeContentsPrecision(60)  # rows measured per column (the visible ones first)
+    h.setStretchLastSection(True)
+
+    def fit() -> None:  # once per model reset (ResizeToContents re-measured on every selection)
+        for col in range(table.model().columnCount() - 1):  # the last one stretches
+            table.resizeColumnToContents(col)
+    table.model().modelReset.connect(fit)
+    table.setWordWrap(True)
+    if few_rows:
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    else:
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        _set_row_lines(table, 2)
+
+
+def _set_row_lines(table: QTableView, lines: int) -> None:
+    """Make every row ``lines`` text lines high."""
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().lineSpacing() * lines + 6)
+
+
 class ListingPane(QWidget):
     """The listing preview of ``ctx.listing()`` (see module docstring)."""
 
@@ -276,7 +311,6 @@ class ListingPane(QWidget):
         self._text = None
         self._shown: tuple | None = None
         self._bar_style = None
-        self.context_combo = ContextSizeCombo(ctx, self)
         self.header = QLabel(self)
         self.header.setWordWrap(True)
         self.bar = QProgressBar(self)
@@ -297,19 +331,14 @@ class ListingPane(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for col, w in enumerate((220, 80, 120, 90, 80)):
-            self.table.setColumnWidth(col, w)
+        _fit_columns(self.table)
         self.table.clicked.connect(self._on_table_click)
         self.clients_model = AllClientsModel(self)
         self.clients_table = QTableView(self)
         self.clients_table.setModel(self.clients_model)
         self.clients_table.verticalHeader().setVisible(False)
-        self.clients_table.horizontalHeader().setStretchLastSection(True)
         self.clients_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        for col, w in enumerate((130, 100, 90, 130)):
-            self.clients_table.setColumnWidth(col, w)
+        _fit_columns(self.clients_table, few_rows=True)
         self.notes = QPlainTextEdit(self)
         self.notes.setReadOnly(True)
         self.tabs = QTabWidget(self)
@@ -317,8 +346,9 @@ class ListingPane(QWidget):
         self.tabs.addTab(self.clients_table, "Selected skill in every client")
         self.tabs.addTab(self.notes, "Warnings")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Context:", self))
-        top.addWidget(self.context_combo)
+        budget = QLabel("Budget:", self)
+        budget.setToolTip("The client's listing budget at the context size chosen in the toolbar")
+        top.addWidget(budget)
         top.addWidget(self.bar, 1)
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.text)
@@ -404,6 +434,8 @@ class ListingPane(QWidget):
         self.estimate.setToolTip("\n".join(assumptions))
         self._set_text(rep.text)
         self.table_model.set_report(rep, self.ctx.loaded_names)
+        # two-line rows only when a note may need them (OpenCode and Gemini CLI write none)
+        _set_row_lines(self.table, 2 if any(getattr(r, "note", "") for r in rep.skills) else 1)
         lines = []
         for title, items in (("Warnings", rep.warnings), ("Assumptions", assumptions),
                              ("Notes", getattr(rep, "info", []) or [])):

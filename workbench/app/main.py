@@ -56,18 +56,15 @@ def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None
 
 
 def _select_something(ctx) -> None:
-    cat = ctx.catalog()
-    if ctx.selected_path is not None or cat is None or not cat.skills:
-        return
-    first = next((s for s in cat.skills if s.status == "listed"), cat.skills[0])
-    ctx.select_skill(first.path)
+    from workbench.app.emptystate import select_first_skill
+    if ctx.selected_path is None:
+        select_first_skill(ctx)
 
 
 def take_screenshot(win, path: Path, view: str | None, timeout_ms: int = 120_000) -> None:
     """Wait for the scan, show ``view``, render the window and write ``path`` (PNG, atomic)."""
     from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice
 
-    from workbench.app import workers
     from workbench.core.safefile import atomic_write
 
     win.settle(timeout_ms)
@@ -75,14 +72,8 @@ def take_screenshot(win, path: Path, view: str | None, timeout_ms: int = 120_000
     if view:
         win.show_tab(view)
     win.settle(timeout_ms)
-    if view == "explain":  # let the debounced explain job start and finish
-        import time
-        deadline = time.monotonic() + 30
-        win.explain._debounce.flush()
-        while time.monotonic() < deadline and win.explain.status.text().startswith("Explaining"):
-            QCoreApplication.processEvents()
-            workers.wait_all(50)
-        QCoreApplication.processEvents()
+    if view:
+        win.settle_tab(view)
     for _ in range(5):
         QCoreApplication.processEvents()
     pm = win.grab()

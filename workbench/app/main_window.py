@@ -1,7 +1,8 @@
 """The main window: composition only (no god widget).
 
 Layout: a toolbar (open folder, rescan, client selector, context size); a banner for notes
-(workspace used as an extra root, demo shown, module missing); on the left the skills tree
+(workspace used as an extra root, demo shown, module missing) with at most one action button
+(``extra_root_action``); on the left the skills tree
 (``SkillsPanel``) above the details (``DetailsPane``); on the right tabs: Listing, Explain,
 Shadowing, Editor, Chat, Workshop. The status bar shows counts per status (with the status
 icons), the scan time and a progress bar while scanning.
@@ -17,12 +18,13 @@ window never crashes on it. To wire a late arrival, edit its factory only.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QProgressBar, QSplitter, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
+                               QMessageBox, QProgressBar, QPushButton, QSplitter, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from workbench import __version__
 from workbench.app import icons
@@ -37,6 +39,27 @@ from workbench.core.model import CLIENT_IDS, STATUSES
 
 #: Tab keys in display order (``--view`` accepts these).
 TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "evals", "workshop", "capture")
+
+
+def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | None:
+    """The banner's one-click action for "treat this folder as an extra root" (issue 13), as
+    ``(button title, callback)``, or None for no button.
+
+    Integration hook: the toggle's core/context API comes from the core side of issue 13. This
+    uses ``ctx.set_workspace_as_root(on: bool)`` when the context has it (it should rescan and
+    update ``ctx.extra_root``/``ctx.notes``); without it the banner shows its text only. Wire a
+    differently named API here and nowhere else.
+    """
+    toggle = getattr(ctx, "set_workspace_as_root", None)
+    if not callable(toggle) or getattr(ctx, "demo", False):
+        return None
+    if getattr(ctx, "extra_root", None) is not None:
+        return "Don't treat as an extra root", lambda: toggle(False)
+    from workbench.core import discovery
+    candidate = getattr(discovery, "workspace_root_candidate", None)
+    if candidate is not None and candidate(ctx.env) is not None:
+        return "Treat this folder as an extra root", lambda: toggle(True)
+    return None
 
 
 class Placeholder(QWidget):
@@ -313,20 +336,34 @@ class MainWindow(QMainWindow):
         self.split.addWidget(self.tabs)
         self.split.setStretchFactor(0, 2)
         self.split.setStretchFactor(1, 3)
-        self.banner = QLabel(self)
+        # The banner: notes (label) and at most one action (button, e.g. the extra-root toggle);
+        # ``banner_bar`` is shown or hidden as a whole.
+        self.banner_bar = QFrame(self)
+        self.banner_bar.setObjectName("banner")
+        self.banner_bar.setStyleSheet(f"QFrame#banner {{ background: {icons.color('banner_bg').name()};"
+                                      " border-bottom: 1px solid #d4a72c; }")
+        self.banner = QLabel(self.banner_bar)
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.RichText)
-        self.banner.setStyleSheet(f"background: {icons.color('banner_bg').name()}; padding: 4px 8px;"
-                                  " border-bottom: 1px solid #d4a72c;")
-        self.banner.hide()
+        self.banner_button = QPushButton(self.banner_bar)
+        self.banner_button.hide()
+        self.banner_button.clicked.connect(self._on_banner_action)
+        self._banner_action: tuple[str, Callable[[], object]] | None = None
+        bl = QHBoxLayout(self.banner_bar)
+        bl.setContentsMargins(8, 4, 8, 4)
+        bl.addWidget(self.banner, 1)
+        bl.addWidget(self.banner_button)
+        self.banner_bar.hide()
         central = QWidget(self)
         lay = QVBoxLayout(central)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
-        lay.addWidget(self.banner)
+        lay.addWidget(self.banner_bar)
         lay.addWidget(self.split, 1)
         self.setCentralWidget(central)
         self._build_actions()
+        for key in TAB_KEYS:  # the tabs show their View-menu action's icon (one icon set)
+            self.tabs.setTabIcon(self.tabs.indexOf(self.panes[key]), self.actions[f"tab_{key}"].icon())
         self._build_toolbar()
         self._build_statusbar()
         ctx.catalog_changed.connect(self._update_status)
@@ -344,7 +381,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_status()
         self.resize(1400, 900)
-        self.split.setSizes([560, 840])
+        self.split.setSizes([480, 800])  # at 1280 px the tabs get 780 (every view fits, issue 13)
         self.left.setSizes([520, 330])
         self._restore_state()
 
@@ -383,6 +420,7 @@ class MainWindow(QMainWindow):
         tb = self.addToolBar("Main")
         tb.setObjectName("main-toolbar")
         tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         for a in ACTIONS:
             if a.toolbar:
                 tb.addAction(self.actions[a.id])
@@ -505,11 +543,19 @@ class MainWindow(QMainWindow):
             hint = None
         if hint:
             notes.append(hint)
+        self._banner_action = None if self.ctx.scanning else extra_root_action(self.ctx)
+        if self._banner_action is not None:
+            self.banner_button.setText(self._banner_action[0])
+        self.banner_button.setVisible(self._banner_action is not None)
         if notes:
             self.banner.setText("<br>".join(_esc(n) for n in notes))
-            self.banner.show()
-        else:
-            self.banner.hide()
+        elif self._banner_action is not None:
+            self.banner.setText("This folder holds skill folders that no client root contains.")
+        self.banner_bar.setVisible(bool(notes) or self._banner_action is not None)
+
+    def _on_banner_action(self) -> None:
+        if self._banner_action is not None:
+            self._banner_action[1]()
 
     def _update_title(self) -> None:
         from workbench.core.clients import DISPLAY_NAMES
@@ -597,6 +643,35 @@ class MainWindow(QMainWindow):
         for _ in range(3):
             QCoreApplication.processEvents()
         return ok
+
+    def settle_tab(self, key: str, timeout_s: float = 30.0) -> bool:
+        """Wait until the tab ``key`` shows its content: the debounced explain job finished, the
+        editor's preview rendered (tests, screenshots). True when it did before the timeout."""
+        import time
+
+        from PySide6.QtCore import QCoreApplication
+
+        from workbench.app import workers
+        if key == "explain":
+            self.explain._debounce.flush()
+        deadline = time.monotonic() + timeout_s
+        while not self._tab_ready(key) and time.monotonic() < deadline:
+            QCoreApplication.processEvents()
+            workers.wait_all(50)
+            time.sleep(0.01)  # the editor renders on its own pool, not through workers
+        for _ in range(3):
+            QCoreApplication.processEvents()
+        return self._tab_ready(key)
+
+    def _tab_ready(self, key: str) -> bool:
+        if key == "explain":
+            return not self.explain.status.text().startswith("Explaining")
+        if key == "editor":
+            pane = self.pane("editor")
+            preview = getattr(pane, "preview", None)
+            return (preview is None or preview.isHidden() or not getattr(pane, "path", None)
+                    or bool(preview.toPlainText().strip()))
+        return True
 
 
 def _esc(s: str) -> str:

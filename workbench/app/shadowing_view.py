@@ -3,11 +3,12 @@
 Rows: a skill name that at least one client finds in two or more SKILL.md files (skipped files
 do not count: they define nothing). Columns: the name, how many files define it (the largest
 count over the clients), then one column per client (``CLIENT_IDS`` order) saying what that
-client does with it:
+client does with it. Cells are short so that all eight clients fit at 1280x800 (issue 13); the
+tooltip has the full verdict (``verdict``) and every definition:
 
-* ``<scope>: <short path>`` — the single listed winner (tooltip: full path and the losers);
-* ``all N listed`` — the client keeps both (Codex dedupes by path only);
-* ``none listed (<status>)`` — every definition is gated/hidden/... in that client;
+* ``<scope>`` (icon: the winner's status) — the single listed winner (``<scope>: <short path>``);
+* ``all N`` — the client keeps all N (``all N listed``; Codex dedupes by path only);
+* ``none`` — every definition is gated/hidden/... in that client (``none listed (<status>)``);
 * ``—`` — the client does not find that name at all.
 
 Decision (spec silent): names are compared as each client spells them (after its namespacing),
@@ -24,6 +25,7 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from workbench.app import icons
+from workbench.app.emptystate import EmptyState
 from workbench.core.model import CLIENT_IDS, Catalog, Skill
 
 PathRole = Qt.ItemDataRole.UserRole + 2  #: str path of the winner (client cells) or None
@@ -91,6 +93,24 @@ def verdict(defs: list[Skill] | None, env) -> tuple[str, Skill | None, str]:
     return f"none listed ({', '.join(statuses)})", (unshadowed[0] if unshadowed else None), tip
 
 
+def cell_text(defs: list[Skill] | None) -> str:
+    """The short cell text for one client's definitions of a name (see the module docstring)."""
+    if not defs:
+        return "—"
+    listed = [s for s in defs if s.status == "listed"]
+    if len(listed) == 1:
+        return listed[0].root.scope
+    return f"all {len(listed)}" if listed else "none"
+
+
+#: Header labels on two lines where the client's name has two words (columns stay narrow).
+def _header(cid: str) -> str:
+    from workbench.core.clients import DISPLAY_NAMES
+    name = DISPLAY_NAMES.get(cid, cid)
+    head, _sep, last = name.rpartition(" ")
+    return f"{head}\n{last}" if head else name
+
+
 class ShadowingModel(QAbstractTableModel):
     """Table model over ``shadow_rows(catalogs)``. Read-only; reset on every change."""
 
@@ -119,15 +139,19 @@ class ShadowingModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Override QAbstractTableModel::headerData."""
-        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal:
+        if orientation != Qt.Orientation.Horizontal:
             return None
-        from workbench.core.clients import DISPLAY_NAMES
+        if role == Qt.ItemDataRole.ToolTipRole and 2 <= section < 2 + len(self._clients):
+            from workbench.core.clients import DISPLAY_NAMES
+            return DISPLAY_NAMES.get(self._clients[section - 2], self._clients[section - 2])
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
         if section == 0:
             return "Name"
         if section == 1:
             return "Files"
         if 2 <= section < 2 + len(self._clients):
-            return DISPLAY_NAMES.get(self._clients[section - 2], self._clients[section - 2])
+            return _header(self._clients[section - 2])
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -142,11 +166,12 @@ class ShadowingModel(QAbstractTableModel):
             return r.count if role == Qt.ItemDataRole.DisplayRole else None
         if col >= 2 + len(self._clients):
             return None
-        text, winner, tip = verdict(r.per_client.get(self._clients[col - 2]), self._env)
+        defs = r.per_client.get(self._clients[col - 2])
+        text, winner, tip = verdict(defs, self._env)
         if role == Qt.ItemDataRole.DisplayRole:
-            return text
+            return cell_text(defs)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tip
+            return f"{text}\n{tip}" if defs else tip
         if role == Qt.ItemDataRole.DecorationRole and winner is not None:
             return icons.status_icon(winner.status)
         if role == Qt.ItemDataRole.ForegroundRole and winner is None:
@@ -170,7 +195,7 @@ class ShadowingView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # long names wrap (at hyphens) in a bounded Name column
         self.table.doubleClicked.connect(self._on_double)
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -178,6 +203,10 @@ class ShadowingView(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.summary)
         lay.addWidget(self.table)
+        self.empty = EmptyState(self.table, "No skill name is defined more than once for any client, so "
+                                "nothing is shadowed here. Shadowing shows when a personal, project "
+                                "or extra root holds a skill of the same name.",
+                                [("Rescan", ctx.rescan)])
         self._dirty = True
         ctx.catalog_changed.connect(self.mark_dirty)
         self.refresh()
@@ -201,9 +230,11 @@ class ShadowingView(QWidget):
             f"{n} name{'s' if n != 1 else ''} defined more than once. Each client column shows the "
             "definition that client lists (double-click to select it; hover for every definition)."
             if n else "No skill name is defined more than once in any client.")
-        self.table.resizeColumnToContents(0)
         for c in range(1, self.model.columnCount()):
-            self.table.setColumnWidth(c, 60 if c == 1 else 190)
+            self.table.resizeColumnToContents(c)
+        self.table.resizeColumnToContents(0)
+        self.table.setColumnWidth(0, min(self.table.columnWidth(0), 200))
+        self.table.resizeRowsToContents()
 
     def _on_double(self, index: QModelIndex) -> None:
         p = self.model.data(index, PathRole)

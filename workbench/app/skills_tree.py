@@ -8,7 +8,8 @@ matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a s
 ``AppContext.select_skill``.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
-Description (the description as the client lists it).
+Description (the description as the client lists it). Scope and Description are in the model but
+hidden in the view (the root row gives the scope; the details pane shows the whole description).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import (QAbstractItemModel, QItemSelectionModel, QModelIndex,
                             QPersistentModelIndex, QSortFilterProxyModel, Qt)
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit,
                                QTreeView, QVBoxLayout, QWidget)
 
 from workbench.app import icons
@@ -347,10 +348,13 @@ class SkillsPanel(QWidget):
         self.tree.setAllColumnsShowFocus(True)
         h = self.tree.header()
         h.setStretchLastSection(True)
-        h.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        self.tree.setColumnWidth(0, 230)
-        self.tree.setColumnWidth(1, 80)
-        self.tree.setColumnWidth(2, 60)
+        # Name and Status as wide as their text (``_fit_columns`` after each full reload; not
+        # ResizeToContents, which re-measured 1,000 rows on every incremental update). Scope and
+        # Description stay in the model (filter, tooltip) but are hidden: a skill's scope is its
+        # root row's, and the details pane shows the whole description (issue 13).
+        h.setResizeContentsPrecision(300)
+        self.tree.setColumnHidden(2, True)
+        self.tree.setColumnHidden(3, True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -388,6 +392,8 @@ class SkillsPanel(QWidget):
         self.model.set_catalog(cat)
         self.model.loaded_names = set(self.ctx.loaded_names)
         self.tree.expandAll()
+        for col in range(2):
+            self.tree.resizeColumnToContents(col)
         if self.ctx.selected_path is not None:
             self._follow_selection(self.ctx.selected_path)
 

@@ -1,7 +1,7 @@
 """The Workshop pane: review proposed skills and skill changes, then apply, reject, quarantine or
 roll back. Thin over ``workbench.core.workshop`` (all rules live there).
 
-Layout: a state filter and the queue (left); for the selected proposal (right) a header, one
+Layout: a state filter and the queue (top); for the selected proposal (below) a header, one
 button per allowed transition, and tabs: side-by-side diff per file, scanner + lint findings,
 the listing preview as if applied, and the event history.
 
@@ -12,6 +12,10 @@ Errors (refused transitions, busy database) are shown in the pane's message line
 
 The store is read on the GUI thread (a handful of small SQLite reads); the listing preview, which
 runs discovery, runs in the background with a stale-token guard (``workbench.app.workers``).
+
+Viewing creates nothing (issue 13): a workspace without a store shows an empty queue, and the store
+is opened only once it exists on disk (a proposal made by chat, evals or the CLI creates it; the
+2 s poll notices) or when code asks for ``pane.store``.
 """
 
 from __future__ import annotations
@@ -26,13 +30,19 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QInputDialog
                                QPlainTextEdit, QPushButton, QSplitter, QTableView, QTabWidget, QTextBrowser,
                                QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from workbench.app.emptystate import EmptyState, go_to_tab
 from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
+from workbench.core.workshop.store import default_store_dir
 from workbench.core.workshop.preview import decode_for_display, side_by_side
 
 _STATE_COLORS = {"pending": "#2f81f7", "applied": "#2e9d4a", "rejected": "#7d8590",
                  "quarantined": "#cf222e", "stale": "#d97a00"}
 _SEV_COLORS = {"critical": "#cf222e", "error": "#cf222e", "warning": "#d97a00", "info": "#2f81f7"}
 _ROW_BG = {"replace": "#fff5b1", "delete": "#ffebe9", "insert": "#dafbe1"}
+
+_EMPTY_QUEUE = ("No proposals to review. Let the model draft skills in the Chat tab (tick "
+                "<i>Drafts</i> under Connection), or use <i>Improve description</i> in the Evals "
+                "tab. Nothing reaches a SKILL.md until you apply it here.")
 
 #: Button titles per action; "rollback" reads "Reopen" for rejected/quarantined proposals.
 ACTION_TITLES = {"apply": "Apply…", "reject": "Reject…", "quarantine": "Quarantine…", "rollback": "Roll back…"}
@@ -110,6 +120,12 @@ class ProposalTableModel(QAbstractTableModel):
         return None
 
 
+#: Width of each text column of the side-by-side diff: 2 x 50% left no room for the line-number
+#: columns, so the table overflowed the view and scrolled sideways. The table itself is 99% wide:
+#: at 100% Qt rounds it 1 px wider than the viewport once the vertical scroll bar shows.
+_HALF = "47%"
+
+
 def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
     """Side-by-side diff of one file as an HTML table (old left, new right; changed rows tinted).
 
@@ -122,7 +138,7 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
     if a is None or b is None:
         return f"<p><i>Binary file {_e(rel)}: {len(old or b''):,} → {len(new):,} bytes</i></p>"
     pre = "<pre style='margin:0; white-space:pre-wrap'>"
-    table = "<table width='100%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
+    table = "<table width='99%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
     if old is None:
         out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — new file (proposed)</th></tr>"]
         for no, line in enumerate(b.splitlines() or [""], 1):
@@ -139,9 +155,9 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
         out.append(
             "<tr>"
             f"<td style='color:#8c959f' align='right'>{r.old_no or ''}</td>"
-            f"<td width='50%' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
+            f"<td width='{_HALF}' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
             f"<td style='color:#8c959f' align='right'>{r.new_no or ''}</td>"
-            f"<td width='50%' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
+            f"<td width='{_HALF}' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
             "</tr>")
     out.append("</table>")
     return "".join(out)
@@ -165,7 +181,9 @@ class WorkshopPane(QWidget):
         proposals_changed(): the queue changed (any transition or refresh that found changes).
 
     Attributes:
-        store: the ``WorkshopStore``; model: the ``ProposalTableModel``; current: the selected
+        store: the ``WorkshopStore`` (opened, and created if missing, on first access; the pane
+        itself only opens a store that exists); workspace: its workspace ``Path``;
+        model: the ``ProposalTableModel``; current: the selected
         ``Proposal`` or None; buttons: {action: QPushButton}; message: the status QLabel.
     """
 
@@ -179,21 +197,21 @@ class WorkshopPane(QWidget):
                  ask_reason: Callable[[str, str], str | None] | None = None) -> None:
         super().__init__(parent)
         self.ctx = None
+        self._store: WorkshopStore | None = None
         if isinstance(source, WorkshopStore):
-            self.store = source
+            self._store = source
+            self.workspace = Path(source.workspace)
         elif hasattr(source, "env") and hasattr(source.env, "workspace"):
             self.ctx = source
-            self.store = WorkshopStore(source.env.workspace)
+            self.workspace = Path(source.env.workspace)
         else:
-            self.store = WorkshopStore(Path(source))
+            self.workspace = Path(source)
         self.confirm = confirm or _default_confirm(self)
         self.ask_reason = ask_reason or _default_ask_reason(self)
         self.current: Proposal | None = None
         self._preview_token = 0
         self._log_sig: tuple[int, int] | None = None
         self._build()
-        for n in self.store.notices:
-            self._say(n, error=True)
         self.refresh()
         if self.ctx is not None:
             # File > Open folder (workspace_changed) and the demo replacing an empty workspace
@@ -234,6 +252,8 @@ class WorkshopPane(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._select_row(cur.row()))
+        self.empty = EmptyState(self.table, _EMPTY_QUEUE, [("Open Chat", lambda: go_to_tab(self, "chat")),
+                                                           ("Open Evals", lambda: go_to_tab(self, "evals"))])
 
         self.header = QLabel(self)
         self.header.setTextFormat(Qt.TextFormat.RichText)
@@ -262,6 +282,9 @@ class WorkshopPane(QWidget):
         dl.setContentsMargins(0, 0, 0, 0)
         dl.addWidget(self.file_combo)
         dl.addWidget(self.diff_view)
+        self.diff_empty = EmptyState(self.diff_view, "Select a proposal in the queue to see, file by file, "
+                                     "what it would change.", [("Refresh the queue", self.refresh)],
+                                     is_empty=lambda: self.current is None)
         self.tabs.addTab(diff_page, "Diff")
 
         self.findings_tree = QTreeWidget(self)
@@ -304,12 +327,13 @@ class WorkshopPane(QWidget):
         rl.addLayout(brow)
         rl.addWidget(self.message)
         rl.addWidget(self.tabs, 1)
-        split = QSplitter(Qt.Orientation.Horizontal, self)
+        # the queue above the details: side by side, a 780 px tab cut the queue's columns
+        split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
         split.addWidget(right)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 5)
-        split.setSizes([430, 900])
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 3)
+        split.setSizes([160, 560])
         self.findings_index = self.tabs.indexOf(self.findings_tree)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
@@ -317,6 +341,23 @@ class WorkshopPane(QWidget):
         bold = QFont(self.header.font())
         bold.setPointSizeF(bold.pointSizeF() * 1.05)
         self.header.setFont(bold)
+
+    # ------------------------------------------------------------------ store
+    @property
+    def store(self) -> WorkshopStore:
+        """The workspace's ``WorkshopStore``, opened (created when missing) on first access.
+        Raises ``WorkshopError``/``OSError`` when it cannot be opened."""
+        if self._store is None:
+            self._store = WorkshopStore(self.workspace)
+            for n in self._store.notices:
+                self._say(n, error=True)
+        return self._store
+
+    def _existing_store(self) -> WorkshopStore | None:
+        """The store if it exists on disk (then opened), else None: viewing creates nothing."""
+        if self._store is None and (default_store_dir(self.workspace) / "workshop.db").is_file():
+            return self.store
+        return self._store
 
     # ------------------------------------------------------------------ queue
     def follow_workspace(self) -> bool:
@@ -328,19 +369,12 @@ class WorkshopPane(QWidget):
         ws = getattr(getattr(self.ctx, "env", None), "workspace", None)
         if ws is None:
             return False
-        try:
-            if Path(ws).resolve() == Path(self.store.workspace).resolve():
-                return False
-            store = WorkshopStore(Path(ws))
-        except (OSError, WorkshopError) as exc:
-            self._say(f"cannot open the workshop of {ws}: {exc}", error=True)
+        if Path(ws).resolve() == self.workspace.resolve():
             return False
-        self.store = store
+        self.workspace, self._store = Path(ws), None
         self.current = None
         self._show(None)
         self.refresh()
-        for n in self.store.notices:
-            self._say(n, error=True)
         return True
 
     def refresh(self) -> None:
@@ -348,9 +382,10 @@ class WorkshopPane(QWidget):
         keep = self.current.id if self.current else None
         state = self.filter.currentData()
         try:
-            rows = self.store.list(state=state)
-        except WorkshopError as exc:
-            self._say(str(exc), error=True)
+            store = self._existing_store()
+            rows = store.list(state=state) if store is not None else []
+        except (OSError, WorkshopError) as exc:
+            self._say(f"cannot open the workshop of {self.workspace}: {exc}", error=True)
             return
         self.model.set_rows(rows)
         self.count_label.setText(f"{len(rows)} proposal{'s' if len(rows) != 1 else ''}")
@@ -374,8 +409,10 @@ class WorkshopPane(QWidget):
         return False
 
     def _log_signature(self) -> tuple[int, int] | None:
+        log = self._store.log_path if self._store is not None else \
+            default_store_dir(self.workspace) / "events.jsonl"
         try:
-            st = self.store.log_path.stat()
+            st = log.stat()
         except OSError:
             return None
         return (st.st_size, st.st_mtime_ns)
@@ -399,10 +436,13 @@ class WorkshopPane(QWidget):
         if p is None or self.current is None or p.id != self.current.id:
             self._say("")  # a message belongs to the proposal it was about
         self.current = p
+        self.diff_empty.refresh()
         self._preview_token += 1
         if p is None:
-            self.header.setText("<i>No proposal selected. Proposals come from the chat agent, the "
-                                "description-improvement loop, or <code>workbench workshop propose-…</code>.</i>")
+            self.header.setText(
+                "<i>No proposal selected.</i>" if self.model.rows else
+                "<i>No proposals yet in this workspace's queue (also fed by "
+                "<code>workbench workshop propose-…</code>).</i>")
             for b in self.buttons.values():
                 b.setEnabled(False)
             self.file_combo.clear()
@@ -505,7 +545,7 @@ class WorkshopPane(QWidget):
         client = getattr(self.ctx, "client_id", None) or "claude-code"
         if env is None:
             from workbench.core.model import Environment
-            env = Environment(workspace=self.store.workspace)
+            env = Environment(workspace=self.workspace)
         ctx_tokens = getattr(self.ctx, "context_tokens", None)
         if ctx_tokens:
             env.context_tokens = ctx_tokens

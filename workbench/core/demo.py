@@ -1,13 +1,14 @@
-"""The bundled demo: a simulated home and a small monorepo workspace (``resources/demo/``) that
-exercise every discovery status. See ``resources/demo/README.md`` for what each skill shows.
+"""The bundled demo: a simulated home and a small monorepo workspace (``workbench/resources/demo/``)
+that exercise every discovery status. See ``workbench/resources/demo/README.md`` for what each skill
+shows. The resources (demo, icons, theme) are package data, found with ``importlib.resources``.
 """
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
-import workbench
 from workbench.core.model import Environment
 
 #: Binaries the demo treats as installed (deterministic across machines): ``curl`` lets the
@@ -17,18 +18,20 @@ DEMO_BINS = frozenset({"curl", "git", "python3"})
 
 
 def resources_dir() -> Path:
-    """``<repo>/resources`` (located via the package: ``Path(workbench.__file__).parents[1]``)."""
-    return Path(workbench.__file__).resolve().parents[1] / "resources"
+    """The package data folder ``workbench/resources`` (demo, icons, theme.json), located with
+    ``importlib.resources`` so that a checkout, an installed wheel and a PyInstaller bundle all
+    work. It is a real folder in all three (the demo is walked like any workspace)."""
+    return Path(str(resources.files("workbench") / "resources"))
 
 
 def demo_dir() -> Path:
-    """``resources/demo``."""
+    """``workbench/resources/demo``."""
     return resources_dir() / "demo"
 
 
 def demo_environment(**overrides) -> Environment:
-    """An ``Environment`` on the demo: home ``resources/demo/home``, workspace
-    ``resources/demo/workspace`` (also its git root, see below), binaries ``DEMO_BINS``, only
+    """An ``Environment`` on the demo: home ``<resources>/demo/home``, workspace
+    ``<resources>/demo/workspace`` (also its git root, see below), binaries ``DEMO_BINS``, only
     ``PATH`` from the real environment (so a real ``CODEX_HOME`` etc. does not leak in).
 
     Git root: a file or folder named ``.git`` cannot be committed inside a repository, so the

@@ -42,7 +42,9 @@ class CodeEditor(QPlainTextEdit):
         super().__init__(parent)
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.setFont(font)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # Wrapped: a SKILL.md's description is one long line, cut at the pane's edge unwrapped
+        # (issue 13). The gutter numbers blocks (file lines), so a wrapped line keeps one number.
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
         pal = self.palette()
         pal.setColor(QPalette.ColorRole.Base, color("background"))

@@ -62,7 +62,7 @@ def state_kind(state: int) -> int:
 class SkillHighlighter(QSyntaxHighlighter):
     """Highlight a SKILL.md document (YAML frontmatter + Markdown body). Syntax only.
 
-    Formats come from ``theme.syntax_formats()`` (``resources/theme.json`` "editor" section).
+    Formats come from ``theme.syntax_formats()`` (``workbench/resources/theme.json`` "editor" section).
     """
 
     def __init__(self, document: QTextDocument) -> None:

@@ -56,6 +56,7 @@ from workbench.app.editor.highlighter import SkillHighlighter
 from workbench.app.editor.lintbridge import resolve_lint, run_lint
 from workbench.app.editor.preview import SkillPreview, render_html
 from workbench.app.editor.problems import ProblemsList
+from workbench.app.emptystate import EmptyState
 from workbench.core.recovery import RecoveryEntry, RecoveryStore, recovery_key
 from workbench.core.safefile import ConflictError, atomic_write, sha256_of
 
@@ -287,7 +288,7 @@ class EditorPane(QWidget):
             ("find", "Find…", QKeySequence("Ctrl+F"), lambda: self.find_bar.open_find(False)),
             ("replace", "Replace…", QKeySequence("Ctrl+H"), lambda: self.find_bar.open_find(True)),
             ("toggle-preview", "Toggle Preview", QKeySequence("Ctrl+Shift+V"),
-             lambda: self.set_preview_visible(not self.preview.isVisible())),
+             lambda: self.set_preview_visible(self.preview.isHidden())),
         ):
             act = QAction(title, self)
             act.setShortcut(keys)
@@ -304,7 +305,22 @@ class EditorPane(QWidget):
         self.editor.bom_removal_requested.connect(self._remove_bom)
         self.problems.activated_item.connect(self.editor.jump_to)
         self._watch_batch.connect(self._on_watch_batch)
+        self.empty_states = [
+            EmptyState(self.editor, "No file open. Select a skill in the tree to edit its SKILL.md, "
+                       "or open one from disk.", [("Open SKILL.md…", self._open_dialog)],
+                       is_empty=lambda: self._path is None),
+            EmptyState(self.problems, "No problems: the linter found nothing in this file.",
+                       [("Lint again", self.lint_now)],
+                       is_empty=lambda: self._path is not None and self.problems.topLevelItemCount() == 0),
+        ]
         self._update_status()
+
+    def _open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+        path, _filter = QFileDialog.getOpenFileName(self, "Open SKILL.md", "",
+                                                    "SKILL.md (SKILL.md);;All files (*)")
+        if path:
+            self.open_file(path)
 
     # ---------------------------------------------------------------- public API
     @property
@@ -364,8 +380,12 @@ class EditorPane(QWidget):
             self.show_banner("New file: it will be created when you save.", "info")
         self._attach_watch()
         self._update_status()
+        for e in self.empty_states:
+            e.refresh()
         self._lint_timer.stop()
         QTimer.singleShot(0, self, self.lint_now)
+        if not self.preview.isHidden():  # a new file is shown at once, not after the debounce
+            QTimer.singleShot(0, self, self.render_preview_now)
         return True
 
     def save(self) -> bool:
@@ -556,7 +576,9 @@ class EditorPane(QWidget):
         self._pool.start(task)
         if self._path is not None:
             self.buffer_changed.emit(self._path, text)
-        if self.preview.isVisible():
+        # isHidden, not isVisible: a pane built before its tab is shown (the window's lazy tabs)
+        # is not visible yet, and its first preview used to stay blank (issue 13 item 6).
+        if not self.preview.isHidden():
             self._preview_timer.start()
         return token
 
@@ -720,6 +742,7 @@ class EditorPane(QWidget):
     def set_preview_visible(self, visible: bool) -> None:
         self.preview.setVisible(visible)
         if visible:
+            self._last_html = ""  # shown again: render and signal even when the text is unchanged
             self.render_preview_now()
 
     def show_banner(self, text: str, level: str = "info") -> None:

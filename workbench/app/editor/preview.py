@@ -33,6 +33,7 @@ table.fm td { padding: 2px 8px; border: 1px solid #d0d7de; vertical-align: top; 
 td.k { font-weight: bold; color: #0550ae; background: #f6f8fa; }
 div.err { color: #cf222e; }
 code, pre { font-family: monospace; background: #f6f8fa; }
+pre { white-space: pre-wrap; }
 """
 
 

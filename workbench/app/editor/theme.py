@@ -1,4 +1,5 @@
-"""Colours and text formats of the editor, from the ``"editor"`` section of ``resources/theme.json``.
+"""Colours and text formats of the editor, from the ``"editor"`` section of ``theme.json``
+(``workbench/resources``).
 
 The colour table file is shared with the rest of the app (``workbench.app.icons.theme()`` reads and
 merges it over built-in defaults). The editor starts from ``DEFAULT_EDITOR_THEME`` below, applies
