@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
-from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QTreeWidget,
+                               QTreeWidgetItem, QWidget)
 
 from workbench.app.editor.diagnostics import DiagnosticsLayer, PinnedDiagnostic
 from workbench.app.editor.gutter import paint_severity_mark
@@ -25,6 +25,21 @@ def severity_icon(severity: str) -> QIcon:
     return _icons[severity]
 
 
+class _WrapDelegate(QStyledItemDelegate):
+    """Row heights for word-wrapped text: QTreeView asks for a size hint without the column width,
+    so long messages stayed one line and were cut; this measures at the column's width."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        base = super().sizeHint(option, index)
+        view = self.parent()
+        width = view.header().sectionSize(index.column()) - 8 if isinstance(view, QTreeWidget) else 0
+        text = index.data(Qt.ItemDataRole.DisplayRole)
+        if width <= 0 or not text:
+            return base
+        br = option.fontMetrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), str(text))
+        return QSize(base.width(), max(base.height(), br.height() + 4))
+
+
 class ProblemsList(QTreeWidget):
     """Rows: severity (icon + word), line:column, code, message — from a ``DiagnosticsLayer``.
 
@@ -40,7 +55,12 @@ class ProblemsList(QTreeWidget):
         self.setColumnCount(4)
         self.setHeaderLabels(["Severity", "Line", "Code", "Message"])
         self.setRootIsDecorated(False)
-        self.setUniformRowHeights(True)
+        # long messages wrap in the Message column instead of being cut (uneven row heights)
+        self.setUniformRowHeights(False)
+        self.setWordWrap(True)
+        self.header().setStretchLastSection(True)
+        self.setItemDelegateForColumn(3, _WrapDelegate(self))
+        self.header().sectionResized.connect(lambda *_: self.scheduleDelayedItemsLayout())
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setAlternatingRowColors(True)
         self.itemClicked.connect(self._on_item)
