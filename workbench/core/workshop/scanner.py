@@ -191,7 +191,7 @@ _LINE_RULES: list[_Rule] = [
           "changes permissions of the whole filesystem"),
     # -- network into a shell -------------------------------------------------------------
     _Rule("WS-PIPE-SHELL", CRITICAL, re.compile(
-        r"\b" + _FETCH + r"\b[^\n;]*\|\s*(?:" + _SHELL + "|" + _INTERP + r")(?!\s*\.)|"
+        r"\b" + _FETCH + r"[^\S\n]+[^|\s][^\n;]*\|\s*(?:" + _SHELL + "|" + _INTERP + r")(?!\s*\.)|"
         r"\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:iex|Invoke-Expression)\b|"
         r"\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:iwr|irm|New-Object\s+Net\.WebClient)|"
         r"(?:\beval|\bsource|(?<![\w.])\.|" + _SHELL + "|" + _INTERP + r")\s+(?:-\S+\s+)*[\"']?"
@@ -272,7 +272,7 @@ _HOME_SENSITIVE = re.compile(r"^(?:~|\$HOME|\$\{HOME\})/\.?(?:ssh|aws|gnupg|kube
                              r"password-store|local/share/keyrings|mozilla|thunderbird|Library|Documents|Desktop|"
                              r"Pictures|git|\*)(?:/|$)")
 _SYSTEM_TOP = re.compile(r"^/(?:etc|usr|var|bin|sbin|boot|lib\w*|opt|root|home|System|Users|Library|Applications|"
-                         r"private|dev|proc|sys|srv|mnt|Volumes)(?:/|$)")
+                         r"private|dev|proc|sys|srv|mnt|Volumes)/?\*?$")
 _FIND_DELETE = re.compile(r"\bfind\s+[\"']?(?:/|~|\$HOME|\$\{HOME\})[\"']?(?:\s[^\n]*)?\s-delete\b")
 #: Files whose content is credentials (read = leak).
 _CRED_PATH = (r"(?:~/\.aws/credentials|\.aws/credentials|~/\.ssh/id_\w+|\.ssh/id_\w+|~/\.netrc|\.git-credentials|"
