@@ -16,8 +16,8 @@ a QObject's signals (queued to the GUI thread). Stop sets the cancel event and c
 A shell command the model asks for is shown to the user (``approve_shell``, on the GUI thread)
 while the worker waits; answering no (the default when the pane is closed) runs nothing.
 
-Drafting skills: with ``allow_propose`` (default on; the "Drafts" checkbox in the connection
-settings) the model is offered ``propose_skill`` (``workbench/core/chat/propose.py``). A proposal it
+Drafting skills: with ``allow_propose`` (default off, as in the CLI: a person opts in with the
+"Drafts" checkbox in the connection settings) the model is offered ``propose_skill`` (``workbench/core/chat/propose.py``). A proposal it
 makes appears in the transcript as a card "Proposal <id> (pending) — review in Workshop" and the
 pane emits ``proposal_created(id)`` as soon as the proposal is stored (while the turn may still be
 running); the card's button emits ``review_requested(id)``. Nothing is applied from here: the
@@ -182,7 +182,7 @@ class ChatPane(QWidget):
         catalog_provider: ``() -> (Catalog, context_tokens | None)`` (or just a Catalog).
         settings: initial ``ChatSettings`` (default: ``load_settings()``).
         environ: environment mapping for the key and base URL (default ``os.environ``).
-        allow_propose: offer ``propose_skill`` (default True; the "Drafts" checkbox).
+        allow_propose: offer ``propose_skill`` (default False; the "Drafts" checkbox).
         store_factory: ``() -> WorkshopStore`` used by ``propose_skill`` (called on the worker
             thread at the first proposal of a conversation). Default: ``WorkshopStore`` of the
             conversation's catalog workspace (the same store folder a ``WorkshopPane`` on that
@@ -204,7 +204,7 @@ class ChatPane(QWidget):
 
     def __init__(self, catalog_provider: CatalogProvider, parent: QWidget | None = None, *,
                  settings: ChatSettings | None = None, environ: dict | None = None,
-                 allow_propose: bool = True, store_factory: Callable[[], Any] | None = None) -> None:
+                 allow_propose: bool = False, store_factory: Callable[[], Any] | None = None) -> None:
         super().__init__(parent)
         self.catalog_provider = catalog_provider
         self.store_factory = store_factory
