@@ -23,6 +23,7 @@ Input (JSON schema in ``INPUT_SCHEMA``)::
                              #         "ambiguous" answer - one of the SKILL.md paths it listed
      "skill_md": str,        # the complete proposed SKILL.md text (frontmatter + body)
      "files": {relpath: str},   # optional support files, UTF-8 text, paths inside the skill folder
+     "executable": [relpath],   # optional: support files to write with the executable bit
      "target_root": str,     # create only; default: the client's project skill folder
      "note": str}            # optional: why (shown in the Workshop queue)
 
@@ -96,6 +97,8 @@ INPUT_SCHEMA: dict[str, Any] = {
         "skill_md": {"type": "string", "description": "The complete proposed SKILL.md text."},
         "files": {"type": "object", "additionalProperties": {"type": "string"},
                   "description": "Optional support files: {path relative to the skill folder: text}."},
+        "executable": {"type": "array", "items": {"type": "string"},
+                       "description": "Optional: paths of support files (scripts) to make executable."},
         "target_root": {"type": "string",
                         "description": "create only: one of this client's skill roots to create it in "
                                        "(default: the project's skill folder for this client)."},
@@ -167,6 +170,9 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
         files, why = _files(inp.get("files"))
         if why:
             return _error(why, inp)
+        exe = inp.get("executable") or []
+        if not isinstance(exe, list) or not all(isinstance(x, str) for x in exe):
+            return _error("executable must be a list of support-file paths", inp)
         cat = catalog() if callable(catalog) else catalog
         skills = list(getattr(cat, "skills", None) or ctx.known or [])
         cid = client_id or getattr(cat, "client", None) or ctx.client_id or "claude-code"
@@ -177,7 +183,8 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
             if why:
                 return _error(why, inp)
             store = get_store()
-            p = store.propose_create(name, text, files, target_root=root, source=source, note=note)
+            p = store.propose_create(name, text, files, target_root=root, source=source, note=note,
+                                     executable=exe)
             same = [s for s in skills if s.name == name]
             extra = []
             if same:
@@ -192,7 +199,7 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
         if why:
             return _error(why, inp)
         store = get_store()
-        p = store.propose_update(skill.path, text, files, source=source, note=note)
+        p = store.propose_update(skill.path, text, files, source=source, note=note, executable=exe)
         return _success(p, [f"It is bound to the current content of {skill.path}: if that file changes "
                             "before review, the proposal goes stale."])
 
