@@ -225,3 +225,34 @@ def test_corpus_false_positive_rate(corpus: Path, capsys):
     with capsys.disabled():
         print(f"\ncorpus: {n_blocked}/{len(skills)} skills ({rate:.1%}) with a blocking finding: {blocked}")
     assert rate < 0.05
+
+
+@pytest.mark.parametrize("root", [".git/hooks", ".github/workflows", ".claude/commands", ".vscode"])
+def test_store_refuses_to_apply_into_a_non_skill_folder(ws, root):
+    """Issue 12 item 2, store side (CLI, any caller): a create whose folder is not a skill
+    location carries a critical WS-TARGET finding and apply is refused; nothing is written."""
+    from workbench.core.workshop import TransitionError, WorkshopStore
+    s = WorkshopStore(ws)
+    p = s.propose_create("x", md("ok").decode(), {"run.sh": b"echo\n"}, target_root=ws / root)
+    assert [f.severity for f in p.findings if f.code == "WS-TARGET"] == ["critical"]
+    with pytest.raises(TransitionError, match="blocked"):
+        s.apply(p.id)
+    assert not (ws / root / "x").exists()
+
+
+def test_symlink_in_a_proposal_folder_is_refused(tmp_path):
+    """A proposal folder holding a symlink (here to a file outside it) is refused before anything
+    is stored; the live-side check refuses a support path through a symlinked folder."""
+    from workbench.core.workshop.paths import check_inside, files_from_folder
+    draft = tmp_path / "draft"
+    (draft / "scripts").mkdir(parents=True)
+    (draft / "SKILL.md").write_bytes(md("ok"))
+    secret = tmp_path / "secret.txt"
+    secret.write_text("s")
+    (draft / "scripts" / "leak.txt").symlink_to(secret)
+    with pytest.raises(ValueError, match="symlink"):
+        files_from_folder(draft)
+    live = tmp_path / "live"
+    live.mkdir()
+    (live / "scripts").symlink_to(tmp_path)
+    assert "outside the skill folder" in (check_inside(live, "scripts/x.sh") or "")

@@ -8,8 +8,8 @@ Pure Python (no Qt). Three families:
   ``source`` names the plugin). Formats it lacks come from gitleaks' default config
   (``config/gitleaks.toml``, rule ids cited per row). Without detect-secrets installed the
   gitleaks rows and the project's fallback rows still run (``secret_patterns()[1]`` is None).
-  Cost: ``has_secret_candidate`` is the cheap pre-check (case-sensitive ``in`` searches for the
-  few literals every pattern needs); a text without any of them costs a few µs per 4 KB.
+  Cost: ``has_secret_candidate`` is the cheap pre-check: one Aho-Corasick pass (pyahocorasick)
+  for the literals every pattern needs (``SECRET_TRIGGERS``); the regexes run only on a hit.
 * **Unicode** (``BIDI_CHARS``, ``BIDI_RE``, ``INVISIBLE_RE``, ``INVISIBLE_BMP``, ``is_tag``):
   bidi controls (Trojan Source, validators.md J2) and invisible characters.
 * **Injection** (``INJECTION_RULES``, ``find_injections``): "ignore previous instructions"-style
@@ -32,6 +32,7 @@ import bisect
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 # ---------------------------------------------------------------------------------------------
 # secrets
@@ -70,7 +71,7 @@ class SecretMatch:
 #: detect-secrets plugins used: (module, class, what, triggers, indexes of its denylist to use).
 #: Plugins left out on purpose: keyword/entropy ones (too many false positives in prose), Discord,
 #: Telegram and Twilio (no literal to pre-check on), JWT (example tokens are common in docs),
-#: Artifactory's loose ``AP...`` form, Mailchimp's ``-us`` form, IBM/SoftLayer/Cloudant (keyword).
+#: Artifactory (its ``AP...`` form is loose), Mailchimp's ``-us`` form, IBM/SoftLayer/Cloudant (keyword).
 _DETECT_SECRETS = (
     ("aws", "AWSKeyDetector", "AWS access key id", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), (0,)),
     ("github_token", "GitHubTokenDetector", "GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), None),
@@ -85,7 +86,6 @@ _DETECT_SECRETS = (
     ("npm", "NpmDetector", "npm token", ("_authToken",), None),
     ("square_oauth", "SquareOAuthDetector", "Square OAuth secret", ("sq0csp-",), None),
     ("azure_storage_key", "AzureStorageKeyDetector", "Azure storage account key", ("AccountKey=",), None),
-    ("artifactory", "ArtifactoryDetector", "Artifactory token", ("AKC",), (0,)),
 )
 
 #: Formats detect-secrets lacks (gitleaks default config rule ids), and fallbacks for the
@@ -168,8 +168,30 @@ PLACEHOLDER = re.compile(r"(?i)example|x{4,}|\.\.\.|your[_-]?|dummy|fake|placeho
                          r"abcdef|a1b2c3|<[a-z_-]+>")
 
 
+def _automaton() -> Any:
+    """An Aho-Corasick automaton of ``SECRET_TRIGGERS`` (pyahocorasick), or None without it."""
+    try:
+        import ahocorasick
+    except ImportError:
+        return None
+    a = ahocorasick.Automaton()
+    for t in SECRET_TRIGGERS:
+        a.add_word(t, t)
+    a.make_automaton()
+    return a
+
+
+#: One pass over the text for all ~50 literals: measured on the corpus (1,231 SKILL.md files,
+#: 4.7 KB average, loaded 2-core VM) 327 µs/file against 758 µs for one ``in`` search per literal
+#: and 258 µs for the 15 literals SEC001 had before the table was shared.
+_AUTOMATON = _automaton()
+
+
 def has_secret_candidate(text: str) -> bool:
-    """True when ``text`` holds a literal some secret pattern needs (cheap: ``in`` searches)."""
+    """True when ``text`` holds a literal some secret pattern needs (the cheap pre-check: one
+    Aho-Corasick pass, or one ``in`` search per literal without pyahocorasick)."""
+    if _AUTOMATON is not None:
+        return next(_AUTOMATON.iter(text), None) is not None
     return any(t in text for t in SECRET_TRIGGERS)
 
 
