@@ -63,8 +63,8 @@ def chat(qtbot, world, fake_api):
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
     _ws, _alpha, cat = world
-    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={},
-                 allow_propose=True)
+    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
+                 environ={}, allow_propose=True)
     qtbot.addWidget(p)
     p.key_edit.setText("dummy")
     yield p
@@ -76,7 +76,8 @@ def test_drafts_are_off_by_default(qtbot, world, fake_api):
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
     cat = world[2]
-    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={})
+    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
+                 environ={})
     qtbot.addWidget(p)
     assert not p.propose_check.isChecked()
     p.shutdown()

@@ -166,7 +166,8 @@ def test_scripts_and_blocking_findings_stand_out(qtbot, setup, artifacts):
         {"scripts/go.py": b"print('go')\n"}, target_root=ws / ".claude" / "skills", source="chat",
         executable={"scripts/go.py"})
     asked: list[str] = []
-    pane = WorkshopPane(store, confirm=lambda t, text: asked.append(text) or False, ask_reason=lambda t, label: "r")
+    pane = WorkshopPane(store, confirm=lambda t, text: asked.append(text) or False,
+                        ask_reason=lambda t, label: "r")
     qtbot.addWidget(pane)
     pane.resize(1300, 750)
     pane.show()
@@ -185,7 +186,8 @@ def test_scripts_and_blocking_findings_stand_out(qtbot, setup, artifacts):
     pane.grab().save(str(artifacts / "workshop_risk_banner.png"))
     # a finding's row opens its file's diff
     scan_root = pane.findings_tree.topLevelItem(0)
-    row = next(scan_root.child(k) for k in range(scan_root.childCount()) if scan_root.child(k).text(1) == "WS-PIPE-SHELL")
+    rows = [scan_root.child(k) for k in range(scan_root.childCount())]
+    row = next(r for r in rows if r.text(1) == "WS-PIPE-SHELL")
     pane.findings_tree.itemActivated.emit(row, 0)
     assert pane.file_combo.currentData() == "scripts/install.sh" and pane.tabs.currentIndex() == 0
 

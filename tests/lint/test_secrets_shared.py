@@ -27,7 +27,10 @@ TOKENS = [
     ("Hugging Face", "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"),
     ("PyPI", "pypi-AgEIcHlwaS5vcmc" + "Zq3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK3lM9" * 2),
     ("npm", "//registry.npmjs.org/:_authToken=npm_Zq3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK3lM"),
-    ("private key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA" + "q3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK" * 2),
+    (
+        "private key",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA" + "q3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK" * 2,
+    ),
 ]
 
 
@@ -41,9 +44,15 @@ def test_lint_and_scanner_agree_on_provider_keys(provider, token):
     assert riskpatterns.has_secret_candidate(text)
 
 
-@pytest.mark.parametrize("text", ["AKIAIOSFODNN7EXAMPLE", "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                                  "sk-ant-api03-your-key-here-0000000000000000",
-                                  "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AKIAIOSFODNN7EXAMPLE",
+        "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "sk-ant-api03-your-key-here-0000000000000000",
+        "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    ],
+)
 def test_placeholders_are_not_secrets(text):
     body = FM + text + "\n"
     assert not [d for d in lint_text(body) if d.code == "SEC001"]

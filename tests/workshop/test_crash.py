@@ -188,7 +188,8 @@ def test_killed_process_mid_apply_leaves_old_or_new(ws, alpha, wb_home, step):
     root = alpha.parent.parent
     old = snapshot(alpha.parent)
     p = WorkshopStore(ws).propose_update(alpha, NEW, FILES)
-    rc, err = _run_apply_in_subprocess(ws, wb_home, p.id, f"lambda step: os._exit(9) if step == {step!r} else None")
+    hook = f"lambda step: os._exit(9) if step == {step!r} else None"
+    rc, err = _run_apply_in_subprocess(ws, wb_home, p.id, hook)
     assert rc == 9, err
     now = snapshot(alpha.parent)
     assert now == old or _is_new(now), step  # never a mix
@@ -248,7 +249,9 @@ def test_apply_keeps_the_executable_bit(ws, alpha, tmp_path):
                                       "references/a.md": b"# a\n"}, executable={"scripts/new.py"})
     assert p.files["scripts/new.py"].get("executable") and "executable" not in p.files["references/a.md"]
     s.apply(p.id)
-    mode = lambda rel: (alpha.parent / rel).stat().st_mode & 0o777  # noqa: E731
+
+    def mode(rel: str) -> int:
+        return (alpha.parent / rel).stat().st_mode & 0o777
     assert mode("scripts/new.py") == 0o755 and mode("scripts/run.sh") == 0o755
     assert mode("references/a.md") == 0o644
     # a create from a folder with an executable script (the CLI's --proposal DIR)

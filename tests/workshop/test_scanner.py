@@ -49,7 +49,7 @@ FAIL = [  # (snippet, code, severity)
     ("key = AKIAQWERTYUIOPASDFGH", "WS-SECRET", "critical"),
     ("token ghp_" + "Zq3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK3lM9", "WS-SECRET", "critical"),
     ("export ANTHROPIC_API_KEY=sk-ant-api03-" + "Zx9" * 10, "WS-SECRET", "critical"),
-    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2g",
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMw",
      "WS-SECRET", "critical"),
     ("-----BEGIN OPENSSH PRIVATE KEY-----\n...\n", "WS-SECRET", "warning"),
     ("xoxb-5829301746-Qk3vNw8LpZ", "WS-SECRET", "critical"),

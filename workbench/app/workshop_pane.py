@@ -313,7 +313,8 @@ class WorkshopPane(QWidget):
         self.findings_tree = QTreeWidget(self)
         self.findings_tree.setHeaderLabels(["Severity", "Code", "Where", "Message"])
         self.findings_tree.setRootIsDecorated(True)
-        self.findings_tree.itemActivated.connect(lambda it, _c: self.show_file(it.data(2, Qt.ItemDataRole.UserRole)))
+        self.findings_tree.itemActivated.connect(
+            lambda it, _c: self.show_file(it.data(2, Qt.ItemDataRole.UserRole)))
         self.tabs.addTab(self.findings_tree, "Findings")
 
         prev_page = QWidget(self)
@@ -477,8 +478,8 @@ class WorkshopPane(QWidget):
         self.buttons["apply"].setToolTip(f"blocked by {len(blocked)} critical finding(s)" if blocked else "")
         banner = risk_banner_html(p)
         bg, border = ("#ffebe9", "#cf222e") if blocked else ("#fff8c5", "#d97a00")
-        self.risk_banner.setStyleSheet(f"QLabel {{ background: {bg}; color: #1f2328; border: 1px solid {border};"
-                                       " border-radius: 4px; padding: 6px; }")
+        self.risk_banner.setStyleSheet(f"QLabel {{ background: {bg}; color: #1f2328; border: 1px solid "
+                                       f"{border}; border-radius: 4px; padding: 6px; }}")
         self.risk_banner.setText(banner)
         self.risk_banner.setVisible(bool(banner))
         try:
@@ -496,7 +497,8 @@ class WorkshopPane(QWidget):
             self.file_combo.addItem(f"{c.rel} ({mark})", c.rel)
             if c.rel in scripts:
                 i = self.file_combo.count() - 1
-                self.file_combo.setItemData(i, QColor(_SEV_COLORS["critical"]), Qt.ItemDataRole.ForegroundRole)
+                self.file_combo.setItemData(i, QColor(_SEV_COLORS["critical"]),
+                                            Qt.ItemDataRole.ForegroundRole)
         self.file_combo.blockSignals(False)
         self._show_diff()
         self._fill_findings(p)
@@ -682,8 +684,8 @@ class WorkshopPane(QWidget):
             scripts = script_files(p)
             listed = "".join(f"\n  • {rel} ({what})" for rel, what in scripts[:10])
             return (f"Write {n} file(s) of proposal {p.id} into\n{p.target_dir}?\n\n"
-                    + (f"It adds or changes {len(scripts)} script/executable file(s) an agent may run:{listed}\n\n"
-                       if scripts else "")
+                    + (f"It adds or changes {len(scripts)} script/executable file(s) an agent may run:"
+                       f"{listed}\n\n" if scripts else "")
                     + (f"{warn} warning(s) from the scanner. " if warn else "")
                     + "You can roll this back later.")
         if action == "rollback":

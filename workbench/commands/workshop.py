@@ -223,8 +223,8 @@ def run(args) -> int:
             if root is None and args.client:
                 from workbench.core.workshop import default_target_root
                 root = default_target_root(ws, args.client)
-            p = store.propose_create(args.name, text, files, target_root=root, source=args.source, note=args.note,
-                                     executable=exe)
+            p = store.propose_create(args.name, text, files, target_root=root, source=args.source,
+                                     note=args.note, executable=exe)
         elif a == "propose-update":
             text, files, exe = _read_proposal(args.proposal)
             target = _resolve_skill(ws, words[0], args)

@@ -72,12 +72,28 @@ class SecretMatch:
 #: Plugins left out on purpose: keyword/entropy ones (too many false positives in prose), Discord,
 #: Telegram and Twilio (no literal to pre-check on), JWT (example tokens are common in docs),
 #: Artifactory (its ``AP...`` form is loose), Mailchimp's ``-us`` form, IBM/SoftLayer/Cloudant (keyword).
-_DETECT_SECRETS = (
+_DETECT_SECRETS: tuple[tuple[str, str, str, tuple[str, ...], tuple[int, ...] | None], ...] = (
     ("aws", "AWSKeyDetector", "AWS access key id", ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), (0,)),
     ("github_token", "GitHubTokenDetector", "GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), None),
-    ("gitlab_token", "GitLabTokenDetector", "GitLab token",
-     ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "GR1348941", "glcbt-", "glimt-", "glptt-", "glagent-",
-      "gloas-"), None),
+    (
+        "gitlab_token",
+        "GitLabTokenDetector",
+        "GitLab token",
+        (
+            "glpat-",
+            "gldt-",
+            "glft-",
+            "glsoat-",
+            "glrt-",
+            "GR1348941",
+            "glcbt-",
+            "glimt-",
+            "glptt-",
+            "glagent-",
+            "gloas-",
+        ),
+        None,
+    ),
     ("slack", "SlackDetector", "Slack token or webhook", ("xox", "hooks.slack.com"), None),
     ("stripe", "StripeDetector", "Stripe live key", ("k_live_",), None),
     ("openai", "OpenAIDetector", "OpenAI API key", ("T3BlbkFJ",), None),
@@ -90,35 +106,106 @@ _DETECT_SECRETS = (
 
 #: Formats detect-secrets lacks (gitleaks default config rule ids), and fallbacks for the
 #: most common ones when detect-secrets is not installed (``fallback`` True).
-_OWN = (
+_OWN: tuple[tuple[str, tuple[str, ...], str, str, bool], ...] = (
     # what, triggers, pattern, source, fallback-only
-    ("Anthropic API key", ("sk-ant-",), r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{20,}", "gitleaks anthropic-api-key",
-     False),
-    ("OpenAI API key", ("sk-proj-", "sk-svcacct-", "sk-admin-"),
-     r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}", "gitleaks openai-api-key", False),
-    ("GitHub fine-grained token", ("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{40,}",
-     "gitleaks github-fine-grained-pat", False),
+    (
+        "Anthropic API key",
+        ("sk-ant-",),
+        r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{20,}",
+        "gitleaks anthropic-api-key",
+        False,
+    ),
+    (
+        "OpenAI API key",
+        ("sk-proj-", "sk-svcacct-", "sk-admin-"),
+        r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40,}",
+        "gitleaks openai-api-key",
+        False,
+    ),
+    (
+        "GitHub fine-grained token",
+        ("github_pat_",),
+        r"\bgithub_pat_[A-Za-z0-9_]{40,}",
+        "gitleaks github-fine-grained-pat",
+        False,
+    ),
     ("Google API key", ("AIza",), r"\bAIza[0-9A-Za-z_\-]{35}\b", "gitleaks gcp-api-key", False),
-    ("Google OAuth client secret", ("GOCSPX-",), r"\bGOCSPX-[A-Za-z0-9_\-]{28}\b", "gitleaks gcp-oauth-secret",
-     False),
+    (
+        "Google OAuth client secret",
+        ("GOCSPX-",),
+        r"\bGOCSPX-[A-Za-z0-9_\-]{28}\b",
+        "gitleaks gcp-oauth-secret",
+        False,
+    ),
     ("Hugging Face token", ("hf_",), r"\bhf_[A-Za-z]{34}\b", "gitleaks huggingface-access-token", False),
-    ("Shopify token", ("shpat_", "shpss_", "shpca_", "shppa_"), r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
-     "gitleaks shopify-access-token", False),
-    ("DigitalOcean token", ("dop_v1_", "doo_v1_"), r"\bdo[po]_v1_[a-f0-9]{64}\b", "gitleaks digitalocean-pat",
-     False),
-    ("age secret key", ("AGE-SECRET-KEY-1",), r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b",
-     "gitleaks age-secret-key", False),
-    ("Slack app token", ("xapp-",), r"\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+\b", "gitleaks slack-app-token", False),
-    ("private key", ("PRIVATE KEY", "PuTTY-User-Key-File"),
-     r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED |SSH2 ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
-     r"|PuTTY-User-Key-File-\d", "gitleaks private-key", False),
+    (
+        "Shopify token",
+        ("shpat_", "shpss_", "shpca_", "shppa_"),
+        r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
+        "gitleaks shopify-access-token",
+        False,
+    ),
+    (
+        "DigitalOcean token",
+        ("dop_v1_", "doo_v1_"),
+        r"\bdo[po]_v1_[a-f0-9]{64}\b",
+        "gitleaks digitalocean-pat",
+        False,
+    ),
+    (
+        "age secret key",
+        ("AGE-SECRET-KEY-1",),
+        r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b",
+        "gitleaks age-secret-key",
+        False,
+    ),
+    (
+        "Slack app token",
+        ("xapp-",),
+        r"\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+\b",
+        "gitleaks slack-app-token",
+        False,
+    ),
+    (
+        "private key",
+        ("PRIVATE KEY", "PuTTY-User-Key-File"),
+        (
+            r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED |SSH2 ENCRYPTED )?"
+            r"PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"
+        ),
+        "gitleaks private-key",
+        False,
+    ),
     # fallbacks (detect-secrets missing)
-    ("AWS access key id", ("AKIA", "ASIA"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "gitleaks aws-access-token", True),
-    ("GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
-     "gitleaks github-pat", True),
+    (
+        "AWS access key id",
+        ("AKIA", "ASIA"),
+        r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+        "gitleaks aws-access-token",
+        True,
+    ),
+    (
+        "GitHub token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        r"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
+        "gitleaks github-pat",
+        True,
+    ),
     ("GitLab token", ("glpat-",), r"\bglpat-[A-Za-z0-9_\-]{20,}\b", "gitleaks gitlab-pat", True),
-    ("Slack token or webhook", ("xox",), r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b", "gitleaks slack-bot-token", True),
-    ("Stripe live key", ("k_live_",), r"\b[rs]k_live_[0-9a-zA-Z]{24,}\b", "gitleaks stripe-access-token", True),
+    (
+        "Slack token or webhook",
+        ("xox",),
+        r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b",
+        "gitleaks slack-bot-token",
+        True,
+    ),
+    (
+        "Stripe live key",
+        ("k_live_",),
+        r"\b[rs]k_live_[0-9a-zA-Z]{24,}\b",
+        "gitleaks stripe-access-token",
+        True,
+    ),
 )
 
 
@@ -129,12 +216,13 @@ def _build_secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
         import importlib
 
         import detect_secrets
+
         library = f"detect-secrets {getattr(detect_secrets, '__version__', '')}".strip()
         for mod, cls, what, triggers, which in _DETECT_SECRETS:
             try:
                 plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{mod}"), cls)()
                 rxs = list(plugin.denylist)
-            except Exception:  # noqa: BLE001 - a renamed plugin must not break lint
+            except Exception:  # noqa: S112 - a renamed plugin must not break lint; the others still run
                 continue
             for i, rx in enumerate(rxs):
                 if which is None or i in which:
@@ -162,16 +250,19 @@ def secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
 
 
 #: Every trigger literal (the pre-check), known without importing detect-secrets.
-SECRET_TRIGGERS: tuple[str, ...] = tuple(sorted({t for row in _DETECT_SECRETS for t in row[3]}
-                                               | {t for row in _OWN for t in row[1]}))
-PLACEHOLDER = re.compile(r"(?i)example|x{4,}|\.\.\.|your[_-]?|dummy|fake|placeholder|redacted|0{8,}|1234567|"
-                         r"abcdef|a1b2c3|<[a-z_-]+>")
+SECRET_TRIGGERS: tuple[str, ...] = tuple(
+    sorted({t for row in _DETECT_SECRETS for t in row[3]} | {t for row in _OWN for t in row[1]})
+)
+PLACEHOLDER = re.compile(
+    r"(?i)example|x{4,}|\.\.\.|your[_-]?|dummy|fake|placeholder|redacted|0{8,}|1234567|"
+    r"abcdef|a1b2c3|<[a-z_-]+>"
+)
 
 
 def _automaton() -> Any:
     """An Aho-Corasick automaton of ``SECRET_TRIGGERS`` (pyahocorasick), or None without it."""
     try:
-        import ahocorasick
+        import ahocorasick  # type: ignore[import-not-found]
     except ImportError:
         return None
     a = ahocorasick.Automaton()
@@ -214,7 +305,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
             seen.add((s, e))
             token = m.group(0)
             if p.what == "private key":
-                tail = text[e:e + 200]
+                tail = text[e : e + 200]
                 fake = bool(PLACEHOLDER.search(tail)) or len(tail.strip()) < 40
             else:
                 fake = bool(PLACEHOLDER.search(token))
@@ -248,13 +339,63 @@ def is_tag(ch: str) -> bool:
 #: Look-alike letters folded to ASCII (Cyrillic and Greek letters that render like Latin ones;
 #: Unicode confusables.txt, the common subset). Fullwidth/mathematical letters go through NFKC.
 _CONFUSABLES = {
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ı": "i", "ɪ": "i", "ɴ": "n", "ʀ": "r",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "Х": "X", "І": "I", "Ѕ": "S", "Ј": "J",
-    "α": "a", "ο": "o", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
-    "Α": "A", "Β": "B", "Ε": "E", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T",
-    "Χ": "X", "Υ": "Y", "Ζ": "Z",
+    "а": "a",
+    "е": "e",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "у": "y",
+    "х": "x",
+    "і": "i",
+    "ј": "j",
+    "ѕ": "s",
+    "ԁ": "d",
+    "һ": "h",
+    "ӏ": "l",
+    "ԛ": "q",
+    "ԝ": "w",
+    "ɡ": "g",
+    "ı": "i",
+    "ɪ": "i",
+    "ɴ": "n",
+    "ʀ": "r",
+    "А": "A",
+    "В": "B",
+    "Е": "E",
+    "К": "K",
+    "М": "M",
+    "Н": "H",
+    "О": "O",
+    "Р": "P",
+    "С": "C",
+    "Т": "T",
+    "Х": "X",
+    "І": "I",
+    "Ѕ": "S",
+    "Ј": "J",
+    "α": "a",
+    "ο": "o",
+    "ε": "e",
+    "ι": "i",
+    "κ": "k",
+    "ν": "v",
+    "ρ": "p",
+    "τ": "t",
+    "υ": "u",
+    "χ": "x",
+    "Α": "A",
+    "Β": "B",
+    "Ε": "E",
+    "Ι": "I",
+    "Κ": "K",
+    "Μ": "M",
+    "Ν": "N",
+    "Ο": "O",
+    "Ρ": "P",
+    "Τ": "T",
+    "Χ": "X",
+    "Υ": "Y",
+    "Ζ": "Z",
 }
 _DROP = re.compile("[" + BIDI_CHARS + INVISIBLE_BMP + HANGUL_FILLERS + "\U000e0000-\U000e007f]")
 
@@ -311,23 +452,57 @@ class InjectionRule:
 #: Between two words: spaces, line breaks, Markdown emphasis/quote markers.
 _W = r"[\s*_`>~\"']+"
 _VERB = r"(?:ignore|disregard|forget|override|bypass|skip|drop)"
-_OBJ = (r"(?:instructions?|prompts?|rules|messages|directions|guidelines|guardrails|constraints|directives|"
-        r"context|policies)")
-_PRE = (r"(?:previous|prior|above|earlier|preceding|system|original|developer|safety|initial|existing|"
-        r"all\s+(?:of\s+)?(?:the\s+|your\s+)?(?:previous\s+|prior\s+|above\s+)?)")
-_POST = (r"(?:above|before|so\s+far|earlier|you\s+(?:were|have\s+been)\s+given|given\s+(?:to\s+you|above|earlier)|"
-         r"from\s+(?:the\s+)?(?:system|developer|user|anthropic|openai)|in\s+(?:the\s+|your\s+)?system\s+prompt)")
-_DET = r"(?:(?:all|any|every)" + _W + r")?(?:of" + _W + r")?(?:the|your|these|those|my|its)?" + r"(?:" + _W + r")?"
+_OBJ = (
+    r"(?:instructions?|prompts?|rules|messages|directions|guidelines|guardrails|constraints|directives|"
+    r"context|policies)"
+)
+_PRE = (
+    r"(?:previous|prior|above|earlier|preceding|system|original|developer|safety|initial|existing|"
+    r"all\s+(?:of\s+)?(?:the\s+|your\s+)?(?:previous\s+|prior\s+|above\s+)?)"
+)
+_POST = (
+    r"(?:above|before|so\s+far|earlier|you\s+(?:were|have\s+been)\s+given|given\s+(?:to\s+you|above|earlier)|"
+    r"from\s+(?:the\s+)?(?:system|developer|user|anthropic|openai)|in\s+(?:the\s+|your\s+)?system\s+prompt)"
+)
+_DET = (
+    r"(?:(?:all|any|every)"
+    + _W
+    + r")?(?:of"
+    + _W
+    + r")?(?:the|your|these|those|my|its)?"
+    + r"(?:"
+    + _W
+    + r")?"
+)
 
 INJECTION_RULES: tuple[InjectionRule, ...] = (
-    InjectionRule("WS-INJECT", "critical", re.compile(
-        r"\b" + _VERB + _W + _DET + _PRE.replace(r"\s", _W) + r"(?:" + _W + r")?" + _OBJ + r"\b"
-        r"|\b" + _VERB + _W + r"(?:all" + _W + r"|any" + _W + r")?(?:of" + _W + r")?(?:the|your)" + _W + _OBJ
-        + _W + _POST.replace(r"\s", _W) + r"\b"
-        r"|\b" + _VERB + _W + r"your" + _W + r"(?:" + _PRE.replace(r"\s", _W) + r")?" + _OBJ + r"\b"
-        r"|\bnew" + _W + r"instructions?" + _W + r"(?:follow|supersede|override|replace)", re.I),
+    InjectionRule(
+        "WS-INJECT",
+        "critical",
+        re.compile(
+            r"\b" + _VERB + _W + _DET + _PRE.replace(r"\s", _W) + r"(?:" + _W + r")?" + _OBJ + r"\b"
+            r"|\b"
+            + _VERB
+            + _W
+            + r"(?:all"
+            + _W
+            + r"|any"
+            + _W
+            + r")?(?:of"
+            + _W
+            + r")?(?:the|your)"
+            + _W
+            + _OBJ
+            + _W
+            + _POST.replace(r"\s", _W)
+            + r"\b"
+            r"|\b" + _VERB + _W + r"your" + _W + r"(?:" + _PRE.replace(r"\s", _W) + r")?" + _OBJ + r"\b"
+            r"|\bnew" + _W + r"instructions?" + _W + r"(?:follow|supersede|override|replace)",
+            re.IGNORECASE,
+        ),
         "prompt-injection phrasing: tells the model to ignore its instructions",
-        ("ignor", "disregard", "forget", "overrid", "bypass", "skip", "drop", "new")),
+        ("ignor", "disregard", "forget", "overrid", "bypass", "skip", "drop", "new"),
+    ),
 )
 
 

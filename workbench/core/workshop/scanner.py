@@ -78,12 +78,19 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Collection
+from typing import Any
 
-from workbench.core.riskpatterns import (BIDI_CHARS, HANGUL_FILLERS, INVISIBLE_BMP, PLACEHOLDER,
-                                         find_injections, find_secrets)
+from workbench.core.riskpatterns import (
+    BIDI_CHARS,
+    HANGUL_FILLERS,
+    INVISIBLE_BMP,
+    PLACEHOLDER,
+    find_injections,
+    find_secrets,
+)
 from workbench.core.workshop.paths import SKILL_MD, check_inside, check_relpath
 
 CRITICAL, WARNING, INFO = "critical", "warning", "info"
@@ -268,19 +275,20 @@ _SECRET_FILE = re.compile(r"(?:^|/)(?:\.env(?:\.[\w.]+)?|id_rsa|id_dsa|id_ecdsa|
 _BIDI = {ord(c) for c in BIDI_CHARS}
 _INVISIBLE = {ord(c) for c in INVISIBLE_BMP + HANGUL_FILLERS}
 #: Credential folders under the home folder: deleting them recursively is critical.
-_HOME_SENSITIVE = re.compile(r"^(?:~|\$HOME|\$\{HOME\})/\.?(?:ssh|aws|gnupg|kube|docker|config|azure|gcloud|"
-                             r"password-store|local/share/keyrings|mozilla|thunderbird|Library|Documents|Desktop|"
-                             r"Pictures|git|\*)(?:/|$)")
-_SYSTEM_TOP = re.compile(r"^/(?:etc|usr|var|bin|sbin|boot|lib\w*|opt|root|home|System|Users|Library|Applications|"
-                         r"private|dev|proc|sys|srv|mnt|Volumes)/?\*?$")
+_HOME_SENSITIVE = re.compile(r"^(?:~|\$HOME|\$\{HOME\})/\.?(?:ssh|aws|gnupg|kube|docker|config|azure|"
+                             r"gcloud|password-store|local/share/keyrings|mozilla|thunderbird|Library|"
+                             r"Documents|Desktop|Pictures|git|\*)(?:/|$)")
+_SYSTEM_TOP = re.compile(r"^/(?:etc|usr|var|bin|sbin|boot|lib\w*|opt|root|home|System|Users|Library|"
+                         r"Applications|private|dev|proc|sys|srv|mnt|Volumes)/?\*?$")
 _FIND_DELETE = re.compile(r"\bfind\s+[\"']?(?:/|~|\$HOME|\$\{HOME\})[\"']?(?:\s[^\n]*)?\s-delete\b")
 #: Files whose content is credentials (read = leak).
-_CRED_PATH = (r"(?:~/\.aws/credentials|\.aws/credentials|~/\.ssh/id_\w+|\.ssh/id_\w+|~/\.netrc|\.git-credentials|"
-              r"/etc/shadow|~/\.docker/config\.json|~/\.kube/config|~/\.config/gcloud/\S*credentials\S*|"
-              r"~/\.npmrc|~/\.pypirc|\.env\b)")
+_CRED_PATH = (r"(?:~/\.aws/credentials|\.aws/credentials|~/\.ssh/id_\w+|\.ssh/id_\w+|~/\.netrc|"
+              r"\.git-credentials|/etc/shadow|~/\.docker/config\.json|~/\.kube/config|"
+              r"~/\.config/gcloud/\S*credentials\S*|~/\.npmrc|~/\.pypirc|\.env\b)")
 _CRED_READ = re.compile(r"\b(?:cat|less|more|head|tail|cp|scp|base64|xxd|od|strings|type|Get-Content|gc|"
                         r"grep|awk|sed|openssl)\b[^\n|;]*?" + _CRED_PATH, _I)
-_KEYCHAIN = re.compile(r"\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|\bsecret-tool\s+lookup\b")
+_KEYCHAIN = re.compile(r"\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b"
+                       r"|\bsecret-tool\s+lookup\b")
 #: Claude Code's dynamic context: ``!`cmd` `` runs cmd when the skill loads (clients.md, Claude
 #: Code "Inject dynamic context"); only in SKILL.md.
 _BANG = re.compile(r"!`([^`\n]+)`")
@@ -288,7 +296,8 @@ _BANG = re.compile(r"!`([^`\n]+)`")
 SCRIPT_EXTENSIONS = frozenset({
     ".sh", ".bash", ".zsh", ".fish", ".ksh", ".csh", ".py", ".pyw", ".js", ".mjs", ".cjs", ".ts", ".rb",
     ".pl", ".php", ".ps1", ".psm1", ".bat", ".cmd", ".vbs", ".exe", ".dll", ".so", ".dylib", ".bin", ".jar",
-    ".applescript", ".scpt", ".command", ".lua", ".tcl", ".r", ".swift", ".go", ".awk", ".elf", ".run", ".app",
+    ".applescript", ".scpt", ".command", ".lua", ".tcl", ".r", ".swift", ".go", ".awk", ".elf", ".run",
+    ".app",
 })
 #: Folders where a skill must never be written (a client or tool runs what is there).
 _BAD_TARGET = re.compile(r"(?:^|/)(?:\.git|\.hg|\.svn)(?:/|$)|(?:^|/)\.github/(?:workflows|actions)(?:/|$)|"
@@ -529,14 +538,16 @@ def _file_findings(rel: str, data: bytes, prev: bytes | None, executable: bool,
         what = "new" if prev is None else "changed"
         kind = "executable" if executable else "script"
         out.append(Finding(WARNING, "WS-EXEC", rel, 1, 1,
-                           f"{what} {kind} file: read it before applying (an agent may run it)", _excerpt(first)))
+                           f"{what} {kind} file: read it before applying (an agent may run it)",
+                           _excerpt(first)))
     text = _decode(data)
     if text is not None:
         return text
     stripped = data.replace(b"\x00", b"")
     try:
         dec = stripped.decode("utf-8")
-        looks_text = bool(dec.strip()) and sum(c.isprintable() or c in "\n\r\t" for c in dec) >= 0.95 * len(dec)
+        printable = sum(c.isprintable() or c in "\n\r\t" for c in dec)
+        looks_text = bool(dec.strip()) and printable >= 0.95 * len(dec)
     except UnicodeDecodeError:
         looks_text = False
     suffix = PurePosixPath(rel).suffix.lower()
@@ -671,11 +682,11 @@ def lint_proposal(text: str, path: Path | None = None, profile: str = "agentskil
     """
     try:
         from workbench.core.lint import lint_text  # type: ignore[attr-defined]
-    except Exception as exc:  # noqa: BLE001 - the linter is optional until it lands
+    except Exception as exc:
         return LintResult(False, [], f"linter not available ({exc.__class__.__name__})")
     try:
         diags = lint_text(text, path=path, profile=profile)
-    except Exception as exc:  # noqa: BLE001 - a linter bug must not lose the proposal
+    except Exception as exc:
         return LintResult(False, [], f"linter failed: {exc}")
     out = []
     for d in diags:

@@ -52,6 +52,7 @@ all-old or all-new, no temp file is ever left inside it, and the records match i
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import datetime as _dt
 import hashlib
@@ -64,7 +65,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator
+from typing import AbstractSet, Any, Callable, Iterator
 
 from workbench.core import appdirs
 from workbench.core.safefile import ConflictError, atomic_write, fsync_dir, sha256_of
@@ -152,6 +153,20 @@ def _tree_stat(folder: Path) -> dict[str, tuple[int, int]]:
 def _tree_hashes_match(folder: Path, plan: dict[str, Any]) -> bool:
     """Every planned file under ``folder`` holds its ``after`` bytes."""
     return all(sha256_of(folder / PurePosixPath(e["rel"])) == e["after"] for e in plan["entries"])
+
+
+def _remove_empty_dirs(dirs: list[str], why: str) -> list[str]:
+    """Remove the folders an apply created, innermost first; a non-empty one is kept and named
+    in the returned problems (``why`` explains it)."""
+    problems = []
+    for d in reversed(dirs):
+        try:
+            os.rmdir(d)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            problems.append(f"{d} is not empty{why}; kept")
+    return problems
 
 
 def default_store_dir(workspace: Path | str) -> Path:
@@ -719,7 +734,7 @@ class WorkshopStore:
                     return pid
 
     def _gen_record(self, all_files: dict[str, bytes], findings: list[Finding], lint: LintResult,
-                    exe: set[str] = frozenset()) -> dict[str, Any]:
+                    exe: AbstractSet[str] = frozenset()) -> dict[str, Any]:
         files: dict[str, dict[str, Any]] = {}
         for rel, b in all_files.items():
             files[rel] = {"sha256": _sha(b), "size": len(b)}
@@ -881,7 +896,8 @@ class WorkshopStore:
         support = {k: v for k, v in prev.items() if k != SKILL_MD} if files is None else \
             self._check_files(files, p.target_dir, live=p.kind == "update")
         all_files = {SKILL_MD: data, **support}
-        exe = (_executable(p) & set(support)) if executable is None else self._check_executable(executable, support)
+        exe = (_executable(p) & set(support)) if executable is None else \
+            self._check_executable(executable, support)
         if all_files == prev and exe == _executable(p):
             raise ProposalError(f"proposal {p.id}: the revision is identical to generation {p.generation}")
         base = dict(p.base)
@@ -971,8 +987,8 @@ class WorkshopStore:
             files = self.generation_files(p.id)
             exe = _executable(p)
             live = self._live(p.target_dir, list(files))
-            findings = scan_files(files, target_dir=p.target_dir, previous=live if p.kind == "update" else None,
-                                  executable=exe)
+            findings = scan_files(files, target_dir=p.target_dir,
+                                  previous=live if p.kind == "update" else None, executable=exe)
             block = blocking(findings)
             if block:
                 with self._tx() as tx:
@@ -1009,8 +1025,9 @@ class WorkshopStore:
             with self._tx() as tx:
                 tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
                 tx.conn.execute("INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
-                                " VALUES (?,?,?,?,?,?)", (cleanup_key, "cleanup", apply_id,
-                                                          json.dumps({"stage": plan["stage"]}), _now(), os.getpid()))
+                                " VALUES (?,?,?,?,?,?)",
+                                (cleanup_key, "cleanup", apply_id, json.dumps({"stage": plan["stage"]}),
+                                 _now(), os.getpid()))
                 tx.emit(p.id, "applied", {"apply_id": apply_id, "generation": p.generation, "plan": plan})
             self._fault("committed")
             # 6. delete the old version (a crash here is finished at the next open)
@@ -1083,7 +1100,7 @@ class WorkshopStore:
                 return sha256_of(live_dir / PurePosixPath(e["rel"])) == e["after"] and os.path.lexists(stage)
         return False
 
-    def _unswitch(self, plan: dict[str, Any]) -> list[str]:
+    def _unswitch(self, plan: dict[str, Any]) -> builtins.list[str]:
         """Undo steps 3-4 (in-process failure or crash recovery): the old folder back at the live
         path, the staging folder and the folders created above the skill deleted. Returns
         problems (left as is)."""
@@ -1098,14 +1115,7 @@ class WorkshopStore:
             else:
                 problems.append(f"{live_dir} changed since the apply; left as it is")
         remove_tree(stage)
-        for d in reversed(plan.get("parent_dirs", [])):
-            try:
-                os.rmdir(d)
-            except FileNotFoundError:
-                pass
-            except OSError:
-                problems.append(f"{d} is not empty; kept")
-        return problems
+        return problems + _remove_empty_dirs(plan.get("parent_dirs", []), "")
 
     def _cleanup(self, key: str, stage: str) -> None:
         """Delete the old version parked at ``stage`` and its cleanup journal row."""
@@ -1136,14 +1146,7 @@ class WorkshopStore:
                 atomic_write(path, self.blob(e["before"]), mode=e.get("mode_before"))
             if step:
                 self._fault(f"{step}:{i}")
-        for d in reversed(plan.get("created_dirs", [])):
-            try:
-                os.rmdir(d)
-            except FileNotFoundError:
-                pass
-            except OSError:
-                problems.append(f"{d} is not empty (files added after the apply); kept")
-        return problems
+        return problems + _remove_empty_dirs(plan.get("created_dirs", []), " (files added after the apply)")
 
     def _recover_locked(self) -> None:
         """Roll back applies/rollbacks that a dead process left in the journal (lock held)."""

@@ -49,8 +49,10 @@ def is_stale_temp(folder: Path, name: str) -> bool:
 def copy_folder(src: Path, dest: Path) -> None:
     """Copy the live skill folder ``src`` to a new ``dest`` (symlinks copied as links, modes and
     times kept), leaving out stale ``atomic_write`` temp files. Raises OSError."""
+
     def ignore(folder: str, names: list[str]) -> list[str]:
         return [n for n in names if is_stale_temp(Path(folder), n)]
+
     shutil.copytree(src, dest, symlinks=True, ignore=ignore)
 
 
