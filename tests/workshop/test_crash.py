@@ -267,3 +267,19 @@ def test_apply_keeps_the_executable_bit(ws, alpha, tmp_path):
     assert (q.target_dir / "scripts" / "go.sh").stat().st_mode & 0o777 == 0o755
     s.rollback(p.id)
     assert run.stat().st_mode & 0o777 == 0o755 and not (alpha.parent / "scripts" / "new.py").exists()
+
+
+def test_symlinked_skill_folder_is_switched_behind_its_link(ws, tmp_path):
+    """A skill folder that is a symlink keeps its link: the real folder it points to is switched."""
+    real = tmp_path / "elsewhere" / "gamma"
+    real.mkdir(parents=True)
+    (real / "SKILL.md").write_text("---\nname: gamma\ndescription: g\n---\nold\n")
+    link = ws / ".claude" / "skills" / "gamma"
+    link.symlink_to(real, target_is_directory=True)
+    s = WorkshopStore(ws)
+    p = s.propose_update(link / "SKILL.md", "---\nname: gamma\ndescription: g\n---\nnew\n")
+    s.apply(p.id)
+    assert link.is_symlink() and (real / "SKILL.md").read_text().endswith("new\n")
+    assert _leftovers(real.parent) == [] and _leftovers(link.parent) == []
+    s.rollback(p.id)
+    assert (real / "SKILL.md").read_text().endswith("old\n") and link.is_symlink()

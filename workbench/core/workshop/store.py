@@ -1041,6 +1041,9 @@ class WorkshopStore:
         live_dir, stage, prev = Path(plan["live_dir"]), Path(plan["stage"]), Path(plan["prev"])
         for d in plan["parent_dirs"]:
             os.makedirs(d, exist_ok=True)
+        if not os.access(live_dir.parent, os.W_OK):
+            raise ApplyError(f"{live_dir.parent} is not writable: the new version is staged beside the skill "
+                             "folder and switched in by rename")
         snap: dict[str, tuple[int, int]] = {}
         if plan["kind"] == "update":
             self._check_before(plan, live_dir)
