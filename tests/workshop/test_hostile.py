@@ -249,7 +249,7 @@ def test_executable_bit_and_changed_scripts():
 
 
 @pytest.mark.parametrize(
-    "target", [".git/hooks/x", ".github/workflows/x", ".claude/commands/x", ".vscode/x", "scripts/hooks/x"]
+    "target", [".git/hooks/x", ".github/workflows/x", ".claude/commands/x", ".vscode/x", ".husky/x"]
 )
 def test_bad_target_folders_are_critical(tmp_path, target):
     fs = scan_files({"SKILL.md": md("ok")}, target_dir=tmp_path / "ws" / target)
@@ -385,3 +385,11 @@ def test_symlink_in_a_proposal_folder_is_refused(tmp_path):
     live.mkdir()
     (live / "scripts").symlink_to(tmp_path)
     assert "outside the skill folder" in (check_inside(live, "scripts/x.sh") or "")
+
+
+def test_a_skill_named_hooks_is_a_skill(tmp_path):
+    """Only folders a tool runs from are WS-TARGET; a skill folder that happens to be called
+    "hooks" (or "commands") inside a skills root is not."""
+    for name in ("hooks", "commands", "workflows"):
+        fs = scan_files({"SKILL.md": md("ok")}, target_dir=tmp_path / ".claude" / "skills" / name)
+        assert not [f for f in fs if f.code == "WS-TARGET"], name

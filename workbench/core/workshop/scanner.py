@@ -31,7 +31,7 @@ WS-HOOKS        warning   ``hooks:`` in the frontmatter: commands the client run
 WS-EXEC         warning   a new or changed executable or script file (shown prominently)
 WS-NUL          critical  NUL bytes in a script/text file (hide the rest from reviewers)
 WS-TARGET       critical  the skill folder is not a skill location (``.git/``, ``.github/
-                          workflows``, ``.claude/commands``, ``.vscode``, ``hooks``, ...)
+                          workflows``, ``.claude/commands``, ``.vscode``, ``.husky``, ...)
 WS-EXFIL        critical  curl/wget/nc sending env, SSH keys, .env, credentials to the network
 WS-UPLOAD       warning   curl/wget uploading some other local file
 WS-REVSHELL     critical  reverse shell (``/dev/tcp/``, ``nc -e``)
@@ -302,7 +302,7 @@ SCRIPT_EXTENSIONS = frozenset({
 #: Folders where a skill must never be written (a client or tool runs what is there).
 _BAD_TARGET = re.compile(r"(?:^|/)(?:\.git|\.hg|\.svn)(?:/|$)|(?:^|/)\.github/(?:workflows|actions)(?:/|$)|"
                          r"(?:^|/)\.claude/(?:commands|agents|hooks)(?:/|$)|(?:^|/)\.vscode(?:/|$)|"
-                         r"(?:^|/)\.idea(?:/|$)|(?:^|/)\.husky(?:/|$)|(?:^|/)hooks(?:/|$)|"
+                         r"(?:^|/)\.idea(?:/|$)|(?:^|/)\.husky(?:/|$)|"
                          r"(?:^|/)\.(?:bashrc|zshrc|profile|bash_profile)(?:/|$)")
 
 
