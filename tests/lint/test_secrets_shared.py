@@ -73,3 +73,21 @@ def test_precheck_without_pyahocorasick_is_the_same(monkeypatch):
     want = [riskpatterns.has_secret_candidate(t) for t in texts]
     monkeypatch.setattr(riskpatterns, "_AUTOMATON", None)
     assert [riskpatterns.has_secret_candidate(t) for t in texts] == want
+
+
+def test_fallback_rows_when_a_plugin_cannot_be_imported(monkeypatch):
+    """A missing detect-secrets plugin (e.g. a frozen app without it) falls back to the gitleaks
+    row for that format instead of dropping the format."""
+    import importlib
+
+    real = importlib.import_module
+
+    def no_aws(name, *a, **kw):
+        if name == "detect_secrets.plugins.aws":
+            raise ImportError(name)
+        return real(name, *a, **kw)
+
+    monkeypatch.setattr(importlib, "import_module", no_aws)
+    patterns, _lib = riskpatterns._build_secret_patterns()
+    aws = [p for p in patterns if p.what == "AWS access key id"]
+    assert [p.source for p in aws] == ["gitleaks aws-access-token"]

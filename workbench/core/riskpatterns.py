@@ -105,7 +105,7 @@ _DETECT_SECRETS: tuple[tuple[str, str, str, tuple[str, ...], tuple[int, ...] | N
 )
 
 #: Formats detect-secrets lacks (gitleaks default config rule ids), and fallbacks for the
-#: most common ones when detect-secrets is not installed (``fallback`` True).
+#: most common ones when detect-secrets or that plugin cannot be imported (``fallback`` True).
 _OWN: tuple[tuple[str, tuple[str, ...], str, str, bool], ...] = (
     # what, triggers, pattern, source, fallback-only
     (
@@ -229,8 +229,9 @@ def _build_secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
                     out.append(SecretPattern(what, triggers, rx, f"detect-secrets plugins/{mod}.py"))
     except ImportError:
         library = None
+    loaded = {p.what for p in out}
     for what, triggers, pattern, source, fallback in _OWN:
-        if fallback and library is not None:
+        if fallback and what in loaded:  # detect-secrets covers it
             continue
         out.append(SecretPattern(what, triggers, re.compile(pattern), source))
     return tuple(out), library
