@@ -167,7 +167,7 @@ def test_bad_inputs_are_error_results_and_the_loop_continues(chat, fake_api, ski
     assert "no skill named 'nope'" in tr[0]["content"] and "csv, pdf" in tr[0]["content"]
     assert "'..' leaves the skill folder" in tr[1]["content"]
     assert "already exists" in tr[2]["content"] and str(skills_dir / "pdf") in tr[2]["content"]
-    assert "neither one of this client's skill roots" in tr[3]["content"]
+    assert "is not one of the claude-code skill roots" in tr[3]["content"]
     assert all(t["content"].startswith("No proposal was made:") for t in tr)
     assert not any(e["type"] == "proposal" for e in res.events)
     assert WorkshopStore(cat.env.workspace).list() == []
@@ -255,14 +255,28 @@ def test_blocking_findings_are_reported_but_still_pending(call):
     assert ev["state"] == "pending" and ev["blocking"] >= 2
 
 
-def test_target_root_inside_workspace_or_a_catalog_root(call, make_catalog, skills_dir):
+def test_target_root_is_a_skill_root_of_the_client(call, make_catalog, skills_dir):
     cat = make_catalog()
-    out = call({"action": "create", "name": "n1", "skill_md": NEW_SKILL, "target_root": "skills"}, catalog=cat)
-    assert not out.is_error and out.events[0]["target"] == str(cat.env.workspace / "skills" / "n1" / "SKILL.md")
+    out = call({"action": "create", "name": "n1", "skill_md": NEW_SKILL, "target_root": ".claude/skills"},
+               catalog=cat)
+    assert not out.is_error and out.events[0]["target"] == str(
+        cat.env.workspace / ".claude" / "skills" / "n1" / "SKILL.md")
     out = call({"action": "create", "name": "n2", "skill_md": NEW_SKILL, "target_root": str(skills_dir)}, catalog=cat)
     assert not out.is_error and out.events[0]["target"] == str(skills_dir / "n2" / "SKILL.md")
     out = call({"action": "create", "name": "n3", "skill_md": NEW_SKILL, "target_root": "../outside"}, catalog=cat)
     assert out.is_error and "skill roots" in out.content
+
+
+@pytest.mark.parametrize("root", [".github/workflows", ".claude/commands", "scripts", ".vscode", ".git/hooks",
+                                  ".", "skills", "~/.bashrc.d", "/etc"])
+def test_target_root_outside_the_client_roots_is_refused(call, make_catalog, wbhome, root):
+    """Issue 12 item 2: the model cannot place a skill in workflow, command, hook or editor
+    folders (nor any folder that is not a skill root of the client); nothing is stored."""
+    cat = make_catalog()
+    out = call({"action": "create", "name": "n", "skill_md": NEW_SKILL, "target_root": root}, catalog=cat)
+    assert out.is_error and "is not one of the claude-code skill roots" in out.content, out.content
+    assert str(cat.env.workspace / ".claude" / "skills") in out.content
+    assert WorkshopStore(cat.env.workspace).list() == []
 
 
 def test_default_target_root_follows_the_client(call, make_catalog):

@@ -71,6 +71,18 @@ def chat(qtbot, world, fake_api):
     p.shutdown()
 
 
+def test_drafts_are_off_by_default(qtbot, world, fake_api):
+    """Issue 12 item 3: the window, like the CLI, offers propose_skill only when the person opts in."""
+    from workbench.app.chat_pane import ChatPane
+    from workbench.core.chat.settings import ChatSettings
+    cat = world[2]
+    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
+                 environ={})
+    qtbot.addWidget(p)
+    assert not p.propose_check.isChecked()
+    p.shutdown()
+
+
 def _turn(qtbot, pane, msg):
     pane.input.setPlainText(msg)
     with qtbot.waitSignal(pane.proposal_created, timeout=20000) as created:
@@ -84,7 +96,7 @@ def _turn(qtbot, pane, msg):
 def test_chat_proposal_to_workshop_apply_and_rollback(qtbot, world, chat, fake_api, artifacts):
     from PySide6.QtWidgets import QSplitter
 
-    assert chat.propose_check.isChecked()  # the fixture opts in (the default is off, as in the CLI)
+    assert chat.propose_check.isChecked()  # the fixture opted in
 
     fake_api.on("changelog", tool_call("propose_skill", {
         "action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL,

@@ -181,7 +181,7 @@ def test_flow_chat_proposal_review_apply_rollback(window, qtbot, tmp_path, fake_
     win = window(env, client_id="claude-code")
     assert set(tree_rows(win)) == {"alpha"}
     chat = click_tab(qtbot, win, "chat")
-    assert not chat.propose_check.isChecked()  # opt-in, as `workbench chat --allow-propose`
+    assert not chat.propose_check.isChecked()  # off by default: the person opts in
     chat.propose_check.setChecked(True)
     qtbot.keyClicks(chat.input, "please write me a changelog skill")
     with qtbot.waitSignal(chat.turn_finished, timeout=30_000) as done:

@@ -16,14 +16,14 @@ a QObject's signals (queued to the GUI thread). Stop sets the cancel event and c
 A shell command the model asks for is shown to the user (``approve_shell``, on the GUI thread)
 while the worker waits; answering no (the default when the pane is closed) runs nothing.
 
-Drafting skills: with ``allow_propose`` (default off; the "Drafts" checkbox in the connection
-settings) the model is offered ``propose_skill`` (``workbench/core/chat/propose.py``). A proposal it
-makes appears in the transcript as a card "Proposal <id> (pending) — review in Workshop" and the
-pane emits ``proposal_created(id)`` as soon as the proposal is stored (while the turn may still be
-running); the card's button emits ``review_requested(id)``. Nothing is applied from here: the
-Workshop pane does that. Decision: the checkbox is not persisted in ``chat.json`` (ChatSettings is
-shared with the CLI, where the tool is opt-in); toggling it starts a new conversation at the next
-Send because the tool list changes.
+Drafting skills: with ``allow_propose`` (default off, as in the CLI: a person opts in with the
+"Drafts" checkbox in the connection settings) the model is offered ``propose_skill``
+(``workbench/core/chat/propose.py``). A proposal it makes appears in the transcript as a card
+"Proposal <id> (pending) — review in Workshop" and the pane emits ``proposal_created(id)`` as
+soon as the proposal is stored (while the turn may still be running); the card's button emits
+``review_requested(id)``. Nothing is applied from here: the Workshop pane does that. Decision:
+the checkbox is not persisted in ``chat.json`` (ChatSettings is shared with the CLI, where the tool
+is opt-in); toggling it starts a new conversation at the next Send because the tool list changes.
 
 Decisions (spec silent): the catalog and listing are captured when a conversation starts; they
 are re-read from ``catalog_provider`` on "New chat", when a connection setting changes, or when

@@ -5,6 +5,11 @@ Layout: a state filter and the queue (top); for the selected proposal (below) a 
 button per allowed transition, and tabs: side-by-side diff per file, scanner + lint findings,
 the listing preview as if applied, and the event history.
 
+Risky content stands out (issue 12): a banner under the header names the blocking findings and
+every new or changed script/executable file, and !`command` lines or hooks (``risk_banner``); script
+files are marked and coloured in the diff's file list, listed in the apply confirmation, and a
+finding's row opens its file in the diff (double-click).
+
 Every transition asks for confirmation through ``confirm(title, text) -> bool`` and, for reject and
 quarantine, a reason through ``ask_reason(title, label) -> str | None``; both default to Qt dialogs
 (QMessageBox / QInputDialog) and are injectable (tests pass lambdas; style.md §7 habit 13).
@@ -39,6 +44,41 @@ _STATE_COLORS = {"pending": "#2f81f7", "applied": "#2e9d4a", "rejected": "#7d859
                  "quarantined": "#cf222e", "stale": "#d97a00"}
 _SEV_COLORS = {"critical": "#cf222e", "error": "#cf222e", "warning": "#d97a00", "info": "#2f81f7"}
 _ROW_BG = {"replace": "#fff5b1", "delete": "#ffebe9", "insert": "#dafbe1"}
+#: Findings about content that runs by itself (shown in the risk banner besides blocking ones).
+_RUNS_CODES = ("WS-BANG", "WS-HOOKS")
+
+
+def script_files(p: Proposal) -> list[tuple[str, str]]:
+    """[(relpath, "new script" | "changed executable" | ...)] of the proposal's new or changed
+    script/executable files (the scanner's WS-EXEC findings), in file order."""
+    out: dict[str, str] = {}
+    for f in p.findings:
+        if f.code == "WS-EXEC" and f.file not in out:
+            out[f.file] = f.message.split(" file:", 1)[0]
+    return sorted(out.items())
+
+
+def risk_banner_html(p: Proposal) -> str:
+    """The banner text for a proposal ("" when nothing needs attention): blocking findings with
+    their position, script/executable files, and commands a client runs on its own."""
+    parts = []
+    block = p.blocking_findings
+    if block:
+        where = ", ".join(f"{_e(f.code)} at {_e(f.file)}:{f.line}:{f.column}" if f.line else
+                          f"{_e(f.code)} in {_e(f.file)}" for f in block[:4])
+        more = f" and {len(block) - 4} more" if len(block) > 4 else ""
+        parts.append(f"<b>Apply is blocked</b> by {len(block)} critical finding(s): {where}{more}.")
+    scripts = script_files(p)
+    if scripts:
+        names = ", ".join(f"<code>{_e(rel)}</code> ({_e(what)})" for rel, what in scripts[:6])
+        more = f" and {len(scripts) - 6} more" if len(scripts) > 6 else ""
+        parts.append(f"<b>{len(scripts)} script/executable file(s)</b> an agent may run: {names}{more}. "
+                     "Read them in the Diff tab before applying.")
+    runs = [f for f in p.findings if f.code in _RUNS_CODES]
+    if runs:
+        parts.append("<b>Runs commands by itself</b>: " + ", ".join(
+            f"{_e(f.file)}:{f.line} <code>{_e(f.excerpt[:60])}</code>" for f in runs[:4]) + ".")
+    return "<br>".join(parts)
 
 _EMPTY_QUEUE = ("No proposals to review. Let the model draft skills in the Chat tab (tick "
                 "<i>Drafts</i> under Connection), or use <i>Improve description</i> in the Evals "
@@ -259,6 +299,12 @@ class WorkshopPane(QWidget):
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.risk_banner = QLabel(self)
+        self.risk_banner.setObjectName("workshop_risk_banner")
+        self.risk_banner.setTextFormat(Qt.TextFormat.RichText)
+        self.risk_banner.setWordWrap(True)
+        self.risk_banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.risk_banner.setVisible(False)
         self.buttons: dict[str, QPushButton] = {}
         brow = QHBoxLayout()
         for action, title in ACTION_TITLES.items():
@@ -290,6 +336,8 @@ class WorkshopPane(QWidget):
         self.findings_tree = QTreeWidget(self)
         self.findings_tree.setHeaderLabels(["Severity", "Code", "Where", "Message"])
         self.findings_tree.setRootIsDecorated(True)
+        self.findings_tree.itemActivated.connect(
+            lambda it, _c: self.show_file(it.data(2, Qt.ItemDataRole.UserRole)))
         self.tabs.addTab(self.findings_tree, "Findings")
 
         prev_page = QWidget(self)
@@ -324,6 +372,7 @@ class WorkshopPane(QWidget):
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.header)
+        rl.addWidget(self.risk_banner)
         rl.addLayout(brow)
         rl.addWidget(self.message)
         rl.addWidget(self.tabs, 1)
@@ -452,6 +501,7 @@ class WorkshopPane(QWidget):
             self.preview_before.clear()
             self.preview_after.clear()
             self.preview_note.clear()
+            self.risk_banner.setVisible(False)
             return
         color = _STATE_COLORS.get(p.state, "#000")
         reason = f" — {_e(p.reason)}" if p.reason else ""
@@ -466,6 +516,12 @@ class WorkshopPane(QWidget):
         self.buttons["rollback"].setText("Reopen…" if p.state in ("rejected", "quarantined") else "Roll back…")
         blocked = p.blocking_findings
         self.buttons["apply"].setToolTip(f"blocked by {len(blocked)} critical finding(s)" if blocked else "")
+        banner = risk_banner_html(p)
+        bg, border = ("#ffebe9", "#cf222e") if blocked else ("#fff8c5", "#d97a00")
+        self.risk_banner.setStyleSheet(f"QLabel {{ background: {bg}; color: #1f2328; border: 1px solid "
+                                       f"{border}; border-radius: 4px; padding: 6px; }}")
+        self.risk_banner.setText(banner)
+        self.risk_banner.setVisible(bool(banner))
         try:
             self._changes = self.store.changes(p.id)
         except WorkshopError as exc:
@@ -473,9 +529,16 @@ class WorkshopPane(QWidget):
             self._say(str(exc), error=True)
         self.file_combo.blockSignals(True)
         self.file_combo.clear()
+        scripts = dict(script_files(p))
         for c in self._changes:
             mark = "new" if c.old is None else ("changed" if c.changed else "unchanged")
+            if c.rel in scripts:
+                mark += ", ⚠ " + ("executable" if "executable" in scripts[c.rel] else "script")
             self.file_combo.addItem(f"{c.rel} ({mark})", c.rel)
+            if c.rel in scripts:
+                i = self.file_combo.count() - 1
+                self.file_combo.setItemData(i, QColor(_SEV_COLORS["critical"]),
+                                            Qt.ItemDataRole.ForegroundRole)
         self.file_combo.blockSignals(False)
         self._show_diff()
         self._fill_findings(p)
@@ -485,6 +548,15 @@ class WorkshopPane(QWidget):
         self.preview_note.setText("")
         if self.tabs.currentIndex() == self.preview_index:
             self._start_preview()
+
+    def show_file(self, rel: str | None) -> bool:
+        """Show ``rel``'s diff (the Diff tab); False when the proposal has no such file."""
+        i = self.file_combo.findData(rel) if rel else -1
+        if i < 0:
+            return False
+        self.file_combo.setCurrentIndex(i)
+        self.tabs.setCurrentIndex(0)
+        return True
 
     def _show_diff(self) -> None:
         i = self.file_combo.currentIndex()
@@ -502,6 +574,7 @@ class WorkshopPane(QWidget):
         for f in p.findings:
             msg = f.message + (" (already in the live file: does not block)" if f.preexisting else "")
             it = QTreeWidgetItem(scan, [f.severity, f.code, f"{f.file}:{f.line}:{f.column}" if f.line else f.file, msg])
+            it.setData(2, Qt.ItemDataRole.UserRole, f.file)
             it.setForeground(0, QColor(_SEV_COLORS.get(f.severity, "#000")))
             if f.excerpt:
                 it.setToolTip(3, f.excerpt)
@@ -511,6 +584,7 @@ class WorkshopPane(QWidget):
         for d in p.lint.diagnostics:
             it = QTreeWidgetItem(lint, [d.get("severity", ""), d.get("code", ""),
                                         f"SKILL.md:{d.get('line', 0)}:{d.get('column', 0)}", d.get("message", "")])
+            it.setData(2, Qt.ItemDataRole.UserRole, "SKILL.md")
             it.setForeground(0, QColor(_SEV_COLORS.get(d.get("severity", ""), "#000")))
         crit = len(p.blocking_findings)
         total = len(p.findings) + len(p.lint.diagnostics)
@@ -647,7 +721,11 @@ class WorkshopPane(QWidget):
         n = len(p.files)
         if action == "apply":
             warn = sum(1 for f in p.findings if f.severity == "warning")
+            scripts = script_files(p)
+            listed = "".join(f"\n  • {rel} ({what})" for rel, what in scripts[:10])
             return (f"Write {n} file(s) of proposal {p.id} into\n{p.target_dir}?\n\n"
+                    + (f"It adds or changes {len(scripts)} script/executable file(s) an agent may run:"
+                       f"{listed}\n\n" if scripts else "")
                     + (f"{warn} warning(s) from the scanner. " if warn else "")
                     + "You can roll this back later.")
         if action == "rollback":

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from workbench.core.workshop import (STATES, NotFoundError, ProposalError, StoreBusyError, StoreCorruptError,
                                      TransitionError, WorkshopError, WorkshopStore)
-from workbench.core.workshop.paths import files_from_folder
+from workbench.core.workshop.paths import executable_files, files_from_folder
 from workbench.core.workshop.preview import unified_diff
 
 ACTIONS = ("list", "show", "propose-create", "propose-update", "apply", "reject", "quarantine", "rollback")
@@ -94,21 +94,22 @@ def _err(msg: str) -> None:
     print(f"workbench workshop: {msg}", file=sys.stderr)
 
 
-def _read_proposal(arg: str) -> tuple[bytes, dict[str, bytes]]:
+def _read_proposal(arg: str) -> tuple[bytes, dict[str, bytes], set[str]]:
+    """(SKILL.md bytes, support files, relpaths with an executable bit) of ``--proposal``."""
     from workbench.cli import UsageError
     if arg == "-":
-        return sys.stdin.buffer.read(), {}
+        return sys.stdin.buffer.read(), {}, set()
     p = Path(arg)
     if p.is_dir():
         try:
-            return files_from_folder(p)
+            return (*files_from_folder(p), executable_files(p))
         except (ValueError, OSError) as exc:
             raise ProposalError(str(exc)) from exc
     if not p.is_file():
         raise UsageError(f"--proposal {arg}: no such file or folder")
     if p.is_symlink():
         raise ProposalError(f"{p}: is a symlink; a proposal must be a real file")
-    return p.read_bytes(), {}
+    return p.read_bytes(), {}, set()
 
 
 def _resolve_skill(ws: Path, name: str, args) -> Path:
@@ -217,16 +218,17 @@ def run(args) -> int:
             _print_proposal(store, store.get(args.id), fmt, detail=True)
             return 0
         if a == "propose-create":
-            text, files = _read_proposal(args.proposal)
+            text, files, exe = _read_proposal(args.proposal)
             root = args.target_root
             if root is None and args.client:
                 from workbench.core.workshop import default_target_root
                 root = default_target_root(ws, args.client)
-            p = store.propose_create(args.name, text, files, target_root=root, source=args.source, note=args.note)
+            p = store.propose_create(args.name, text, files, target_root=root, source=args.source,
+                                     note=args.note, executable=exe)
         elif a == "propose-update":
-            text, files = _read_proposal(args.proposal)
+            text, files, exe = _read_proposal(args.proposal)
             target = _resolve_skill(ws, words[0], args)
-            p = store.propose_update(target, text, files, source=args.source, note=args.note)
+            p = store.propose_update(target, text, files, source=args.source, note=args.note, executable=exe)
         elif a == "apply":
             p = store.apply(args.id)
         elif a == "reject":

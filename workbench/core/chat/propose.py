@@ -23,6 +23,7 @@ Input (JSON schema in ``INPUT_SCHEMA``)::
                              #         "ambiguous" answer - one of the SKILL.md paths it listed
      "skill_md": str,        # the complete proposed SKILL.md text (frontmatter + body)
      "files": {relpath: str},   # optional support files, UTF-8 text, paths inside the skill folder
+     "executable": [relpath],   # optional: support files to write with the executable bit
      "target_root": str,     # create only; default: the client's project skill folder
      "note": str}            # optional: why (shown in the Workshop queue)
 
@@ -38,10 +39,12 @@ Decisions where the task was silent (written here for the next person):
 * **Default target root** = ``workshop.default_target_root(workspace, client_id)``, the same
   function ``workbench workshop propose-create --client X`` uses (the client's project skill
   folder, e.g. ``<workspace>/.claude/skills`` for Claude Code).
-* **Allowed target roots**: a ``target_root`` must be one of the current catalog's skill roots
-  (any scope, existing or not) or a folder inside the workspace; anything else (``/etc``, ``~``)
-  is refused with the list of roots. A person would see the target before applying, but a model
-  has no business choosing arbitrary folders of the machine.
+* **Allowed target roots** (issue 12 item 2): a ``target_root`` must be one of
+  ``allowed_target_roots``: the client's default project skill folder or a catalog root of a
+  scope people author in (project, user, nested, extra; existing or not, never the workspace
+  itself). Anything else (``.github/workflows``, ``.claude/commands``, ``scripts/``, ``.vscode``,
+  ``.git/hooks``, ``/etc``) is refused with the list of roots; nothing is stored. The store's
+  scanner adds a critical ``WS-TARGET`` finding for such folders from any other source.
 * **Name resolution for update** uses every skill of the catalog with that exact name, whatever its
   status (a skipped skill with a broken frontmatter is a legitimate thing to fix). Several distinct
   files (compared by realpath) → error listing their SKILL.md paths; the model may then call again
@@ -94,9 +97,11 @@ INPUT_SCHEMA: dict[str, Any] = {
         "skill_md": {"type": "string", "description": "The complete proposed SKILL.md text."},
         "files": {"type": "object", "additionalProperties": {"type": "string"},
                   "description": "Optional support files: {path relative to the skill folder: text}."},
+        "executable": {"type": "array", "items": {"type": "string"},
+                       "description": "Optional: paths of support files (scripts) to make executable."},
         "target_root": {"type": "string",
-                        "description": "create only: the skills folder to create it in (default: the "
-                                       "project's skill folder for this client)."},
+                        "description": "create only: one of this client's skill roots to create it in "
+                                       "(default: the project's skill folder for this client)."},
         "note": {"type": "string", "description": "Optional: why this proposal (shown to the reviewer)."},
     },
     "required": ["action", "name", "skill_md"],
@@ -165,6 +170,9 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
         files, why = _files(inp.get("files"))
         if why:
             return _error(why, inp)
+        exe = inp.get("executable") or []
+        if not isinstance(exe, list) or not all(isinstance(x, str) for x in exe):
+            return _error("executable must be a list of support-file paths", inp)
         cat = catalog() if callable(catalog) else catalog
         skills = list(getattr(cat, "skills", None) or ctx.known or [])
         cid = client_id or getattr(cat, "client", None) or ctx.client_id or "claude-code"
@@ -175,7 +183,8 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
             if why:
                 return _error(why, inp)
             store = get_store()
-            p = store.propose_create(name, text, files, target_root=root, source=source, note=note)
+            p = store.propose_create(name, text, files, target_root=root, source=source, note=note,
+                                     executable=exe)
             same = [s for s in skills if s.name == name]
             extra = []
             if same:
@@ -190,7 +199,7 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
         if why:
             return _error(why, inp)
         store = get_store()
-        p = store.propose_update(skill.path, text, files, source=source, note=note)
+        p = store.propose_update(skill.path, text, files, source=source, note=note, executable=exe)
         return _success(p, [f"It is bound to the current content of {skill.path}: if that file changes "
                             "before review, the proposal goes stale."])
 
@@ -225,24 +234,49 @@ def _real(p: Path | str) -> Path:
     return Path(os.path.realpath(os.path.expanduser(str(p))))
 
 
-def _target_root(raw: Any, cat: Any, ws: Path, cid: str) -> tuple[Path | None, str | None]:
-    """The create target root: the default, a catalog root, or a folder inside the workspace."""
+#: Root scopes a proposal may create a skill in (people author there; the others are installed by
+#: tools or administrators: managed, plugin, bundled, system, admin).
+WRITABLE_SCOPES = ("project", "user", "nested", "extra")
+
+
+def allowed_target_roots(cat: Any, ws: Path, cid: str) -> list[Path]:
+    """Skill roots of client ``cid`` a proposal may create a skill in: the default project root
+    (``default_target_root``) and the catalog's roots of a ``WRITABLE_SCOPES`` scope, except a
+    root that is the workspace itself or one of its ancestors (a skill there could be named like
+    any project folder). Absolute paths, in catalog order, without duplicates."""
     from workbench.core.workshop.store import default_target_root
+    out = [default_target_root(ws, cid)]
+    real_ws = _real(ws)
+    for r in getattr(cat, "roots", []) or []:
+        if getattr(r, "scope", "project") not in WRITABLE_SCOPES:
+            continue
+        real = _real(r.path)
+        if real == real_ws or real in real_ws.parents:
+            continue
+        if all(_real(p) != real for p in out):
+            out.append(Path(r.path))
+    return out
+
+
+def _target_root(raw: Any, cat: Any, ws: Path, cid: str) -> tuple[Path | None, str | None]:
+    """The create target root: the default or another of ``allowed_target_roots`` (issue 12
+    item 2: a model must not place files in ``.github/workflows``, ``.git/hooks``, ...)."""
+    allowed = allowed_target_roots(cat, ws, cid)
     if raw in (None, ""):
-        return default_target_root(ws, cid), None
+        return allowed[0], None
     if not isinstance(raw, str):
         return None, "target_root must be a string"
     p = Path(os.path.expanduser(raw.strip()))
     if not p.is_absolute():
         p = ws / p
     p = Path(os.path.abspath(p))
-    real, real_ws = _real(p), _real(ws)
-    roots = [r.path for r in getattr(cat, "roots", []) or []]
-    if any(real == _real(r) for r in roots) or real == real_ws or real_ws in real.parents:
-        return p, None
-    shown = ", ".join(str(r) for r in roots[:MAX_CANDIDATES]) or "(none)"
-    return None, (f"target_root {raw!r} is neither one of this client's skill roots nor inside the workspace "
-                  f"{ws}; skill roots: {shown}")
+    real = _real(p)
+    for root in allowed:
+        if _real(root) == real:
+            return p, None
+    shown = ", ".join(str(r) for r in allowed[:MAX_CANDIDATES])
+    return None, (f"target_root {raw!r} is not one of the {cid} skill roots; a new skill may only be created "
+                  f"in: {shown}")
 
 
 def _resolve(name: str, skills: list) -> tuple[Any, str | None]:

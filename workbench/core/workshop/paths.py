@@ -98,3 +98,19 @@ def files_from_folder(folder: Path) -> tuple[bytes, dict[str, bytes]]:
                 continue
             files[rel] = p.read_bytes()
     return skill.read_bytes(), files
+
+
+def executable_files(folder: Path) -> set[str]:
+    """Relpaths (as ``files_from_folder`` names them) of the files in ``folder`` that have an
+    executable bit for their owner; SKILL.md, ``.git`` and ``__pycache__`` are left out."""
+    folder = Path(folder)
+    out: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames[:] = [n for n in dirnames if n not in (".git", "__pycache__")]
+        for name in filenames:
+            p = Path(dirpath) / name
+            if not p.is_symlink() and os.stat(p).st_mode & 0o100:
+                rel = p.relative_to(folder).as_posix()
+                if rel != SKILL_MD:
+                    out.add(rel)
+    return out

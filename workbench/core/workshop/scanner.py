@@ -9,20 +9,35 @@ Checks (codes are stable, used by tests and the UI):
 ==============  ========  =================================================================
 code            severity  what
 ==============  ========  =================================================================
-WS-INJECT       critical  "ignore previous instructions"-style override phrasing
+WS-INJECT       critical  "ignore previous instructions"-style override phrasing (also behind
+                          homoglyphs, zero-width characters, line breaks: ``riskpatterns``)
 WS-HIDDEN       critical  instructions to hide actions from the user / secretly send data
 WS-ROLE         warning   "you are now ..." role reassignment
 WS-EXFIL-TEXT   warning   prose asking to send credentials/keys/.env somewhere
 WS-PROMPT-LEAK  warning   "reveal your system prompt"
 WS-COMMENT      warning   an HTML comment holding a directive (invisible in rendered Markdown)
-WS-RM           critical  ``rm -r`` of ``/``, ``~``, ``$HOME``, system folders, ``--no-preserve-root``
+WS-RM           critical  ``rm -r`` of ``/``, ``~``, ``$HOME``, system folders, credential folders
+                          (``~/.ssh``, ``~/.aws``, ...), ``--no-preserve-root``; ``find ~ -delete``
 WS-DESTROY      critical  ``mkfs``, ``dd of=/dev/sdX``, fork bomb, ``chmod -R 777 /``
 WS-PIPE-SHELL   critical  network download piped/substituted into a shell or interpreter
+                          (``| /bin/sh``, ``| tee f | sh``, ``eval "$(curl ..)"``,
+                          ``python -c "$(curl ..)"``, ``sh <(curl ..)``, ``iwr | iex``)
+WS-DOWNLOAD-EXEC critical a download saved to a file and run (``curl -o x && chmod +x x && ./x``)
+WS-DECODE-EXEC  critical  decoded text run by a shell (``base64 -d | sh``, ``xxd -r | bash``)
+WS-BANG         warning   ``!`cmd` `` in SKILL.md: Claude Code runs it when the skill loads;
+                critical  when the command reads credentials or is risky itself
+WS-CRED-READ    warning   reads a credential file (``~/.aws/credentials``, ``~/.ssh/id_*``, ...)
+WS-HOOKS        warning   ``hooks:`` in the frontmatter: commands the client runs on its own
+WS-EXEC         warning   a new or changed executable or script file (shown prominently)
+WS-NUL          critical  NUL bytes in a script/text file (hide the rest from reviewers)
+WS-TARGET       critical  the skill folder is not a skill location (``.git/``, ``.github/
+                          workflows``, ``.claude/commands``, ``.vscode``, ``.husky``, ...)
 WS-EXFIL        critical  curl/wget/nc sending env, SSH keys, .env, credentials to the network
 WS-UPLOAD       warning   curl/wget uploading some other local file
 WS-REVSHELL     critical  reverse shell (``/dev/tcp/``, ``nc -e``)
-WS-SECRET       critical  API-key-like tokens (AWS, GitHub, GitLab, Slack, Anthropic, OpenAI,
-                          Google), PEM private keys; ``info`` when it is an obvious placeholder
+WS-SECRET       critical  provider credentials (``riskpatterns.find_secrets``: detect-secrets
+                          plugins + gitleaks rules, shared with lint SEC001); ``info`` when it is
+                          an obvious placeholder; ``warning`` for an elided private key
 WS-SECRET-ASSIGN warning  ``api_key = "<24+ random chars>"``
 WS-SECRET-FILE  warning   a support file named like a secret (.env, id_rsa, *.pem, ...)
 WS-BIDI         critical  bidi control characters (Trojan Source)
@@ -37,10 +52,10 @@ WS-BINARY       info      a binary support file (not scanned)
 WS-PARSE        warning   the proposed SKILL.md frontmatter does not parse
 ==============  ========  =================================================================
 
-The secret and invisible-Unicode checks follow ../shared/reference/validators.md rows J1
-(skillscheck: AKIA, ghp_/gho_/ghs_, glpat-, xox[bp]-, PEM keys, secret-named files) and J2
-(skillsaw: invisible or bidi Unicode; directives in HTML comments). The phrasing and shell patterns
-are this project's own (no reference tool was copied).
+The secret, bidi/invisible and injection tables live in ``workbench.core.riskpatterns`` (shared
+with lint). They follow ../shared/reference/validators.md rows J1 (skillscheck: provider keys,
+secret-named files) and J2 (skillsaw: invisible or bidi Unicode; directives in HTML comments). The
+shell patterns are this project's own (no reference tool was copied).
 
 **Pre-existing findings.** For an update, a finding whose (code, file, matched text) is also found
 in the live file it replaces is marked ``preexisting``: it is shown but never blocks, so a
@@ -63,10 +78,19 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from workbench.core.riskpatterns import (
+    BIDI_CHARS,
+    HANGUL_FILLERS,
+    INVISIBLE_BMP,
+    PLACEHOLDER,
+    find_injections,
+    find_secrets,
+)
 from workbench.core.workshop.paths import SKILL_MD, check_inside, check_relpath
 
 CRITICAL, WARNING, INFO = "critical", "warning", "info"
@@ -133,13 +157,13 @@ class _Rule:
 
 
 _I = re.IGNORECASE
+#: A shell or interpreter as a command word: optional sudo/env/xargs prefixes and a /path/.
+_SHELL = (r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+|\w+=\S*\s+)*)?(?:xargs\s+(?:-\S+\s+)*)?"
+          r"(?:/[\w./-]*/)?(?:ba|z|da|k|fi|tc|c|a|mk)?sh\b")
+_INTERP = (r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:/[\w./-]*/)?(?:python[0-9.]*|perl|ruby|node|deno|bun|php|"
+           r"pwsh|powershell|osascript)\b")
+_FETCH = r"(?:curl|wget|fetch|aria2c|lwp-request|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)"
 _LINE_RULES: list[_Rule] = [
-    _Rule("WS-INJECT", CRITICAL, re.compile(
-        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
-        r"(?:the\s+|your\s+|these\s+|my\s+)?(?:previous|prior|above|earlier|preceding|system|original|"
-        r"developer|safety)\s+(?:instructions?|prompts?|rules|messages|directions|guidelines|"
-        r"guardrails|constraints)", _I),
-        "prompt-injection phrasing: tells the model to ignore its instructions"),
     _Rule("WS-HIDDEN", CRITICAL, re.compile(
         r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|"
         r"notify|alert|warn)\s+(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|asking|"
@@ -174,14 +198,25 @@ _LINE_RULES: list[_Rule] = [
           "changes permissions of the whole filesystem"),
     # -- network into a shell -------------------------------------------------------------
     _Rule("WS-PIPE-SHELL", CRITICAL, re.compile(
-        r"\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?"
-        r"(?:env\s+\S+\s+)?(?:ba|z|da|k|fi|tc)?sh\b|"
-        r"\b(?:curl|wget|fetch)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|php)\b|"
+        r"\b" + _FETCH + r"[^\S\n]+[^|\s][^\n;]*\|\s*(?:" + _SHELL + "|" + _INTERP + r")(?!\s*\.)|"
         r"\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n]*\|\s*(?:iex|Invoke-Expression)\b|"
         r"\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:iwr|irm|New-Object\s+Net\.WebClient)|"
-        r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|"
-        r"\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b", _I),
+        r"(?:\beval|\bsource|(?<![\w.])\.|" + _SHELL + "|" + _INTERP + r")\s+(?:-\S+\s+)*[\"']?"
+        r"(?:\$\(|`|<\(|<\s*<\()\s*" + _FETCH + r"\b|"
+        r"\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.urlopen|requests\.get|urlopen)\b", _I),
         "pipes a download from the network straight into a shell/interpreter"),
+    _Rule("WS-DOWNLOAD-EXEC", CRITICAL, re.compile(
+        r"\b(?:curl|wget|aria2c)\b[^\n]*?(?:\s-o\s*|\s-O\s*|--output[=\s]|--output-document[=\s]|>\s*)"
+        r"[\"']?([\w./~$-]+)[^\n]*?(?:&&|;|\|\|)\s*(?:sudo\s+)?"
+        r"(?:chmod\s+[^\n]*(?:\+x|[0-7]?[1357][0-7]{2})|(?:ba|z)?sh\s+\S|source\s+\S|\.\s+\S|\./\S|"
+        r"python[0-9.]*\s+\S|node\s+\S|perl\s+\S)", _I),
+        "downloads a file and runs it"),
+    _Rule("WS-DECODE-EXEC", CRITICAL, re.compile(
+        r"\b(?:base64\s+(?:-\w*d\w*|--decode)|base32\s+(?:-d|--decode)|xxd\s+-r|openssl\s+(?:enc\s+)?"
+        r"(?:base64\s+)?-d|gunzip|zcat|rev)\b[^\n;]*\|\s*(?:" + _SHELL + "|" + _INTERP + r")|"
+        r"(?:\beval|" + _SHELL + r"\s+-c)\s+[\"']?(?:\$\(|`)[^\n]*\b(?:base64\s+(?:-\w*d|--decode)|xxd\s+-r)|"
+        r"\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress)", _I),
+        "decodes hidden text and runs it"),
     # -- exfiltration ----------------------------------------------------------------------
     _Rule("WS-EXFIL", CRITICAL, re.compile(
         r"\b(?:env|printenv|set|export\s+-p)\b\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b|"
@@ -203,7 +238,6 @@ _LINE_RULES: list[_Rule] = [
 ]
 
 _TRIGGERS = [
-    ("ignor", "disregard", "forget", "overrid", "bypass"),          # WS-INJECT
     ("user",),                                                        # WS-HIDDEN
     ("secretly", "covertly", "quietly", "silently"),                  # WS-HIDDEN
     ("now",),                                                         # WS-ROLE
@@ -213,7 +247,11 @@ _TRIGGERS = [
     ("mkfs", "/dev/"),                                                # WS-DESTROY
     (":()",),                                                         # WS-DESTROY
     ("chmod", "chown"),                                               # WS-DESTROY
-    ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "iex"),        # WS-PIPE-SHELL
+    ("curl", "wget", "fetch", "aria2c", "lwp", "iwr", "irm", "invoke-", "iex", "urlopen",
+     "requests.get"),                                                 # WS-PIPE-SHELL
+    ("curl", "wget", "aria2c"),                                       # WS-DOWNLOAD-EXEC
+    ("base64", "base32", "xxd", "openssl", "gunzip", "zcat", "rev", "b64decode", "codecs", "fromhex",
+     "zlib"),                                                         # WS-DECODE-EXEC
     ("env", "set", "export", "cat", "curl", "wget"),                  # WS-EXFIL
     ("curl", "wget"),                                                 # WS-UPLOAD
     ("/dev/tcp/", "nc", "netcat"),                                    # WS-REVSHELL
@@ -222,38 +260,50 @@ assert len(_TRIGGERS) == len(_LINE_RULES)
 for _r, _t in zip(_LINE_RULES, _TRIGGERS):
     _r.triggers = _t
 
-_SECRET_TRIGGERS = (("akia", "asia"), ("gh",), ("github_pat_",), ("glpat-",), ("xox",), ("sk-ant-",), ("sk-",),
-                    ("aiza",), ("private key",))
-
 _RM = re.compile(r"(?<![\w-])rm\s+([^;&|\n`)]*)")
 _RM_TARGETS = {"/", "/*", "~", "~/", "~/*", "$HOME", "$HOME/", "$HOME/*", "${HOME}", "${HOME}/",
                "${HOME}/*", "/home", "/usr", "/etc", "/var", "/bin", "/boot", "/lib", "/opt",
                "/root", "/sbin", "/System", "/Users", "C:\\", "C:/", "*", "/.", ".*"}
 
-_SECRETS: list[tuple[re.Pattern, str]] = [
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "AWS access key id"),
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b"), "GitHub token"),
-    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"), "GitHub fine-grained token"),
-    (re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}\b"), "GitLab token"),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"), "Slack token"),
-    (re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}"), "Anthropic API key"),
-    (re.compile(r"\bsk-(?:proj-)?[A-Za-z0-9_\-]{32,}\b"), "OpenAI-style API key"),
-    (re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), "Google API key"),
-    (re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"),
-     "private key"),
-]
 _SECRET_ASSIGN = re.compile(
     r"\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|password|passwd)\b\s*[:=]\s*"
     r"[\"']([A-Za-z0-9/+_\-]{24,})[\"']", _I)
-_PLACEHOLDER = re.compile(r"example|xxxx|XXXX|your[_-]?|placeholder|dummy|fake|redacted|\.\.\.|<|0000000000|"
-                          r"abcdef|123456", _I)
 _SECRET_FILE = re.compile(r"(?:^|/)(?:\.env(?:\.[\w.]+)?|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.netrc|"
                           r"\.git-credentials|credentials(?:\.json)?|[^/]*\.pem|[^/]*\.key|[^/]*\.p12|"
                           r"[^/]*\.pfx)$", _I)
 
-_BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
-_INVISIBLE = {0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x00AD,
-              0x180E, 0x115F, 0x1160, 0x3164, 0xFFA0}
+_BIDI = {ord(c) for c in BIDI_CHARS}
+_INVISIBLE = {ord(c) for c in INVISIBLE_BMP + HANGUL_FILLERS}
+#: Credential folders under the home folder: deleting them recursively is critical.
+_HOME_SENSITIVE = re.compile(r"^(?:~|\$HOME|\$\{HOME\})/\.?(?:ssh|aws|gnupg|kube|docker|config|azure|"
+                             r"gcloud|password-store|local/share/keyrings|mozilla|thunderbird|Library|"
+                             r"Documents|Desktop|Pictures|git|\*)(?:/|$)")
+_SYSTEM_TOP = re.compile(r"^/(?:etc|usr|var|bin|sbin|boot|lib\w*|opt|root|home|System|Users|Library|"
+                         r"Applications|private|dev|proc|sys|srv|mnt|Volumes)/?\*?$")
+_FIND_DELETE = re.compile(r"\bfind\s+[\"']?(?:/|~|\$HOME|\$\{HOME\})[\"']?(?:\s[^\n]*)?\s-delete\b")
+#: Files whose content is credentials (read = leak).
+_CRED_PATH = (r"(?:~/\.aws/credentials|\.aws/credentials|~/\.ssh/id_\w+|\.ssh/id_\w+|~/\.netrc|"
+              r"\.git-credentials|/etc/shadow|~/\.docker/config\.json|~/\.kube/config|"
+              r"~/\.config/gcloud/\S*credentials\S*|~/\.npmrc|~/\.pypirc|\.env\b)")
+_CRED_READ = re.compile(r"\b(?:cat|less|more|head|tail|cp|scp|base64|xxd|od|strings|type|Get-Content|gc|"
+                        r"grep|awk|sed|openssl)\b[^\n|;]*?" + _CRED_PATH, _I)
+_KEYCHAIN = re.compile(r"\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b"
+                       r"|\bsecret-tool\s+lookup\b")
+#: Claude Code's dynamic context: ``!`cmd` `` runs cmd when the skill loads (clients.md, Claude
+#: Code "Inject dynamic context"); only in SKILL.md.
+_BANG = re.compile(r"!`([^`\n]+)`")
+#: Script files by extension (besides any file with a ``#!`` line or an executable bit).
+SCRIPT_EXTENSIONS = frozenset({
+    ".sh", ".bash", ".zsh", ".fish", ".ksh", ".csh", ".py", ".pyw", ".js", ".mjs", ".cjs", ".ts", ".rb",
+    ".pl", ".php", ".ps1", ".psm1", ".bat", ".cmd", ".vbs", ".exe", ".dll", ".so", ".dylib", ".bin", ".jar",
+    ".applescript", ".scpt", ".command", ".lua", ".tcl", ".r", ".swift", ".go", ".awk", ".elf", ".run",
+    ".app",
+})
+#: Folders where a skill must never be written (a client or tool runs what is there).
+_BAD_TARGET = re.compile(r"(?:^|/)(?:\.git|\.hg|\.svn)(?:/|$)|(?:^|/)\.github/(?:workflows|actions)(?:/|$)|"
+                         r"(?:^|/)\.claude/(?:commands|agents|hooks)(?:/|$)|(?:^|/)\.vscode(?:/|$)|"
+                         r"(?:^|/)\.idea(?:/|$)|(?:^|/)\.husky(?:/|$)|"
+                         r"(?:^|/)\.(?:bashrc|zshrc|profile|bash_profile)(?:/|$)")
 
 
 def _excerpt(s: str, limit: int = 120) -> str:
@@ -334,31 +384,59 @@ def _scan_text(rel: str, text: str) -> list[Finding]:
         targets = [t for t in toks if not t.startswith("-")]
         recursive = any(("r" in f.lstrip("-") or "R" in f) for f in flags if not f.startswith("--")) \
             or "--recursive" in flags
-        if "--no-preserve-root" in flags or (recursive and any(t in _RM_TARGETS for t in targets)):
+        risky = any(t in _RM_TARGETS or _HOME_SENSITIVE.match(t) or _SYSTEM_TOP.match(t) for t in targets)
+        if "--no-preserve-root" in flags or (recursive and risky):
             ln, col = pos(m.start())
             out.append(Finding(CRITICAL, "WS-RM", rel, ln, col,
-                               "recursive delete of the root, home or a system folder", _excerpt(m.group(0))))
-    for (rx, what), trig in zip(_SECRETS, _SECRET_TRIGGERS):
-        if not any(t in low for t in trig):
-            continue
-        for m in rx.finditer(text):
-            tok = m.group(0)
-            ln, col = pos(m.start())
-            ctx = text[max(0, m.start() - 20): m.end() + 20]
-            if what != "private key" and _PLACEHOLDER.search(tok):
-                out.append(Finding(INFO, "WS-SECRET", rel, ln, col,
-                                   f"looks like a {what}, but a placeholder/example one", _excerpt(tok)))
-            elif what == "private key" and "..." in ctx:
-                out.append(Finding(WARNING, "WS-SECRET", rel, ln, col, "private key header (content elided)",
-                                   _excerpt(tok)))
-            else:
-                out.append(Finding(CRITICAL, "WS-SECRET", rel, ln, col,
-                                   f"looks like a real {what}; never ship secrets in a skill",
-                                   _excerpt(tok[:12] + "…" if len(tok) > 16 else tok)))
+                               "recursive delete of the root, home, a credential or a system folder",
+                               _excerpt(m.group(0))))
+    for m in (_FIND_DELETE.finditer(text) if "-delete" in low else ()):
+        ln, col = pos(m.start())
+        out.append(Finding(CRITICAL, "WS-RM", rel, ln, col, "deletes files under the root or home folder",
+                           _excerpt(m.group(0))))
+    for inj in find_injections(text):
+        ln, col = pos(inj.start)
+        out.append(Finding(inj.severity, inj.code, rel, ln, col, inj.message, _excerpt(inj.text)))
+    cred_hits = []
+    if any(t in low for t in ("credentials", ".ssh/", ".netrc", "/etc/shadow", ".npmrc", ".pypirc", ".env",
+                              "kube/config", "docker/config")):
+        cred_hits = [m for m in _CRED_READ.finditer(text)]
+    cred_hits += [m for m in (_KEYCHAIN.finditer(text) if "security" in low or "secret-tool" in low else ())]
+    bangs = list(_BANG.finditer(text)) if rel == SKILL_MD and "!`" in text else []
+    for m in cred_hits:
+        if any(b.start() <= m.start() < b.end() for b in bangs):
+            continue  # reported as WS-BANG (critical)
+        ln, col = pos(m.start())
+        out.append(Finding(WARNING, "WS-CRED-READ", rel, ln, col, "reads a credential file",
+                           _excerpt(m.group(0))))
+    for b in bangs:
+        ln, col = pos(b.start())
+        cmd = b.group(1)
+        if _CRED_READ.search(cmd) or _KEYCHAIN.search(cmd):
+            out.append(Finding(CRITICAL, "WS-BANG", rel, ln, col,
+                               "!`command` reads credentials into the model's context when the skill loads "
+                               "(Claude Code runs it)", _excerpt(b.group(0))))
+        else:
+            out.append(Finding(WARNING, "WS-BANG", rel, ln, col,
+                               "!`command`: Claude Code runs this shell command when the skill loads, "
+                               "without asking", _excerpt(b.group(0))))
+    for sm in find_secrets(text):
+        tok = text[sm.start:sm.end]
+        ln, col = pos(sm.start)
+        if sm.what == "private key" and sm.placeholder:
+            out.append(Finding(WARNING, "WS-SECRET", rel, ln, col, "private key header (content elided)",
+                               _excerpt(tok)))
+        elif sm.placeholder:
+            out.append(Finding(INFO, "WS-SECRET", rel, ln, col,
+                               f"looks like a {sm.what}, but a placeholder/example one", _excerpt(tok)))
+        else:
+            out.append(Finding(CRITICAL, "WS-SECRET", rel, ln, col,
+                               f"looks like a real {sm.what}; never ship secrets in a skill",
+                               _excerpt(tok[:12] + "…" if len(tok) > 16 else tok)))
     for m in (_SECRET_ASSIGN.finditer(text) if any(t in low for t in ("key", "secret", "token", "passw"))
               else ()):
         val = m.group(1)
-        if _PLACEHOLDER.search(val) or len(set(val)) < 10:
+        if PLACEHOLDER.search(val) or len(set(val)) < 10:
             continue
         ln, col = pos(m.start())
         out.append(Finding(WARNING, "WS-SECRET-ASSIGN", rel, ln, col,
@@ -410,22 +488,102 @@ def _decode(data: bytes) -> str | None:
     return data.decode("utf-8", "replace")
 
 
+#: Extensions of compiled/binary executables (NUL bytes are normal there).
+_BINARY_EXEC = frozenset({".exe", ".dll", ".so", ".dylib", ".bin", ".jar", ".elf", ".scpt", ".app"})
+
+
+def is_script(rel: str, data: bytes, executable: bool = False) -> bool:
+    """True for a file a shell or interpreter may run: an executable bit, a ``#!`` first line, or
+    an extension in ``SCRIPT_EXTENSIONS``."""
+    return executable or data.startswith(b"#!") or PurePosixPath(rel).suffix.lower() in SCRIPT_EXTENSIONS
+
+
+def _target_finding(target_dir: Path) -> Finding | None:
+    parts = Path(target_dir).parts
+    tail = "/".join(parts[-3:])
+    if ".git" in parts or _BAD_TARGET.search(tail):
+        return Finding(CRITICAL, "WS-TARGET", SKILL_MD, 0, 0,
+                       f"the skill folder {target_dir} is not a skill location (a client, git or an editor "
+                       "runs files there)", str(target_dir))
+    return None
+
+
+def _hooks_finding(data: bytes) -> Finding | None:
+    if b"hooks" not in data:
+        return None
+    from workbench.core.skillfile import parse_skill_bytes
+    sf = parse_skill_bytes(data)
+    info = sf.fields.get("hooks") if sf.state == "ok" else None
+    if info is None:
+        return None
+    return Finding(WARNING, "WS-HOOKS", SKILL_MD, info.key_span.line, info.key_span.column,
+                   "hooks: the client runs these commands by itself while the skill is active",
+                   _excerpt(str(info.value)))
+
+
+def _file_findings(rel: str, data: bytes, prev: bytes | None, executable: bool,
+                   out: list[Finding]) -> str | None:
+    """Findings about a support file as a whole (size, name, script, NUL); returns its text to
+    scan, or None when it is not scanned."""
+    if len(data) > SUPPORT_FILE_LIMIT:
+        out.append(Finding(CRITICAL, "WS-SIZE", rel, 0, 0,
+                           f"support file is {len(data):,} bytes (limit {SUPPORT_FILE_LIMIT:,})"))
+        return None
+    if _SECRET_FILE.search(rel):
+        out.append(Finding(WARNING, "WS-SECRET-FILE", rel, 0, 0,
+                           "file name suggests a secret (key, credentials, .env)", rel))
+    script = is_script(rel, data, executable)
+    if script and prev != data:
+        first = data[:120].split(b"\n", 1)[0].decode("utf-8", "replace")
+        what = "new" if prev is None else "changed"
+        kind = "executable" if executable else "script"
+        out.append(Finding(WARNING, "WS-EXEC", rel, 1, 1,
+                           f"{what} {kind} file: read it before applying (an agent may run it)",
+                           _excerpt(first)))
+    text = _decode(data)
+    if text is not None:
+        return text
+    stripped = data.replace(b"\x00", b"")
+    try:
+        dec = stripped.decode("utf-8")
+        printable = sum(c.isprintable() or c in "\n\r\t" for c in dec)
+        looks_text = bool(dec.strip()) and printable >= 0.95 * len(dec)
+    except UnicodeDecodeError:
+        looks_text = False
+    suffix = PurePosixPath(rel).suffix.lower()
+    if (script and suffix not in _BINARY_EXEC) or looks_text:
+        off = data.index(b"\x00")
+        line = data[:off].count(b"\n") + 1
+        out.append(Finding(CRITICAL, "WS-NUL", rel, line, off - (data.rfind(b"\n", 0, off) + 1) + 1,
+                           "NUL byte in a text/script file: tools stop reading there, so a reviewer may not "
+                           "see the rest (scanned without the NUL bytes)"))
+        return stripped.decode("utf-8", "replace")
+    out.append(Finding(INFO, "WS-BINARY", rel, 0, 0, "binary file: not scanned"))
+    return None
+
+
 def scan_files(files: dict[str, bytes], *, target_dir: Path | None = None,
-               previous: dict[str, bytes | None] | None = None) -> list[Finding]:
+               previous: dict[str, bytes | None] | None = None,
+               executable: Collection[str] = ()) -> list[Finding]:
     """Scan a proposed file set and return findings, most severe first.
 
     Args:
         files: {relpath: bytes}, relpaths with "/" separators; ``"SKILL.md"`` is the proposed
             SKILL.md. Other keys are support files.
         target_dir: the live skill folder (existing for an update, future for a create). When it
-            exists, symlinks on the way to each file are checked (``check_inside``).
+            exists, symlinks on the way to each file are checked (``check_inside``); a folder that
+            is no skill location (``.git/``, ``.github/workflows``, ...) is ``WS-TARGET``.
         previous: {relpath: live bytes or None} of the files this proposal replaces; findings also
-            present there are marked ``preexisting`` (shown, never blocking).
+            present there are marked ``preexisting`` (shown, never blocking); a script equal to
+            its live bytes is no ``WS-EXEC``.
+        executable: relpaths the proposal marks executable (mode bit).
 
     Never raises on content. Sizes are in bytes.
     """
     out: list[Finding] = []
     total = 0
+    if target_dir is not None and (tf := _target_finding(Path(target_dir))):
+        out.append(tf)
     for rel, data in files.items():
         total += len(data)
         why = check_relpath(rel) if rel != SKILL_MD else None
@@ -434,37 +592,32 @@ def scan_files(files: dict[str, bytes], *, target_dir: Path | None = None,
         if why:
             out.append(Finding(CRITICAL, "WS-PATH", rel, 0, 0, f"file leaves the skill folder: {why}", rel))
             continue
-        if rel == SKILL_MD:
-            if len(data) > SKILL_MD_HARD_LIMIT:
-                out.append(Finding(CRITICAL, "WS-SIZE", rel, 0, 0,
-                                   f"SKILL.md is {len(data):,} bytes; over {SKILL_MD_HARD_LIMIT:,} bytes no "
-                                   "client parses it"))
-            elif len(data) > SKILL_MD_OPENCLAW_LIMIT:
-                out.append(Finding(WARNING, "WS-SIZE", rel, 0, 0,
-                                   f"SKILL.md is {len(data):,} bytes; OpenClaw skips files over "
-                                   f"{SKILL_MD_OPENCLAW_LIMIT:,} bytes (maxSkillFileBytes)"))
-        elif len(data) > SUPPORT_FILE_LIMIT:
-            out.append(Finding(CRITICAL, "WS-SIZE", rel, 0, 0,
-                               f"support file is {len(data):,} bytes (limit {SUPPORT_FILE_LIMIT:,})"))
+        if rel != SKILL_MD:
+            text = _file_findings(rel, data, (previous or {}).get(rel), rel in executable, out)
+            if text is not None:
+                out.extend(_scan_text(rel, text))
             continue
-        if rel != SKILL_MD and _SECRET_FILE.search(rel):
-            out.append(Finding(WARNING, "WS-SECRET-FILE", rel, 0, 0,
-                               "file name suggests a secret (key, credentials, .env)", rel))
+        if len(data) > SKILL_MD_HARD_LIMIT:
+            out.append(Finding(CRITICAL, "WS-SIZE", rel, 0, 0,
+                               f"SKILL.md is {len(data):,} bytes; over {SKILL_MD_HARD_LIMIT:,} bytes no "
+                               "client parses it"))
+        elif len(data) > SKILL_MD_OPENCLAW_LIMIT:
+            out.append(Finding(WARNING, "WS-SIZE", rel, 0, 0,
+                               f"SKILL.md is {len(data):,} bytes; OpenClaw skips files over "
+                               f"{SKILL_MD_OPENCLAW_LIMIT:,} bytes (maxSkillFileBytes)"))
         text = _decode(data)
         if text is None:
-            if rel == SKILL_MD:
-                out.append(Finding(CRITICAL, "WS-PARSE", rel, 0, 0, "SKILL.md contains NUL bytes (binary)"))
-            else:
-                out.append(Finding(INFO, "WS-BINARY", rel, 0, 0, "binary file: not scanned"))
+            out.append(Finding(CRITICAL, "WS-PARSE", rel, 0, 0, "SKILL.md contains NUL bytes (binary)"))
             continue
         out.extend(_scan_text(rel, text))
-        if rel == SKILL_MD:
-            from workbench.core.skillfile import parse_skill_bytes
-            sf = parse_skill_bytes(data)
-            if sf.state != "ok":
-                sp = sf.error_span
-                out.append(Finding(WARNING, "WS-PARSE", rel, sp.line if sp else 1, sp.column if sp else 1,
-                                   f"frontmatter: {sf.message or sf.state}"))
+        from workbench.core.skillfile import parse_skill_bytes
+        sf = parse_skill_bytes(data)
+        if sf.state != "ok":
+            sp = sf.error_span
+            out.append(Finding(WARNING, "WS-PARSE", rel, sp.line if sp else 1, sp.column if sp else 1,
+                               f"frontmatter: {sf.message or sf.state}"))
+        elif (hf := _hooks_finding(data)):
+            out.append(hf)
     if total > TOTAL_WARN_LIMIT:
         out.append(Finding(WARNING, "WS-SIZE", SKILL_MD, 0, 0,
                            f"the skill totals {total:,} bytes (over {TOTAL_WARN_LIMIT:,}; uploads reject it)"))
@@ -474,10 +627,14 @@ def scan_files(files: dict[str, bytes], *, target_dir: Path | None = None,
             old = scan_files(prev_files) if prev_files else []
             old_keys = {(f.code, f.file, f.excerpt) for f in old}
             out = [Finding(f.severity, f.code, f.file, f.line, f.column, f.message, f.excerpt, True)
-                   if (f.code, f.file, f.excerpt) in old_keys and f.code not in ("WS-PATH", "WS-SIZE")
+                   if (f.code, f.file, f.excerpt) in old_keys and f.code not in _NEVER_PREEXISTING
                    else f for f in out]
     out.sort(key=lambda f: (_RANK[f.severity], f.file != SKILL_MD, f.file, f.line, f.column, f.code))
     return out
+
+
+#: Codes about the proposal itself (where it writes, what it adds), never excused by the live file.
+_NEVER_PREEXISTING = ("WS-PATH", "WS-SIZE", "WS-EXEC", "WS-TARGET")
 
 
 def blocking(findings: list[Finding]) -> list[Finding]:
@@ -525,11 +682,11 @@ def lint_proposal(text: str, path: Path | None = None, profile: str = "agentskil
     """
     try:
         from workbench.core.lint import lint_text  # type: ignore[attr-defined]
-    except Exception as exc:  # noqa: BLE001 - the linter is optional until it lands
+    except Exception as exc:
         return LintResult(False, [], f"linter not available ({exc.__class__.__name__})")
     try:
         diags = lint_text(text, path=path, profile=profile)
-    except Exception as exc:  # noqa: BLE001 - a linter bug must not lose the proposal
+    except Exception as exc:
         return LintResult(False, [], f"linter failed: {exc}")
     out = []
     for d in diags:

@@ -36,17 +36,23 @@ commit. A corrupt database is moved aside (``workshop.db.corrupt-<time>``), the 
 ``WorkshopStore.notices``, and the records are rebuilt by replaying ``events.jsonl``.
 
 Apply protocol (crash-safe, see ``apply``): 1 rollback data (previous and new bytes into
-``blobs/``), 2 journal row committed, 3 folders and files written with ``atomic_write`` (each
-checked against the hash it had when planned), 4 one transaction records ``applied`` and deletes
-the journal row. An exception in step 3 undoes the written files at once. A process that dies
-leaves the journal row; the next ``WorkshopStore`` open (or the next apply/rollback) takes the
-apply lock and rolls the files back to the previous bytes (decision: roll *back*, not forward —
-opening a store never performs an apply the person did not see finish; they can apply again).
-So each file set is always all-old or all-new, and the records match it.
+``blobs/``), 2 journal row committed (it names the staging folder), 3 the complete new version of
+the skill folder is staged in a sibling folder outside the skill folder (``switch.stage_path``:
+a copy of the live folder plus the proposed files, with their executable bits), 4 the staged
+folder and the live one are switched by rename (``switch.exchange``; each planned file checked
+against the hash it had when planned, before and after), 5 one transaction records ``applied`` and
+swaps the journal row for a ``cleanup`` row, 6 the old version is deleted and the cleanup row
+with it. An exception in steps 3-4 switches back and deletes the staging folder at once. A
+process that dies leaves the journal row; the next ``WorkshopStore`` open (or the next
+apply/rollback) takes the apply lock, switches the old folder back if the switch happened, and
+deletes staging folders (decision: roll *back*, not forward — opening a store never performs an
+apply the person did not see finish; they can apply again). So the skill folder is always
+all-old or all-new, no temp file is ever left inside it, and the records match it.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import datetime as _dt
 import hashlib
@@ -59,10 +65,10 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator
+from typing import AbstractSet, Any, Callable, Iterator
 
 from workbench.core import appdirs
-from workbench.core.safefile import atomic_write, fsync_dir, sha256_of
+from workbench.core.safefile import ConflictError, atomic_write, fsync_dir, sha256_of
 from workbench.core.skillfile import parse_skill_bytes
 from workbench.core.workshop.edit import replace_description
 from workbench.core.workshop.errors import (ApplyError, NotFoundError, ProposalError, StoreBusyError,
@@ -70,6 +76,7 @@ from workbench.core.workshop.errors import (ApplyError, NotFoundError, ProposalE
 from workbench.core.workshop.paths import SKILL_MD, check_inside, check_relpath
 from workbench.core.workshop.scanner import (Finding, LintResult, blocking, lint_proposal,
                                              scan_files)
+from workbench.core.workshop.switch import copy_folder, exchange, remove_tree, repair, stage_path
 
 STATES = ("pending", "applied", "rejected", "quarantined", "stale")
 KINDS = ("create", "update")
@@ -77,7 +84,7 @@ SCHEMA_VERSION = 1
 
 #: Points where ``WorkshopStore.fault_hook(step)`` is called during apply/rollback (tests inject
 #: failures or simulated crashes there). ``file:<i>`` is called after the i-th file is written.
-APPLY_STEPS = ("rollback-data", "journal", "dirs", "file:<i>", "files", "committed")
+APPLY_STEPS = ("rollback-data", "journal", "dirs", "file:<i>", "files", "switched", "committed", "cleaned")
 ROLLBACK_STEPS = ("rollback-journal", "restore:<i>", "restored", "rollback-committed")
 
 #: Project skill folder per client, used when a create names no target root (clients.md §8).
@@ -126,6 +133,40 @@ def _now() -> str:
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _executable(p: "Proposal") -> set[str]:
+    """Relpaths the proposal's current generation marks executable."""
+    return {rel for rel, info in p.files.items() if info.get("executable")}
+
+
+def _tree_stat(folder: Path) -> dict[str, tuple[int, int]]:
+    """{relpath: (size, mtime_ns)} of every file and link under ``folder`` (no links followed)."""
+    out: dict[str, tuple[int, int]] = {}
+    for dirpath, _dirs, names in os.walk(folder):
+        for n in names:
+            st = os.lstat(os.path.join(dirpath, n))
+            out[os.path.relpath(os.path.join(dirpath, n), folder)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _tree_hashes_match(folder: Path, plan: dict[str, Any]) -> bool:
+    """Every planned file under ``folder`` holds its ``after`` bytes."""
+    return all(sha256_of(folder / PurePosixPath(e["rel"])) == e["after"] for e in plan["entries"])
+
+
+def _remove_empty_dirs(dirs: list[str], why: str) -> list[str]:
+    """Remove the folders an apply created, innermost first; a non-empty one is kept and named
+    in the returned problems (``why`` explains it)."""
+    problems = []
+    for d in reversed(dirs):
+        try:
+            os.rmdir(d)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            problems.append(f"{d} is not empty{why}; kept")
+    return problems
 
 
 def default_store_dir(workspace: Path | str) -> Path:
@@ -692,12 +733,26 @@ class WorkshopStore:
                 if not conn.execute("SELECT 1 FROM proposals WHERE id LIKE ?", (pid + "%",)).fetchone():
                     return pid
 
-    def _gen_record(self, all_files: dict[str, bytes], findings: list[Finding], lint: LintResult) -> dict[str, Any]:
-        return {"files": {rel: {"sha256": _sha(b), "size": len(b)} for rel, b in all_files.items()},
-                "findings": [f.to_json() for f in findings], "lint": lint.to_json()}
+    def _gen_record(self, all_files: dict[str, bytes], findings: list[Finding], lint: LintResult,
+                    exe: AbstractSet[str] = frozenset()) -> dict[str, Any]:
+        files: dict[str, dict[str, Any]] = {}
+        for rel, b in all_files.items():
+            files[rel] = {"sha256": _sha(b), "size": len(b)}
+            if rel in exe:
+                files[rel]["executable"] = True
+        return {"files": files, "findings": [f.to_json() for f in findings], "lint": lint.to_json()}
+
+    @staticmethod
+    def _check_executable(executable: Any, files: dict[str, bytes]) -> set[str]:
+        exe = set(executable or ())
+        unknown = sorted(exe - set(files))
+        if unknown:
+            raise ProposalError(f"executable names files the proposal does not contain: {', '.join(unknown)}")
+        return exe
 
     def propose_create(self, name: str, skill_md_text: str | bytes, files: dict[str, bytes] | None = None,
-                       target_root: Path | str | None = None, source: str = "manual", note: str = "") -> Proposal:
+                       target_root: Path | str | None = None, source: str = "manual", note: str = "",
+                       executable: Any = ()) -> Proposal:
         """Propose a new skill ``<target_root>/<name>/SKILL.md`` plus support files.
 
         Args:
@@ -706,6 +761,8 @@ class WorkshopStore:
             files: {relpath: bytes} support files inside the new folder.
             target_root: the skills root (default ``default_target_root(workspace)``).
             source, note: who proposed and why (shown in the queue).
+            executable: relpaths of ``files`` to write with the executable bit (mode 0o755; the
+                others get 0o644, or the mode of the live file they replace).
 
         Raises:
             ProposalError: bad name, a path leaving the skill folder, or the target exists.
@@ -729,12 +786,13 @@ class WorkshopStore:
         if root.exists() and not root.is_dir():
             raise ProposalError(f"target root {root} is not a folder")
         files = self._check_files(files, target, live=False)
+        exe = self._check_executable(executable, files)
         data = skill_md_text.encode("utf-8") if isinstance(skill_md_text, str) else bytes(skill_md_text)
         all_files = {SKILL_MD: data, **files}
-        findings = scan_files(all_files, target_dir=target)
+        findings = scan_files(all_files, target_dir=target, executable=exe)
         lint = lint_proposal(data.decode("utf-8", "replace"), target / SKILL_MD, self.lint_profile)
         pid = self._new_id()
-        rec = self._gen_record(all_files, findings, lint)
+        rec = self._gen_record(all_files, findings, lint, exe)
         detail = {"kind": "create", "name": name, "target_root": str(root), "target_dir": str(target),
                   "base": {}, "source": source, "note": note, "generation": 1, **rec}
         self._write_generation(pid, 1, all_files, detail)
@@ -774,12 +832,14 @@ class WorkshopStore:
         return out
 
     def propose_update(self, skill_md_path: Path | str, new_text: str | bytes,
-                       files: dict[str, bytes] | None = None, source: str = "manual", note: str = "") -> Proposal:
+                       files: dict[str, bytes] | None = None, source: str = "manual", note: str = "",
+                       executable: Any = ()) -> Proposal:
         """Propose new content for an existing, writable skill (SKILL.md and/or support files).
 
         The proposal is bound to the sha256 of the live SKILL.md and of each support file it
         writes (absent = None); it goes stale when any of them changes. Support files are added or
-        replaced, never deleted (decision: a proposal cannot delete files).
+        replaced, never deleted (decision: a proposal cannot delete files). ``executable``: as
+        in ``propose_create`` (a replaced file keeps its live mode unless listed).
 
         Raises:
             ProposalError: no such SKILL.md, not writable, a path leaving the skill folder
@@ -788,19 +848,21 @@ class WorkshopStore:
         path, raw = self._update_target(skill_md_path)
         target = path.parent
         files = self._check_files(files, target, live=True)
+        exe = self._check_executable(executable, files)
         data = new_text.encode("utf-8") if isinstance(new_text, str) else bytes(new_text)
         all_files = {SKILL_MD: data, **files}
         live = self._live(target, list(all_files))
-        if all(live.get(rel) == b for rel, b in all_files.items()):
+        if all(live.get(rel) == b for rel, b in all_files.items()) and not any(
+                not os.access(target / PurePosixPath(rel), os.X_OK) for rel in exe):
             raise ProposalError(f"{path}: the proposal does not change anything")
         base = {rel: (_sha(b) if b is not None else None) for rel, b in live.items()}
-        findings = scan_files(all_files, target_dir=target, previous=live)
+        findings = scan_files(all_files, target_dir=target, previous=live, executable=exe)
         lint = lint_proposal(data.decode("utf-8", "replace"), path, self.lint_profile)
         sf = parse_skill_bytes(raw)
         fm_name = sf.get("name") if sf.ok else None
         name = fm_name if isinstance(fm_name, str) and fm_name.strip() else target.name
         pid = self._new_id()
-        rec = self._gen_record(all_files, findings, lint)
+        rec = self._gen_record(all_files, findings, lint, exe)
         detail = {"kind": "update", "name": name, "target_root": None, "target_dir": str(target),
                   "base": base, "source": source, "note": note, "generation": 1, **rec}
         self._write_generation(pid, 1, all_files, detail)
@@ -821,9 +883,10 @@ class WorkshopStore:
         return self.propose_update(path, new, {}, source=source, note=note)
 
     def revise(self, ident: str, skill_md_text: str | bytes | None = None, files: dict[str, bytes] | None = None,
-               source: str | None = None, note: str = "") -> Proposal:
+               source: str | None = None, note: str = "", executable: Any = None) -> Proposal:
         """Add a new immutable generation to a pending proposal (text and/or files; None keeps the
-        previous generation's). Raises TransitionError unless pending; ProposalError on bad paths."""
+        previous generation's; ``executable`` None keeps the previous marks of the files kept).
+        Raises TransitionError unless pending; ProposalError on bad paths."""
         p = self.get(ident)
         if p.state != "pending":
             raise TransitionError(self._refusal(p, "revised"), p.id, p.state)
@@ -833,7 +896,9 @@ class WorkshopStore:
         support = {k: v for k, v in prev.items() if k != SKILL_MD} if files is None else \
             self._check_files(files, p.target_dir, live=p.kind == "update")
         all_files = {SKILL_MD: data, **support}
-        if all_files == prev:
+        exe = (_executable(p) & set(support)) if executable is None else \
+            self._check_executable(executable, support)
+        if all_files == prev and exe == _executable(p):
             raise ProposalError(f"proposal {p.id}: the revision is identical to generation {p.generation}")
         base = dict(p.base)
         live = None
@@ -841,11 +906,11 @@ class WorkshopStore:
             live = self._live(p.target_dir, list(all_files))
             for rel, b in live.items():
                 base.setdefault(rel, _sha(b) if b is not None else None)
-        findings = scan_files(all_files, target_dir=p.target_dir, previous=live)
+        findings = scan_files(all_files, target_dir=p.target_dir, previous=live, executable=exe)
         lint = lint_proposal(data.decode("utf-8", "replace"), p.skill_md, self.lint_profile)
         gen = p.generation + 1
         detail = {"generation": gen, "base": base, "source": source if source is not None else p.source,
-                  "note": note or p.note, **self._gen_record(all_files, findings, lint)}
+                  "note": note or p.note, **self._gen_record(all_files, findings, lint, exe)}
         self._write_generation(p.id, gen, all_files, detail)
         with self._tx() as tx:
             tx.emit(p.id, "revised", detail)
@@ -874,7 +939,8 @@ class WorkshopStore:
         return self.get(p.id)
 
     # ------------------------------------------------------------------ apply
-    def _plan(self, p: Proposal, files: dict[str, bytes], live: dict[str, bytes | None]) -> dict[str, Any]:
+    def _plan(self, p: Proposal, files: dict[str, bytes], live: dict[str, bytes | None], apply_id: str,
+              exe: set[str]) -> dict[str, Any]:
         dirs: list[str] = []
         # folders to create, outermost first: the skill folder chain and support sub-folders
         need = [p.target_dir / PurePosixPath(rel).parent for rel in sorted(files)]
@@ -886,11 +952,22 @@ class WorkshopStore:
                 cur = cur.parent
             dirs.extend(reversed(chain))
         entries = []
-        for rel in sorted(files, key=lambda r: (r == SKILL_MD, r)):  # SKILL.md last: the skill is
-            old = live.get(rel)                                       # visible only once complete
-            entries.append({"rel": rel, "path": str(p.target_dir / PurePosixPath(rel)),
-                            "before": _sha(old) if old is not None else None, "after": _sha(files[rel])})
-        return {"entries": entries, "created_dirs": dirs}
+        for rel in sorted(files, key=lambda r: (r == SKILL_MD, r)):
+            old = live.get(rel)
+            path = p.target_dir / PurePosixPath(rel)
+            try:
+                mode_before = path.stat().st_mode & 0o7777 if old is not None else None
+            except OSError:
+                mode_before = None
+            entries.append({"rel": rel, "path": str(path), "before": _sha(old) if old is not None else None,
+                            "after": _sha(files[rel]), "mode_before": mode_before,
+                            "executable": rel in exe})
+        # the switch happens on the real folder (a symlinked skill folder keeps its link)
+        live_dir = Path(os.path.realpath(p.target_dir)) if p.kind == "update" else p.target_dir
+        return {"entries": entries, "created_dirs": dirs, "mode": "switch", "kind": p.kind,
+                "live_dir": str(live_dir), "stage": str(stage_path(live_dir, apply_id)),
+                "prev": str(stage_path(live_dir, apply_id, "prev")),
+                "parent_dirs": [d for d in dirs if not Path(d).is_relative_to(p.target_dir)]}
 
     def apply(self, ident: str) -> Proposal:
         """Write a pending proposal into the live skill (see the module docstring for the
@@ -898,7 +975,8 @@ class WorkshopStore:
 
         Raises:
             TransitionError: not pending (stale, rejected, ...) or blocked by critical findings.
-            ApplyError: a write failed; every file written so far was restored.
+            ApplyError: staging or the switch failed, or the live folder changed meanwhile; the
+                live skill folder was left as it was (or switched back).
             StoreBusyError: another process holds the database or the apply lock.
         """
         with self._oplock():
@@ -907,8 +985,10 @@ class WorkshopStore:
             if p.state != "pending":
                 raise TransitionError(self._refusal(p, "applied"), p.id, p.state)
             files = self.generation_files(p.id)
+            exe = _executable(p)
             live = self._live(p.target_dir, list(files))
-            findings = scan_files(files, target_dir=p.target_dir, previous=live if p.kind == "update" else None)
+            findings = scan_files(files, target_dir=p.target_dir,
+                                  previous=live if p.kind == "update" else None, executable=exe)
             block = blocking(findings)
             if block:
                 with self._tx() as tx:
@@ -916,7 +996,8 @@ class WorkshopStore:
                 first = "; ".join(f"{f.file}:{f.line}: {f.message}" for f in block[:3])
                 raise TransitionError(f"apply of {p.id} blocked by {len(block)} critical finding(s): {first}",
                                       p.id, p.state)
-            plan = self._plan(p, files, live)
+            apply_id = f"{p.id}-{secrets.token_hex(3)}"
+            plan = self._plan(p, files, live, apply_id, exe)
             # 1. rollback data first: previous bytes (and the new ones) into the blob store
             for rel, old in live.items():
                 if old is not None:
@@ -924,34 +1005,126 @@ class WorkshopStore:
                 self._put_blob(files[rel])
             self._fault("rollback-data")
             # 2. the journal: from here on, a crash is rolled back at the next open
-            apply_id = f"{p.id}-{secrets.token_hex(3)}"
             with self._tx() as tx:
                 tx.conn.execute("INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
                                 " VALUES (?,?,?,?,?,?)", (p.id, "apply", apply_id, json.dumps(plan), _now(), os.getpid()))
             self._fault("journal")
-            # 3. the files
+            # 3-4. stage the new folder beside the live one, then switch
             try:
-                for d in plan["created_dirs"]:
-                    os.makedirs(d, exist_ok=True)
-                self._fault("dirs")
-                for i, e in enumerate(plan["entries"]):
-                    atomic_write(Path(e["path"]), files[e["rel"]], expected_sha256=e["before"] or "")
-                    self._fault(f"file:{i}")
-                self._fault("files")
+                self._stage_and_switch(plan, files)
             except Exception as exc:
-                problems = self._undo(plan)
+                problems = self._unswitch(plan)
                 with self._tx() as tx:
                     tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
                     tx.emit(p.id, "apply-failed", {"error": str(exc), "problems": problems})
                 extra = f" ({'; '.join(problems)})" if problems else ""
                 raise ApplyError(f"apply of {p.id} failed: {exc}; the skill was restored to its previous "
                                  f"state{extra}") from exc
-            # 4. record it, atomically with clearing the journal
+            # 5. record it, atomically with swapping the journal row for the cleanup of the old folder
+            cleanup_key = f"~cleanup:{apply_id}"
             with self._tx() as tx:
                 tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
+                tx.conn.execute("INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
+                                " VALUES (?,?,?,?,?,?)",
+                                (cleanup_key, "cleanup", apply_id, json.dumps({"stage": plan["stage"]}),
+                                 _now(), os.getpid()))
                 tx.emit(p.id, "applied", {"apply_id": apply_id, "generation": p.generation, "plan": plan})
             self._fault("committed")
+            # 6. delete the old version (a crash here is finished at the next open)
+            self._cleanup(cleanup_key, plan["stage"])
+            self._fault("cleaned")
         return self.get(p.id)
+
+    def _stage_and_switch(self, plan: dict[str, Any], files: dict[str, bytes]) -> None:
+        """Steps 3-4 of apply: build the staging folder, then switch it in. Raises on any problem
+        (the caller switches back and deletes the staging folder)."""
+        live_dir, stage, prev = Path(plan["live_dir"]), Path(plan["stage"]), Path(plan["prev"])
+        for d in plan["parent_dirs"]:
+            os.makedirs(d, exist_ok=True)
+        if not os.access(live_dir.parent, os.W_OK):
+            raise ApplyError(f"{live_dir.parent} is not writable: the new version is staged beside the skill "
+                             "folder and switched in by rename")
+        snap: dict[str, tuple[int, int]] = {}
+        if plan["kind"] == "update":
+            self._check_before(plan, live_dir)
+            snap = _tree_stat(live_dir)
+            copy_folder(live_dir, stage)
+        else:
+            os.mkdir(stage)
+        self._fault("dirs")
+        for i, e in enumerate(plan["entries"]):
+            dest = stage / PurePosixPath(e["rel"])
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            mode = 0o755 if e.get("executable") else (e.get("mode_before") or 0o644)
+            if os.path.lexists(dest):
+                os.unlink(dest)  # a copied symlink or hard link: never write through it
+            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(files[e["rel"]])
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(dest, mode)
+            self._fault(f"file:{i}")
+        for dirpath, _dirs, _files in os.walk(stage):
+            fsync_dir(Path(dirpath))
+        self._fault("files")
+        if plan["kind"] == "update":
+            self._check_before(plan, live_dir)
+            exchange(live_dir, stage, prev)
+            if _tree_stat(stage) != snap:  # edited between the copy and the switch: undo
+                raise ApplyError(f"{live_dir} changed while the apply was staged; nothing was changed, "
+                                 "try again")
+            self._check_before(plan, stage)
+        else:
+            if os.path.lexists(live_dir):
+                raise ApplyError(f"{live_dir} appeared while the apply was staged; not overwritten")
+            os.rename(stage, live_dir)
+            fsync_dir(live_dir.parent)
+        self._fault("switched")
+
+    @staticmethod
+    def _check_before(plan: dict[str, Any], folder: Path) -> None:
+        """Raise ConflictError unless every planned file in ``folder`` still has its planned
+        ``before`` hash."""
+        for e in plan["entries"]:
+            path = folder / PurePosixPath(e["rel"])
+            cur = sha256_of(path)
+            if cur != e["before"]:
+                raise ConflictError(path, e["before"] or "", cur)
+
+    @staticmethod
+    def _switched(plan: dict[str, Any]) -> bool:
+        """Whether the live path holds the staged version (judged by the planned hashes)."""
+        live_dir, stage = Path(plan["live_dir"]), Path(plan["stage"])
+        if plan["kind"] == "create":
+            return os.path.lexists(live_dir) and not os.path.lexists(stage)
+        for e in plan["entries"]:
+            if e["before"] != e["after"]:
+                return sha256_of(live_dir / PurePosixPath(e["rel"])) == e["after"] and os.path.lexists(stage)
+        return False
+
+    def _unswitch(self, plan: dict[str, Any]) -> builtins.list[str]:
+        """Undo steps 3-4 (in-process failure or crash recovery): the old folder back at the live
+        path, the staging folder and the folders created above the skill deleted. Returns
+        problems (left as is)."""
+        live_dir, stage, prev = Path(plan["live_dir"]), Path(plan["stage"]), Path(plan["prev"])
+        problems: list[str] = []
+        repair(live_dir, stage, prev)
+        if self._switched(plan):
+            if plan["kind"] == "update":
+                exchange(live_dir, stage, prev)
+            elif _tree_hashes_match(live_dir, plan):
+                os.rename(live_dir, stage)
+            else:
+                problems.append(f"{live_dir} changed since the apply; left as it is")
+        remove_tree(stage)
+        return problems + _remove_empty_dirs(plan.get("parent_dirs", []), "")
+
+    def _cleanup(self, key: str, stage: str) -> None:
+        """Delete the old version parked at ``stage`` and its cleanup journal row."""
+        remove_tree(Path(stage))
+        with self._tx() as tx:
+            tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (key,))
 
     def _undo(self, plan: dict[str, Any], force: bool = False, step: str | None = None) -> list[str]:
         """Restore the ``before`` bytes of every entry whose file holds ``after`` (any content
@@ -973,17 +1146,10 @@ class WorkshopStore:
                     path.unlink()
                 fsync_dir(path.parent)
             else:
-                atomic_write(path, self.blob(e["before"]))
+                atomic_write(path, self.blob(e["before"]), mode=e.get("mode_before"))
             if step:
                 self._fault(f"{step}:{i}")
-        for d in reversed(plan.get("created_dirs", [])):
-            try:
-                os.rmdir(d)
-            except FileNotFoundError:
-                pass
-            except OSError:
-                problems.append(f"{d} is not empty (files added after the apply); kept")
-        return problems
+        return problems + _remove_empty_dirs(plan.get("created_dirs", []), " (files added after the apply)")
 
     def _recover_locked(self) -> None:
         """Roll back applies/rollbacks that a dead process left in the journal (lock held)."""
@@ -991,8 +1157,16 @@ class WorkshopStore:
             rows = conn.execute("SELECT proposal_id, op, apply_id, plan FROM journal").fetchall()
         for pid, op, apply_id, plan_s in rows:
             plan = json.loads(plan_s)
+            if op == "cleanup":  # an applied proposal whose old folder was not deleted yet
+                try:
+                    self._cleanup(pid, plan["stage"])
+                except OSError as exc:
+                    self.notices.append(f"the previous version of an applied skill could not be deleted from "
+                                        f"{plan['stage']} yet: {exc}")
+                continue
             try:
-                problems = self._undo(plan)
+                problems = self._unswitch(plan) if op == "apply" and plan.get("mode") == "switch" \
+                    else self._undo(plan)
             except (OSError, WorkshopError) as exc:
                 self.notices.append(f"an interrupted {op} of proposal {pid} could not be undone yet: {exc}")
                 continue

@@ -19,15 +19,13 @@ FAIL:
     Run the script.
 """
 
-import re
-
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
+from workbench.core.riskpatterns import INVISIBLE_BMP as _BMP
+from workbench.core.riskpatterns import INVISIBLE_RE as INVISIBLE
 
-INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060-\u2064\ufeff\u00ad\u180e\U000e0000-\U000e007f]+")
-#: Fast pre-check (same characters): ``in`` searches for the BMP ones, and the UTF-8 lead bytes
-#: F3 A0 of the tag block U+E0000-U+E007F in the cached UTF-8 text; ~7x cheaper than the regex.
-_BMP = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"
+# Fast pre-check (same characters): ``in`` searches for the BMP ones, and the UTF-8 lead bytes
+# F3 A0 of the tag block U+E0000-U+E007F in the cached UTF-8 text; ~7x cheaper than the regex.
 
 
 def _allowed(text: str, s: int, e: int) -> bool:
