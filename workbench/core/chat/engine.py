@@ -304,15 +304,7 @@ class ChatSession:
         if not self._api_key_present or self._sdk is None:
             return self._fail(res, no_key_error(), emit)
 
-        content: list[dict] = []
-        if first and self.listing_block_text and self.loader.placement != "system":
-            blk = {"type": "text", "text": self.listing_block_text}
-            if self.settings.cache:
-                blk["cache_control"] = {"type": "ephemeral"}
-            content.append(blk)
-        if text:
-            content.append({"type": "text", "text": text})
-        self._append_user(content)
+        self._append_user(self.user_content(text, first))
 
         hop = 0
         while True:
@@ -391,6 +383,68 @@ class ChatSession:
             self.history[-1]["content"] = res + other
         elif blocks:
             self.history.append({"role": "user", "content": blocks})
+
+    def user_content(self, text: str, first: bool) -> list[dict]:
+        """The content blocks of a user message: the listing block first when this client puts the
+        listing in the first user turn (``first``; cache-controlled with ``settings.cache``), then
+        ``text`` (omitted when empty)."""
+        content: list[dict] = []
+        if first and self.listing_block_text and self.loader.placement != "system":
+            blk = {"type": "text", "text": self.listing_block_text}
+            if self.settings.cache:
+                blk["cache_control"] = {"type": "ephemeral"}
+            content.append(blk)
+        if text:
+            content.append({"type": "text", "text": text})
+        return content
+
+    def first_request(self, text: str) -> dict[str, Any]:
+        """The ``messages.create`` keyword arguments (= a Message Batches ``params`` object) of the
+        first model request ``send(text)`` would make in a new conversation, built by the same
+        code (system blocks, tools, cache control, listing placement). Nothing is sent and the
+        session is not changed. No key in it."""
+        saved = self.history
+        try:
+            self.history = [{"role": "user", "content": self.user_content(text, True)}]
+            return self.build_request()
+        finally:
+            self.history = saved
+
+    def run_first_turn_tools(self, text: str, message: dict, on_event: EventSink | None = None) -> TurnResult:
+        """Replay a first-turn reply obtained elsewhere (a Message Batches result): ``message`` is
+        the API's ``Message`` JSON for ``first_request(text)``. Its text and ``tool_use`` blocks are
+        handled like ``send`` handles a streamed reply (same tool handlers, same ``tool_use`` /
+        ``skill_loaded`` / ``tool_result`` / ``usage`` events), but no further request is made:
+        tool calls run only when ``stop_reason == "tool_use"`` (a ``max_tokens`` cut call is not
+        run, as in ``send``). Returns the ``TurnResult`` (usage = the message's)."""
+        res = TurnResult(self.client_id, self.settings.model)
+        self.turn += 1
+
+        def emit(ev: dict) -> None:
+            ev.setdefault("turn", self.turn)
+            res.events.append(ev)
+            if on_event is not None:
+                try:
+                    on_event(ev)
+                except Exception:  # a broken listener must not stop the replay
+                    pass
+
+        self.history = [{"role": "user", "content": self.user_content(text, True)}]
+        raw = message.get("usage") or {}
+        res.usage = {k: int(raw.get(k) or 0) for k in res.usage}
+        blocks = [b for b in (message.get("content") or []) if isinstance(b, dict)]
+        text_out = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        if text_out:
+            emit({"type": "text", "hop": 1, "text": text_out})
+        res.stop_reason, res.text = message.get("stop_reason"), text_out
+        emit({"type": "usage", "hop": 1, **res.usage, "stop_reason": res.stop_reason,
+              "request_id": message.get("id"), "seconds": None, "first_event_seconds": None,
+              "cache_note": self._cache_note(res.usage)})
+        if res.stop_reason == "tool_use":
+            for b in blocks:
+                if b.get("type") == "tool_use":
+                    self._run_tool(b, 1, emit, res)
+        return res
 
     @staticmethod
     def _unrun(b: dict, why: str) -> dict:
