@@ -503,13 +503,25 @@ class FakeAPI:
         self.batches[batch_id].end_now("expired")
 
     def usage_for(self, body: dict) -> dict[str, int]:
-        """≈ tokens (chars/4); a cache_control'd prefix ≥ cache_min_tokens is written, then read."""
+        """≈ tokens (chars/4); a cache_control'd prefix (tools, system and message blocks up to the
+        last breakpoint) of at least ``cache_min_tokens`` is written, then read."""
         total = max(1, len(json.dumps(body.get("messages"))) // 4
                     + len(json.dumps(body.get("system") or "")) // 4
                     + len(json.dumps(body.get("tools") or [])) // 4)
-        has_cc = "cache_control" in json.dumps([body.get("tools"), body.get("system")])
-        prefix = {"tools": body.get("tools"), "system": body.get("system"), "model": body.get("model")}
-        ptoks = (len(json.dumps(body.get("tools") or [])) + len(json.dumps(body.get("system") or ""))) // 4
+        # the cached prefix runs up to the last cache_control breakpoint, message blocks included
+        lead: list = []
+        upto = 0
+        for m in body.get("messages") or []:
+            for b in m.get("content") if isinstance(m.get("content"), list) else []:
+                lead.append(b)
+                if isinstance(b, dict) and b.get("cache_control"):
+                    upto = len(lead)
+        lead = lead[:upto]
+        has_cc = bool(lead) or "cache_control" in json.dumps([body.get("tools"), body.get("system")])
+        prefix = {"tools": body.get("tools"), "system": body.get("system"), "model": body.get("model"),
+                  "lead": lead}
+        ptoks = (len(json.dumps(body.get("tools") or [])) + len(json.dumps(body.get("system") or ""))
+                 + (len(json.dumps(lead)) if lead else 0)) // 4
         read = write = 0
         if has_cc and ptoks >= self.cache_min_tokens:
             key = json.dumps(prefix, sort_keys=True)

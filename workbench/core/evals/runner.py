@@ -480,6 +480,7 @@ class EvalRunner:
         self.settings = dataclasses.replace(settings or ChatSettings(model=DEFAULT_EVAL_MODEL),
                                             client=catalog.client)
         self.queries = list(queries)
+        self.description_override = description
         self.catalog, self.target = eval_catalog(catalog, skill_name, description, self.options.competitors)
         self.target_real = _real(self.target.path)
         if client is None:
@@ -547,25 +548,44 @@ class EvalRunner:
         same listing, tools and cache control as the direct eval's first request)."""
         return self._session().first_request(self.queries[qi].query)
 
-    def first_turn_record(self, qi: int, ri: int, message: dict) -> RunRecord:
-        """The ``RunRecord`` of run ``ri`` of query ``qi`` decided on its first turn only: the
-        ``Message`` JSON of a batch result is replayed through the client's own tools
+    def first_turn_record(self, qi: int, ri: int, message: dict, *, follow_up: bool = False,
+                          cancel: threading.Event | None = None) -> RunRecord:
+        """The ``RunRecord`` of run ``ri`` of query ``qi`` from its first turn: the ``Message`` JSON
+        of a batch result is replayed through the client's own tools
         (``ChatSession.run_first_turn_tools``), so a trigger is matched on the resolved SKILL.md
-        path exactly as in the direct eval. ``stop_reason`` "first-turn" marks a reply that
-        called only other tools (the direct eval would go on; skill-creator stops there too)."""
-        state = _RunState(self.target_real)
+        path exactly as in the direct eval. When that turn called tools without loading the skill
+        under test, ``follow_up=True`` goes on through the API (``ChatSession.continue_turn``, one
+        attempt, full price; ``hops`` counts every request) as the direct eval would; without it
+        the run counts as not triggered with ``stop_reason`` "first-turn" (skill-creator stops
+        there too). A set ``cancel`` skips the follow-up."""
+        run_ev = threading.Event()
+        state = _RunState(self.target_real, None)
         rec = RunRecord(qi, ri, attempts=1, hops=1)
+        t0 = time.monotonic()
         try:
-            res = self._session().run_first_turn_tools(self.queries[qi].query, message, state.on_event)
+            sess = self._session()
+            res = sess.run_first_turn_tools(self.queries[qi].query, message, state.on_event)
+            if not state.hit and res.stop_reason == "tool_use":
+                if not follow_up or (cancel is not None and cancel.is_set()):
+                    res.stop_reason = "first-turn"
+                else:
+                    state.on_trigger = run_ev.set if self.options.stop_on_trigger else None
+                    res = sess.continue_turn(res, cancel=run_ev, on_event=state.on_event)
+                    rec.hops = sum(1 for e in res.events if e.get("type") == "usage")
         except Exception as exc:  # noqa: BLE001 - a malformed result must not take the eval down
             rec.outcome, rec.error = "errored", ChatError("other", f"{type(exc).__name__}: {exc}").to_json()
             return rec
         rec.usage = dict(res.usage)
         rec.tools, rec.also_loaded = list(state.tools), list(state.also)
-        rec.outcome = "triggered" if state.hit else "not-triggered"
         rec.stop_reason = res.stop_reason
-        if not state.hit and res.stop_reason in ("tool_use", "pause_turn") and not state.also:
-            rec.stop_reason = "first-turn"
+        rec.seconds = round(time.monotonic() - t0, 3)
+        if state.hit:
+            rec.outcome = "triggered"
+        elif res.error is not None:
+            rec.outcome = "cancelled" if res.error.kind == "cancelled" else "errored"
+            rec.error = res.error.to_json()
+        else:
+            rec.outcome = "cancelled" if res.stop_reason == "cancelled" else "not-triggered"
         return rec
 
     def run(self, cancel: threading.Event | None = None, progress: ProgressFn | None = None) -> EvalReport:
