@@ -245,11 +245,11 @@ class BatchEval:
                 if k in params}
         return int(self.sdk.messages.count_tokens(**body).input_tokens)
 
-    def estimate(self, *, output_tokens: float | None = None, calibrate: list[EvalReport] | None = None,
+    def estimate(self, *, output_tokens: float | None = None, calibrate: list | None = None,
                  max_counts: int = MAX_TOKEN_COUNTS, concurrency: int = 4) -> dict[str, Any]:
         """The cost of the plan before submitting (module docstring). ``output_tokens``: assumed
-        per request; ``calibrate``: earlier reports of this model whose output tokens per model
-        request are used instead. Raises ``BatchError`` when ``count_tokens`` fails.
+        per request; ``calibrate``: earlier reports of this model (``EvalReport``s or their saved
+        ``to_json(details=True)``) whose mean output tokens per model request are used instead. Raises ``BatchError`` when ``count_tokens`` fails.
 
         Returns ``{"requests", "batches", "distinct", "counted", "input_tokens",
         "cache_write_tokens", "cache_read_tokens", "output_tokens", "output_per_request",
@@ -331,17 +331,19 @@ class BatchEval:
         return out
 
     @staticmethod
-    def _output_per_request(output_tokens: float | None,
-                            calibrate: list[EvalReport] | None) -> tuple[float, str]:
+    def _output_per_request(output_tokens: float | None, calibrate: list | None) -> tuple[float, str]:
         if output_tokens is not None:
             return float(output_tokens), "given"
         out = hops = 0
         for rep in calibrate or []:
-            for r in rep.results:
-                for d in r.details:
-                    if d.outcome in ("triggered", "not-triggered"):
-                        out += d.usage.get("output_tokens", 0)
-                        hops += max(1, d.hops)
+            if isinstance(rep, dict):  # a saved report (``EvalReport.to_json(details=True)``)
+                runs = [d for r in rep.get("results") or [] for d in r.get("run_details") or []]
+            else:
+                runs = [d.to_json() for r in rep.results for d in r.details]
+            for d in runs:
+                if d.get("outcome") in ("triggered", "not-triggered"):
+                    out += int((d.get("usage") or {}).get("output_tokens") or 0)
+                    hops += max(1, int(d.get("hops") or 1))
         if hops:
             return out / hops, f"mean of {hops} earlier model requests"
         return float(DEFAULT_OUTPUT_TOKENS), "assumed"
