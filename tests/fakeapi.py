@@ -654,7 +654,8 @@ class FakeBatch:
         with self.fake._lock:
             for k in self.fake.batch_usage:
                 self.fake.batch_usage[k] += usage.get(k, 0) if k != "output_tokens" else out_tokens
-        return {"type": "succeeded", "message": message_json(msg_id, params["model"], turn, usage, out_tokens)}
+        msg = message_json(msg_id, params["model"], turn, usage, out_tokens)
+        return {"type": "succeeded", "message": msg}
 
     def counts(self) -> dict[str, int]:
         c = {"processing": 0, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}

@@ -93,7 +93,8 @@ def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, ca
     be2.store = store
     seen = []
     assert be2.wait(None, seen.append, poll_seconds=0.2) is True
-    assert seen[-1]["counts"] == {"processing": 0, "succeeded": 595, "errored": 3, "canceled": 0, "expired": 2}
+    assert seen[-1]["counts"] == {"processing": 0, "succeeded": 595, "errored": 3, "canceled": 0,
+                                  "expired": 2}
     [batch] = be2.collect()
     be2.finish(["h1"])
     assert store.find(rec["id"])["state"] == "done"
@@ -160,7 +161,8 @@ def test_cancel_marks_canceled_runs_not_non_triggers(fake, catalog, settings, tm
     assert store.find(rec["id"])["state"] == "cancelled"
     assert be.wait(poll_seconds=0.02)
     [rep] = be.collect()
-    assert rep.cancelled and all(r.cancelled == 3 and r.runs == 0 and r.status == "not-run" for r in rep.results)
+    assert rep.cancelled
+    assert all(r.cancelled == 3 and r.runs == 0 and r.status == "not-run" for r in rep.results)
 
 
 def test_batch_server_validation(fake):
@@ -180,7 +182,8 @@ def test_batch_server_validation(fake):
         sdk.messages.batches.create(requests=[ok, ok])
     # invalid params end errored (as the real API reports them), listed in fake.invalid
     fake.batch_seconds = 0.01
-    b = sdk.messages.batches.create(requests=[{"custom_id": "x", "params": {"model": "m", "messages": []}}, ok])
+    bad = {"custom_id": "x", "params": {"model": "m", "messages": []}}
+    b = sdk.messages.batches.create(requests=[bad, ok])
     assert [x.id for x in sdk.messages.batches.list()] == [b.id]
     import time
     time.sleep(0.05)

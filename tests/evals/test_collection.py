@@ -33,7 +33,8 @@ def make_collection(tmp_path):
             plans[key] = [[tool_call("Skill", {"skill": STEALS.get(name, name)})]]
         key = f"<{name}-n>"
         qs.append({"query": f"{key} unrelated chit-chat", "should_trigger": False})
-        plans[key] = [[tool_call("Skill", {"skill": name})]] if name == FALSE_TRIGGER[0] else [[text("Sure.")]]
+        own = name == FALSE_TRIGGER[0]
+        plans[key] = [[tool_call("Skill", {"skill": name})]] if own else [[text("Sure.")]]
         (qdir / f"{name}.json").write_text(json.dumps(qs))
     (qdir / "ghost.json").write_text(json.dumps([{"query": "x", "should_trigger": True}]))
     return coll, qdir, plans
@@ -41,10 +42,7 @@ def make_collection(tmp_path):
 
 @pytest.fixture()
 def coll(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wbhome"))
-    monkeypatch.setenv("WORKBENCH_NO_KEYRING", "1")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")      # the rest: conftest.isolated
     home = tmp_path / "home"
     home.mkdir()
     c, q, plans = make_collection(tmp_path)
@@ -112,7 +110,8 @@ def test_collection_batch_same_matrix_and_resume(coll, capsys):
     out2 = json.loads(capsys.readouterr().out)
     check_matrix(out2["matrix"])
     # a finished record can be cancelled (no-op on the server) and unknown ids are a usage error
-    assert main(["eval", str(coll["coll"]), "--cancel", sub["batch_ids"][0], "--base-url", coll["fake"].url]) == 0
+    url = coll["fake"].url
+    assert main(["eval", str(coll["coll"]), "--cancel", sub["batch_ids"][0], "--base-url", url]) == 0
     assert main(["eval", str(coll["coll"]), "--resume", "nope", "--base-url", coll["fake"].url]) == 2
     assert "no batch eval 'nope'" in capsys.readouterr().err
 
@@ -138,7 +137,7 @@ def test_load_query_dir_reports_bad_and_missing(tmp_path, catalog):
     (d / "csv.yaml").write_text("should_trigger: [1, 2\n")
     (d / "other.json").write_text('[{"query": "a", "should_trigger": true}]')
     qd = load_query_dir(d, catalog)
-    assert list(qd.sets) == ["pdf"] and qd.missing == ["csv", "greeter"] or sorted(qd.missing) == ["csv", "greeter"]
+    assert list(qd.sets) == ["pdf"] and sorted(qd.missing) == ["csv", "greeter"]
     assert any("csv.yaml:" in e for e in qd.errors) and qd.unknown == [str(d / "other.json")]
     with pytest.raises(NotADirectoryError):
         load_query_dir(d / "pdf.json", catalog)
@@ -159,7 +158,9 @@ def test_matrix_counts_errors_apart_and_colours():
     b = rep("b", [(True, [("not-triggered", ["a"]), ("cancelled", [])])])
     m = ConfusionMatrix.from_reports([a, b])
     assert m.labels == ["a", "b", "x", NONE]
-    assert m.cells["a"]["a"] == 1 and m.errors["a"] == 1 and m.cells[NONE]["x"] == 1 and m.cells["b"]["a"] == 1
+    assert m.cells["a"]["a"] == 1 and m.errors["a"] == 1
+    assert m.cells[NONE]["x"] == 1 and m.cells["b"]["a"] == 1
     assert m.per_skill()["b"]["recall"] == 0.0 and m.per_skill()["x"]["recall"] is None
-    assert cell_color("a", "a", 0, 3) == "#ffffff" and cell_color("a", "a", 3, 3) != cell_color("a", "b", 3, 3)
+    assert cell_color("a", "a", 0, 3) == "#ffffff"
+    assert cell_color("a", "a", 3, 3) != cell_color("a", "b", 3, 3)
     assert "tool" not in m.to_text() and m.to_json()["unit"] == "runs"

@@ -172,7 +172,8 @@ class MatrixModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if self.m is None or parent.isValid() else len(self.m.labels) + 1
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if self.m is None or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
         labels = self.m.labels
@@ -247,7 +248,8 @@ class MatrixView(QWidget):
         steals = "; ".join(f"<b>{e(x['thief'])}</b> took {x['runs']} of {e(x['victim'])}'s runs "
                            f"({x['share'] * 100:.0f} %)" for x in m.steals(5)) or "none"
         self.summary.setText(f"<b>Rows</b>: the skill a query was written for (none = should-not-trigger); "
-                             f"<b>columns</b>: the skill loaded; cells = runs ({e(m.mode)}, {e(m.model)}).<br>"
+                             f"<b>columns</b>: the skill loaded; cells = runs ({e(m.mode)}, "
+                             f"{e(m.model)}).<br>"
                              f"<b>Top steals</b>: {steals}<br><b>Lowest recall first</b>: {ps}")
 
     def export_html(self, path: str | Path) -> None:
@@ -279,14 +281,9 @@ class MatrixView(QWidget):
         p.drawPixmap(0, 0, table_px)
         p.drawPixmap(0, table_px.height() + 6, sum_px)
         p.end()
+        from workbench.app.icons import png_bytes
         from workbench.core.safefile import atomic_write
-        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-        ba = QByteArray()
-        buf = QBuffer(ba)
-        buf.open(QIODevice.OpenModeFlag.WriteOnly)
-        img.save(buf, "PNG")
-        buf.close()
-        atomic_write(path, bytes(ba.data()))
+        atomic_write(path, png_bytes(img))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,7 +383,8 @@ class CollectionWindow(QWidget):
             self._say(str(exc), True)
             return False
         if not qd.sets:
-            self._say("No query set in that folder names a listed skill (expected <skill>.json or .yaml).", True)
+            self._say("No query set in that folder names a listed skill (expected <skill>.json or "
+                      ".yaml).", True)
             return False
         key = self.pane._key()
         if not key:
@@ -449,7 +447,8 @@ class CollectionWindow(QWidget):
 
     def _export(self, kind: str) -> None:
         flt = "HTML (*.html)" if kind == "html" else "PNG (*.png)"
-        path, _ = QFileDialog.getSaveFileName(self, "Export confusion matrix", f"confusion-matrix.{kind}", flt)
+        path, _ = QFileDialog.getSaveFileName(self, "Export confusion matrix", f"confusion-matrix.{kind}",
+                                              flt)
         if path:
             self.export(path)
 
@@ -490,7 +489,8 @@ class PaneBatch(QObject):
         self.flow.progress.connect(self._on_event)
         self.flow.estimated.connect(lambda est: pane._message(estimate_text(est)))
         self.flow.done.connect(self._done)
-        self.flow.failed.connect(lambda msg: pane._message(f"Batch eval: {msg}", error=msg != "Not submitted."))
+        self.flow.failed.connect(lambda msg: pane._message(f"Batch eval: {msg}",
+                                                           error=msg != "Not submitted."))
         self.flow.ended.connect(pane._job_finished)
         self.window: CollectionWindow | None = None
 
@@ -566,10 +566,10 @@ class PaneBatch(QObject):
         p = self.pane
         h = p._history()
         ids = []
+        extra = {"batch_eval": (be.record or {}).get("id")}
         for rep, r in zip(reports, be.runners):
             try:
-                ids.append(h.save(rep, queries=r.queries, extra={"batch_eval": (be.record or {}).get("id")}).id
-                           if h is not None else None)
+                ids.append(h.save(rep, queries=r.queries, extra=extra).id if h is not None else None)
             except OSError:
                 ids.append(None)
         try:

@@ -65,18 +65,22 @@ def add_parser(subparsers, common) -> None:
                    help="with --all-skills: write the confusion matrix as a self-contained HTML page")
     p.add_argument("--batch", action="store_true",
                    help="use the Message Batches API (first turns, half price; resumable)")
-    p.add_argument("--estimate-only", action="store_true", help="with --batch: print the cost estimate and stop")
+    p.add_argument("--estimate-only", action="store_true",
+                   help="with --batch: print the cost estimate and stop")
     p.add_argument("--max-cost", type=float, default=None, metavar="USD",
                    help="with --batch: do not submit when the estimate is above this")
     p.add_argument("--no-wait", action="store_true", help="with --batch: submit, print the id and exit")
-    p.add_argument("--poll", type=float, default=30.0, metavar="SECONDS", help="batch poll interval (default 30)")
+    p.add_argument("--poll", type=float, default=30.0, metavar="SECONDS",
+                   help="batch poll interval (default 30)")
     p.add_argument("--no-follow-up", action="store_true",
                    help="with --batch: decide every run on its first turn (no direct follow-up requests)")
     p.add_argument("--output-tokens", type=float, default=None, metavar="N",
                    help="with --batch: output tokens assumed per request in the estimate "
                         "(default: from the last eval of this skill and model, else 64)")
-    p.add_argument("--resume", default=None, metavar="ID", help="collect a submitted batch eval (record or batch id)")
-    p.add_argument("--cancel", default=None, metavar="ID", help="cancel a submitted batch eval (record or batch id)")
+    p.add_argument("--resume", default=None, metavar="ID",
+                   help="collect a submitted batch eval (record or batch id)")
+    p.add_argument("--cancel", default=None, metavar="ID",
+                   help="cancel a submitted batch eval (record or batch id)")
     p.add_argument("--runs", type=int, default=3, help="runs per query (default 3)")
     p.add_argument("--concurrency", type=int, default=8, help="parallel runs (default 8)")
     p.add_argument("--threshold", type=float, default=0.5, help="pass threshold on the trigger rate (default 0.5)")
@@ -202,10 +206,9 @@ def _print_text(report, improvement, history_id) -> None:
 def run(args) -> int:
     from workbench.core.chat.errors import NO_KEY_HINT
     from workbench.core.chat.settings import get_api_key
-    from workbench.core.discovery import scan, use_workspace_as_root
     from workbench.core.evals.history import HistoryStore
     from workbench.core.evals.queryset import QuerySetError, load_queries
-    from workbench.core.evals.runner import EvalOptions, EvalRunner, EvalSetupError
+    from workbench.core.evals.runner import EvalRunner, EvalSetupError
 
     _check(args)
     if args.resume or args.cancel:
@@ -219,12 +222,7 @@ def run(args) -> int:
         raise UsageError(f"eval: {exc}") from None
     for w in qs.warnings:
         print(f"warning: {w}", file=sys.stderr)
-    env = environment_from_args(args)
-    use_workspace_as_root(env)
-    settings = _settings(args, client)
-    catalog = scan(env, client)
-    opts = EvalOptions(runs=args.runs, concurrency=args.concurrency, threshold=args.threshold,
-                       competitors=not args.no_competitors, context_tokens=env.context_tokens)
+    env, settings, catalog, opts = _setup(args, client)
     key, _src = get_api_key()
     if not key:
         # unknown skill is reported before the key, so a typo is found without a key
@@ -335,20 +333,27 @@ def _estimate_line(est: dict) -> str:
             f"  est.: {est['assumption']}")
 
 
-def _run_many(args) -> int:
-    """--batch and/or --all-skills."""
+def _setup(args, client: str):
+    """(env, settings, catalog, options) from the command line (the workspace as a root when it
+    holds skills no client root covers)."""
     from workbench.core.discovery import scan, use_workspace_as_root
-    from workbench.core.evals.batch import BatchError, BatchEval, BatchStore
-    from workbench.core.evals.history import HistoryStore
-    from workbench.core.evals.runner import EvalOptions, EvalSetupError
-
-    client = client_ids(args, allow_all=False)[0]
+    from workbench.core.evals.runner import EvalOptions
     env = environment_from_args(args)
     use_workspace_as_root(env)
     settings = _settings(args, client)
     catalog = scan(env, client)
     opts = EvalOptions(runs=args.runs, concurrency=args.concurrency, threshold=args.threshold,
                        competitors=not args.no_competitors, context_tokens=env.context_tokens)
+    return env, settings, catalog, opts
+
+
+def _run_many(args) -> int:
+    """--batch and/or --all-skills."""
+    from workbench.core.evals.batch import BatchError, BatchEval, BatchStore
+    from workbench.core.evals.history import HistoryStore
+    from workbench.core.evals.runner import EvalSetupError
+
+    env, settings, catalog, opts = _setup(args, client_ids(args, allow_all=False)[0])
     key = _key_or_fail()
     sdk = _sdk(settings, key, args.batch)
     try:

@@ -171,7 +171,8 @@ class BatchStore:
                 rec = json.loads(p.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if isinstance(rec, dict) and rec.get("kind") == "batch-eval" and (state is None or rec.get("state") == state):
+            if isinstance(rec, dict) and rec.get("kind") == "batch-eval" and \
+                    (state is None or rec.get("state") == state):
                 out.append(rec)
         return out
 
@@ -249,7 +250,8 @@ class BatchEval:
                  max_counts: int = MAX_TOKEN_COUNTS, concurrency: int = 4) -> dict[str, Any]:
         """The cost of the plan before submitting (module docstring). ``output_tokens``: assumed
         per request; ``calibrate``: earlier reports of this model (``EvalReport``s or their saved
-        ``to_json(details=True)``) whose mean output tokens per model request are used instead. Raises ``BatchError`` when ``count_tokens`` fails.
+        ``to_json(details=True)``) whose mean output tokens per model request are used instead.
+        Raises ``BatchError`` when ``count_tokens`` fails.
 
         Returns ``{"requests", "batches", "distinct", "counted", "input_tokens",
         "cache_write_tokens", "cache_read_tokens", "output_tokens", "output_per_request",
@@ -308,7 +310,8 @@ class BatchEval:
                               f"cache: prefix written once and read by the other requests when it "
                               f"reaches {min_cache:,} tokens (batch caching is best-effort)"}
 
-    def _prefixes(self, items: list[tuple[dict, int, int]], pool: ThreadPoolExecutor) -> dict[str, tuple[int, int]]:
+    def _prefixes(self, items: list[tuple[dict, int, int]],
+                  pool: ThreadPoolExecutor) -> dict[str, tuple[int, int]]:
         """{prefix key: (tokens, requests using it)}; key "" = caching off (no cache_control)."""
         groups: dict[str, list] = {}
         for params, uses, _j in items:
@@ -366,9 +369,8 @@ class BatchEval:
                         self.sdk.messages.batches.cancel(bid)
                     except Exception:  # noqa: BLE001 - best effort
                         pass
-                raise BatchError(f"could not create the batch: {err.message}"
-                                 + (f" (cancelled the batches created before: {', '.join(ids)})" if ids else ""),
-                                 err) from None
+                before = f" (cancelled the batches created before: {', '.join(ids)})" if ids else ""
+                raise BatchError(f"could not create the batch: {err.message}{before}", err) from None
             ids.append(b.id)
         self.batch_ids = ids
         r0 = self.runners[0]
@@ -381,7 +383,8 @@ class BatchEval:
                "settings": {"model": s.model, "max_tokens": s.max_tokens, "temperature": s.temperature,
                             "base_url": s.base_url, "cache": s.cache, "max_turns": s.max_turns},
                "options": {"runs": r0.options.runs, "threshold": r0.options.threshold,
-                           "competitors": r0.options.competitors, "context_tokens": r0.options.context_tokens},
+                           "competitors": r0.options.competitors,
+                           "context_tokens": r0.options.context_tokens},
                "jobs": [{"skill": r.target.name, "description": r.description_override,
                          "queries": [q.to_json() for q in r.queries]} for r in self.runners],
                "estimate": estimate, "history_ids": [], **(extra or {})}

@@ -179,7 +179,8 @@ class ConfusionMatrix:
         ps = {k: {**v, "precision": None if v["precision"] is None else round(v["precision"], 4),
                   "recall": None if v["recall"] is None else round(v["recall"], 4)}
               for k, v in self.per_skill().items()}
-        return {"labels": list(self.labels), "matrix": [[self.cells[r][c] for c in self.labels] for r in self.labels],
+        return {"labels": list(self.labels),
+                "matrix": [[self.cells[r][c] for c in self.labels] for r in self.labels],
                 "errors": dict(self.errors), "per_skill": ps, "steals": self.steals(None), "model": self.model,
                 "client": self.client, "mode": self.mode, "unit": "runs"}
 
@@ -195,7 +196,8 @@ class ConfusionMatrix:
         head = " " * (w + 1) + " ".join(short[c].rjust(cw) for c in self.labels) + "  errors"
         lines.append(head)
         for r in self.labels:
-            vals = " ".join((str(self.cells[r][c]) if self.cells[r][c] else ".").rjust(cw) for c in self.labels)
+            vals = " ".join((str(self.cells[r][c]) if self.cells[r][c] else ".").rjust(cw)
+                            for c in self.labels)
             lines.append(f"{short[r].ljust(w)} {vals}  {self.errors[r] or ''}")
         lines.append("")
         lines.append("per skill: precision / recall (runs)")
@@ -233,7 +235,8 @@ class ConfusionMatrix:
         out.append("</table><h3>Per skill</h3><table><tr><th class='r'>skill</th><th>precision</th>"
                    "<th>recall</th><th>hits / runs</th><th>loaded</th><th>errors</th></tr>")
         for s, v in self.per_skill().items():
-            out.append(f"<tr><th class='r'>{e(s)}</th><td>{pct(v['precision'])}</td><td>{pct(v['recall'])}</td>"
+            out.append(f"<tr><th class='r'>{e(s)}</th><td>{pct(v['precision'])}</td>"
+                       f"<td>{pct(v['recall'])}</td>"
                        f"<td>{v['hits']}/{v['runs']}</td><td>{v['loaded']}</td><td>{v['errors']}</td></tr>")
         out.append("</table><h3>Top stealing pairs</h3><ol>")
         for x in self.steals(10):
