@@ -117,6 +117,8 @@ def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, ca
 
     # the cost shown before submitting vs what the server reported, at the batch price
     actual = estimate_cost(fake.batch_usage, settings.model, batch=True)["usd"]
+    print(f"estimate ${est['usd']:.6f} (output {est['output_per_request']}/request, {est['output_source']}) "
+          f"vs reported ${actual:.6f}: {est['usd'] / actual - 1:+.2%}")
     assert est["usd"] == pytest.approx(actual, rel=0.05), (est, fake.batch_usage)
     assert est["usd_direct"] == pytest.approx(est["usd"] * 2, rel=1e-3)
 
@@ -213,3 +215,18 @@ def test_custom_ids_and_bad_record(catalog, settings):
     assert parse_custom_id(custom_id(2, 10, 1)) == (2, 10, 1) and parse_custom_id("zz") is None
     with pytest.raises(BatchError, match="damaged"):
         BatchEval.from_record({"id": "x", "settings": {}}, catalog, object(), settings=settings)
+
+
+def test_price_table_is_dated_sourced_and_complete():
+    from workbench.core.evals.metrics import PRICE_TABLE, token_prices
+    assert PRICE_TABLE["dated"] and PRICE_TABLE["sources"] and PRICE_TABLE["batch_discount"] == 0.5
+    for key, p in PRICE_TABLE["models"].items():
+        assert {"input", "output", "cache_write", "cache_read", "min_cache_tokens", "verified"} <= set(p), key
+        assert p["cache_write"] == pytest.approx(p["input"] * 1.25)
+        assert p["cache_read"] == pytest.approx(p["input"] / 10)
+        assert token_prices(p)["cache_read_input_tokens"] == p["cache_read"]
+    u = {"input_tokens": 1_000_000, "output_tokens": 1_000_000, "cache_read_input_tokens": 1_000_000,
+         "cache_creation_input_tokens": 1_000_000}
+    full, half = estimate_cost(u, "claude-haiku-5-5"), estimate_cost(u, "claude-haiku-5-5", batch=True)
+    assert full["usd"] == pytest.approx(1 + 5 + 0.1 + 1.25) and half["usd"] == pytest.approx(full["usd"] / 2)
+    assert "batch price x0.5 (unverified)" in half["assumption"]

@@ -208,8 +208,18 @@ def pct(x: float | None, nd: int = 0) -> str:
 #: Message Batches price factor, applied to every token type). Edit ``config_dir()/eval_prices.json``
 #: (``{model: {"input": n, "output": n[, "cache_write", "cache_read"]}}``) to override; the pane
 #: and the CLI label every cost "est.".
-PRICE_TABLE: dict[str, Any] = json.loads(
-    (Path(__file__).with_name("prices.json")).read_text(encoding="utf-8"))
+def _price_table() -> dict[str, Any]:
+    """``prices.json``; a missing or damaged file gives an empty table (costs "n/a"), never a crash."""
+    try:
+        data = json.loads(Path(__file__).with_name("prices.json").read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("models"), dict):
+            return data
+    except (OSError, ValueError):
+        pass
+    return {"dated": "unknown (prices.json missing)", "batch_discount": 0.5, "models": {}}
+
+
+PRICE_TABLE: dict[str, Any] = _price_table()
 DEFAULT_PRICES: dict[str, dict[str, float]] = {k: dict(v) for k, v in PRICE_TABLE["models"].items()}
 CACHE_READ_MULTIPLIER = 0.1
 CACHE_WRITE_MULTIPLIER = 1.25
