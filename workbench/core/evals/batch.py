@@ -32,10 +32,10 @@ What a batch run is (decisions; chat-loop.md section 3 "our batch mode", validat
   (batches cache on a best-effort basis: the figure without cache hits is given too), output
   tokens assumed per request (``output_tokens``, default 64, or calibrated from a previous
   report's usage per request), priced with ``metrics.estimate_cost(..., batch=True)``.
-* Resumable: ``submit`` writes a record (``BatchStore``: ``<history dir>/batches/<id>.json``, next
-  to the eval history) with the batch ids, the queries, settings and options; ``BatchEval.
-  from_record`` rebuilds it after a restart (``workbench eval --resume ID``; ID = the record id or
-  one of its batch ids) and ``cancel_record`` cancels (``--cancel ID``).
+* Resumable: ``submit`` writes a record (``BatchStore``: ``<history dir>/_batches/<id>.json``,
+  next to the eval history) with the batch ids, the queries, settings and options;
+  ``BatchEval.from_record`` rebuilds it after a restart (``workbench eval --resume ID``; ID = the
+  record id or one of its batch ids) and ``cancel_record`` cancels (``--cancel ID``).
 """
 
 from __future__ import annotations
@@ -137,10 +137,11 @@ def _obj(x: Any) -> Any:
 
 
 class BatchStore:
-    """Records of submitted batch evals, as JSON under ``<history dir>/batches/`` (``HistoryStore.dir``
-    of the workspace, or ``folder``). Written with ``atomic_write``.
+    """Records of submitted batch evals, as JSON under ``<history dir>/_batches/``
+    (``HistoryStore.dir`` of the workspace, or ``folder``). Written with ``atomic_write``.
 
-    A record: ``{"version": 1, "kind": "batch-eval", "id", "created_at", "state": "submitted" |
+    The folder ``_batches`` cannot be a skill's history folder (``history._safe`` strips a leading
+    "_"). A record: ``{"version": 1, "kind": "batch-eval", "id", "created_at", "state": "submitted" |
     "done" | "cancelled", "batch_ids", "workspace", "client", "roots", "context_tokens",
     "settings": {model, max_tokens, temperature, base_url, cache, max_turns}, "options": {runs,
     threshold, competitors, context_tokens}, "jobs": [{"skill", "description", "queries"}],
@@ -151,7 +152,7 @@ class BatchStore:
         if folder is None:
             if history is None:
                 raise ValueError("BatchStore needs a HistoryStore or a folder")
-            folder = Path(history.dir) / "batches"
+            folder = Path(history.dir) / "_batches"  # "_": no skill folder can have this name
         self.dir = Path(folder)
 
     def path(self, rid: str) -> Path:
