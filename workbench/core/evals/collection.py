@@ -181,7 +181,8 @@ class ConfusionMatrix:
               for k, v in self.per_skill().items()}
         return {"labels": list(self.labels),
                 "matrix": [[self.cells[r][c] for c in self.labels] for r in self.labels],
-                "errors": dict(self.errors), "per_skill": ps, "steals": self.steals(None), "model": self.model,
+                "errors": dict(self.errors), "per_skill": ps, "steals": self.steals(None),
+                "model": self.model,
                 "client": self.client, "mode": self.mode, "unit": "runs"}
 
     def to_text(self, top: int = 10) -> str:
