@@ -211,6 +211,19 @@ def test_results_come_in_another_order_and_expire_batch():
         assert sdk.messages.batches.retrieve(b.id).request_counts.expired == 30
 
 
+def test_chunks_split_by_requests_and_bytes(fake, catalog, settings):
+    sdk = sdk_for(fake)
+    qs = [Query(f"<{i:03d}> q", True) for i in range(10)]
+    runner = EvalRunner(catalog, "pdf", qs, settings=settings, client=sdk, options=EvalOptions(runs=3))
+    be = BatchEval([runner], sdk, limits=BatchLimits(max_requests=7))
+    assert [len(c) for c in be.chunks()] == [7, 7, 7, 7, 2]
+    one = len(json.dumps(be.plan()[0].params).encode()) + 60
+    be.limits = BatchLimits(max_bytes=one * 4)
+    parts = be.chunks()
+    assert sum(map(len, parts)) == 30 and max(map(len, parts)) <= 4 and len(parts) >= 8
+    assert len({p.custom_id for p in be.plan()}) == 30
+
+
 def test_custom_ids_and_bad_record(catalog, settings):
     assert parse_custom_id(custom_id(2, 10, 1)) == (2, 10, 1) and parse_custom_id("zz") is None
     with pytest.raises(BatchError, match="damaged"):

@@ -25,7 +25,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QMessageBox, QPushButton, QTableView, QVBoxLayout, QWidget)
@@ -45,7 +45,9 @@ def estimate_text(est: dict) -> str:
 
 
 class _Bridge(QObject):
-    event = Signal(object)
+    """Carries poll events from the worker thread to the GUI thread (queued connection)."""
+
+    carried = Signal(object)
 
 
 class BatchFlow(QObject):
@@ -68,7 +70,7 @@ class BatchFlow(QObject):
         self._cancel = threading.Event()
         self._job: Any = None
         self._bridge = _Bridge(self)
-        self._bridge.event.connect(self.progress.emit)
+        self._bridge.carried.connect(self.progress.emit)
 
     @property
     def running(self) -> bool:
@@ -110,17 +112,18 @@ class BatchFlow(QObject):
     def _ask(self, est: dict) -> bool:
         if self.confirm is not None:
             return bool(self.confirm(est))
-        parent = self.parent() if isinstance(self.parent(), QWidget) else None
+        p = self.parent()
+        parent = p if isinstance(p, QWidget) else None
         return QMessageBox.question(parent, "Submit batch eval?", estimate_text(est) + "\n\nSubmit?") == \
             QMessageBox.StandardButton.Yes
 
     def _submit_wait(self, be: Any, store: Any, workspace: Any, roots: Any, est: dict, extra: Any) -> tuple:
         rec = be.submit(store, workspace=workspace, roots=roots, estimate=est, extra=extra)
-        self._bridge.event.emit({"type": "submitted", "record": rec})
+        self._bridge.carried.emit({"type": "submitted", "record": rec})
         return self._wait(be)
 
     def _wait(self, be: Any) -> tuple:
-        while not be.wait(self._cancel, self._bridge.event.emit, poll_seconds=self.poll_seconds):
+        while not be.wait(self._cancel, self._bridge.carried.emit, poll_seconds=self.poll_seconds):
             # Cancel pressed: cancel on the server, then keep polling until the batch has ended
             be.cancel()
             self._cancel = threading.Event()
@@ -154,6 +157,9 @@ class BatchFlow(QObject):
 # the heat-map
 
 
+_Index = QModelIndex | QPersistentModelIndex
+
+
 class MatrixModel(QAbstractTableModel):
     """A ``ConfusionMatrix`` as a table: rows/columns = labels, plus an "errors" column."""
 
@@ -166,10 +172,10 @@ class MatrixModel(QAbstractTableModel):
         self.m = m
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if self.m is None or parent.isValid() else len(self.m.labels)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if self.m is None or parent.isValid() else len(self.m.labels) + 1
 
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
@@ -183,7 +189,7 @@ class MatrixModel(QAbstractTableModel):
             return labels[section] if role == Qt.ItemDataRole.ToolTipRole else _short(labels[section])
         return labels[section]
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if self.m is None or not index.isValid():
             return None
         labels = self.m.labels
@@ -525,6 +531,17 @@ class PaneBatch(QObject):
         from workbench.core.evals.batch import BatchStore
         h = self.pane._history()
         return BatchStore(h).list("submitted") if h is not None else []
+
+    def note_pending(self) -> int:
+        """Say in the pane's status line how many batch evals wait to be collected; returns it."""
+        try:
+            n = len(self.pending())
+        except OSError:
+            return 0
+        if n:
+            self.pane._message(f"{n} batch eval(s) submitted earlier for this workspace are pending: "
+                               "Resume batch… collects the newest.")
+        return n
 
     def resume(self, rec: dict | None = None) -> bool:
         """Pick up ``rec`` (default: the newest pending batch eval of the workspace)."""

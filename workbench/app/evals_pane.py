@@ -193,6 +193,7 @@ class EvalsPane(QWidget):
             ctx.client_changed.connect(lambda *_: self.refresh_skills())
         self.refresh_skills()
         self._set_running(False)
+        self.batches().note_pending()
 
     # -- building --------------------------------------------------------------------------
     def _build(self) -> None:

@@ -388,7 +388,7 @@ class ChatSession:
         ``text`` (omitted when empty)."""
         content: list[dict] = []
         if first and self.listing_block_text and self.loader.placement != "system":
-            blk = {"type": "text", "text": self.listing_block_text}
+            blk: dict[str, Any] = {"type": "text", "text": self.listing_block_text}
             if self.settings.cache:
                 blk["cache_control"] = {"type": "ephemeral"}
             content.append(blk)

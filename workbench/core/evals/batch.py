@@ -527,6 +527,7 @@ class BatchEval:
             for r in rep.results:
                 r.details.sort(key=lambda x: x.run)
             rep.cancelled = any(r.cancelled for r in rep.results)
+            rep.seconds = self._elapsed()
             if first_turn[j]:
                 rep.warnings.append(f"{first_turn[j]} run(s) called other tools on their first turn and "
                                     "were not continued: counted as not triggered (a batch eval without "
@@ -535,6 +536,14 @@ class BatchEval:
                 rep.warnings.append(f"{followed[j]} run(s) called other tools first and were continued "
                                     "through the direct API (full price for those requests).")
         return reports
+
+    def _elapsed(self) -> float:
+        """Seconds from the record's creation to now (0 without a record)."""
+        try:
+            t0 = _dt.datetime.fromisoformat((self.record or {})["created_at"])
+        except (KeyError, TypeError, ValueError):
+            return 0.0
+        return max(0.0, (_dt.datetime.now(_dt.timezone.utc) - t0).total_seconds())
 
     @staticmethod
     def _add(rep: EvalReport, rec: RunRecord) -> None:

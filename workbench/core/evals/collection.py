@@ -74,7 +74,7 @@ def load_query_dir(folder: Path | str, catalog: Any) -> QueryDir:
         except QuerySetError as exc:
             out.errors.append(str(exc))
             continue
-        name = qs.skill if qs.skill in names else p.stem
+        name = qs.skill if qs.skill is not None and qs.skill in names else p.stem
         if name not in names:
             out.unknown.append(str(p))
         elif name not in found:
@@ -163,7 +163,7 @@ class ConfusionMatrix:
     def steals(self, top: int | None = 10) -> list[dict[str, Any]]:
         """The stealing pairs, most runs first: ``[{"victim", "thief", "runs", "share"}]`` (share of
         the victim row's runs)."""
-        out = []
+        out: list[dict[str, Any]] = []
         for a in self.skills:
             tot = self.row_total(a)
             for b in self.skills:

@@ -438,8 +438,8 @@ class _RunState:
         self.target_real = target_real
         self.on_trigger = on_trigger
         self.hit = False
-        self.also: list[str] = []
-        self.tools: list[str] = []
+        self.also: list[Any] = []
+        self.tools: list[Any] = []
 
     def on_event(self, ev: dict) -> None:
         t = ev.get("type")
