@@ -53,9 +53,8 @@ def coll(tmp_path, monkeypatch):
 
 
 def _args(e, *extra):
-    return ["eval", str(e["coll"]), "--root", str(e["coll"] / "skills"), "--home", str(e["home"]),
-            "--all-skills", "--queries-dir", str(e["q"]), "--base-url", e["fake"].url, "--runs", "2",
-            "--client", "claude-code", *extra]
+    return ["eval", str(e["coll"]), "--home", str(e["home"]), "--all-skills", "--queries-dir", str(e["q"]),
+            "--base-url", e["fake"].url, "--runs", "2", "--client", "claude-code", *extra]
 
 
 def check_matrix(m: dict):
@@ -84,6 +83,7 @@ def test_collection_direct_json_text_and_html(coll, capsys):
     assert rc == 1                                          # steals make queries fail
     assert set(out["skills"]) == set(SKILLS) and len(out["history_ids"]) == 20
     assert any("ghost.json" in n for n in out["notes"]) and coll["fake"].invalid == []
+    assert "evaluated as if installed" in cap.err
     check_matrix(out["matrix"])
     page = html_out.read_text()
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "tool-07</b> took 4" in page
@@ -123,7 +123,9 @@ def test_estimate_only_and_usage_errors(coll, capsys):
     assert main(_args(coll, "--batch", "--max-cost", "0.0000001")) == 1
     assert "above --max-cost" in capsys.readouterr().err and coll["fake"].batch_requests == 0
     assert main(["eval", str(coll["coll"]), "--all-skills"]) == 2
-    assert main(["eval", str(coll["coll"]), "--all-skills", "--queries-dir", str(coll["q"]),
+    empty = coll["tmp"] / "empty"
+    empty.mkdir()
+    assert main(["eval", str(empty), "--all-skills", "--queries-dir", str(coll["q"]),
                  "--home", str(coll["home"]), "--client", "claude-code"]) == 2
     assert "lists no skill here" in capsys.readouterr().err
     assert main(["eval", str(coll["coll"])]) == 2

@@ -336,12 +336,23 @@ def _estimate_line(est: dict) -> str:
 def _setup(args, client: str):
     """(env, settings, catalog, options) from the command line (the workspace as a root when it
     holds skills no client root covers)."""
+    from pathlib import Path
+
     from workbench.core.discovery import scan, use_workspace_as_root
     from workbench.core.evals.runner import EvalOptions
     env = environment_from_args(args)
     use_workspace_as_root(env)
     settings = _settings(args, client)
     catalog = scan(env, client)
+    ws = Path(env.workspace).absolute()
+    if getattr(args, "all_skills", False) and not catalog.listed() and ws not in env.extra_roots:
+        # a collection (e.g. repo/skills/<name>/SKILL.md) the client would not find by itself:
+        # evaluate it as if installed (an extra root), and say so
+        env.extra_roots.append(ws)
+        catalog = scan(env, client)
+        if catalog.listed():
+            print(f"note: {client} finds no skill in {env.workspace} by itself; its skills are "
+                  "evaluated as if installed (--root)", file=sys.stderr)
     opts = EvalOptions(runs=args.runs, concurrency=args.concurrency, threshold=args.threshold,
                        competitors=not args.no_competitors, context_tokens=env.context_tokens)
     return env, settings, catalog, opts
