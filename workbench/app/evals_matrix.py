@@ -123,10 +123,13 @@ class BatchFlow(QObject):
         return self._wait(be)
 
     def _wait(self, be: Any) -> tuple:
-        while not be.wait(self._cancel, self._bridge.carried.emit, poll_seconds=self.poll_seconds):
-            # Cancel pressed: cancel on the server, then keep polling until the batch has ended
+        interval = self.poll_seconds
+        while not be.wait(self._cancel, self._bridge.carried.emit, poll_seconds=interval):
+            # Cancel pressed: cancel on the server, then poll (every second at most) until the
+            # batch has ended; what had finished is collected
             be.cancel()
             self._cancel = threading.Event()
+            interval = min(interval, 1.0)
         return be.collect(), be
 
     def resume(self, rec: dict, catalog: Any, sdk: Any, store: Any, settings: Any = None) -> None:
@@ -536,7 +539,7 @@ class PaneBatch(QObject):
         """Say in the pane's status line how many batch evals wait to be collected; returns it."""
         try:
             n = len(self.pending())
-        except OSError:
+        except Exception:  # noqa: BLE001 - informative only (no workspace yet, unreadable folder)
             return 0
         if n:
             self.pane._message(f"{n} batch eval(s) submitted earlier for this workspace are pending: "
