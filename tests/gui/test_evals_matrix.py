@@ -54,7 +54,7 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     pane.set_queries(QS)
     pane.batch_check.setChecked(True)
     assert pane.start_run()
-    qtbot.waitUntil(lambda: not pane.running, timeout=20000)
+    qtbot.waitUntil(lambda: not pane.running, timeout=60000)
     assert asked and asked[0]["requests"] == 9 and asked[0]["usd"] > 0
     rep = pane.report
     assert rep.mode == "batch" and [(r.triggers, r.runs) for r in rep.results] == [(3, 3), (0, 3), (0, 3)]
@@ -67,7 +67,7 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     n = f.batch_requests
     pane.confirm_batch = lambda est: False
     assert pane.start_run()
-    qtbot.waitUntil(lambda: not pane.running, timeout=20000)
+    qtbot.waitUntil(lambda: not pane.running, timeout=60000)
     assert f.batch_requests == n and "Not submitted" in pane.status.text()
 
     # submit, then "restart" (a new pane) and resume the pending batch eval
@@ -75,9 +75,9 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     pane.batch_poll_seconds = 30.0
     f.batch_seconds = 1.0
     assert pane.start_run()
-    qtbot.waitUntil(lambda: len(pane.batches().pending()) == 1, timeout=20000)
+    qtbot.waitUntil(lambda: len(pane.batches().pending()) == 1, timeout=60000)
     pane.cancel()                                    # Cancel = cancel on the server, then collect
-    qtbot.waitUntil(lambda: not pane.running, timeout=20000)
+    qtbot.waitUntil(lambda: not pane.running, timeout=60000)
     assert pane.report.cancelled or pane.report.summary.total == 3
     assert f.batch_requests == n + 1
 
@@ -94,7 +94,7 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     pane3 = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)   # the restart
     assert len(pane3.batches().pending()) == 1 and "1 batch eval(s) submitted earlier" in pane3.status.text()
     assert pane3.batches().resume()
-    qtbot.waitUntil(lambda: not pane3.running and pane3.report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: not pane3.running and pane3.report is not None, timeout=60000)
     assert pane3.report.mode == "batch" and pane3.skill_combo.currentText() == "pdf"
     assert [(r.triggers, r.runs) for r in pane3.report.results] == [(3, 3), (0, 3), (0, 3)]
     assert pane3.batches().pending() == []
