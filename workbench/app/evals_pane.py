@@ -17,6 +17,9 @@ history_root=None)``
   ``claude-haiku-5-5``, the eval default);
 * ``key_provider``: ``callable() -> str | None`` (default: ``get_api_key()``: env, then keyring).
 
+"Run as batch", "Resume batch…" and "Collection…" (the confusion-matrix window) are built in
+``evals_matrix.py`` (``PaneBatch``, ``CollectionWindow``); the pane keeps only the hook.
+
 Decision (spec silent): the chart shows one bar per query in query-set order, numbered like the
 table rows; should-trigger bars blue, should-not-trigger orange, errored queries as a grey "×",
 the Wilson interval as a thin whisker and the threshold as a dashed red line.
