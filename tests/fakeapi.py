@@ -6,7 +6,10 @@ A stdlib ``ThreadingHTTPServer`` on 127.0.0.1, port 0, that speaks:
   (message_start, ping, content_block_start/delta/stop per block, message_delta, message_stop;
   ../shared/reference/chat-loop.md section 4.2);
 * ``POST /v1/messages/count_tokens`` — ``{"input_tokens": N}`` (N ≈ request JSON chars / 4);
-* ``GET /v1/models`` — ``FakeAPI.models`` (default: two active models and a deprecated one).
+* ``GET /v1/models`` — ``FakeAPI.models`` (default: two active models and a deprecated one);
+* the Message Batches endpoints (``POST /v1/messages/batches``, ``GET .../batches[?limit,after_id,
+  before_id]``, ``GET .../batches/{id}``, ``GET .../batches/{id}/results`` (JSONL),
+  ``POST .../batches/{id}/cancel``) — see "Batches" below.
 
 It **validates requests the way the real API does** and answers 400 with the API's error shape
 (``{"type":"error","error":{"type":"invalid_request_error","message":...},"request_id":...}``):
@@ -44,6 +47,21 @@ Typical use::
         ...
         assert fake_api.message_requests[-1].tool_results[0]["tool_use_id"].startswith("toolu_")
 
+Batches: ``create`` checks ``requests`` (1..``batch_max_requests`` items, body at most
+``batch_max_bytes``: else 413 ``request_too_large``), every ``custom_id`` (1-64 chars of
+``[a-zA-Z0-9_-]``, unique in the batch) and refuses ``"stream"`` in ``params`` (400). Each request's
+``params`` are validated like ``/v1/messages``; an invalid one ends **errored** with
+``invalid_request_error`` (as the real API reports it in the results) and lands in ``invalid``.
+A batch is ``in_progress`` for ``batch_seconds`` (counts all ``processing``, as the API documents),
+then ``ended`` with succeeded/errored/canceled/expired counts and a ``results_url``; the replies are
+chosen with the same scripting as ``/v1/messages`` (faults from ``fail`` become errored results)
+when the batch ends, processed and returned in a shuffled order (``batch_seed``). Per request:
+``batch_outcome = fn(custom_id, params) -> None | "expired" | "errored" | ("errored", status)``.
+``cancel`` sets ``canceling``; after ``batch_cancel_seconds`` the batch ends and requests that
+had not finished (each has a completion time spread over ``batch_seconds``) are ``canceled``.
+``batch_usage`` sums the usage of every succeeded batch request; ``batch_requests`` counts the
+creates; ``expire_batch(id)`` ends a batch at once with every unfinished request ``expired``.
+
 Other knobs: ``latency`` (seconds before each reply), ``event_delay`` (seconds between SSE events),
 ``cache_min_tokens`` (prefix size from which ``cache_control`` produces cache writes/reads; default
 1024), ``requests`` (every request: ``Recorded(method, path, headers, body)``),
@@ -55,6 +73,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
 import threading
 import time
@@ -363,6 +382,17 @@ class FakeAPI:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        # batches (module docstring)
+        self.batch_seconds = 0.3
+        self.batch_cancel_seconds = 0.05
+        self.batch_max_requests = 100_000
+        self.batch_max_bytes = 256 * 1024 * 1024
+        self.batch_seed = 7
+        self.batch_outcome: Callable[[str, dict], Any] | None = None
+        self.batches: dict[str, FakeBatch] = {}
+        self.batch_usage: dict[str, int] = {"input_tokens": 0, "output_tokens": 0,
+                                            "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+        self.batch_requests = 0
 
     # -- scripting -------------------------------------------------------------------------
     def queue(self, *turns: Turn | str) -> "FakeAPI":
@@ -454,14 +484,44 @@ class FakeAPI:
             blocks.append(b)
         return Turn(blocks, reply.stop_reason, reply.output_tokens)
 
+    def answer(self, req: MessagesRequest) -> tuple[Fault | None, Turn, dict, int, str]:
+        """Record ``req`` and pick its reply: (fault or None, turn, usage, output tokens, message id).
+        An "http" fault means the reply is that error (``turn`` is then unused)."""
+        self.message_requests.append(req)
+        if self.latency:
+            time.sleep(self.latency)
+        fault = self.take_fault()
+        if fault is not None and fault.kind == "http":
+            return fault, Turn([]), {}, 0, ""
+        turn = self.choose(req)
+        usage = self.usage_for(req.body)
+        out_tokens = turn.output_tokens or max(1, len(json.dumps(turn.blocks)) // 4)
+        return fault, turn, usage, out_tokens, self.next_id("msg")
+
+    def expire_batch(self, batch_id: str) -> None:
+        """End batch ``batch_id`` now: every request not yet finished is ``expired`` (24 h passed)."""
+        self.batches[batch_id].end_now("expired")
+
     def usage_for(self, body: dict) -> dict[str, int]:
-        """≈ tokens (chars/4); a cache_control'd prefix ≥ cache_min_tokens is written, then read."""
+        """≈ tokens (chars/4); a cache_control'd prefix (tools, system and message blocks up to the
+        last breakpoint) of at least ``cache_min_tokens`` is written, then read."""
         total = max(1, len(json.dumps(body.get("messages"))) // 4
                     + len(json.dumps(body.get("system") or "")) // 4
                     + len(json.dumps(body.get("tools") or [])) // 4)
-        has_cc = "cache_control" in json.dumps([body.get("tools"), body.get("system")])
-        prefix = {"tools": body.get("tools"), "system": body.get("system"), "model": body.get("model")}
-        ptoks = (len(json.dumps(body.get("tools") or [])) + len(json.dumps(body.get("system") or ""))) // 4
+        # the cached prefix runs up to the last cache_control breakpoint, message blocks included
+        lead: list = []
+        upto = 0
+        for m in body.get("messages") or []:
+            for b in m.get("content") if isinstance(m.get("content"), list) else []:
+                lead.append(b)
+                if isinstance(b, dict) and b.get("cache_control"):
+                    upto = len(lead)
+        lead = lead[:upto]
+        has_cc = bool(lead) or "cache_control" in json.dumps([body.get("tools"), body.get("system")])
+        prefix = {"tools": body.get("tools"), "system": body.get("system"), "model": body.get("model"),
+                  "lead": lead}
+        ptoks = (len(json.dumps(body.get("tools") or [])) + len(json.dumps(body.get("system") or ""))
+                 + (len(json.dumps(lead)) if lead else 0)) // 4
         read = write = 0
         if has_cc and ptoks >= self.cache_min_tokens:
             key = json.dumps(prefix, sort_keys=True)
@@ -473,6 +533,158 @@ class FakeAPI:
                     self._cache.add(key)
         return {"input_tokens": max(1, total - read - write), "cache_creation_input_tokens": write,
                 "cache_read_input_tokens": read}
+
+
+def message_json(msg_id: str, model: str, turn: Turn, usage: dict, out_tokens: int) -> dict:
+    """The non-streamed ``Message`` object of a reply."""
+    return {"id": msg_id, "type": "message", "role": "assistant", "model": model, "content": turn.blocks,
+            "stop_reason": turn.stop_reason, "stop_sequence": None,
+            "usage": {**usage, "output_tokens": out_tokens}}
+
+
+_CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+_BATCH_ONE = re.compile(r"^/v1/messages/batches/([A-Za-z0-9_-]+)(/results)?$")
+_BATCH_CANCEL = re.compile(r"^/v1/messages/batches/([A-Za-z0-9_-]+)/cancel$")
+
+
+def validate_batch_body(body: Any, max_requests: int = 100_000) -> list[dict]:
+    """The ``requests`` of a batch create body; raises ``Invalid`` as the real API would (400, or
+    "too many ..." for the 413 of an oversized batch)."""
+    if not isinstance(body, dict) or not isinstance(body.get("requests"), list) or not body["requests"]:
+        raise Invalid("requests: Field required (a non-empty list of {custom_id, params})")
+    reqs = body["requests"]
+    if len(reqs) > max_requests:
+        raise Invalid(f"too many requests in the batch: {len(reqs)} > {max_requests}")
+    seen: set[str] = set()
+    for i, r in enumerate(reqs):
+        if not isinstance(r, dict) or not isinstance(r.get("params"), dict):
+            raise Invalid(f"requests.{i}: expected an object with custom_id and params")
+        cid = r.get("custom_id")
+        if not isinstance(cid, str) or not _CUSTOM_ID.match(cid):
+            raise Invalid(f"requests.{i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'")
+        if cid in seen:
+            raise Invalid(f"requests.{i}.custom_id: duplicate custom_id {cid!r}; custom_id must be unique "
+                          "within a batch")
+        seen.add(cid)
+        if r["params"].get("stream"):
+            raise Invalid(f"requests.{i}.params.stream: streaming is not supported in batches")
+    return reqs
+
+
+class FakeBatch:
+    """One message batch of the fake (module docstring, "Batches")."""
+
+    _seq = itertools.count(1)
+
+    def __init__(self, fake: "FakeAPI", requests: list[dict]):
+        self.fake = fake
+        self.seq = next(self._seq)
+        self.id = f"msgbatch_fake_{self.seq:04d}_{fake.next_id('b')[-4:]}"
+        self.requests = requests
+        self.created = time.time()
+        rnd = random.Random(fake.batch_seed + self.seq)
+        order = list(range(len(requests)))
+        rnd.shuffle(order)  # processing (and results) order differs from the request order
+        self.order = order
+        n = max(1, len(order))
+        self.done_at = {k: self.created + fake.batch_seconds * (pos + 1) / n for pos, k in enumerate(order)}
+        self.cancel_at: float | None = None
+        self.ended: float | None = None
+        self.lines: list[dict] | None = None
+        self.forced: str | None = None
+        self.lock = threading.Lock()
+
+    def status(self) -> str:
+        self._advance()
+        if self.lines is not None:
+            return "ended"
+        return "canceling" if self.cancel_at is not None else "in_progress"
+
+    def cancel(self) -> None:
+        with self.lock:
+            if self.lines is None and self.cancel_at is None:
+                self.cancel_at = time.time()
+
+    def end_now(self, why: str) -> None:
+        with self.lock:
+            if self.lines is None:
+                self.forced = why
+                self._finish(time.time())
+
+    def _advance(self) -> None:
+        with self.lock:
+            if self.lines is not None:
+                return
+            now = time.time()
+            if self.cancel_at is not None and now >= self.cancel_at + self.fake.batch_cancel_seconds:
+                self._finish(self.cancel_at)
+            elif self.cancel_at is None and now >= self.created + self.fake.batch_seconds:
+                self._finish(now)
+
+    def _finish(self, cutoff: float) -> None:
+        """Process every request (in the shuffled order); unfinished ones by ``cutoff`` are
+        canceled (after a cancel) or expired (``expire_batch``)."""
+        lines = []
+        for k in self.order:
+            r = self.requests[k]
+            cid, params = r["custom_id"], r["params"]
+            if self.done_at[k] > cutoff and (self.cancel_at is not None or self.forced):
+                lines.append({"custom_id": cid, "result": {"type": self.forced or "canceled"}})
+                continue
+            lines.append({"custom_id": cid, "result": self._process(cid, params)})
+        self.lines = lines
+        self.ended = time.time()
+
+    def _process(self, cid: str, params: dict) -> dict:
+        planned = self.fake.batch_outcome(cid, params) if self.fake.batch_outcome else None
+        if planned == "expired":
+            return {"type": "expired"}
+        if planned is not None:
+            status = planned[1] if isinstance(planned, tuple) else 500
+            return _errored(status, _ERROR_TYPES.get(status, "api_error"), f"fake batch error {status}")
+        try:
+            validate_messages_body(params)
+        except Invalid as exc:
+            self.fake.invalid.append(f"{cid}: {exc}")
+            return _errored(400, "invalid_request_error", str(exc))
+        req = MessagesRequest(params, {})
+        fault, turn, usage, out_tokens, msg_id = self.fake.answer(req)
+        if fault is not None:
+            return _errored(fault.status, fault.error_type, fault.message)
+        with self.fake._lock:
+            for k in self.fake.batch_usage:
+                self.fake.batch_usage[k] += usage.get(k, 0) if k != "output_tokens" else out_tokens
+        msg = message_json(msg_id, params["model"], turn, usage, out_tokens)
+        return {"type": "succeeded", "message": msg}
+
+    def counts(self) -> dict[str, int]:
+        c = {"processing": 0, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}
+        if self.lines is None:
+            c["processing"] = len(self.requests)
+        else:
+            for x in self.lines:
+                c[x["result"]["type"]] += 1
+        return c
+
+    def results(self) -> list[dict] | None:
+        return self.lines if self.status() == "ended" else None
+
+    def to_json(self, base_url: str) -> dict:
+        st = self.status()
+
+        def iso(t: float | None) -> str | None:
+            return None if t is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+        return {"id": self.id, "type": "message_batch", "processing_status": st,
+                "request_counts": self.counts(), "created_at": iso(self.created),
+                "expires_at": iso(self.created + 86400), "ended_at": iso(self.ended),
+                "cancel_initiated_at": iso(self.cancel_at), "archived_at": None,
+                "results_url": f"{base_url}/v1/messages/batches/{self.id}/results" if st == "ended" else None}
+
+
+def _errored(status: int, etype: str, message: str) -> dict:
+    return {"type": "errored", "error": {"type": "error", "error": {"type": etype, "message": message},
+                                         "request_id": None}}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -525,6 +737,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._rid = self.fake.next_id("req")
         self.fake.requests.append(Recorded("GET", self.path, dict(self.headers), None))
         path = self.path.split("?")[0]
+        if path.startswith("/v1/messages/batches"):
+            if self._auth_ok() and not self._batch_get(path):
+                self._error(404, "not_found_error", f"Not found: {path}")
+            return
         if path == "/v1/models" and self.fake.serve_models:
             if not self._auth_ok():
                 return
@@ -540,13 +756,17 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._read_body()
         self.fake.requests.append(Recorded("POST", self.path, dict(self.headers), body))
         path = self.path.split("?")[0]
-        if path not in ("/v1/messages", "/v1/messages/count_tokens"):
+        batch_route = path == "/v1/messages/batches" or _BATCH_CANCEL.match(path)
+        if path not in ("/v1/messages", "/v1/messages/count_tokens") and not batch_route:
             self._error(404, "not_found_error", f"Not found: {path}")
             return
         if not self._auth_ok():
             return
         if not self.headers.get("anthropic-version"):
             self._error(400, "invalid_request_error", "anthropic-version: header is required")
+            return
+        if batch_route:
+            self._batch_post(path, body)
             return
         count_only = path.endswith("count_tokens")
         try:
@@ -558,27 +778,84 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, {"input_tokens": max(1, len(json.dumps(body)) // 4)})
             return
         req = MessagesRequest(body, dict(self.headers))
-        self.fake.message_requests.append(req)
-        if self.fake.latency:
-            time.sleep(self.fake.latency)
-        fault = self.fake.take_fault()
+        fault, turn, usage, out_tokens, msg_id = self.fake.answer(req)
         if fault is not None and fault.kind == "http":
             h = {"x-should-retry": "true" if fault.should_retry else "false"}
             if fault.retry_after is not None:
                 h["retry-after"] = f"{fault.retry_after:g}"
             self._error(fault.status, fault.error_type, fault.message, h)
             return
-        turn = self.fake.choose(req)
-        usage = self.fake.usage_for(body)
-        out_tokens = turn.output_tokens or max(1, len(json.dumps(turn.blocks)) // 4)
-        msg_id = self.fake.next_id("msg")
         if not req.stream:
-            self._json(200, {"id": msg_id, "type": "message", "role": "assistant",
-                             "model": body["model"], "content": turn.blocks,
-                             "stop_reason": turn.stop_reason, "stop_sequence": None,
-                             "usage": {**usage, "output_tokens": out_tokens}})
+            self._json(200, message_json(msg_id, body["model"], turn, usage, out_tokens))
             return
         self._stream(msg_id, body["model"], turn, usage, out_tokens, fault)
+
+    # -- batches ---------------------------------------------------------------------------
+    def _batch_post(self, path: str, body: Any) -> None:
+        m = _BATCH_CANCEL.match(path)
+        if m:
+            b = self.fake.batches.get(m.group(1))
+            if b is None:
+                self._error(404, "not_found_error", f"message batch {m.group(1)} not found")
+                return
+            b.cancel()
+            self._json(200, b.to_json(self.fake.url))
+            return
+        size = int(self.headers.get("content-length") or 0)
+        if size > self.fake.batch_max_bytes:
+            self._error(413, "request_too_large", f"batch of {size} bytes exceeds the "
+                        f"{self.fake.batch_max_bytes} byte limit")
+            return
+        try:
+            reqs = validate_batch_body(body, self.fake.batch_max_requests)
+        except Invalid as exc:
+            status = 413 if str(exc).startswith("too many") else 400
+            self._error(status, _ERROR_TYPES[status], str(exc))
+            return
+        b = FakeBatch(self.fake, reqs)
+        with self.fake._lock:
+            self.fake.batches[b.id] = b
+            self.fake.batch_requests += 1
+        self._json(200, b.to_json(self.fake.url))
+
+    def _batch_get(self, path: str) -> bool:
+        if path == "/v1/messages/batches":
+            q = dict(p.split("=", 1) for p in (self.path.split("?", 1) + [""])[1].split("&") if "=" in p)
+            items = sorted(self.fake.batches.values(), key=lambda x: x.seq, reverse=True)  # newest first
+            ids = [x.id for x in items]
+            if q.get("after_id") in ids:
+                items = items[ids.index(q["after_id"]) + 1:]
+            elif q.get("before_id") in ids:
+                items = items[:ids.index(q["before_id"])]
+            limit = int(q.get("limit") or 20)
+            page = [x.to_json(self.fake.url) for x in items[:limit]]
+            self._json(200, {"data": page, "has_more": len(items) > limit,
+                             "first_id": page[0]["id"] if page else None,
+                             "last_id": page[-1]["id"] if page else None})
+            return True
+        m = _BATCH_ONE.match(path)
+        if not m:
+            return False
+        b = self.fake.batches.get(m.group(1))
+        if b is None:
+            self._error(404, "not_found_error", f"message batch {m.group(1)} not found")
+            return True
+        if not m.group(2):
+            self._json(200, b.to_json(self.fake.url))
+            return True
+        lines = b.results()
+        if lines is None:
+            self._error(400, "invalid_request_error", f"message batch {b.id} is still {b.status()}; "
+                        "results are available once processing has ended")
+            return True
+        data = "".join(json.dumps(x) + "\n" for x in lines).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/binary")
+        self.send_header("content-length", str(len(data)))
+        self.send_header("request-id", self._rid)
+        self.end_headers()
+        self.wfile.write(data)
+        return True
 
     # -- SSE -------------------------------------------------------------------------------
     def _stream(self, msg_id: str, model: str, turn: Turn, usage: dict, out_tokens: int,

@@ -17,6 +17,9 @@ history_root=None)``
   ``claude-haiku-5-5``, the eval default);
 * ``key_provider``: ``callable() -> str | None`` (default: ``get_api_key()``: env, then keyring).
 
+"Run as batch", "Resume batch…" and "Collection…" (the confusion-matrix window) are built in
+``evals_matrix.py`` (``PaneBatch``, ``CollectionWindow``); the pane keeps only the hook.
+
 Decision (spec silent): the chart shows one bar per query in query-set order, numbered like the
 table rows; should-trigger bars blue, should-not-trigger orange, errored queries as a grey "×",
 the Wilson interval as a thin whisker and the threshold as a dashed red line.
@@ -197,6 +200,7 @@ class EvalsPane(QWidget):
             ctx.client_changed.connect(lambda *_: self.refresh_skills())
         self.refresh_skills()
         self._set_running(False)
+        self.batches().note_pending()
 
     # -- building --------------------------------------------------------------------------
     def _build(self) -> None:
@@ -219,6 +223,15 @@ class EvalsPane(QWidget):
         self.comp_check = QCheckBox("Competitors", self)
         self.comp_check.setChecked(True)
         self.comp_check.setToolTip("Keep the workspace's other listed skills in the listing")
+        # batch and collection evals live in evals_matrix.py (PaneBatch, CollectionWindow)
+        self.batch_check = QCheckBox("Run as batch", self)
+        self.batch_check.setToolTip("Send the first turns through the Message Batches API (half price, "
+                                    "results usually within an hour); the cost estimate is shown first")
+        self.resume_btn = QPushButton("Resume batch…", self)
+        self.resume_btn.clicked.connect(lambda: self.batches().resume())
+        self.collection_btn = QPushButton("Collection…", self)
+        self.collection_btn.setToolTip("Every skill's query set against the whole listing: confusion matrix")
+        self.collection_btn.clicked.connect(self.open_collection)
         self.run_btn = QPushButton("Run", self)
         self.run_btn.clicked.connect(self.start_run)
         self.cancel_btn = QPushButton("Cancel", self)
@@ -251,10 +264,13 @@ class EvalsPane(QWidget):
             bar1.addWidget(QLabel(lab, self))
             bar1.addWidget(w)
             bar1.addSpacing(8)
+        bar1.addWidget(self.batch_check)
         bar1.addStretch(1)
         bar2 = QHBoxLayout()
         for w in (self.run_btn, self.cancel_btn, self.improve_btn):
             bar2.addWidget(w)
+        bar2.addWidget(self.resume_btn)
+        bar2.addWidget(self.collection_btn)
         bar2.addStretch(1)
         bar2.addWidget(self.export_json_btn)
         bar2.addWidget(self.export_csv_btn)
@@ -536,10 +552,32 @@ class EvalsPane(QWidget):
             from workbench.core.chat.errors import NO_KEY_HINT
             self._message(f"No API key. {NO_KEY_HINT}", error=True)
             return None
-        opts = EvalOptions(runs=self.runs_spin.value(), concurrency=self.conc_spin.value(),
+        return env, skill, qs, key, self.options(env[3])
+
+    def options(self, context_tokens: int | None) -> EvalOptions:
+        """The ``EvalOptions`` of the pane's fields."""
+        return EvalOptions(runs=self.runs_spin.value(), concurrency=self.conc_spin.value(),
                            threshold=self.thr_spin.value(), competitors=self.comp_check.isChecked(),
-                           context_tokens=env[3])
-        return env, skill, qs, key, opts
+                           context_tokens=context_tokens)
+
+    #: ``callable(estimate) -> bool`` asked before a batch is submitted (None: a message box).
+    confirm_batch: Callable[[dict], bool] | None = None
+    #: Seconds between batch polls.
+    batch_poll_seconds: float = 30.0
+
+    def batches(self) -> Any:
+        """The pane's ``evals_matrix.PaneBatch`` (built on first use)."""
+        if getattr(self, "_batches", None) is None:
+            from workbench.app.evals_matrix import PaneBatch
+            self._batches = PaneBatch(self)
+        return self._batches
+
+    def open_collection(self) -> Any:
+        """Open the collection-eval window (``evals_matrix.CollectionWindow``)."""
+        from workbench.app.evals_matrix import CollectionWindow
+        self.collection_window = CollectionWindow(self)
+        self.collection_window.show()
+        return self.collection_window
 
     def _reset_results(self, qs: list[Query], runs: int) -> None:
         self.results_table.setRowCount(0)
@@ -577,6 +615,8 @@ class EvalsPane(QWidget):
     def start_run(self) -> bool:
         """Start an eval of the table's queries in the background. Returns False (and says why in
         the status line) when it cannot start."""
+        if self.batch_check.isChecked():
+            return self.batches().start()
         got = self._begin()
         if got is None:
             return False
@@ -626,6 +666,10 @@ class EvalsPane(QWidget):
             "finished": lambda _t: self._job_finished()})
 
     def cancel(self) -> None:
+        if getattr(self, "_batches", None) is not None and self._job is self._batches.flow:
+            self._batches.flow.cancel()
+            self._message("Cancelling the batch on the server; what has finished is still collected…")
+            return
         if self._cancel is not None:
             self._cancel.set()
             self._message("Cancelling: closing the runs in flight…")
@@ -640,7 +684,8 @@ class EvalsPane(QWidget):
 
     def _set_running(self, on: bool) -> None:
         for w in (self.run_btn, self.improve_btn, self.add_btn, self.remove_btn, self.load_btn,
-                  self.skill_combo, self.runs_spin, self.conc_spin, self.thr_spin, self.comp_check):
+                  self.skill_combo, self.runs_spin, self.conc_spin, self.thr_spin, self.comp_check,
+                  self.batch_check, self.resume_btn):
             w.setEnabled(not on)
         self.cancel_btn.setEnabled(on)
         has = self.report is not None

@@ -192,6 +192,17 @@ def app_icon() -> QIcon:
     return _icon_cache[key]
 
 
+def png_bytes(image: Any) -> bytes:
+    """A ``QImage``/``QPixmap`` encoded as PNG bytes (for ``safefile.atomic_write``)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    ba = QByteArray()
+    buf = QBuffer(ba)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buf, "PNG")
+    buf.close()
+    return bytes(ba.data())
+
+
 def render_app_icon_pngs(out_dir: Path | None = None) -> list[Path]:
     """Render ``workbench.svg`` to ``workbench-<size>.png`` for every ``APP_ICON_SIZES`` entry
     (QtSvg's QSvgRenderer; needs a QGuiApplication). Returns the written paths."""
@@ -210,13 +221,7 @@ def render_app_icon_pngs(out_dir: Path | None = None) -> list[Path]:
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         renderer.render(p)
         p.end()
-        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-        ba = QByteArray()
-        buf = QBuffer(ba)
-        buf.open(QIODevice.OpenModeFlag.WriteOnly)
-        img.save(buf, "PNG")
-        buf.close()
         path = d / f"workbench-{size}.png"
-        atomic_write(path, bytes(ba.data()))
+        atomic_write(path, png_bytes(img))
         out.append(path)
     return out

@@ -285,17 +285,7 @@ class ChatSession:
         cancel_ev = self._cancel
         res = TurnResult(self.client_id, self.settings.model)
         self.turn += 1
-
-        def emit(ev: dict) -> None:
-            ev.setdefault("turn", self.turn)
-            if ev["type"] not in TRANSIENT:
-                res.events.append(ev)
-            if on_event is not None:
-                try:
-                    on_event(ev)
-                except Exception:  # a broken listener must not kill the loop
-                    pass
-
+        emit = self._emitter(res, on_event)
         first = not any(m["role"] == "user" for m in self.history)
         emit({"type": "listing", "placement": self.loader.placement,
               "placement_note": self.loader.placement_note, "skills": list(self.listing.names),
@@ -306,17 +296,23 @@ class ChatSession:
         if not self._api_key_present or self._sdk is None:
             return self._fail(res, no_key_error(), emit)
 
-        content: list[dict] = []
-        if first and self.listing_block_text and self.loader.placement != "system":
-            blk = {"type": "text", "text": self.listing_block_text}
-            if self.settings.cache:
-                blk["cache_control"] = {"type": "ephemeral"}
-            content.append(blk)
-        if text:
-            content.append({"type": "text", "text": text})
-        self._append_user(content)
+        self._append_user(self.user_content(text, first))
+        return self._loop(res, emit, cancel_ev, 0)
 
-        hop = 0
+    def _emitter(self, res: TurnResult, on_event: EventSink | None) -> EventSink:
+        def emit(ev: dict) -> None:
+            ev.setdefault("turn", self.turn)
+            if ev["type"] not in TRANSIENT:
+                res.events.append(ev)
+            if on_event is not None:
+                try:
+                    on_event(ev)
+                except Exception:  # a broken listener must not kill the loop
+                    pass
+        return emit
+
+    def _loop(self, res: TurnResult, emit: EventSink, cancel_ev: threading.Event, hop: int) -> TurnResult:
+        """The request/tool loop from request ``hop + 1`` on, over ``self.history``."""
         while True:
             if hop >= max(1, self.settings.max_turns):
                 res.stop_reason = "max_turns"
@@ -372,13 +368,7 @@ class ChatSession:
                 if tool_uses:  # answered next time so the history stays valid
                     self._pending_results = [self._unrun(b, "Not run: the turn ended.") for b in tool_uses]
                 return res
-            results, extra = [], []
-            for b in tool_uses:
-                out = self._run_tool(b, hop, emit, res)
-                results.append({"type": "tool_result", "tool_use_id": b["id"], "content": out.content,
-                                "is_error": out.is_error})
-                extra.extend(out.extra_blocks)
-            self._append_user(results + extra)
+            self._run_tools(tool_uses, hop, emit, res)
 
     # -- internals -------------------------------------------------------------------------
     def _run_fork(self, prompt: str, info: dict) -> dict:
@@ -411,6 +401,72 @@ class ChatSession:
             self.history[-1]["content"] = res + other
         elif blocks:
             self.history.append({"role": "user", "content": blocks})
+
+    def user_content(self, text: str, first: bool) -> list[dict]:
+        """The content blocks of a user message: the listing block first when this client puts the
+        listing in the first user turn (``first``; cache-controlled with ``settings.cache``), then
+        ``text`` (omitted when empty)."""
+        content: list[dict] = []
+        if first and self.listing_block_text and self.loader.placement != "system":
+            blk: dict[str, Any] = {"type": "text", "text": self.listing_block_text}
+            if self.settings.cache:
+                blk["cache_control"] = {"type": "ephemeral"}
+            content.append(blk)
+        if text:
+            content.append({"type": "text", "text": text})
+        return content
+
+    def first_request(self, text: str) -> dict[str, Any]:
+        """The ``messages.create`` keyword arguments (= a Message Batches ``params`` object) of the
+        first model request ``send(text)`` would make in a new conversation, built by the same
+        code (system blocks, tools, cache control, listing placement). Nothing is sent and the
+        session is not changed. No key in it."""
+        saved = self.history
+        try:
+            self.history = [{"role": "user", "content": self.user_content(text, True)}]
+            return self.build_request()
+        finally:
+            self.history = saved
+
+    def run_first_turn_tools(self, text: str, message: dict, on_event: EventSink | None = None) -> TurnResult:
+        """Replay a first-turn reply obtained elsewhere (a Message Batches result): ``message`` is
+        the API's ``Message`` JSON for ``first_request(text)``. Its text and ``tool_use`` blocks are
+        handled like ``send`` handles a streamed reply (same tool handlers, same ``tool_use`` /
+        ``skill_loaded`` / ``tool_result`` / ``usage`` events), but no request is made: tool calls
+        run only when ``stop_reason == "tool_use"`` (a ``max_tokens`` cut call is not run, as in
+        ``send``). The history then holds the exchange, so ``continue_turn`` can go on. Returns
+        the ``TurnResult`` (usage = the message's)."""
+        res = TurnResult(self.client_id, self.settings.model)
+        self.turn += 1
+        emit = self._emitter(res, on_event)
+        self.history = [{"role": "user", "content": self.user_content(text, True)}]
+        raw = message.get("usage") or {}
+        res.usage = {k: int(raw.get(k) or 0) for k in res.usage}
+        blocks = [b for b in (message.get("content") or []) if isinstance(b, dict)]
+        text_out = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        if text_out:
+            emit({"type": "text", "hop": 1, "text": text_out})
+        res.stop_reason, res.text = message.get("stop_reason"), text_out
+        emit({"type": "usage", "hop": 1, **res.usage, "stop_reason": res.stop_reason,
+              "request_id": message.get("id"), "seconds": None, "first_event_seconds": None,
+              "cache_note": self._cache_note(res.usage)})
+        sendable = [b for b in blocks if not (b.get("type") == "text" and not b.get("text"))]
+        if sendable:
+            self.history.append({"role": "assistant", "content": sendable})
+        if res.stop_reason == "tool_use":
+            self._run_tools([b for b in sendable if b.get("type") == "tool_use"], 1, emit, res)
+        return res
+
+    def continue_turn(self, res: TurnResult, *, cancel: threading.Event | None = None,
+                      on_event: EventSink | None = None) -> TurnResult:
+        """Go on after ``run_first_turn_tools`` returned ``res`` with ``stop_reason == "tool_use"``:
+        the loop of ``send`` from the second request on (same turn limit, events, errors), adding
+        to ``res``. Needs a client (else a ``no-key`` error)."""
+        self._cancel = cancel or threading.Event()
+        emit = self._emitter(res, on_event)
+        if not self._api_key_present or self._sdk is None:
+            return self._fail(res, no_key_error(), emit)
+        return self._loop(res, emit, self._cancel, 1)
 
     @staticmethod
     def _unrun(b: dict, why: str) -> dict:
@@ -474,6 +530,16 @@ class ChatSession:
             with self._lock:
                 self._stream = None
         return msg, rid, time.monotonic() - t0, ttft
+
+    def _run_tools(self, tool_uses: list[dict], hop: int, emit: EventSink, res: TurnResult) -> None:
+        """Run the calls and append their ``tool_result`` blocks (+ extra blocks) as the user turn."""
+        results, extra = [], []
+        for b in tool_uses:
+            out = self._run_tool(b, hop, emit, res)
+            results.append({"type": "tool_result", "tool_use_id": b["id"], "content": out.content,
+                            "is_error": out.is_error})
+            extra.extend(out.extra_blocks)
+        self._append_user(results + extra)
 
     def _run_tool(self, b: dict, hop: int, emit: EventSink, res: TurnResult) -> ToolOutcome:
         name, inp = b.get("name", ""), b.get("input") or {}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -200,20 +201,29 @@ def pct(x: float | None, nd: int = 0) -> str:
 # ---------------------------------------------------------------------------------------------
 # cost
 
-#: USD per million tokens, by model family (matched as a substring of the model id, first hit
-#: wins; an exact model id in an override file wins over the families). **Assumption**: these
-#: are the list prices Anthropic published for the 4.5 generation (Opus 5/25, Sonnet 3/15,
-#: Haiku 1/5 USD per MTok input/output); newer model ids are assumed to cost the same as their
-#: family. Cache multipliers per chat-loop.md section 1.5 (third-party docs quoting Anthropic):
-#: cache read 0.1x input, 5-minute cache write 1.25x input. Edit ``config_dir()/eval_prices.json``
-#: (same shape as this dict) to override; the pane and the CLI label every cost "est.".
-DEFAULT_PRICES: dict[str, dict[str, float]] = {
-    "opus": {"input": 5.0, "output": 25.0},
-    "sonnet": {"input": 3.0, "output": 15.0},
-    "haiku": {"input": 1.0, "output": 5.0},
-}
+#: The price table: ``prices.json`` next to this module (the one data file; dated, sourced, every
+#: number marked verified or not). USD per million tokens by model family (matched as a substring
+#: of the model id, first hit wins; an exact model id in the override file wins over the families):
+#: input, output, cache_write (5-minute), cache_read, min_cache_tokens; plus ``batch_discount`` (the
+#: Message Batches price factor, applied to every token type). Edit ``config_dir()/eval_prices.json``
+#: (``{model: {"input": n, "output": n[, "cache_write", "cache_read"]}}``) to override; the pane
+#: and the CLI label every cost "est.".
+def _price_table() -> dict[str, Any]:
+    """``prices.json``; a missing or damaged file gives an empty table (costs "n/a"), never a crash."""
+    try:
+        data = json.loads(Path(__file__).with_name("prices.json").read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("models"), dict):
+            return data
+    except (OSError, ValueError):
+        pass
+    return {"dated": "unknown (prices.json missing)", "batch_discount": 0.5, "models": {}}
+
+
+PRICE_TABLE: dict[str, Any] = _price_table()
+DEFAULT_PRICES: dict[str, dict[str, float]] = {k: dict(v) for k, v in PRICE_TABLE["models"].items()}
 CACHE_READ_MULTIPLIER = 0.1
 CACHE_WRITE_MULTIPLIER = 1.25
+BATCH_DISCOUNT = float(PRICE_TABLE["batch_discount"])
 PRICES_FILE = "eval_prices.json"
 
 
@@ -230,7 +240,9 @@ def load_prices() -> dict[str, dict[str, float]]:
             if isinstance(k, str) and isinstance(v, dict) and all(
                     isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool)
                     for f in ("input", "output")):
-                prices[k] = {"input": float(v["input"]), "output": float(v["output"])}
+                prices[k] = {f: float(v[f]) for f in ("input", "output", "cache_write", "cache_read",
+                                                      "min_cache_tokens")
+                             if isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool)}
     return prices
 
 
@@ -246,25 +258,37 @@ def price_for(model: str, prices: dict[str, dict[str, float]] | None = None) -> 
     return None
 
 
+def token_prices(p: dict[str, float]) -> dict[str, float]:
+    """USD per MTok for each of the four usage fields of a price entry (cache prices derived from
+    the input price when the entry has none)."""
+    return {"input_tokens": p["input"], "output_tokens": p["output"],
+            "cache_creation_input_tokens": p.get("cache_write", p["input"] * CACHE_WRITE_MULTIPLIER),
+            "cache_read_input_tokens": p.get("cache_read", p["input"] * CACHE_READ_MULTIPLIER)}
+
+
 def estimate_cost(usage: dict[str, int], model: str,
-                  prices: dict[str, dict[str, float]] | None = None) -> dict[str, Any]:
+                  prices: dict[str, dict[str, float]] | None = None, batch: bool = False) -> dict[str, Any]:
     """Cost estimate of summed ``usage`` (the four token counts of the Messages API).
 
-    Returns ``{"usd": float | None, "model_key", "input_per_mtok", "output_per_mtok",
+    ``batch``: priced as Message Batches requests (x ``BATCH_DISCOUNT`` on every token type).
+    Returns ``{"usd": float | None, "model_key", "input_per_mtok", "output_per_mtok", "batch",
     "assumption": str}``; ``usd`` is None when the model matches no price (a local server model).
     """
     hit = price_for(model, prices)
     if hit is None:
         return {"usd": None, "model_key": None, "input_per_mtok": None, "output_per_mtok": None,
+                "batch": batch,
                 "assumption": f"no price known for model {model!r} (edit {PRICES_FILE} in the "
                               "config folder to add one)"}
     key, p = hit
-    inp = usage.get("input_tokens", 0) * p["input"]
-    inp += usage.get("cache_read_input_tokens", 0) * p["input"] * CACHE_READ_MULTIPLIER
-    inp += usage.get("cache_creation_input_tokens", 0) * p["input"] * CACHE_WRITE_MULTIPLIER
-    out = usage.get("output_tokens", 0) * p["output"]
-    return {"usd": round((inp + out) / 1_000_000, 6), "model_key": key,
-            "input_per_mtok": p["input"], "output_per_mtok": p["output"],
+    tp = token_prices(p)
+    factor = BATCH_DISCOUNT if batch else 1.0
+    usd = sum(usage.get(k, 0) * v for k, v in tp.items()) * factor / 1_000_000
+    extra = f"; batch price x{BATCH_DISCOUNT:g} (unverified)" if batch else ""
+    return {"usd": round(usd, 6), "model_key": key, "input_per_mtok": p["input"],
+            "output_per_mtok": p["output"], "batch": batch,
             "assumption": f"assumed list price for '{key}' models: ${p['input']:g}/${p['output']:g} "
-                          f"per million input/output tokens; cache read x{CACHE_READ_MULTIPLIER:g}, "
-                          f"cache write x{CACHE_WRITE_MULTIPLIER:g} (estimate; edit {PRICES_FILE})"}
+                          f"per million input/output tokens; cache read "
+                          f"${tp['cache_read_input_tokens']:g}, cache write "
+                          f"${tp['cache_creation_input_tokens']:g}{extra} (estimate, table dated "
+                          f"{PRICE_TABLE['dated']}; edit {PRICES_FILE})"}

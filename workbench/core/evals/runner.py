@@ -320,6 +320,8 @@ class EvalReport:
     throttle: dict[str, Any] = field(default_factory=dict)
     started_at: str = ""
     base_url: str | None = None
+    mode: str = "direct"
+    batch_ids: list[str] = field(default_factory=list)
 
     @property
     def summary(self) -> Summary:
@@ -335,14 +337,15 @@ class EvalReport:
         return s.total > 0 and s.passed == s.total
 
     def cost(self, prices: dict | None = None) -> dict[str, Any]:
-        return estimate_cost(self.usage, self.model, prices)
+        """``metrics.estimate_cost`` of the usage, at the batch price for a batch eval."""
+        return estimate_cost(self.usage, self.model, prices, batch=self.mode == "batch")
 
     def to_json(self, details: bool = False) -> dict[str, Any]:
         """DESIGN.md section 3 ``workbench eval`` JSON: ``{"skill","runs_per_query","threshold",
         "results":[...],"summary":{...},"usage":{...}}`` plus ``skill_path``, ``description``,
         ``description_sha``, ``client``, ``model``, ``concurrency``, ``competitors``, ``cost``,
         ``warnings``, ``cancelled``, ``fatal_error``, ``listing_state``, ``throttle``,
-        ``seconds``, ``started_at``."""
+        ``seconds``, ``started_at``, ``mode`` ("direct" | "batch") and ``batch_ids``."""
         s = self.summary
         return {"skill": self.skill, "skill_path": self.skill_path, "description": self.description,
                 "description_sha": self.description_sha, "client": self.client, "model": self.model,
@@ -353,7 +356,8 @@ class EvalReport:
                 "warnings": list(self.warnings) + [w for w in s.warnings if w not in self.warnings],
                 "cancelled": self.cancelled, "fatal_error": self.fatal_error,
                 "listing_state": self.listing_state, "throttle": dict(self.throttle),
-                "seconds": round(self.seconds, 3), "started_at": self.started_at}
+                "seconds": round(self.seconds, 3), "started_at": self.started_at, "mode": self.mode,
+                "batch_ids": list(self.batch_ids)}
 
     def subset(self, indices: list[int]) -> "EvalReport":
         """A report over some of the queries (train or test part of a split); usage is not split
@@ -426,6 +430,30 @@ class _Gate:
 # the runner
 
 
+class _RunState:
+    """What one run's chat events say: the skill under test loaded (``hit``), other skills loaded
+    (``also``, in order), tools called (``tools``). ``on_trigger`` is called once on the hit."""
+
+    def __init__(self, target_real: str, on_trigger: Callable[[], None] | None = None) -> None:
+        self.target_real = target_real
+        self.on_trigger = on_trigger
+        self.hit = False
+        self.also: list[Any] = []
+        self.tools: list[Any] = []
+
+    def on_event(self, ev: dict) -> None:
+        t = ev.get("type")
+        if t == "tool_use":
+            self.tools.append(ev.get("name"))
+        elif t == "skill_loaded":
+            if ev.get("path") and _real(ev["path"]) == self.target_real:
+                self.hit = True
+                if self.on_trigger is not None:
+                    self.on_trigger()
+            else:
+                self.also.append(ev.get("name"))
+
+
 class EvalRunner:
     """Runs one query set against one skill (module docstring).
 
@@ -452,6 +480,7 @@ class EvalRunner:
         self.settings = dataclasses.replace(settings or ChatSettings(model=DEFAULT_EVAL_MODEL),
                                             client=catalog.client)
         self.queries = list(queries)
+        self.description_override = description
         self.catalog, self.target = eval_catalog(catalog, skill_name, description, self.options.competitors)
         self.target_real = _real(self.target.path)
         if client is None:
@@ -498,6 +527,67 @@ class EvalRunner:
     def competitor_names(self) -> list[str]:
         return [n for n in self.listing.names if n != self.target.name]
 
+    def new_report(self) -> EvalReport:
+        """An empty report for this eval (one ``QueryResult`` per query, no run yet)."""
+        opts = self.options
+        results = [QueryResult(i, q.query, q.should_trigger, opts.runs, opts.threshold, note=q.note)
+                   for i, q in enumerate(self.queries)]
+        return EvalReport(self.target.name, str(self.target.path), self.target.description,
+                          self.catalog.client, self.settings.model, opts.runs, opts.threshold,
+                          opts.concurrency, self.competitor_names(), results,
+                          warnings=list(self.warnings), listing_state=self.listing_state,
+                          started_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                          base_url=self.settings.effective_base_url())
+
+    def _session(self) -> Any:
+        from workbench.core.chat.engine import ChatSession
+        return ChatSession(self.catalog, settings=self.settings, client=self.sdk, listing=self.listing)
+
+    def first_request(self, qi: int) -> dict[str, Any]:
+        """The first model request of a run of query ``qi`` (``ChatSession.first_request``: the
+        same listing, tools and cache control as the direct eval's first request)."""
+        return self._session().first_request(self.queries[qi].query)
+
+    def first_turn_record(self, qi: int, ri: int, message: dict, *, follow_up: bool = False,
+                          cancel: threading.Event | None = None) -> RunRecord:
+        """The ``RunRecord`` of run ``ri`` of query ``qi`` from its first turn: the ``Message`` JSON
+        of a batch result is replayed through the client's own tools
+        (``ChatSession.run_first_turn_tools``), so a trigger is matched on the resolved SKILL.md
+        path exactly as in the direct eval. When that turn called tools without loading the skill
+        under test, ``follow_up=True`` goes on through the API (``ChatSession.continue_turn``, one
+        attempt, full price; ``hops`` counts every request) as the direct eval would; without it
+        the run counts as not triggered with ``stop_reason`` "first-turn" (skill-creator stops
+        there too). A set ``cancel`` skips the follow-up."""
+        run_ev = threading.Event()
+        state = _RunState(self.target_real, None)
+        rec = RunRecord(qi, ri, attempts=1, hops=1)
+        t0 = time.monotonic()
+        try:
+            sess = self._session()
+            res = sess.run_first_turn_tools(self.queries[qi].query, message, state.on_event)
+            if not state.hit and res.stop_reason == "tool_use":
+                if not follow_up or (cancel is not None and cancel.is_set()):
+                    res.stop_reason = "first-turn"
+                else:
+                    state.on_trigger = run_ev.set if self.options.stop_on_trigger else None
+                    res = sess.continue_turn(res, cancel=run_ev, on_event=state.on_event)
+                    rec.hops = sum(1 for e in res.events if e.get("type") == "usage")
+        except Exception as exc:  # noqa: BLE001 - a malformed result must not take the eval down
+            rec.outcome, rec.error = "errored", ChatError("other", f"{type(exc).__name__}: {exc}").to_json()
+            return rec
+        rec.usage = dict(res.usage)
+        rec.tools, rec.also_loaded = list(state.tools), list(state.also)
+        rec.stop_reason = res.stop_reason
+        rec.seconds = round(time.monotonic() - t0, 3)
+        if state.hit:
+            rec.outcome = "triggered"
+        elif res.error is not None:
+            rec.outcome = "cancelled" if res.error.kind == "cancelled" else "errored"
+            rec.error = res.error.to_json()
+        else:
+            rec.outcome = "cancelled" if res.stop_reason == "cancelled" else "not-triggered"
+        return rec
+
     def run(self, cancel: threading.Event | None = None, progress: ProgressFn | None = None) -> EvalReport:
         """Run every query ``options.runs`` times and return the report.
 
@@ -511,14 +601,8 @@ class EvalRunner:
         opts = self.options
         ext = cancel or threading.Event()
         t0 = time.monotonic()
-        results = [QueryResult(i, q.query, q.should_trigger, opts.runs, opts.threshold, note=q.note)
-                   for i, q in enumerate(self.queries)]
-        report = EvalReport(self.target.name, str(self.target.path), self.target.description,
-                            self.catalog.client, self.settings.model, opts.runs, opts.threshold,
-                            opts.concurrency, self.competitor_names(), results,
-                            warnings=list(self.warnings), listing_state=self.listing_state,
-                            started_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                            base_url=self.settings.effective_base_url())
+        report = self.new_report()
+        results = report.results
         total = len(results) * opts.runs
         done = [0]
         finished = threading.Event()
@@ -577,8 +661,6 @@ class EvalRunner:
 
     # -- one run ---------------------------------------------------------------------------
     def _one(self, qi: int, ri: int, emit: Callable[[dict], None]) -> RunRecord:
-        from workbench.core.chat.engine import ChatSession
-
         rec = RunRecord(qi, ri)
         q = self.queries[qi]
         opts = self.options
@@ -595,26 +677,11 @@ class EvalRunner:
                 self._active.add(run_ev)
             if self._cancel.is_set():
                 run_ev.set()
-            state = {"hit": False, "also": [], "tools": []}
-
-            def on_event(ev: dict, state=state, run_ev=run_ev) -> None:
-                t = ev.get("type")
-                if t == "tool_use":
-                    state["tools"].append(ev.get("name"))
-                elif t == "skill_loaded":
-                    if ev.get("path") and _real(ev["path"]) == self.target_real:
-                        state["hit"] = True
-                        if opts.stop_on_trigger:
-                            run_ev.set()
-                    else:
-                        state["also"].append(ev.get("name"))
-
+            state = _RunState(self.target_real, run_ev.set if opts.stop_on_trigger else None)
             clean = False
             rec.attempts += 1
             try:
-                sess = ChatSession(self.catalog, settings=self.settings, client=self.sdk,
-                                   listing=self.listing)
-                res = sess.send(q.query, cancel=run_ev, on_event=on_event)
+                res = self._session().send(q.query, cancel=run_ev, on_event=state.on_event)
                 err = res.error
                 for k in rec.usage:
                     rec.usage[k] += res.usage.get(k, 0)
@@ -625,8 +692,8 @@ class EvalRunner:
             finally:
                 with self._lock:
                     self._active.discard(run_ev)
-            rec.tools, rec.also_loaded = list(state["tools"]), list(state["also"])
-            if state["hit"]:
+            rec.tools, rec.also_loaded = list(state.tools), list(state.also)
+            if state.hit:
                 rec.outcome = "triggered"
                 rec.error = err.to_json() if err else None
                 clean = err is None
