@@ -264,16 +264,17 @@ class EvalsPane(QWidget):
             bar1.addWidget(QLabel(lab, self))
             bar1.addWidget(w)
             bar1.addSpacing(8)
-        bar1.addWidget(self.batch_check)
         bar1.addStretch(1)
         bar2 = QHBoxLayout()
-        for w in (self.run_btn, self.cancel_btn, self.improve_btn):
+        for w in (self.run_btn, self.cancel_btn, self.improve_btn, self.batch_check):
             bar2.addWidget(w)
-        bar2.addWidget(self.resume_btn)
-        bar2.addWidget(self.collection_btn)
         bar2.addStretch(1)
-        bar2.addWidget(self.export_json_btn)
-        bar2.addWidget(self.export_csv_btn)
+        bar3 = QHBoxLayout()  # batches, collections and exports (one row with the runs was too wide)
+        bar3.addWidget(self.resume_btn)
+        bar3.addWidget(self.collection_btn)
+        bar3.addStretch(1)
+        bar3.addWidget(self.export_json_btn)
+        bar3.addWidget(self.export_csv_btn)
 
         # query editor
         self.query_table = QTableWidget(0, 2, self)
@@ -374,6 +375,7 @@ class EvalsPane(QWidget):
         lay.addLayout(bar)
         lay.addLayout(bar1)
         lay.addLayout(bar2)
+        lay.addLayout(bar3)
         lay.addWidget(split, 1)
         lay.addWidget(self.summary_label)
         lay.addLayout(foot)
