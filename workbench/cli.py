@@ -86,6 +86,27 @@ def environment_from_args(args: argparse.Namespace) -> Environment:
     )
 
 
+def add_workspace_mode_option(p: argparse.ArgumentParser) -> None:
+    """``--as auto|project|collection`` for the commands that scan a workspace
+    (``discovery.apply_workspace_mode``)."""
+    p.add_argument("--as", dest="workspace_mode", choices=("auto", "project", "collection"),
+                   default="auto",
+                   help="how to treat WORKSPACE: 'project' (each client scans its own roots in it), "
+                        "'collection' (its skills as if installed where each client looks) or "
+                        "'auto' (default: a collection unless it holds a client's dot-folder root "
+                        "such as .claude/skills)")
+
+
+def open_workspace(env: Environment, args: argparse.Namespace, *, announce: bool = True):
+    """Apply ``--as`` (default auto) to ``env`` and return the ``discovery.WorkspaceTreatment``.
+    With ``announce``, a collection's banner goes to stderr (``workbench: ...``)."""
+    from workbench.core.discovery import apply_workspace_mode
+    t = apply_workspace_mode(env, getattr(args, "workspace_mode", None) or "auto")
+    if announce and t.mode == "collection":
+        print(f"workbench: {t.banner} (--as project to turn this off)", file=sys.stderr)
+    return t
+
+
 def client_ids(args: argparse.Namespace, allow_all: bool = True) -> list[str]:
     """The client ids named by ``--client`` (``all`` expands). Raises UsageError."""
     c = args.client

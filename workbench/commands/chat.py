@@ -24,7 +24,9 @@ from workbench.core.text import plural
 import json
 import sys
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+)
 
 
 def add_parser(subparsers, common) -> None:
@@ -34,6 +36,7 @@ def add_parser(subparsers, common) -> None:
                     "run tool calls until the model stops, and print the trace.")
     p.add_argument("message", help="the user message")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    add_workspace_mode_option(p)
     p.add_argument("--model", help="model id (default: claude-sonnet-5-5)", default=None)
     p.add_argument("--base-url", help="server root without /v1 (default: ANTHROPIC_BASE_URL, else "
                    "https://api.anthropic.com)")
@@ -128,6 +131,7 @@ def run(args) -> int:
     if not key:
         print(f"workbench: chat: no API key. {NO_KEY_HINT}", file=sys.stderr)
         return 2
+    open_workspace(env, args)
     catalog = scan(env, client)
     extra = []
     if getattr(args, "allow_propose", False):

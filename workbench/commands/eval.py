@@ -31,7 +31,9 @@ import json
 import sys
 import threading
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+)
 
 
 def add_parser(subparsers, common) -> None:
@@ -40,6 +42,7 @@ def add_parser(subparsers, common) -> None:
         description="Run each query several times through the client's listing and load tool and "
                     "report trigger rates, pass/fail, precision/recall and cost.")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    add_workspace_mode_option(p)
     p.add_argument("--skill", required=True, help="name of the skill under test (as the client lists it)")
     p.add_argument("--queries", required=True, help="query set: JSON list of {query, should_trigger}, "
                    "or YAML with should_trigger / should_not_trigger lists")
@@ -154,7 +157,7 @@ def _print_text(report, improvement, history_id) -> None:
 def run(args) -> int:
     from workbench.core.chat.errors import NO_KEY_HINT
     from workbench.core.chat.settings import get_api_key
-    from workbench.core.discovery import scan, use_workspace_as_root
+    from workbench.core.discovery import scan
     from workbench.core.evals.history import HistoryStore
     from workbench.core.evals.queryset import QuerySetError, load_queries
     from workbench.core.evals.runner import EvalOptions, EvalRunner, EvalSetupError
@@ -168,7 +171,7 @@ def run(args) -> int:
     for w in qs.warnings:
         print(f"warning: {w}", file=sys.stderr)
     env = environment_from_args(args)
-    use_workspace_as_root(env)
+    open_workspace(env, args)
     settings = _settings(args, client)
     catalog = scan(env, client)
     opts = EvalOptions(runs=args.runs, concurrency=args.concurrency, threshold=args.threshold,

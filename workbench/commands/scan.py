@@ -9,9 +9,10 @@ JSON (DESIGN.md section 3), one client::
 With ``--client all`` (decision): one object ``{"clients": {client_id: <the object above>}}``,
 keys in ``CLIENT_IDS`` order. Text: a table per client, grouped by root in precedence order.
 
-When the workspace holds skill folders but no client has a project-level root inside it, the
-workspace is scanned as an extra root (``discovery.use_workspace_as_root``) and a note says so
-(``--no-workspace-root`` turns this off). Exit 0; 2 on a usage error (message names the path).
+``--as auto|project|collection`` (``discovery.apply_workspace_mode``): a collection of skills is
+shown as if installed where each client looks (an extra root) and the first note says so;
+``auto`` picks that for a folder of skills without a client's dot-folder root
+(``--no-workspace-root`` = ``--as project``). Exit 0; 2 on a usage error (message names the path).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+)
 from workbench.core.clients import DISPLAY_NAMES
-from workbench.core.discovery import ParseCache, scan, use_workspace_as_root
+from workbench.core.discovery import ParseCache, scan
 from workbench.core.model import Catalog
 
 HELP = "list every root a client scans and every SKILL.md with its status"
@@ -40,8 +43,9 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     p.add_argument("--no-cache", action="store_true",
                    help="do not read or write the persistent parse cache (cache_dir/parse)")
+    add_workspace_mode_option(p)
     p.add_argument("--no-workspace-root", action="store_true",
-                   help="do not scan the workspace as an extra root when it holds skills but no client root")
+                   help="the same as --as project")
     return p
 
 
@@ -124,16 +128,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.workspace}: not a folder")
     env = environment_from_args(args)
     ids = client_ids(args)
-    added = False if args.no_workspace_root else use_workspace_as_root(env)
+    if args.no_workspace_root:
+        args.workspace_mode = "project"
+    treatment = open_workspace(env, args, announce=False)
     # Persistent parse facts and folder listings (appdirs.cache_dir()): a second scan of an
     # unchanged tree reads no SKILL.md. --no-cache turns it off.
     cache = ParseCache(persist=not getattr(args, "no_cache", False))
     walks: dict = {}
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
-    if added:
+    if treatment.mode == "collection":
         for c in cats:
-            c.notes.insert(0, f"the workspace {env.workspace} holds skills but no client root: "
-                              "scanned as an extra root")
+            c.notes.insert(0, f"{treatment.banner} (--as project to turn this off)")
     _add_empty_hints(env, cats, cache, walks)
     if fmt == "json":
         if args.client == "all":
