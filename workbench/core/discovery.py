@@ -299,8 +299,8 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
         # the client's own roots reports already (``clients.common.installed_view``).
         covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
         rules = profile.installed_rules()
-        found_per_root = [(r, installed_view(list(fl), r.path, rules, covered) if is_installed_extra(r) else fl)
-                          for r, fl in found_per_root]
+        found_per_root = [(r, installed_view(list(fl), r.path, rules, covered)
+                           if is_installed_extra(r) else fl) for r, fl in found_per_root]
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
         prefetch([f.path for _, fl in found_per_root for f in fl])
@@ -418,8 +418,9 @@ def _collection_roots(roots: list[Root], env: Environment, notes: list[str]) -> 
     shown = [r for r in dropped if r.exists]
     if shown:
         names = ", ".join(_rel(r.path, ws) for r in shown[:3]) + (", ..." if len(shown) > 3 else "")
-        notes.append(f"{ws.name or ws} is shown as a collection: the project root{'s' if len(shown) > 1 else ''}"
-                     f" inside it ({names}) {'are' if len(shown) > 1 else 'is'} not scanned as such")
+        many = len(shown) > 1
+        notes.append(f"{ws.name or ws} is shown as a collection: the project root{'s' if many else ''}"
+                     f" inside it ({names}) {'are' if many else 'is'} not scanned as such")
     return [r for r in roots if r not in dropped] if dropped else roots
 
 
