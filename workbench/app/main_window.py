@@ -251,9 +251,17 @@ class StatusCounts(QWidget):
         lay.addSpacing(10)
         lay.addWidget(self.time)
 
-    def set_counts(self, counts: dict[str, int], seconds: float | None, update_ms: float | None) -> None:
+    def set_counts(self, counts: dict[str, int], seconds: float | None, update_ms: float | None,
+                   listing: dict[str, int] | None = None) -> None:
+        """``counts``: skills per status; ``listing``: listed skills per listing state
+        (``ListingReport.counts()``), shown after the listed count ("12 listed: 3 in full,
+        9 omitted by budget") so that "listed" never hides where a skill ends up."""
+        from workbench.core.listing import format_outcome_counts
         for st, lab in self.labels.items():
-            lab.setText(f"{counts.get(st, 0):,} {st}")
+            text = f"{counts.get(st, 0):,} {st}"
+            if st == "listed" and listing and any(listing.values()):
+                text += ": " + format_outcome_counts(listing)
+            lab.setText(text)
         bits = []
         if seconds is not None:
             bits.append(f"scan {seconds:.2f} s (all clients)")
@@ -479,8 +487,10 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         cat = self.ctx.catalog()
         counts = cat.counts() if cat is not None else {}
+        rep = self.ctx.listing() if cat is not None else None
         self.counts.set_counts(counts, self.ctx.scan_seconds if cat is not None else None,
-                               self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None)
+                               self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None,
+                               rep.counts() if rep is not None else None)
         err = self.ctx.errors.get(self.ctx.client_id)
         if err:
             self.statusBar().showMessage(f"{self.ctx.client_id}: {err}", 15000)

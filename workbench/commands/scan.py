@@ -35,7 +35,8 @@ HELP = "list every root a client scans and every SKILL.md with its status"
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "scan", parents=[common], help=HELP,
-        description=HELP + ". Statuses: listed, shadowed, hidden, gated, conditional, skipped. "
+        description=HELP + ". Statuses: listed (in full, truncated, name only or omitted by the "
+        "listing's budget at --context-tokens), shadowed, hidden, gated, conditional, skipped. "
         "--format json prints the DESIGN.md section 3 object; with --client all it prints "
         '{"clients": {"<client-id>": <that object>, ...}}.',
     )
@@ -49,9 +50,18 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     return p
 
 
-def catalog_json(cat: Catalog) -> dict:
-    """``Catalog.to_json()`` plus ``notes`` (why a root was added or dropped)."""
+def catalog_json(cat: Catalog, report=None) -> dict:
+    """``Catalog.to_json()`` plus ``client_version`` (the client release the model was checked
+    on, ``ClientProfile.client_version``), per skill ``listing_state`` (``full|truncated|
+    name-only|omitted`` at the chosen context size from ``report``; null when not listed) and
+    ``notes`` (why a root was added or dropped)."""
+    from workbench.core.clients import get_profile
+    from workbench.core.listing import listing_states
     d = cat.to_json()
+    d["client_version"] = getattr(get_profile(cat.client), "client_version", "unverified")
+    states = listing_states(report)
+    for sk, sj in zip(cat.skills, d["skills"]):
+        sj["listing_state"] = states.get(str(sk.path)) if sk.status == "listed" else None
     d["notes"] = list(cat.notes)
     return d
 
@@ -67,11 +77,17 @@ def _short(path: Path, cat: Catalog) -> str:
     return s
 
 
-def render_text(cat: Catalog) -> str:
-    """A readable table per root, roots in precedence order."""
+def render_text(cat: Catalog, report=None) -> str:
+    """A readable table per root, roots in precedence order. Listed skills say where they end
+    up in ``report`` (the listing at the chosen context size): "listed in full", "listed
+    truncated", "listed name only", "omitted by budget" (``listing.outcome_label``)."""
+    from workbench.core.listing import ctx_label, format_outcome_counts, listing_states, outcome_counts
+    from workbench.core.listing import outcome_label
     out = [f"{DISPLAY_NAMES.get(cat.client, cat.client)}: workspace {cat.env.workspace}  home {cat.env.home}"]
-    counts = cat.counts()
-    out.append("  " + ", ".join(f"{n} {st}" for st, n in counts.items() if n) if cat.skills else "  no skills found")
+    states = listing_states(report)
+    where = f" (listing at {ctx_label(report.context_tokens)})" if report is not None else ""
+    out.append("  " + format_outcome_counts(outcome_counts(cat, report)) + where if cat.skills
+               else "  no skills found")
     for note in cat.notes:
         out.append(f"  note: {note}")
     by_root: dict[int, list] = {}
@@ -88,12 +104,14 @@ def render_text(cat: Catalog) -> str:
         if not skills:
             continue
         wn = min(40, max(len(s.name) for s in skills))
-        for s in skills:
+        labels = [outcome_label(s, states) for s in skills]
+        ln = max(11, *(len(x) for x in labels))
+        for s, label in zip(skills, labels):
             rel = s.path.relative_to(r.path).as_posix() if s.path.is_relative_to(r.path) else str(s.path)
             reason = s.reason
             if s.shadowed_by and "shadowed_by" not in reason:
                 reason = f"{reason} -> {_short(s.shadowed_by, cat)}" if str(s.shadowed_by) not in reason else reason
-            out.append(f"    {s.status:<11} {s.name:<{wn}}  {rel}  {reason}")
+            out.append(f"    {label:<{ln}} {s.name:<{wn}}  {rel}  {reason}")
     return "\n".join(out)
 
 
@@ -140,13 +158,15 @@ def run(args: argparse.Namespace) -> int:
         for c in cats:
             c.notes.insert(0, f"{treatment.banner} (--as project to turn this off)")
     _add_empty_hints(env, cats, cache, walks)
+    from workbench.core.listing import render_listing
+    reports = [render_listing(c, env.context_tokens) for c in cats]
     if fmt == "json":
         if args.client == "all":
-            data = {"clients": {c.client: catalog_json(c) for c in cats}}
+            data = {"clients": {c.client: catalog_json(c, r) for c, r in zip(cats, reports)}}
         else:
-            data = catalog_json(cats[0])
+            data = catalog_json(cats[0], reports[0])
         json.dump(data, sys.stdout, ensure_ascii=False)  # no indent: keeps the fast C encoder
         sys.stdout.write("\n")
     else:
-        sys.stdout.write("\n\n".join(render_text(c) for c in cats) + "\n")
+        sys.stdout.write("\n\n".join(render_text(c, r) for c, r in zip(cats, reports)) + "\n")
     return 0

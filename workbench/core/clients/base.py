@@ -73,11 +73,15 @@ class ClientProfile:
         version_note: which source version the rules reproduce (from ../shared/reference/clients.md).
         collision: "higher-wins" (lowest precedence number wins), "first-wins" (first in scan
             order), "last-wins" (last in scan order), or "keep-both".
+        client_version: the client release the model was checked on (``workbench scan`` JSON
+            ``"client_version"``; ``../shared/reference/real-clients.md``), "unverified" when no
+            release was run, "spec" for the agentskills.io specification.
     """
 
     id: str = ""
     display_name: str = ""
     version_note: str = ""
+    client_version: str = "unverified"
     collision: str = "higher-wins"
 
     # -- discovery ---------------------------------------------------------------------

@@ -40,6 +40,7 @@ class OpenCodeProfile(CommonProfile):
     id = "opencode"
     display_name = "OpenCode"
     version_note = "anomalyco/opencode skill/index.ts @a2cc772e (V2)"
+    client_version = "1.18.33"  # real-clients.md
     collision = "higher-wins"  # on reverse scan order == last scanned wins
     within_root = "last"
     rules = WalkRules(max_depth=None, min_depth=0, skip_dot=False, symlinks="follow", client="OpenCode")

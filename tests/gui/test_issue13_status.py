@@ -1,0 +1,36 @@
+"""Issue 13 item 2: the tree's Status column and the status bar say where a listed skill ends up."""
+
+from __future__ import annotations
+
+from tests.helpers import write_skill
+from workbench.app.skills_tree import SkillRole
+
+
+def _rows(win) -> dict[str, str]:
+    px = win.skills.proxy
+    out = {}
+    for r in range(px.rowCount()):
+        parent = px.index(r, 0)
+        for c in range(px.rowCount(parent)):
+            out[px.data(px.index(c, 0, parent), SkillRole).name] = px.data(px.index(c, 1, parent))
+    return out
+
+
+def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
+    from workbench.core.model import Environment
+    ws = tmp_path / "coll"
+    for i in range(80):
+        write_skill(ws / f"s{i:02d}", f"s{i:02d}", "Use when " + "checking budgets " * 10 + f"#{i}.")
+    (tmp_path / "h").mkdir()
+    win = open_window(Environment(workspace=ws, home=tmp_path / "h", env={}, bins=set()),
+                      client_id="codex", context_tokens=32_000)
+    rows = _rows(win)
+    assert len(rows) == 80
+    assert "omitted by budget" in rows.values()
+    assert not {v for v in rows.values() if v == "listed"}
+    listed_label = win.counts.labels["listed"].text()
+    assert listed_label.startswith("80 listed: ") and "omitted by budget" in listed_label
+    win.ctx.set_context_tokens(1_000_000)  # a larger context: every description in full
+    win.settle()
+    assert set(_rows(win).values()) == {"listed in full"}
+    assert win.counts.labels["listed"].text() == "80 listed: 80 in full"
