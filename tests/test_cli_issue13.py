@@ -62,3 +62,85 @@ def test_scan_json_has_client_version_and_listing_state_for_every_client(capsys,
     assert json.loads(out)["clients"]["cursor"]["client_version"] == "unverified"
     assert json.loads(out)["clients"]["agentskills"]["client_version"] == "spec"
     assert set(json.loads(out)["clients"]) == set(CLIENT_IDS)
+
+
+# -- item 4: lint follows symlinked skill folders ---------------------------------------------------
+
+def _linked(tmp_path):
+    src = write_skill(tmp_path / "src" / "my-skill", "my-skill", "Use when checking symlinked skill folders.")
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "my-skill").symlink_to("../src/my-skill")
+    (tmp_path / "skills" / "loop").symlink_to("..")  # a cycle: never entered twice
+    return src
+
+
+def test_lint_follows_symlinked_skill_folders(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
+    _linked(tmp_path)
+    rc, out, err = run(capsys, "lint", tmp_path / "skills", "--format", "json")
+    data = json.loads(out)
+    assert rc == 0 and data["summary"]["files"] == 1, data
+    assert not [d for d in data["diagnostics"] if d["code"] == "STR002"]
+    # the folder holding both the link and its target: the file counts once
+    rc, out, err = run(capsys, "lint", tmp_path, "--format", "json")
+    assert rc == 0 and json.loads(out)["summary"]["files"] == 1
+
+
+def test_find_skill_files_dedupes_by_real_path(tmp_path):
+    from workbench.core.lint.engine import find_skill_files
+    _linked(tmp_path)
+    assert find_skill_files(tmp_path / "skills") == [tmp_path / "skills" / "my-skill" / "SKILL.md"]
+    assert find_skill_files(tmp_path) == [tmp_path / "skills" / "my-skill" / "SKILL.md"]
+
+
+# -- item 5: the lint profile follows the location, and the client ----------------------------------
+
+CC_SKILL = ("---\nname: x\ndescription: Use when testing Claude Code fields in lint.\n"
+            "paths:\n  - src/**\ndisable-model-invocation: true\n---\n# Body\n")
+
+
+def test_lint_infers_the_profile_from_the_root(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
+    ws = tmp_path / "proj"
+    write_skill(ws / ".claude" / "skills" / "x", raw=CC_SKILL)
+    monkeypatch.chdir(ws)
+    rc, out, err = run(capsys, "lint", ".claude/skills")
+    assert rc == 0 and "FLD001" not in out, out
+    assert "profile claude-code, inferred from .claude/skills" in err
+    rc, out, err = run(capsys, "lint", ".claude/skills", "--profile", "agentskills")
+    assert rc == 1 and "FLD001" in out  # an explicit profile wins
+    write_skill(ws / "other" / "y", "y", "Use when testing the default lint profile.")
+    rc, out, err = run(capsys, "lint", ".", "--format", "json")
+    data = json.loads(out)
+    assert rc == 0 and data["profile"] == "mixed" and data["summary"]["files"] == 2
+    assert "1 file: profile claude-code" in run(capsys, "lint", ".")[2]
+
+
+def test_profile_for_location():
+    from workbench.core.lint.profiles import profile_for_location
+    assert profile_for_location("/p/.claude/skills/x/SKILL.md") == ("claude-code", ".claude/skills")
+    assert profile_for_location("/h/.config/x/.github/skills") == ("vscode-copilot", ".github/skills")
+    assert profile_for_location("/p/.opencode/skill/a/SKILL.md") == ("opencode", ".opencode/skill")
+    assert profile_for_location("/p/.agents/skills/x/SKILL.md") is None  # shared by many clients
+    assert profile_for_location("/p/.github/workflows/x") is None
+
+
+BAD_YAML = "---\nname: pdf-tools\ndescription: Use when: the user asks to read a PDF\n---\n# B\n"
+
+
+def test_client_profile_severity_follows_the_client(tmp_path):
+    """FM003 was an error under --profile gemini-cli although Gemini CLI loads the file through its
+    line parser; the same for every client profile and for FM004 (tabs)."""
+    from workbench.core.lint import lint_file
+    f = write_skill(tmp_path / "pdf-tools", raw=BAD_YAML)
+    sev = {p: [d.severity for d in lint_file(f, profile=p) if d.code == "FM003"]
+           for p in ("gemini-cli", "openclaw", "claude-code", "codex", "opencode", "agentskills")}
+    assert sev == {"gemini-cli": ["warning"], "openclaw": ["warning"], "claude-code": ["error"],
+                   "codex": ["error"], "opencode": ["error"], "agentskills": ["error"]}
+    msg = next(d.message for d in lint_file(f, profile="gemini-cli") if d.code == "FM003")
+    assert "Gemini CLI still loads it through its line parser" in msg
+    assert "Codex CLI skips the skill" in next(d.message for d in lint_file(f, profile="codex")
+                                               if d.code == "FM003")
+    tabs = write_skill(tmp_path / "t", raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n")
+    assert {d.severity for d in lint_file(tabs, profile="gemini-cli") if d.code == "FM004"} == {"warning"}
+    assert {d.severity for d in lint_file(tabs, profile="codex") if d.code == "FM004"} == {"error"}
