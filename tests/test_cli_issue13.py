@@ -141,6 +141,7 @@ def test_client_profile_severity_follows_the_client(tmp_path):
     assert "Gemini CLI still loads it through its line parser" in msg
     assert "Codex CLI skips the skill" in next(d.message for d in lint_file(f, profile="codex")
                                                if d.code == "FM003")
-    tabs = write_skill(tmp_path / "t", raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n")
+    tabs = write_skill(tmp_path / "t",
+                       raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n")
     assert {d.severity for d in lint_file(tabs, profile="gemini-cli") if d.code == "FM004"} == {"warning"}
     assert {d.severity for d in lint_file(tabs, profile="codex") if d.code == "FM004"} == {"error"}

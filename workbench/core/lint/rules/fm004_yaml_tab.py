@@ -40,6 +40,5 @@ def check(ctx):
         if "\t" in s[:ws] and s.strip():
             if verdict is None:
                 verdict = fallback_severity(ctx, "tab in the indentation: YAML indentation must use spaces")
-            yield Finding(Span(ln, 1, ln, ws + 1), verdict[1],
-                          Fix("Replace tabs with spaces", [TextEdit(ln, 1, ln, ws + 1, s[:ws].replace("\t", "  "))]),
-                          severity=verdict[0])
+            fix = Fix("Replace tabs with spaces", [TextEdit(ln, 1, ln, ws + 1, s[:ws].replace("\t", "  "))])
+            yield Finding(Span(ln, 1, ln, ws + 1), verdict[1], fix, severity=verdict[0])
