@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.helpers import write_skill
 from workbench.cli import main
 from workbench.core.model import CLIENT_IDS
@@ -145,3 +147,64 @@ def test_client_profile_severity_follows_the_client(tmp_path):
                        raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n")
     assert {d.severity for d in lint_file(tabs, profile="gemini-cli") if d.code == "FM004"} == {"warning"}
     assert {d.severity for d in lint_file(tabs, profile="codex") if d.code == "FM004"} == {"error"}
+
+
+# -- item 7: workshop actions treat the workspace the same way --------------------------------------
+
+def test_workshop_show_id_finds_its_workspace(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
+    ws = tmp_path / "proj"
+    skill = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
+    new = tmp_path / "new.md"
+    new.write_text(skill.read_text() + "\nMore.\n")
+    rc, out, err = run(capsys, "workshop", "propose-update", ws, "alpha", "--proposal", new, "--format", "json")
+    assert rc == 0, err
+    pid = json.loads(out)["id"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    rc, out, err = run(capsys, "workshop", "show", pid, "--format", "json")  # README: `workshop show ID`
+    assert rc == 0 and json.loads(out)["id"] == pid and f"is in the queue of {ws}" in err
+    for argv in (["workshop", "show", pid, ws], ["workshop", "--workspace", ws, "show", pid],
+                 ["workshop", "show", pid, "--workspace", ws], ["workshop", "list", ws]):
+        rc, out, err = run(capsys, *argv)
+        assert rc == 0 and pid in out, (argv, err)
+    rc, out, err = run(capsys, "workshop", "show", pid, ws, "--workspace", elsewhere)
+    assert rc == 2 and "two workspaces" in err
+
+
+# -- item 9: inputs are checked ---------------------------------------------------------------------
+
+def test_missing_folders_are_usage_errors(capsys, tmp_path):
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "a", "a")
+    for cmd in (["scan"], ["listing"], ["explain", "a"]):
+        for opt in ("--home", "--cwd", "--root"):
+            rc, out, err = run(capsys, *cmd, ws, opt, tmp_path / "nope")
+            assert rc == 2 and f"{opt} {tmp_path / 'nope'}: no such folder" in err, (cmd, opt, rc, err)
+    readme = tmp_path / "README.md"
+    readme.write_text("x")
+    rc, out, err = run(capsys, "scan", readme)
+    assert rc == 2 and "not a folder" in err and str(tmp_path) in err
+    rc, out, err = run(capsys, readme)  # the window: before any Qt
+    assert rc == 2 and "not a folder" in err
+
+
+def test_an_empty_folder_says_so(capsys, tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "home").mkdir()
+    rc, out, err = run(capsys, "scan", tmp_path / "empty", "--home", tmp_path / "home", "--format", "json")
+    assert rc == 0 and any("No SKILL.md in" in n for n in json.loads(out)["notes"])
+
+
+# -- item 12: subcommands show only the options that apply ------------------------------------------
+
+def test_options_that_do_not_apply_are_not_offered(capsys):
+    for cmd, absent in (("lint", "--home"), ("lint", "--context-tokens"), ("bench", "--client"),
+                        ("workshop", "--untrusted")):
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        assert absent not in capsys.readouterr().out, (cmd, absent)
+    with pytest.raises(SystemExit) as exc:
+        main(["lint", "--home", "/x"])
+    assert exc.value.code == 2 and "unrecognized arguments: --home" in capsys.readouterr().err

@@ -34,3 +34,13 @@ def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
     win.settle()
     assert set(_rows(win).values()) == {"listed in full"}
     assert win.counts.labels["listed"].text() == "80 listed: 80 in full"
+
+
+def test_empty_folder_gets_a_hint(open_window, tmp_path):
+    """Issue 13 item 9: an empty folder showed an empty tree and no word."""
+    from workbench.core.model import Environment
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "h").mkdir()
+    win = open_window(Environment(workspace=tmp_path / "empty", home=tmp_path / "h", env={}, bins=set()))
+    assert win.banner.isVisible() and "No SKILL.md in" in win.banner.text()
+    assert "File &gt; Open folder" in win.banner.text() or "File > Open folder" in win.banner.text()

@@ -501,8 +501,10 @@ class MainWindow(QMainWindow):
         if err and self.ctx.catalog() is None:
             notes.append(f"{self.ctx.client_id}: {err}")
         try:  # "this client finds nothing here, that one does" (an empty tree said nothing)
-            from workbench.core.hints import empty_hint
-            hint = None if self.ctx.scanning else empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
+            from workbench.core.hints import empty_hint, nothing_found_hint
+            hint = None if self.ctx.scanning else (
+                empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
+                or nothing_found_hint(self.ctx.catalogs, gui=True))
         except Exception:  # noqa: BLE001 - a hint must never break the window
             hint = None
         if hint:

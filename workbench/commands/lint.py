@@ -62,6 +62,9 @@ from workbench.core.skillfile import special_file_problem
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")
+#: The common options lint takes (``workbench.cli.common_parser``): no simulated environment.
+COMMON_OPTIONS = ("client", "format")
+FORMATS_HELP = "text, json, sarif or github"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _GH_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 

@@ -121,13 +121,14 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
     if all(c.skills for c in cats):
         return
     from workbench.core.clients import CLIENT_IDS
-    from workbench.core.hints import empty_hint
+    from workbench.core.hints import empty_hint, nothing_found_hint
     every = {c.client: c for c in cats}
     for cid in CLIENT_IDS:
         if cid not in every:
             every[cid] = scan(env, cid, cache, _walks=walks)
+    nothing = nothing_found_hint(every)
     for c in cats:
-        hint = empty_hint(c, every)
+        hint = empty_hint(c, every) or nothing
         if hint:
             c.notes.append(hint)
 
@@ -138,13 +139,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt not in ("text", "json"):
         raise UsageError(f"--format {fmt!r}: scan supports text or json")
-    for opt in ("home", "cwd"):
-        v = getattr(args, opt, None)
-        if v is not None and not Path(v).is_dir():
-            raise UsageError(f"--{opt} {v}: not a folder")
-    if args.workspace and not Path(args.workspace).is_dir():
-        raise UsageError(f"{args.workspace}: not a folder")
-    env = environment_from_args(args)
+    env = environment_from_args(args)  # checks WORKSPACE, --home, --cwd, --root (UsageError)
     ids = client_ids(args)
     if args.no_workspace_root:
         args.workspace_mode = "project"

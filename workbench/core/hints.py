@@ -64,3 +64,24 @@ def empty_hint(catalog: Any, catalogs: Mapping[str, Any], *, gui: bool = False) 
     return (f"{name} finds no SKILL.md here; {oname} finds {n} skill{'s' if n != 1 else ''} under "
             f"{where}{label}. To see them as if installed for every client, {how} "
             "(the folder becomes an extra root).")
+
+
+def nothing_found_hint(catalogs: Mapping[str, Any], *, gui: bool = False) -> str | None:
+    """One line when no client finds any SKILL.md at all (issue 13 item 9: an empty folder showed
+    an empty tree and no word), else None.
+
+    Args:
+        catalogs: client id -> ``Catalog`` for one environment (at least one).
+        gui: word the advice for the window (File > Open folder) instead of the CLI.
+
+    Returns:
+        ``"No SKILL.md in /x (8 folder levels looked at) nor in any client's roots: ..."`` or None.
+    """
+    cats = [c for c in catalogs.values() if c is not None]
+    if not cats or any(c.skills for c in cats):
+        return None
+    ws = Path(cats[0].env.workspace)
+    how = ("open another folder (File > Open folder), or add a skill as <folder>/<name>/SKILL.md"
+           if gui else "give another WORKSPACE or --root DIR, or add a skill as <folder>/<name>/SKILL.md")
+    return (f"No SKILL.md in {ws} (8 folder levels looked at) nor in any client's skill roots: "
+            f"{how}.")

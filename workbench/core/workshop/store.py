@@ -128,6 +128,32 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def workspaces_holding(ident: str) -> list[Path]:
+    """Workspaces whose store (under ``state_dir()/workshop/``) holds a proposal whose id is
+    ``ident`` or starts with it; read from each store's ``proposals/<id>/`` folders and
+    ``workspace.txt`` (no database is opened). Used when a command names a proposal by id
+    without saying which workspace (issue 13 item 7). Never raises; [] when none."""
+    base = appdirs.state_dir() / "workshop"
+    out: list[Path] = []
+    if not ident:
+        return out
+    try:
+        stores = sorted(base.iterdir())
+    except OSError:
+        return out
+    for d in stores:
+        try:
+            ids = [e.name for e in (d / "proposals").iterdir()]
+            if not any(i.startswith(ident) for i in ids):
+                continue
+            ws = Path((d / "workspace.txt").read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            continue
+        if ws.is_dir() and ws not in out:
+            out.append(ws)
+    return out
+
+
 def default_store_dir(workspace: Path | str) -> Path:
     """``state_dir()/workshop/<name>-<sha256(realpath)[:12]>`` for a workspace (see module doc)."""
     real = os.path.realpath(os.path.expanduser(str(workspace)))
