@@ -208,3 +208,91 @@ def test_options_that_do_not_apply_are_not_offered(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["lint", "--home", "/x"])
     assert exc.value.code == 2 and "unrecognized arguments: --home" in capsys.readouterr().err
+
+
+# -- item 12: wording ------------------------------------------------------------------------------
+
+def test_no_count_is_followed_by_a_noun_with_s_in_parentheses():
+    """"1 errors", "skill(s)": counts use ``workbench.core.text.plural`` (the whole kind: every
+    f-string in the package)."""
+    from pathlib import Path
+    pkg = Path(__file__).resolve().parents[1] / "workbench"
+    bad = []
+    for f in pkg.rglob("*.py"):
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\{[^{}]*\}[^\"'{}]{0,30}[a-z]\(s\)", line):
+                bad.append(f"{f.relative_to(pkg)}:{n}: {line.strip()}")
+    assert not bad, "\n".join(bad)
+
+
+def test_claude_code_budget_warning_at_a_tiny_context(capsys, tmp_path):
+    ws = tmp_path / "p"
+    write_skill(ws / ".claude" / "skills" / "a", "a", "Use when " + "x " * 200)
+    rc, out, err = run(capsys, "listing", ws, "--home", tmp_path, "--context-tokens", "1", "--format", "json")
+    w = " ".join(json.loads(out)["warnings"])
+    assert "1 description dropped" in w and "(over 100%/1% of context)" in w, w
+    assert "5050" not in w and "1 descriptions" not in w
+
+
+def test_chat_warns_about_an_empty_listing_and_no_request_none(capsys, tmp_path, monkeypatch):
+    from tests.fakeapi import FakeAPI
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    (tmp_path / "empty").mkdir()
+    with FakeAPI() as fake:
+        rc, out, err = run(capsys, "chat", "hi", tmp_path / "empty", "--home", tmp_path / "empty",
+                           "--base-url", fake.url)
+    assert rc == 0, err
+    assert "lists no skill" in err and "empty listing" in err
+    assert "request None" not in out
+
+
+def test_base_url_ending_in_v1_is_named(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    rc, out, err = run(capsys, "chat", "hi", tmp_path, "--base-url", "http://127.0.0.1:9/v1")
+    assert rc == 2 and "ends in /v1" in err and "http://127.0.0.1:9" in err
+    from workbench.core.chat.errors import base_url_problem
+    assert base_url_problem("http://h:1/v1/") and not base_url_problem("http://h:1/api")
+
+
+def test_base_url_v1_404_says_why(tmp_path):
+    """Through ANTHROPIC_BASE_URL (no CLI check) the server's 404 read as "unknown model id"."""
+    from tests.fakeapi import FakeAPI
+    from workbench.core.chat.engine import ChatSession
+    from workbench.core.chat.settings import ChatSettings
+    from workbench.core.discovery import scan
+    from workbench.core.model import Environment
+    cat = scan(Environment(workspace=tmp_path, home=tmp_path, env={}, bins=set()), "claude-code")
+    with FakeAPI() as fake:
+        res = ChatSession(cat, settings=ChatSettings(base_url=fake.url + "/v1"), api_key="k").send("hi")
+    assert res.error is not None and res.error.kind == "not-found"
+    assert "ends in /v1" in res.error.message, res.error.message
+
+
+def test_eval_against_an_unreachable_server_says_why(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    ws = tmp_path / "p"
+    write_skill(ws / ".claude" / "skills" / "a", "a", "Use when testing evals.")
+    q = tmp_path / "q.json"
+    q.write_text(json.dumps([{"query": f"q{i}", "should_trigger": i % 2 == 0} for i in range(6)]))
+    rc, out, err = run(capsys, "eval", ws, "--home", tmp_path, "--skill", "a", "--queries", q,
+                       "--base-url", "http://127.0.0.1:9", "--runs", "2")
+    assert rc == 1
+    assert "Cannot reach http://127.0.0.1:9" in err
+    assert "(connection)" in out  # each ERR line says which kind of error
+
+
+def test_help_has_no_raw_backticks_and_lists_views(capsys):
+    from workbench.cli import COMMANDS
+    for cmd in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        out = capsys.readouterr().out
+        assert "`" not in out, (cmd, [ln for ln in out.splitlines() if "`" in ln])
+    with pytest.raises(SystemExit):
+        main(["x", "--help"])  # the window's options
+    assert "listing, explain, shadowing" in " ".join(capsys.readouterr().out.split())
+    with pytest.raises(SystemExit) as exc:
+        main(["x", "--screenshot", "a.png", "--view", "nope"])
+    assert exc.value.code == 2

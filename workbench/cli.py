@@ -150,6 +150,13 @@ def client_ids(args: argparse.Namespace, allow_all: bool = True) -> list[str]:
     return [c]
 
 
+def help_text(doc: str | None) -> str:
+    """The first paragraph of a module docstring as ``--help`` text: RST/Markdown backticks
+    dropped (``workbench listing [WORKSPACE]`` would show its double backticks)."""
+    first = (doc or "").strip().split("\n\n")[0]
+    return " ".join(first.replace("``", "").replace("`", "'").split())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="workbench",
@@ -178,7 +185,9 @@ def gui_parser() -> argparse.ArgumentParser:
                    "(default: the current directory; the bundled demo when nothing is found)")
     p.add_argument("--screenshot", type=Path, metavar="PNG",
                    help="render the window offscreen, write the PNG and exit")
-    p.add_argument("--view", default=None, help="with --screenshot: the tab to show first")
+    from workbench.app.views import TAB_KEYS  # no Qt
+    p.add_argument("--view", default=None, choices=TAB_KEYS, metavar="TAB",
+                   help=f"with --screenshot: the tab to show first ({', '.join(TAB_KEYS)})")
     p.add_argument("--size", default="1400x900", help="with --screenshot: window size WxH")
     p.add_argument("--version", action="version", version=f"workbench {__version__}")
     return p

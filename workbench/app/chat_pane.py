@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 from workbench.core.chat import settings as chat_settings
 from workbench.core.chat.errors import ChatError
 from workbench.core.chat.settings import ChatSettings
+from workbench.core.text import plural
 
 CatalogProvider = Callable[[], Any]
 
@@ -155,7 +156,8 @@ class ProposalCard(QFrame):
         # a long absolute path would force the transcript wider than the view: show its tail,
         # the full path is the tooltip
         self.detail.setText(f"{ev.get('kind', '')} of {ev.get('name', '')} → {_path_tail(target)}"
-                            + (f"\n{blocking} blocking scanner finding(s): apply is refused until fixed"
+                            + (f"\n{plural(blocking, 'blocking scanner finding')}: "
+                               "apply is refused until fixed"
                                if blocking else "") + "\nNothing was written to the skill.")
         self.detail.setToolTip(target)
         if blocking:

@@ -33,10 +33,9 @@ from workbench.app.explain_pane import ExplainPane
 from workbench.app.listing_pane import ContextSizeCombo, ListingPane
 from workbench.app.shadowing_view import ShadowingView
 from workbench.app.skills_tree import SkillsPanel
+from workbench.app.views import TAB_KEYS  # tab keys in display order (``--view`` accepts these)
 from workbench.core.model import CLIENT_IDS, STATUSES
 
-#: Tab keys in display order (``--view`` accepts these).
-TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "evals", "workshop")
 
 
 class Placeholder(QWidget):

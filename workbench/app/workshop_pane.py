@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QInputDialog
 
 from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
 from workbench.core.workshop.preview import decode_for_display, side_by_side
+from workbench.core.text import plural
 
 _STATE_COLORS = {"pending": "#2f81f7", "applied": "#2e9d4a", "rejected": "#7d8590",
                  "quarantined": "#cf222e", "stale": "#d97a00"}
@@ -425,7 +426,8 @@ class WorkshopPane(QWidget):
             b.setEnabled(action in allowed)
         self.buttons["rollback"].setText("Reopen…" if p.state in ("rejected", "quarantined") else "Roll back…")
         blocked = p.blocking_findings
-        self.buttons["apply"].setToolTip(f"blocked by {len(blocked)} critical finding(s)" if blocked else "")
+        self.buttons["apply"].setToolTip(
+            f"blocked by {plural(len(blocked), 'critical finding')}" if blocked else "")
         try:
             self._changes = self.store.changes(p.id)
         except WorkshopError as exc:
@@ -607,8 +609,8 @@ class WorkshopPane(QWidget):
         n = len(p.files)
         if action == "apply":
             warn = sum(1 for f in p.findings if f.severity == "warning")
-            return (f"Write {n} file(s) of proposal {p.id} into\n{p.target_dir}?\n\n"
-                    + (f"{warn} warning(s) from the scanner. " if warn else "")
+            return (f"Write {plural(n, 'file')} of proposal {p.id} into\n{p.target_dir}?\n\n"
+                    + (f"{plural(warn, 'warning')} from the scanner. " if warn else "")
                     + "You can roll this back later.")
         if action == "rollback":
             if p.state in ("rejected", "quarantined"):

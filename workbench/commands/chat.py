@@ -46,18 +46,36 @@ def add_parser(subparsers, common) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not mark the prefix with cache_control")
     p.add_argument("--allow-propose", action="store_true",
                    help="offer the propose_skill tool: the model may draft skills as pending Workshop "
-                        "proposals (never applied; review with `workbench workshop`)")
+                        "proposals (never applied; review with 'workbench workshop')")
 
 
 def check_base_url(url: str, option: str = "--base-url") -> str:
     """``url`` if it is an http(s) URL, else UsageError (QA: ``--base-url localhost:11434`` used to
     run the whole loop and fail with "Cannot reach ...: missing an 'http://' ... protocol..", exit 1)."""
     from urllib.parse import urlsplit
+
+    from workbench.core.chat.errors import base_url_problem
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise UsageError(f"{option} {url!r}: expected an http:// or https:// URL, "
                          "e.g. http://localhost:11434 or https://api.anthropic.com")
+    v1 = base_url_problem(url)
+    if v1:
+        raise UsageError(f"{option}: {v1}")
     return url.strip()
+
+
+def warn_empty_listing(catalog, command: str) -> None:
+    """On stderr, when the client lists no skill here (issue 13 item 8: chat sent a listing of 0
+    skills without a word): what was found instead, or the hint that another client finds some."""
+    if catalog.listed():
+        return
+    from workbench.core.clients import DISPLAY_NAMES
+    name = DISPLAY_NAMES.get(catalog.client, catalog.client)
+    counts = ", ".join(f"{n} {st}" for st, n in catalog.counts().items() if n)
+    found = f"found: {counts}" if counts else "no SKILL.md found"
+    print(f"workbench: {command}: warning: {name} lists no skill in {catalog.env.workspace} ({found}); "
+          "the model gets an empty listing. See `workbench scan`.", file=sys.stderr)
 
 
 def _settings(args, client: str):
@@ -101,10 +119,12 @@ def _text_line(ev: dict) -> str | None:
     if t == "usage":
         return (f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
                 f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
-                f"stop {ev['stop_reason']}; {ev['seconds']}s; request {ev['request_id']}\n  {ev['cache_note']}")
+                f"stop {ev['stop_reason']}; {ev['seconds']}s"
+                + (f"; request {ev['request_id']}" if ev.get("request_id") else "")
+                + f"\n  {ev['cache_note']}")
     if t == "proposal":
         return (f"proposal {ev['id']} ({ev['state']}): {ev['kind']} {ev['name']} -> {ev['target']}"
-                + (f" [{ev['blocking']} blocking finding(s)]" if ev.get("blocking") else "")
+                + (f" [{plural(ev['blocking'], 'blocking finding')}]" if ev.get("blocking") else "")
                 + f"; review with `workbench workshop show {ev['id']}`")
     if t == "limit":
         return f"limit: {ev['message']}"
@@ -133,6 +153,7 @@ def run(args) -> int:
         return 2
     open_workspace(env, args)
     catalog = scan(env, client)
+    warn_empty_listing(catalog, "chat")
     extra = []
     if getattr(args, "allow_propose", False):
         from workbench.core.chat.propose import make_propose_tool

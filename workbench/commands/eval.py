@@ -101,6 +101,22 @@ def _pct(x) -> str:
     return pct(x)
 
 
+def error_reasons(report) -> list[str]:
+    """One stderr line per distinct error of the errored runs (issue 13 item 8: 20 "ERR" lines and
+    no reason): ``errors: 20 runs: Cannot reach http://...: Connection refused. (hint: ...)``.
+    The fatal error that stopped the eval is printed by ``run`` and left out here."""
+    fatal = (report.fatal_error or {}).get("message")
+    seen: dict[tuple[str, str], int] = {}
+    for r in report.results:
+        for rec in r.details:
+            e = rec.error
+            if rec.outcome == "errored" and e and e.get("message") != fatal:
+                key = (e.get("message") or e.get("kind") or "error", e.get("hint") or "")
+                seen[key] = seen.get(key, 0) + 1
+    return [f"errors: {plural(n, 'run')}: {msg}" + (f" (hint: {hint})" if hint else "")
+            for (msg, hint), n in seen.items()]
+
+
 def _print_text(report, improvement, history_id) -> None:
     print(f"skill {report.skill} ({report.client}, {report.model}); {plural(report.runs_per_query, 'run')} per query, "
           f"threshold {report.threshold:g}; competitors: {', '.join(report.competitors) or '(none)'}")
@@ -108,7 +124,9 @@ def _print_text(report, improvement, history_id) -> None:
         d = r.to_json()
         rate = "  n/a" if d["trigger_rate"] is None else f"{d['trigger_rate'] * 100:4.0f}%"
         iv = "" if d["interval"] is None else f" [{d['interval'][0] * 100:.0f}-{d['interval'][1] * 100:.0f}%]"
-        err = f" errors {d['errors']}" if d["errors"] else ""
+        kinds = ", ".join(f"{k}" if n == d["errors"] else f"{k} {n}" for k, n in d["error_kinds"].items())
+        err = f" errors {d['errors']} ({kinds})" if d["errors"] and kinds else (
+            f" errors {d['errors']}" if d["errors"] else "")
         also = f" also loaded: {', '.join(f'{k}×{v}' for k, v in d['also_loaded'].items())}" if d["also_loaded"] else ""
         mark = {"passed": "PASS", "failed": "FAIL", "errored": "ERR ", "not-run": "----"}[d["status"]]
         print(f"{mark} {'+' if r.should_trigger else '-'} {d['triggers']}/{d['runs']} {rate}{iv}{err}  "
@@ -126,10 +144,12 @@ def _print_text(report, improvement, history_id) -> None:
           f"{u['cache_read_input_tokens']:,}, cache write {u['cache_creation_input_tokens']:,}; {cost}")
     th = report.throttle
     if th.get("events"):
-        print(f"rate limited {th['events']} time(s); concurrency lowered to {th['min_concurrency']}")
+        print(f"rate limited {plural(th['events'], 'time')}; concurrency lowered to {th['min_concurrency']}")
     print(f"{report.seconds:.1f} s" + (f"; saved to history as {history_id}" if history_id else ""))
     for w in report.to_json()["warnings"]:
         print(f"warning: {w}", file=sys.stderr)
+    for line in error_reasons(report):
+        print(line, file=sys.stderr)
     if improvement is not None:
         imp = improvement.to_json()
         print(f"\nimprovement loop: {imp['exit_reason']}; split train {len(imp['split']['train'])} / "

@@ -14,14 +14,15 @@ import json
 import sys
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
+    open_workspace,
 )
 
 
 def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser("explain", parents=[common],
                               help="explain why a skill does or does not reach the model",
-                              description=__doc__.split("\n\n")[0])
+                              description=help_text(__doc__))
     # explain covers every client unless one is named (each subcommand has its own copy of the
     # common options, see workbench.cli.build_parser, so this default is explain's alone)
     p.set_defaults(client="all")

@@ -16,14 +16,15 @@ import sys
 from typing import Any
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
+    open_workspace,
 )
 
 
 def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser("listing", parents=[common],
                               help="print the exact skill listing a client sends to the model",
-                              description=__doc__.split("\n\n")[0])
+                              description=help_text(__doc__))
     p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     add_workspace_mode_option(p)

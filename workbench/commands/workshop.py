@@ -274,7 +274,8 @@ def run(args) -> int:
         _print_proposal(store, p, fmt)
         if fmt == "text" and p.findings and a.startswith("propose"):
             b = len(p.blocking_findings)
-            _err(f"{len(p.findings)} scanner finding(s), {b} blocking apply; see `workbench workshop show {p.id}`")
+            _err(f"{plural(len(p.findings), 'scanner finding')}, {b} blocking apply; "
+                 f"see `workbench workshop show {p.id}`")
         return 0
     except NotFoundError as exc:
         _err(str(exc))

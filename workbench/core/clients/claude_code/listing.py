@@ -39,6 +39,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.listing import ListingReport, SkillListing, ctx_label
+from workbench.core.text import plural
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -190,9 +191,10 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         frac = float(options.get("budget_fraction", DEFAULT_FRACTION))
         names = ", ".join(e.name for e in dropped[:3])
         more = f", +{len(dropped) - 3} more" if len(dropped) > 3 else ""
+        need = f"{pct_need:.1f}%" if pct_need < 100 else "over 100%"  # --context-tokens 1: not "5050.0%"
         warnings.append(
-            f"Skill listing will be truncated: {len(dropped)} descriptions dropped (full "
-            f"descriptions kept for most-used skills) ({pct_need:.1f}%/{frac * 100:g}% of "
+            f"Skill listing will be truncated: {plural(len(dropped), 'description')} dropped (full "
+            f"descriptions kept for most-used skills) ({need}/{frac * 100:g}% of "
             f"context): {names}{more}")
         warnings.append(
             f"The full listing needs {total_full:,} chars; the budget at "

@@ -34,6 +34,7 @@ from typing import Any
 
 from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolSpec, current_body,
                                          find_injections, find_listed, make_read_tool)
+from workbench.core.text import plural
 
 _ARG_INDEX = re.compile(r"\$ARGUMENTS\[(\d+)\]")
 _ARG_ALL = re.compile(r"\$ARGUMENTS(?![\[\w])")
@@ -133,7 +134,7 @@ class ClaudeCodeLoader(Loader):
         notes = ["body delivered as a separate user-turn block after the tool_result "
                  "('Base directory for this skill:' prefix unverified)"]
         if injections:
-            notes.append(f"{len(injections)} !`command` injection(s) left unrun")
+            notes.append(f"{plural(len(injections), '!`command` injection')} left unrun")
         return ToolOutcome(f"Launching skill: {skill.name}", skill=skill.name, skill_path=str(skill.path),
                            resolved=skill.name, body_chars=len(text),
                            extra_blocks=[{"type": "text", "text": text}], injections=injections,

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.listing import ListingReport, SkillListing, locale_key
+from workbench.core.text import agree, plural
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -76,7 +77,8 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         body = "\n".join(lines)
     warnings = []
     if len(listed) < len(skills):
-        warnings.append(f"{len(skills) - len(listed)} skill(s) without a description are not listed "
+        warnings.append(f"{plural(len(skills) - len(listed), 'skill')} without a description "
+                        f"{agree(len(skills) - len(listed), 'is', 'are')} not listed "
                         "by OpenCode (V2); the model only finds them if told the name.")
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=INTRO + "\n" + body,
                          placement=PLACEMENT, skills=entries, warnings=warnings,
