@@ -183,6 +183,7 @@ def gui_parser() -> argparse.ArgumentParser:
                                 description="Open the Skill Workbench window.")
     p.add_argument("workspace", nargs="?", help="project folder or folder of skills "
                    "(default: the current directory; the bundled demo when nothing is found)")
+    add_workspace_mode_option(p)
     p.add_argument("--screenshot", type=Path, metavar="PNG",
                    help="render the window offscreen, write the PNG and exit")
     from workbench.app.views import TAB_KEYS  # no Qt
