@@ -157,7 +157,8 @@ def test_workshop_show_id_finds_its_workspace(capsys, tmp_path, monkeypatch):
     skill = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     new = tmp_path / "new.md"
     new.write_text(skill.read_text() + "\nMore.\n")
-    rc, out, err = run(capsys, "workshop", "propose-update", ws, "alpha", "--proposal", new, "--format", "json")
+    rc, out, err = run(capsys, "workshop", "propose-update", ws, "alpha", "--proposal", new,
+                       "--format", "json")
     assert rc == 0, err
     pid = json.loads(out)["id"]
     elsewhere = tmp_path / "elsewhere"

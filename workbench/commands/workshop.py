@@ -35,6 +35,7 @@ import os
 import sys
 from pathlib import Path
 
+from workbench.core.text import plural
 from workbench.core.workshop import (STATES, NotFoundError, ProposalError, StoreBusyError, StoreCorruptError,
                                      TransitionError, WorkshopError, WorkshopStore)
 from workbench.core.workshop.paths import files_from_folder
