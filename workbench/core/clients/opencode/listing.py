@@ -77,9 +77,9 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         body = "\n".join(lines)
     warnings = []
     if len(listed) < len(skills):
-        warnings.append(f"{plural(len(skills) - len(listed), 'skill')} without a description "
-                        f"{agree(len(skills) - len(listed), 'is', 'are')} not listed "
-                        "by OpenCode (V2); the model only finds them if told the name.")
+        n = len(skills) - len(listed)
+        warnings.append(f"{plural(n, 'skill')} without a description {agree(n, 'is', 'are')} not listed "
+                        f"by OpenCode (V2); the model only finds {agree(n, 'it', 'them')} if told the name.")
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=INTRO + "\n" + body,
                          placement=PLACEMENT, skills=entries, warnings=warnings,
                          info=["OpenCode has no listing budget."],
