@@ -38,7 +38,7 @@ from pathlib import Path
 
 from workbench.core.clients import get_profile
 from workbench.core.clients.common import (
-    EXTRA_RULES, CommonProfile, best_name, installed_view, is_installed_extra, walk,
+    EXTRA_RULES, CommonProfile, best_name, installed_view, is_installed_extra, real_dir_memo, walk,
 )
 from workbench.core.fscache import DirCache, default_dir_cache, snapshot
 from workbench.core.fscache import stat as _fs_stat
@@ -299,7 +299,8 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
         # the client's own roots reports already (``clients.common.installed_view``).
         covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
         rules = profile.installed_rules()
-        found_per_root = [(r, installed_view(list(fl), r.path, rules, covered)
+        real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
+        found_per_root = [(r, installed_view(list(fl), r.path, rules, covered, real_dir)
                            if is_installed_extra(r) else fl) for r, fl in found_per_root]
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)

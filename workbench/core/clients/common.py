@@ -105,7 +105,7 @@ def is_installed_extra(root: Root) -> bool:
 
 
 def installed_view(found: list[Found], root: Path, rules: WalkRules,
-                   covered: "Iterable[str]" = ()) -> list[Found]:
+                   covered: "Iterable[str]" = (), real_dir=None) -> list[Found]:
     """An extra root's files as the client would see them once installed where it looks.
 
     ``found`` is the ``EXTRA_RULES`` walk of the extra root ``root`` (every SKILL.md up to 8
@@ -120,32 +120,43 @@ def installed_view(found: list[Found], root: Path, rules: WalkRules,
     dropped: that root reports them already, with the client's verdict (issue 13 item 3: one
     file was "skipped" by the client root and "listed" by the extra root).
 
+    ``real_dir``: a ``real_dir_memo()`` to share between calls (discovery shares one per
+    ``scan_all``), None = a fresh one.
+
     Returns new ``Found``s (input order); ``depth`` = the installed depth; skip reasons the
     walk gave (broken entries) are kept. Never raises.
     """
     cov = [c for c in covered if c]
     out: list[Found] = []
     root_s = str(root)
-    kept = []
-    for f in found:
-        if cov:
-            try:
-                real = os.path.realpath(f.path)
-            except OSError:  # pragma: no cover
-                real = str(f.path)
-            if any(_within(real, c) for c in cov):
-                continue
-        kept.append(f)
-    skill_dirs = {os.path.dirname(str(f.path)) for f in kept if f.skip_reason is None}
+    kept = found
+    if cov:
+        real_dir = real_dir or real_dir_memo()
+        kept = []
+        for f in found:
+            d, base = os.path.split(str(f.path))
+            real = os.path.join(real_dir(d), base)
+            if not any(_within(real, c) for c in cov):
+                kept.append(f)
+    # The outermost skill folder holding each skill folder: ancestors sort before descendants
+    # in component order, so one sweep finds them.
+    unit_of: dict[str, str] = {}
+    cur = None
+    for d in sorted({os.path.dirname(str(f.path)) for f in kept if f.skip_reason is None},
+                    key=lambda q: q.split(os.sep)):
+        if cur is None or not d.startswith(cur + os.sep):
+            cur = d
+        unit_of[d] = cur
     for f in kept:
         folder = os.path.dirname(str(f.path))
-        unit = folder
-        for anc in Path(folder).parents:  # the outermost skill folder holding this file
-            a = str(anc)
-            if not _within(a, root_s):
-                break
-            if a in skill_dirs:
-                unit = a
+        unit = unit_of.get(folder)
+        if unit is None:  # a broken entry: inside the nearest skill folder above, if any
+            unit, a = folder, folder
+            while a != root_s and _within(a, root_s):
+                a = os.path.dirname(a)
+                if a in unit_of:
+                    unit = unit_of[a]
+                    break
         if unit == folder:
             out.append(Found(f.path, 1, f.skip_reason))
             continue
@@ -170,6 +181,27 @@ def installed_view(found: list[Found], root: Path, rules: WalkRules,
                    f"level{'s' if rules.max_depth != 1 else ''} deep")
         out.append(Found(f.path, depth, why))
     return out
+
+
+def real_dir_memo():
+    """``real(folder)`` = ``os.path.realpath(folder)``, memoised per folder and built from the
+    parent's (one ``lstat`` per folder instead of one per path component per file)."""
+    memo: dict[str, str] = {}
+
+    def real(d: str) -> str:
+        got = memo.get(d)
+        if got is None:
+            parent, name = os.path.split(d)
+            if not name or parent == d or os.path.islink(d):
+                try:
+                    got = os.path.realpath(d)
+                except OSError:  # pragma: no cover
+                    got = d
+            else:
+                got = os.path.join(real(parent), name)
+            memo[d] = got
+        return got
+    return real
 
 
 def _within(path: str, root: str) -> bool:
@@ -629,7 +661,7 @@ def parse_loose_mapping(value: Any) -> dict | None:
 
 __all__ = [
     "CommonProfile", "WalkRules", "EXTRA_RULES", "EXTRA_NOTE", "REPORT_DEPTH", "walk", "installed_view",
-    "is_installed_extra", "entry_problem", "folder_name",
+    "is_installed_extra", "real_dir_memo", "entry_problem", "folder_name",
     "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",
