@@ -36,7 +36,7 @@ def test_scan_opens_a_collection_for_every_client(capsys, tmp_path):
         assert len(cat["skills"]) == 2, cid  # OpenClaw: not twice (skills/ and the extra root)
         assert "as a collection" in cat["notes"][0] and "--as project" in cat["notes"][0]
     rc, out, _ = run(capsys, "scan", ws, "--home", home)
-    assert rc == 0 and "2 in full" in out and "Showing repo as a collection" in out
+    assert rc == 0 and "2 listed in full" in out and "Showing repo as a collection" in out
 
 
 def test_scan_as_project_says_which_client_finds_the_skills(capsys, tmp_path):

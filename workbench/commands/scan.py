@@ -85,11 +85,16 @@ def render_text(cat: Catalog, report=None) -> str:
     from workbench.core.listing import outcome_label
     out = [f"{DISPLAY_NAMES.get(cat.client, cat.client)}: workspace {cat.env.workspace}  home {cat.env.home}"]
     states = listing_states(report)
-    where = f" (listing at {ctx_label(report.context_tokens)})" if report is not None else ""
-    out.append("  " + format_outcome_counts(outcome_counts(cat, report)) + where if cat.skills
+    where = ""
+    if report is not None:
+        where = (f" (listing at {ctx_label(report.context_tokens)})" if report.context_tokens
+                 else " (listing without --context-tokens: the client's fallback budget)")
+    out.append("  " + format_outcome_counts(outcome_counts(cat, report), listed=True) + where if cat.skills
                else "  no skills found")
     for note in cat.notes:
         out.append(f"  note: {note}")
+    labels = {id(s): outcome_label(s, states) for s in cat.skills}
+    ln = max([11, *(len(x) for x in labels.values())])
     by_root: dict[int, list] = {}
     for s in cat.skills:
         by_root.setdefault(id(s.root), []).append(s)
@@ -104,9 +109,8 @@ def render_text(cat: Catalog, report=None) -> str:
         if not skills:
             continue
         wn = min(40, max(len(s.name) for s in skills))
-        labels = [outcome_label(s, states) for s in skills]
-        ln = max(11, *(len(x) for x in labels))
-        for s, label in zip(skills, labels):
+        for s in skills:
+            label = labels[id(s)]
             rel = s.path.relative_to(r.path).as_posix() if s.path.is_relative_to(r.path) else str(s.path)
             reason = s.reason
             if s.shadowed_by and "shadowed_by" not in reason:

@@ -328,9 +328,13 @@ def outcome_counts(catalog: "Catalog", report: ListingReport | None) -> dict[str
     return out
 
 
-def format_outcome_counts(counts: dict[str, int]) -> str:
-    """ "3 in full, 1 truncated, 40 omitted by budget, 2 shadowed" (zero counts left out)."""
-    return ", ".join(f"{n:,} {STATE_LABELS.get(o, o)}" for o, n in counts.items() if n)
+def format_outcome_counts(counts: dict[str, int], listed: bool = False) -> str:
+    """ "3 in full, 1 truncated, 40 omitted by budget, 2 shadowed" (zero counts left out); with
+    ``listed``, "3 listed in full, 1 listed truncated, ..." (when no "N listed" precedes it)."""
+    def word(o: str) -> str:
+        w = STATE_LABELS.get(o, o)
+        return f"listed {w}" if listed and o in STATE_LABELS and o != "omitted" else w
+    return ", ".join(f"{n:,} {word(o)}" for o, n in counts.items() if n)
 
 
 def render_listing_text_table(report: ListingReport) -> str:
