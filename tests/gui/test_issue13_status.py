@@ -30,6 +30,9 @@ def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
     assert not {v for v in rows.values() if v == "listed"}
     listed_label = win.counts.labels["listed"].text()
     assert listed_label.startswith("80 listed: ") and "omitted by budget" in listed_label
+    win.skills.proxy.set_filter_text("status:omitted")  # the filter knows the outcome too
+    assert set(_rows(win).values()) == {"omitted by budget"}
+    win.skills.proxy.set_filter_text("")
     win.ctx.set_context_tokens(1_000_000)  # a larger context: every description in full
     win.settle()
     assert set(_rows(win).values()) == {"listed in full"}

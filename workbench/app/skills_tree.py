@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QTreeView, QVBoxLayout, QWidget)
 
 from workbench.app import icons
-from workbench.core.listing import listing_states, outcome_label
+from workbench.core.listing import listing_states, outcome, outcome_label
 from workbench.core.model import Catalog, Root, Skill
 
 #: Custom roles (Qt.UserRole + n).
@@ -139,7 +139,7 @@ class SkillsTreeModel(QAbstractItemModel):
         for r, kids in enumerate(self._children):
             if kids:
                 parent = self.index(r, 0)
-                self.dataChanged.emit(self.index(0, 1, parent), self.index(len(kids) - 1, 1, parent))
+                self.dataChanged.emit(self.index(0, 0, parent), self.index(len(kids) - 1, 1, parent))
 
     def set_loaded(self, names: set[str]) -> None:
         self.loaded_names = set(names)
@@ -288,8 +288,9 @@ class SkillsTreeModel(QAbstractItemModel):
             return str(s.path)
         if role == StatusRole:
             return s.status
-        if role == FilterRole:
-            return " ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
+        if role == FilterRole:  # after NUL: the listing outcome, for status:omitted / is:truncated
+            return (" ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
+                    + "\0" + outcome(s, self.states))
         return None
 
 
@@ -325,7 +326,8 @@ class SkillFilterProxy(QSortFilterProxyModel):
         status = m.data(idx, StatusRole) or ""
         for w in self._words:
             if w.startswith(("status:", "is:")):
-                if status != w.split(":", 1)[1]:
+                want = w.split(":", 1)[1]
+                if status != want and f" {want} " not in f" {hay.rsplit(chr(0), 1)[-1]} ":
                     return False
             elif w not in hay:
                 return False
