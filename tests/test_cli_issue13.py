@@ -297,3 +297,15 @@ def test_help_has_no_raw_backticks_and_lists_views(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["x", "--screenshot", "a.png", "--view", "nope"])
     assert exc.value.code == 2
+
+
+def test_bom_severity_follows_the_client(tmp_path):
+    from workbench.core.lint import lint_file
+    f = tmp_path / "pdf-tools" / "SKILL.md"
+    f.parent.mkdir()
+    f.write_text("\ufeff---\nname: pdf-tools\ndescription: Use when reading a PDF.\n---\n# B\n",
+                 encoding="utf-8")
+    sev = {p: {d.severity for d in lint_file(f, profile=p) if d.code == "FM008"}
+           for p in ("openclaw", "opencode", "vscode-copilot", "gemini-cli", "codex", "agentskills")}
+    assert sev == {"openclaw": {"warning"}, "opencode": {"warning"}, "vscode-copilot": {"warning"},
+                   "gemini-cli": {"error"}, "codex": {"error"}, "agentskills": {"error"}}

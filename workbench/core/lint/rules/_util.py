@@ -88,9 +88,10 @@ def client_reading(ctx: LintContext):
 
 
 def fallback_severity(ctx: LintContext, message: str) -> tuple[str | None, str]:
-    """(severity override, message) for a frontmatter syntax finding under a client profile: the
-    client loads the file through its fallback parser -> "warning" and the message says so;
-    otherwise (None, ``message`` plus what the client does when it is known)."""
+    """(severity override, message) for a frontmatter finding under a client profile: the client
+    still loads the file (through its fallback parser, or it is not bothered at all) ->
+    "warning" and the message says so; otherwise (None, ``message`` plus what the client does
+    when it is known: drops every field, skips the skill)."""
     rr = client_reading(ctx)
     if rr is None:
         return None, message
@@ -99,6 +100,8 @@ def fallback_severity(ctx: LintContext, message: str) -> tuple[str | None, str]:
     if rr.ok and rr.mode == "fallback":
         return "warning", (f"{message}; {who} still loads it through its line parser "
                            "(other clients and validators reject it)")
+    if rr.ok and rr.mode == "strict":
+        return "warning", f"{message}; {who} still reads it (other clients do not)"
     if rr.ok and rr.mode == "dropped":
         return None, f"{message}; {who} loads the skill with every field dropped"
     if not rr.ok:
