@@ -135,5 +135,6 @@ def test_summary_line_end_to_end(tmp_path, capsys):
     n_err, n_warn, n_info = (sum(f" {s} " in ln for ln in out.splitlines()) for s in ("error", "warning", "info"))
     assert rc == 1
     assert err.strip() == (f"1 file: {plural(n_err, 'error')}, {plural(n_warn, 'warning')}, "
-                           f"{plural(n_info, 'info')} (profile agentskills)")
+                           f"{plural(n_info, 'info')} (profile agentskills, the default; "
+                           "--profile ID for a client's rules)")
     assert "1 files" not in err

@@ -23,27 +23,46 @@ def _openclaw_layout(tmp_path):
     return ws, home
 
 
-def test_scan_says_which_client_finds_the_skills(capsys, tmp_path):
+def test_scan_opens_a_collection_for_every_client(capsys, tmp_path):
+    """Issue 13 item 1: `workbench scan anthropics-skills` listed 0 skills for Claude Code (its
+    top-level skills/ is OpenClaw's root only). A folder of skills is shown as if installed where
+    each client looks, with one note saying so; --as project shows it as a project."""
+    ws, home = _openclaw_layout(tmp_path)
+    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "all", "--format", "json")
+    got = json.loads(out)["clients"]
+    for cid, cat in got.items():
+        listed = sorted(s["name"] for s in cat["skills"] if s["status"] == "listed")
+        assert listed == ["alpha", "beta"], (cid, cat["skills"])
+        assert len(cat["skills"]) == 2, cid  # OpenClaw: not twice (skills/ and the extra root)
+        assert "as a collection" in cat["notes"][0] and "--as project" in cat["notes"][0]
+    rc, out, _ = run(capsys, "scan", ws, "--home", home)
+    assert rc == 0 and "2 listed in full" in out and "Showing repo as a collection" in out
+
+
+def test_scan_as_project_says_which_client_finds_the_skills(capsys, tmp_path):
     """`workbench scan` printed a bare "no skills found" for Claude Code on such a repository."""
     ws, home = _openclaw_layout(tmp_path)
-    rc, out, _ = run(capsys, "scan", ws, "--home", home)
+    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--as", "project")
     assert rc == 0 and "no skills found" in out
     assert "OpenClaw finds 2 skills under ./skills" in out
-    assert f"--root {ws / 'skills'}" in out
-    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--format", "json")
+    assert "--as collection" in out
+    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--format", "json", "--no-workspace-root")
     notes = json.loads(out)["notes"]
     assert any("OpenClaw finds 2 skills" in n for n in notes)
     # the client that does find them gets no such note
-    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "openclaw", "--format", "json")
+    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "openclaw", "--format", "json",
+                     "--as", "project")
     assert not any("finds no SKILL.md" in n for n in json.loads(out)["notes"])
 
 
 def test_listing_explains_an_empty_listing(capsys, tmp_path):
     """`workbench listing` printed nothing at all (stdout and stderr empty) in the same case."""
     ws, home = _openclaw_layout(tmp_path)
-    rc, out, err = run(capsys, "listing", ws, "--home", home)
+    rc, out, err = run(capsys, "listing", ws, "--home", home, "--as", "project")
     assert rc == 0 and out == ""  # stdout stays exactly the model-visible text
     assert "claude-code: Claude Code finds no SKILL.md here; OpenClaw finds 2 skills" in err
+    rc, out, err = run(capsys, "listing", ws, "--home", home)
+    assert rc == 0 and "alpha" in out and "as a collection" in err
 
 
 def test_listing_says_when_nothing_is_listed(capsys, tmp_path):

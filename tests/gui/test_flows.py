@@ -215,7 +215,7 @@ def test_flow_chat_proposal_review_apply_rollback(window, qtbot, tmp_path, fake_
     assert (target / "SKILL.md").read_bytes() == NEW_SKILL.encode(), wpane.message.text()
     qtbot.waitUntil(lambda: "changelog-writer" in tree_rows(win), timeout=10_000)
     settle(win)
-    assert tree_rows(win)["changelog-writer"][0] == "listed"
+    assert tree_rows(win)["changelog-writer"][0] == "listed in full"
     click_tab(qtbot, win, "listing")
     assert "- changelog-writer: Use when the user asks for release notes" in win.listing.text.toPlainText()
     grab(win, artifacts / "flow_1_applied.png")

@@ -264,8 +264,16 @@ def test_banner_says_which_client_finds_the_skills(open_window, tmp_path):
     write_skill(ws / "skills" / "alpha", "alpha", "Use when alpha.")
     (tmp_path / "h").mkdir()
     win = open_window(Environment(workspace=ws, home=tmp_path / "h"), client_id="claude-code")
+    # issue 13 item 1: a collection shows its skills for every client, and the banner says so
+    assert win.banner.isVisible() and "Showing repo as a collection" in win.banner.text()
+    assert [s.name for s in win.ctx.catalog().listed()] == ["alpha"]
+    assert win.ctx.treatment.mode == "collection" and win.ctx.treatment.other == "project"
+    win.ctx.set_workspace_mode(win.ctx.treatment.other)  # the banner's one-click toggle
+    win.settle()
+    assert win.ctx.treatment.mode == "project" and not win.ctx.catalog().skills
     assert win.banner.isVisible()
     assert "OpenClaw finds 1 skill under ./skills" in win.banner.text()
+    assert "Show as a collection" in win.banner.text()
     win.ctx.set_client("openclaw")
     win.settle()
     assert not win.banner.isVisible() or "finds no SKILL.md" not in win.banner.text()

@@ -51,6 +51,7 @@ from workbench.core.chat import settings as chat_settings
 from workbench.core.chat.errors import ChatError
 from workbench.core.chat.settings import ChatSettings
 from workbench.core.chat.trace import event_line, fork_lines, mark_substitutions, substitution_summary
+from workbench.core.text import plural
 
 CatalogProvider = Callable[[], Any]
 
@@ -162,7 +163,8 @@ class ProposalCard(QFrame):
         # a long absolute path would force the transcript wider than the view: show its tail,
         # the full path is the tooltip
         self.detail.setText(f"{ev.get('kind', '')} of {ev.get('name', '')} → {_path_tail(target)}"
-                            + (f"\n{blocking} blocking scanner finding(s): apply is refused until fixed"
+                            + (f"\n{plural(blocking, 'blocking scanner finding')}: "
+                               "apply is refused until fixed"
                                if blocking else "") + "\nNothing was written to the skill.")
         self.detail.setToolTip(target)
         if blocking:

@@ -94,6 +94,8 @@ class ScanResult:
         seconds: wall time of the whole scan.
         demo: True when the bundled demo replaced an empty workspace.
         extra_root: the workspace when it was added as an extra root, else None.
+        treatment: how the workspace is shown (``discovery.WorkspaceTreatment``: ``.banner``,
+            ``.toggle_label``, ``.other``), or None when discovery is unavailable.
     """
 
     env: Environment
@@ -104,6 +106,7 @@ class ScanResult:
     seconds: float = 0.0
     demo: bool = False
     extra_root: Path | None = None
+    treatment: Any = None
     walks: dict = field(default_factory=dict, repr=False)  # discovery's walk memo for this pass
 
 
@@ -203,11 +206,13 @@ def _scan_clients(env: Environment, cache: Any, clients: list[str], res: ScanRes
 
 
 def scan_everything(env: Environment, cache: Any, context_tokens: int | None, allow_demo: bool,
-                    clients: Iterable[str] = CLIENT_IDS, progress=None, emit=None) -> ScanResult:
+                    clients: Iterable[str] = CLIENT_IDS, progress=None, emit=None,
+                    workspace_mode: str = "auto") -> ScanResult:
     """Scan every client (sharing ``cache``) and render every listing. Runs on a worker thread.
 
-    * A workspace that holds skill folders but no client roots is scanned as an extra root
-      (``workspace_as_root``), with a note.
+    * ``workspace_mode`` (auto|project|collection, ``discovery.apply_workspace_mode`` on a copy
+      of ``env``): a collection of skills is shown as if installed where each client looks,
+      with its banner as a note (``ScanResult.treatment``).
     * With ``allow_demo`` (no WORKSPACE argument) and no skill listed by any client, the bundled
       demo is scanned instead, with a note.
 
@@ -219,8 +224,15 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
     """
     t0 = time.perf_counter()
     res = ScanResult(env=env)
-    as_root = workspace_as_root(env)
-    if as_root is not None:
+    discovery = core_module("discovery")
+    if discovery is not None and hasattr(discovery, "apply_workspace_mode"):
+        res.env = env = dataclasses.replace(env, extra_roots=list(env.extra_roots))
+        res.treatment = t = discovery.apply_workspace_mode(env, workspace_mode)
+        if t.mode == "collection":
+            res.extra_root = env.workspace
+        if t.banner and (t.mode == "collection" or t.requested == "project"):
+            res.notes.append(t.banner)
+    elif (as_root := workspace_as_root(env)) is not None:
         res.env = env = as_root
         res.extra_root = env.workspace
         res.notes.append(f"{env.workspace} holds skill folders but no client roots: it is scanned "
@@ -240,6 +252,7 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
         res.notes.append(f"No client would list a skill in {env.workspace}: {note}")
         if denv is not None:
             res.env, res.demo, res.catalogs, res.errors, res.listings = denv, True, {}, {}, {}
+            res.treatment = res.extra_root = None
             demo_mod = core_module("demo")
             if demo_mod is not None and hasattr(demo_mod, "ensure_demo_proposal"):
                 demo_mod.ensure_demo_proposal(denv)  # the Workshop tab has something to review
@@ -354,6 +367,8 @@ class AppContext(QObject):
         self.last_update_seconds = 0.0
         self.demo = False
         self.extra_root: Path | None = None
+        self.workspace_mode = "auto"  # set_workspace_mode; discovery.WORKSPACE_MODES
+        self.treatment: Any = None  # discovery.WorkspaceTreatment of the last scan
         self._allow_demo = allow_demo
         self._job: Job | None = None
         self._scan_token = 0
@@ -469,6 +484,20 @@ class AppContext(QObject):
         self.workspace_changed.emit()
         self.rescan()
 
+    def set_workspace_mode(self, mode: str) -> None:
+        """Show the workspace as "project", "collection" or "auto" (``discovery.WORKSPACE_MODES``)
+        and rescan: the one-click toggle of the banner (``self.treatment.toggle_label`` selects
+        ``self.treatment.other``). Raises ValueError for another mode."""
+        if mode not in ("auto", "project", "collection"):
+            raise ValueError(f"workspace mode {mode!r}: expected auto, project or collection")
+        self.workspace_mode = mode
+        if self.env.collection:  # undo the previous treatment; the scan applies the new one
+            ws = self.env.workspace
+            self.env = dataclasses.replace(self.env, collection=False,
+                                           extra_roots=[r for r in self.env.extra_roots if r != ws])
+            self.env.context_tokens = self.context_tokens
+        self.rescan()
+
     def rescan(self) -> None:
         """Scan every client in the background. A running scan's result becomes stale."""
         if self._job is not None:
@@ -476,16 +505,18 @@ class AppContext(QObject):
         env = self.env
         clients = [self.client_id] + [c for c in CLIENT_IDS if c != self.client_id]
         job = run_in_background(self._locked_scan, env, self.cache, self.context_tokens,
-                                self._allow_demo, clients, progress=True, yields=True,
+                                self._allow_demo, clients, self.workspace_mode, progress=True, yields=True,
                                 connect={"progress": self._on_progress, "yielded": self._on_partial,
                                          "returned": self._on_scanned, "errored": self._on_scan_error})
         self._job = job
         self._scan_token = job.token
         self.scan_started.emit()
 
-    def _locked_scan(self, env, cache, tokens, allow_demo, clients, progress=None, emit=None) -> ScanResult:
+    def _locked_scan(self, env, cache, tokens, allow_demo, clients, mode="auto", progress=None,
+                     emit=None) -> ScanResult:
         with self._lock:
-            return scan_everything(env, cache, tokens, allow_demo, clients, progress=progress, emit=emit)
+            return scan_everything(env, cache, tokens, allow_demo, clients, progress=progress, emit=emit,
+                                   workspace_mode=mode)
 
     @Slot(int, object)
     def _on_partial(self, token: int, res: ScanResult) -> None:
@@ -495,7 +526,7 @@ class AppContext(QObject):
         self.env = res.env
         self.env.context_tokens = self.context_tokens
         self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
-        self.extra_root = res.extra_root
+        self.extra_root, self.treatment = res.extra_root, res.treatment
         self._set_notes(res.notes)
         self.catalog_changed.emit()
 
@@ -527,7 +558,7 @@ class AppContext(QObject):
         self.env = res.env
         self.env.context_tokens = self.context_tokens
         self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
-        self.demo, self.extra_root = res.demo, res.extra_root
+        self.demo, self.extra_root, self.treatment = res.demo, res.extra_root, res.treatment
         self.scan_seconds = res.seconds
         self._set_notes(res.notes)
         self.catalog_changed.emit()

@@ -44,6 +44,7 @@ from workbench.app.workers import run_in_background
 from workbench.core.evals.metrics import pct
 from workbench.core.evals.queryset import Query, QuerySetError, load_queries, save_queries
 from workbench.core.evals.runner import DEFAULT_EVAL_MODEL, EvalOptions
+from workbench.core.text import plural
 
 SHOULD_COLOR = QColor("#2f6fdf")
 SHOULD_NOT_COLOR = QColor("#d9822b")
@@ -803,7 +804,8 @@ class EvalsPane(QWidget):
         if h is None:
             return
         for g in h.by_description(skill):
-            top = QTreeWidgetItem([g["description"][:160] or "(empty)", f"{len(g['entries'])} run(s)", "", "", "", ""])
+            top = QTreeWidgetItem([g["description"][:160] or "(empty)", plural(len(g["entries"]), "run"),
+                                   "", "", "", ""])
             top.setToolTip(0, g["description"])
             for e in g["entries"]:
                 s = e.summary

@@ -50,6 +50,7 @@ def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None
     client = args.client if (screenshot or args.client != "claude-code") else None
     ctx = AppContext(settings, env, client_id=client, context_tokens=args.context_tokens,
                      allow_demo=allow_demo, watch=watch)
+    ctx.workspace_mode = getattr(args, "workspace_mode", None) or "auto"  # --as
     ctx.rescan()  # start scanning first: the window is built while the worker scans
     win = MainWindow(ctx)
     return settings, ctx, win

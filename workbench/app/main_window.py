@@ -35,31 +35,19 @@ from workbench.app.explain_pane import ExplainPane
 from workbench.app.listing_pane import ContextSizeCombo, ListingPane
 from workbench.app.shadowing_view import ShadowingView
 from workbench.app.skills_tree import SkillsPanel
+from workbench.app.views import TAB_KEYS  # tab keys in display order (``--view`` accepts these)
 from workbench.core.model import CLIENT_IDS, STATUSES
 
-#: Tab keys in display order (``--view`` accepts these).
-TAB_KEYS = ("listing", "explain", "shadowing", "editor", "chat", "evals", "workshop", "capture")
-
-
 def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | None:
-    """The banner's one-click action for "treat this folder as an extra root" (issue 13), as
-    ``(button title, callback)``, or None for no button.
-
-    Integration hook: the toggle's core/context API comes from the core side of issue 13. This
-    uses ``ctx.set_workspace_as_root(on: bool)`` when the context has it (it should rescan and
-    update ``ctx.extra_root``/``ctx.notes``); without it the banner shows its text only. Wire a
-    differently named API here and nowhere else.
-    """
-    toggle = getattr(ctx, "set_workspace_as_root", None)
-    if not callable(toggle) or getattr(ctx, "demo", False):
+    """The banner's one-click action that switches how the workspace is shown (issue 13): as a
+    project (each client's own roots) or as a collection (its skills as if installed, an extra
+    root). ``(button title, callback)`` from ``ctx.treatment`` (``discovery.WorkspaceTreatment``:
+    ``toggle_label``, ``other``), or None when there is nothing to switch (demo, no banner)."""
+    t = getattr(ctx, "treatment", None)
+    toggle = getattr(ctx, "set_workspace_mode", None)
+    if t is None or not callable(toggle) or getattr(ctx, "demo", False) or not t.banner:
         return None
-    if getattr(ctx, "extra_root", None) is not None:
-        return "Don't treat as an extra root", lambda: toggle(False)
-    from workbench.core import discovery
-    candidate = getattr(discovery, "workspace_root_candidate", None)
-    if candidate is not None and candidate(ctx.env) is not None:
-        return "Treat this folder as an extra root", lambda: toggle(True)
-    return None
+    return t.toggle_label, lambda: toggle(t.other)
 
 
 class Placeholder(QWidget):
@@ -282,9 +270,17 @@ class StatusCounts(QWidget):
         lay.addSpacing(10)
         lay.addWidget(self.time)
 
-    def set_counts(self, counts: dict[str, int], seconds: float | None, update_ms: float | None) -> None:
+    def set_counts(self, counts: dict[str, int], seconds: float | None, update_ms: float | None,
+                   listing: dict[str, int] | None = None) -> None:
+        """``counts``: skills per status; ``listing``: listed skills per listing state
+        (``ListingReport.counts()``), shown after the listed count ("12 listed: 3 in full,
+        9 omitted by budget") so that "listed" never hides where a skill ends up."""
+        from workbench.core.listing import format_outcome_counts
         for st, lab in self.labels.items():
-            lab.setText(f"{counts.get(st, 0):,} {st}")
+            text = f"{counts.get(st, 0):,} {st}"
+            if st == "listed" and listing and any(listing.values()):
+                text += ": " + format_outcome_counts(listing)
+            lab.setText(text)
         bits = []
         if seconds is not None:
             bits.append(f"scan {seconds:.2f} s (all clients)")
@@ -525,8 +521,10 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         cat = self.ctx.catalog()
         counts = cat.counts() if cat is not None else {}
+        rep = self.ctx.listing() if cat is not None else None
         self.counts.set_counts(counts, self.ctx.scan_seconds if cat is not None else None,
-                               self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None)
+                               self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None,
+                               rep.counts() if rep is not None else None)
         err = self.ctx.errors.get(self.ctx.client_id)
         if err:
             self.statusBar().showMessage(f"{self.ctx.client_id}: {err}", 15000)
@@ -537,8 +535,10 @@ class MainWindow(QMainWindow):
         if err and self.ctx.catalog() is None:
             notes.append(f"{self.ctx.client_id}: {err}")
         try:  # "this client finds nothing here, that one does" (an empty tree said nothing)
-            from workbench.core.hints import empty_hint
-            hint = None if self.ctx.scanning else empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
+            from workbench.core.hints import empty_hint, nothing_found_hint
+            hint = None if self.ctx.scanning else (
+                empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
+                or nothing_found_hint(self.ctx.catalogs, gui=True))
         except Exception:  # noqa: BLE001 - a hint must never break the window
             hint = None
         if hint:

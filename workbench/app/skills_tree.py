@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
                                QTreeView, QVBoxLayout, QWidget)
 
 from workbench.app import icons
+from workbench.core.listing import listing_states, outcome, outcome_label
 from workbench.core.model import Catalog, Root, Skill
 
 #: Custom roles (Qt.UserRole + n).
@@ -67,6 +68,7 @@ class SkillsTreeModel(QAbstractItemModel):
         self._children: list[list[Skill]] = []
         self._row_of_path: dict[Path, tuple[int, int]] = {}
         self.loaded_names: set[str] = set()
+        self.states: dict[str, str] = {}  # SKILL.md path -> listing state (listing.listing_states)
 
     # -- data in ---------------------------------------------------------------------------
     def set_catalog(self, catalog: Catalog | None) -> None:
@@ -128,6 +130,17 @@ class SkillsTreeModel(QAbstractItemModel):
         # the rows are stored in catalog order grouped by root; check that grouping holds
         flat = [s for kids in self._children for s in kids]
         return len(flat) == len(old.skills) and all(a is b for a, b in zip(flat, old.skills))
+
+    def set_listing_states(self, states: dict[str, str]) -> None:
+        """Where each listed skill ends up in the current listing (``listing.listing_states``):
+        the Status column then reads "listed in full", "omitted by budget", ... (issue 13)."""
+        if states == self.states:
+            return
+        self.states = dict(states)
+        for r, kids in enumerate(self._children):
+            if kids:
+                parent = self.index(r, 0)
+                self.dataChanged.emit(self.index(0, 0, parent), self.index(len(kids) - 1, 1, parent))
 
     def set_loaded(self, names: set[str]) -> None:
         self.loaded_names = set(names)
@@ -257,7 +270,7 @@ class SkillsTreeModel(QAbstractItemModel):
             if col == 0:
                 return s.name + ("  (?)" if s.unverified else "")
             if col == 1:
-                return s.status
+                return outcome_label(s, self.states)
             if col == 2:
                 return s.root.scope
             if col == 3:
@@ -276,8 +289,9 @@ class SkillsTreeModel(QAbstractItemModel):
             return str(s.path)
         if role == StatusRole:
             return s.status
-        if role == FilterRole:
-            return " ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
+        if role == FilterRole:  # after NUL: the listing outcome, for status:omitted / is:truncated
+            return (" ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
+                    + "\0" + outcome(s, self.states))
         return None
 
 
@@ -313,7 +327,8 @@ class SkillFilterProxy(QSortFilterProxyModel):
         status = m.data(idx, StatusRole) or ""
         for w in self._words:
             if w.startswith(("status:", "is:")):
-                if status != w.split(":", 1)[1]:
+                want = w.split(":", 1)[1]
+                if status != want and f" {want} " not in f" {hay.rsplit(chr(0), 1)[-1]} ":
                     return False
             elif w not in hay:
                 return False
@@ -384,6 +399,7 @@ class SkillsPanel(QWidget):
         """Re-read the current client's catalog (keeps the filter and the selection). A catalog
         already shown is not reset again (a full scan re-delivers the partial one)."""
         cat = self.ctx.catalog()
+        self.model.set_listing_states(listing_states(self.ctx.listing()))
         if cat is self.model.catalog() and cat is not None:
             return
         if self.model._same_layout(cat):

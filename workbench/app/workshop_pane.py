@@ -39,6 +39,7 @@ from workbench.app.emptystate import EmptyState, go_to_tab
 from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
 from workbench.core.workshop.store import default_store_dir
 from workbench.core.workshop.preview import decode_for_display, side_by_side
+from workbench.core.text import plural
 
 _STATE_COLORS = {"pending": "#2f81f7", "applied": "#2e9d4a", "rejected": "#7d8590",
                  "quarantined": "#cf222e", "stale": "#d97a00"}
@@ -515,7 +516,8 @@ class WorkshopPane(QWidget):
             b.setEnabled(action in allowed)
         self.buttons["rollback"].setText("Reopen…" if p.state in ("rejected", "quarantined") else "Roll back…")
         blocked = p.blocking_findings
-        self.buttons["apply"].setToolTip(f"blocked by {len(blocked)} critical finding(s)" if blocked else "")
+        self.buttons["apply"].setToolTip(
+            f"blocked by {plural(len(blocked), 'critical finding')}" if blocked else "")
         banner = risk_banner_html(p)
         bg, border = ("#ffebe9", "#cf222e") if blocked else ("#fff8c5", "#d97a00")
         self.risk_banner.setStyleSheet(f"QLabel {{ background: {bg}; color: #1f2328; border: 1px solid "
@@ -723,10 +725,10 @@ class WorkshopPane(QWidget):
             warn = sum(1 for f in p.findings if f.severity == "warning")
             scripts = script_files(p)
             listed = "".join(f"\n  • {rel} ({what})" for rel, what in scripts[:10])
-            return (f"Write {n} file(s) of proposal {p.id} into\n{p.target_dir}?\n\n"
-                    + (f"It adds or changes {len(scripts)} script/executable file(s) an agent may run:"
+            return (f"Write {plural(n, 'file')} of proposal {p.id} into\n{p.target_dir}?\n\n"
+                    + (f"It adds or changes {plural(len(scripts), 'script/executable file')} an agent may run:"
                        f"{listed}\n\n" if scripts else "")
-                    + (f"{warn} warning(s) from the scanner. " if warn else "")
+                    + (f"{plural(warn, 'warning')} from the scanner. " if warn else "")
                     + "You can roll this back later.")
         if action == "rollback":
             if p.state in ("rejected", "quarantined"):

@@ -18,6 +18,7 @@ from pathlib import Path
 from workbench.cli import UsageError
 
 HELP = "time scan, lint, keystroke lint and listing on a synthetic tree of skills"
+COMMON_OPTIONS = ("format",)  # workbench.cli.common_parser: no simulated environment
 
 
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -26,7 +27,8 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     p.add_argument("--sample", type=int, default=200, metavar="N",
                    help="skills validated by skills-ref (when installed) for the speed ratio")
     p.add_argument("--corpus", type=Path, default=None,
-                   help="folder of skills to copy (default: ../shared/corpus, else a built-in set)")
+                   help="folder of skills to copy (default: $WB_SHARED/corpus, or ../shared/corpus beside "
+                        "a source checkout, when present; else a built-in set)")
     p.add_argument("--workdir", type=Path, default=None, help="where the temporary tree goes")
     return p
 

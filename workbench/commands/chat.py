@@ -22,7 +22,9 @@ from __future__ import annotations
 import json
 import sys
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+)
 from workbench.commands.via import add_via_arguments, run_chat_via
 from workbench.core.chat.trace import event_line as _text_line
 
@@ -34,6 +36,7 @@ def add_parser(subparsers, common) -> None:
                     "run tool calls until the model stops, and print the trace.")
     p.add_argument("message", help="the user message")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    add_workspace_mode_option(p)
     p.add_argument("--model", help="model id (default: claude-sonnet-5-5)", default=None)
     p.add_argument("--base-url", help="server root without /v1 (default: ANTHROPIC_BASE_URL, else "
                    "https://api.anthropic.com)")
@@ -43,7 +46,7 @@ def add_parser(subparsers, common) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not mark the prefix with cache_control")
     p.add_argument("--allow-propose", action="store_true",
                    help="offer the propose_skill tool: the model may draft skills as pending Workshop "
-                        "proposals (never applied; review with `workbench workshop`)")
+                        "proposals (never applied; review with 'workbench workshop')")
     add_via_arguments(p)
 
 
@@ -51,11 +54,29 @@ def check_base_url(url: str, option: str = "--base-url") -> str:
     """``url`` if it is an http(s) URL, else UsageError (QA: ``--base-url localhost:11434`` used to
     run the whole loop and fail with "Cannot reach ...: missing an 'http://' ... protocol..", exit 1)."""
     from urllib.parse import urlsplit
+
+    from workbench.core.chat.errors import base_url_problem
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise UsageError(f"{option} {url!r}: expected an http:// or https:// URL, "
                          "e.g. http://localhost:11434 or https://api.anthropic.com")
+    v1 = base_url_problem(url)
+    if v1:
+        raise UsageError(f"{option}: {v1}")
     return url.strip()
+
+
+def warn_empty_listing(catalog, command: str) -> None:
+    """On stderr, when the client lists no skill here (issue 13 item 8: chat sent a listing of 0
+    skills without a word): what was found instead, or the hint that another client finds some."""
+    if catalog.listed():
+        return
+    from workbench.core.clients import DISPLAY_NAMES
+    name = DISPLAY_NAMES.get(catalog.client, catalog.client)
+    counts = ", ".join(f"{n} {st}" for st, n in catalog.counts().items() if n)
+    found = f"found: {counts}" if counts else "no SKILL.md found"
+    print(f"workbench: {command}: warning: {name} lists no skill in {catalog.env.workspace} ({found}); "
+          "the model gets an empty listing. See `workbench scan`.", file=sys.stderr)
 
 
 def _settings(args, client: str):
@@ -103,7 +124,9 @@ def run(args) -> int:
     if not key:
         print(f"workbench: chat: no API key. {NO_KEY_HINT}", file=sys.stderr)
         return 2
+    open_workspace(env, args)
     catalog = scan(env, client)
+    warn_empty_listing(catalog, "chat")
     extra = []
     if getattr(args, "allow_propose", False):
         from workbench.core.chat.propose import make_propose_tool

@@ -45,8 +45,10 @@ import json
 import sys
 import threading
 
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+)
 from workbench.commands.via import add_via_arguments, run_eval_via
-from workbench.cli import UsageError, client_ids, environment_from_args
 
 
 def add_parser(subparsers, common) -> None:
@@ -55,6 +57,7 @@ def add_parser(subparsers, common) -> None:
         description="Run each query several times through the client's listing and load tool and "
                     "report trigger rates, pass/fail, precision/recall and cost.")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    add_workspace_mode_option(p)
     p.add_argument("--skill", default=None, help="name of the skill under test (as the client lists it)")
     p.add_argument("--queries", default=None, help="query set: JSON list of {query, should_trigger}, "
                    "or YAML with should_trigger / should_not_trigger lists")
@@ -152,6 +155,22 @@ def _pct(x) -> str:
     return pct(x)
 
 
+def error_reasons(report) -> list[str]:
+    """One stderr line per distinct error of the errored runs (issue 13 item 8: 20 "ERR" lines and
+    no reason): ``errors: 20 runs: Cannot reach http://...: Connection refused. (hint: ...)``.
+    The fatal error that stopped the eval is printed by ``run`` and left out here."""
+    fatal = (report.fatal_error or {}).get("message")
+    seen: dict[tuple[str, str], int] = {}
+    for r in report.results:
+        for rec in r.details:
+            e = rec.error
+            if rec.outcome == "errored" and e and e.get("message") != fatal:
+                key = (e.get("message") or e.get("kind") or "error", e.get("hint") or "")
+                seen[key] = seen.get(key, 0) + 1
+    return [f"errors: {plural(n, 'run')}: {msg}" + (f" (hint: {hint})" if hint else "")
+            for (msg, hint), n in seen.items()]
+
+
 def _print_text(report, improvement, history_id) -> None:
     print(f"skill {report.skill} ({report.client}, {report.model}); {plural(report.runs_per_query, 'run')} per query, "
           f"threshold {report.threshold:g}; competitors: {', '.join(report.competitors) or '(none)'}")
@@ -159,7 +178,9 @@ def _print_text(report, improvement, history_id) -> None:
         d = r.to_json()
         rate = "  n/a" if d["trigger_rate"] is None else f"{d['trigger_rate'] * 100:4.0f}%"
         iv = "" if d["interval"] is None else f" [{d['interval'][0] * 100:.0f}-{d['interval'][1] * 100:.0f}%]"
-        err = f" errors {d['errors']}" if d["errors"] else ""
+        kinds = ", ".join(f"{k}" if n == d["errors"] else f"{k} {n}" for k, n in d["error_kinds"].items())
+        err = f" errors {d['errors']} ({kinds})" if d["errors"] and kinds else (
+            f" errors {d['errors']}" if d["errors"] else "")
         also = f" also loaded: {', '.join(f'{k}×{v}' for k, v in d['also_loaded'].items())}" if d["also_loaded"] else ""
         mark = {"passed": "PASS", "failed": "FAIL", "errored": "ERR ", "not-run": "----"}[d["status"]]
         print(f"{mark} {'+' if r.should_trigger else '-'} {d['triggers']}/{d['runs']} {rate}{iv}{err}  "
@@ -177,10 +198,12 @@ def _print_text(report, improvement, history_id) -> None:
           f"{u['cache_read_input_tokens']:,}, cache write {u['cache_creation_input_tokens']:,}; {cost}")
     th = report.throttle
     if th.get("events"):
-        print(f"rate limited {th['events']} time(s); concurrency lowered to {th['min_concurrency']}")
+        print(f"rate limited {plural(th['events'], 'time')}; concurrency lowered to {th['min_concurrency']}")
     print(f"{report.seconds:.1f} s" + (f"; saved to history as {history_id}" if history_id else ""))
     for w in report.to_json()["warnings"]:
         print(f"warning: {w}", file=sys.stderr)
+    for line in error_reasons(report):
+        print(line, file=sys.stderr)
     if improvement is not None:
         imp = improvement.to_json()
         print(f"\nimprovement loop: {imp['exit_reason']}; split train {len(imp['split']['train'])} / "
@@ -342,10 +365,10 @@ def _setup(args, client: str):
     holds skills no client root covers)."""
     from pathlib import Path
 
-    from workbench.core.discovery import scan, use_workspace_as_root
+    from workbench.core.discovery import scan
     from workbench.core.evals.runner import EvalOptions
     env = environment_from_args(args)
-    use_workspace_as_root(env)
+    open_workspace(env, args)
     settings = _settings(args, client)
     catalog = scan(env, client)
     ws = Path(env.workspace).absolute()

@@ -13,18 +13,22 @@ from __future__ import annotations
 import json
 import sys
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
+    open_workspace,
+)
 
 
 def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser("explain", parents=[common],
                               help="explain why a skill does or does not reach the model",
-                              description=__doc__.split("\n\n")[0])
+                              description=help_text(__doc__))
     # explain covers every client unless one is named (each subcommand has its own copy of the
     # common options, see workbench.cli.build_parser, so this default is explain's alone)
     p.set_defaults(client="all")
     p.add_argument("skill", help="skill name, or path to its SKILL.md or folder")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    add_workspace_mode_option(p)
 
 
 def run(args) -> int:
@@ -32,10 +36,7 @@ def run(args) -> int:
 
     env = environment_from_args(args)
     ids = client_ids(args)
-    from workbench.core.discovery import use_workspace_as_root
-    if use_workspace_as_root(env):
-        print(f"workbench: {env.workspace} holds skills but no client root: scanned as an extra "
-              "root", file=sys.stderr)
+    open_workspace(env, args)
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: expected text or json")
     try:

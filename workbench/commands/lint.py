@@ -20,8 +20,11 @@ Speed: ``--jobs N`` worker processes (default auto: all cores from 200 files on)
 cached per file under the app cache folder (``--no-cache`` to bypass; see
 ``workbench.core.resultcache``).
 
-Profile: ``--profile ID`` (default ``agentskills``); ``--client ID`` selects the same-named profile
-when ``--profile`` is not given (decision: ``--profile`` wins when both are given). Exit 0 when no
+Profile: ``--profile ID``; ``--client ID`` selects the same-named profile when ``--profile`` is not
+given (decision: ``--profile`` wins when both are given). With neither, each SKILL.md is linted
+with the profile of the client whose skill root it sits in (``lint_groups``: ``.claude/skills`` ->
+claude-code, ...), the others with ``agentskills``; the summary (JSON ``profile``,
+``profile_source``, and a per-diagnostic ``profile`` when mixed) says which and why. Exit 0 when no
 finding has error severity, 1 when any does, 2 on a usage error (missing path, unknown profile or
 format).
 
@@ -52,10 +55,16 @@ from urllib.parse import quote
 from workbench import __version__
 from workbench.cli import UsageError
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
+from workbench.core.fscache import default_dir_cache
+from workbench.core.lint.engine import find_skill_files
+from workbench.core.lint.profiles import profile_for_location
 from workbench.core.skillfile import special_file_problem
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")
+#: The common options lint takes (``workbench.cli.common_parser``): no simulated environment.
+COMMON_OPTIONS = ("client", "format")
+FORMATS_HELP = "text, json, sarif or github"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _GH_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -67,7 +76,8 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
         "it). Exit 0 clean, 1 when any error-severity finding, 2 usage error.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="SKILL.md files or folders (default: .)")
     p.add_argument("--profile", choices=PROFILE_IDS, default=None,
-                   help="rule profile (default agentskills; --client also selects one)")
+                   help="rule profile (default: the client whose skill root holds the PATHs, e.g. "
+                        ".claude/skills -> claude-code, else agentskills; --client also selects one)")
     names = p.add_mutually_exclusive_group()
     names.add_argument("--ascii-names", dest="unicode_names", action="store_false", default=None,
                        help="names may only use a-z, 0-9 and '-' (quick_validate, agnix, the API)")
@@ -81,8 +91,7 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     return p
 
 
-def _profile(args: argparse.Namespace):
-    pid = args.profile or args.client or "agentskills"
+def _with_names(args: argparse.Namespace, pid: str):
     if pid not in PROFILES:
         raise UsageError(f"--client {pid!r}: expected one of {', '.join(PROFILE_IDS)}")
     prof = PROFILES[pid]
@@ -91,19 +100,66 @@ def _profile(args: argparse.Namespace):
     return prof
 
 
+def lint_groups(args: argparse.Namespace, paths: list[Path]) -> list[tuple]:
+    """[(profile, source, paths)]: what to lint with which profile. ``--profile`` (or
+    ``--client``) = one group, source None. Otherwise each SKILL.md gets the profile of the client
+    whose skill root it sits in (``profiles.profile_for_location``: ``.claude/skills`` ->
+    claude-code, ...; source = that root) and the rest ``agentskills`` (source "default"); the
+    files of one group form the catalog of the cross-skill rules (one client's catalog)."""
+    pid = args.profile or args.client
+    if pid is not None:
+        return [(_with_names(args, pid), None, paths)]
+    dirs = default_dir_cache() if args.cache else None
+    groups: dict[tuple[str, str], list[Path]] = {}
+    for p in paths:
+        files = find_skill_files(p, dirs=dirs) or [p]  # no SKILL.md: STR002 under the default
+        for f in files:
+            loc = profile_for_location(f) if f is not p or p.name.lower() == "skill.md" else None
+            groups.setdefault(loc or ("agentskills", "default"), []).append(f)
+    if len(groups) == 1:  # the PATHs as given (lint_paths walks them with its caches)
+        (gid, src), = groups
+        return [(_with_names(args, gid), src, paths)]
+    return [(_with_names(args, gid), src, fs) for (gid, src), fs in groups.items()]
+
+
+def profile_note(groups: list[tuple], results_by_group: list[dict]) -> str:
+    """``profile claude-code, inferred from .claude/skills; --profile ID to choose`` (text
+    summary), one clause per group when the files were linted with several profiles."""
+    def one(prof, source) -> str:
+        if source is None:
+            return f"profile {prof.id}"
+        if source == "default":
+            return f"profile {prof.id}"
+        return f"profile {prof.id}, inferred from {source}"
+    if len(groups) == 1:
+        prof, source, _ = groups[0]
+        tail = {None: "", "default": ", the default; --profile ID for a client's rules"}.get(
+            source, "; --profile ID to choose")
+        return one(prof, source) + tail
+    parts = [f"{plural(len(res), 'file')}: {one(prof, source)}"
+             for (prof, source, _), res in zip(groups, results_by_group)]
+    return "; ".join(parts) + "; --profile ID to choose one"
+
+
 def run(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    prof = _profile(args)
     paths = [Path(p) for p in (args.paths or ["."])]
     for p in paths:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    groups = lint_groups(args, paths)
+    prof = groups[0][0]
     # Decision: the CLI uses the persistent result cache by default (results are identical: an
     # entry is only used while the file, its folder listings and profile/rules are unchanged).
-    results = lint_paths(paths, profile=prof, jobs=args.jobs, cache=bool(args.cache))
+    per_group = [lint_paths(ps, profile=pr, jobs=args.jobs, cache=bool(args.cache)) for pr, _s, ps in groups]
+    results = per_group[0]
+    if len(per_group) > 1:
+        merged = {k: v for res in per_group for k, v in res.items()}
+        results = {k: merged[k] for k in sorted(merged, key=lambda q: q.parts)}
+    profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
     flat = [(path, d) for path, ds in results.items() for d in ds]
     summary = {"files": sum(1 for p in results if p.is_file() or p.name.lower() == "skill.md"),
                "errors": sum(1 for _, d in flat if d.severity == "error"),
@@ -113,13 +169,19 @@ def run(args: argparse.Namespace) -> int:
     if fmt == "text":
         for path, d in flat:
             out.write(f"{path}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}\n")
-        print(f"{summary_text(summary)} (profile {prof.id})", file=sys.stderr)
+        print(f"{summary_text(summary)} ({profile_note(groups, per_group)})", file=sys.stderr)
     elif fmt == "json":
-        json.dump({"diagnostics": [dict(path=str(p), **d.to_json()) for p, d in flat],
-                   "summary": summary, "profile": prof.id}, out, indent=2, ensure_ascii=False)
+        sources = {"option" if src is None else src if src == "default" else f"location {src}"
+                   for _pr, src, _ps in groups}
+        json.dump({"diagnostics": [dict(path=str(p), **d.to_json(), **({"profile": profile_of[p]}
+                                        if len(groups) > 1 else {})) for p, d in flat],
+                   "summary": summary, "profile": prof.id if len(groups) == 1 else "mixed",
+                   "profile_source": sources.pop() if len(sources) == 1 else "location"},
+                  out, indent=2, ensure_ascii=False)
         out.write("\n")
     elif fmt == "sarif":
-        json.dump(to_sarif(flat, prof.id), out, indent=2, ensure_ascii=False)
+        json.dump(to_sarif(flat, prof.id if len(groups) == 1 else "mixed"), out, indent=2,
+                  ensure_ascii=False)
         out.write("\n")
     else:
         for path, d in flat:

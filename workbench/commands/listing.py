@@ -15,15 +15,19 @@ import json
 import sys
 from typing import Any
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
+    open_workspace,
+)
 
 
 def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser("listing", parents=[common],
                               help="print the exact skill listing a client sends to the model",
-                              description=__doc__.split("\n\n")[0])
+                              description=help_text(__doc__))
     p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
+    add_workspace_mode_option(p)
     p.add_argument("--listing-option", action="append", default=[], metavar="KEY=VALUE",
                    help="client listing option, e.g. skill_tool=false (VS Code)")
     p.add_argument("--table", action="store_true",
@@ -91,13 +95,7 @@ def run(args) -> int:
     if fmt not in ("text", "json"):
         raise UsageError(f"--format {fmt!r}: expected text or json")
     options = parse_options(args.listing_option)
-    try:
-        from workbench.core.discovery import use_workspace_as_root
-        if use_workspace_as_root(env):
-            print(f"workbench: {env.workspace} holds skills but no client root: scanned as an "
-                  "extra root", file=sys.stderr)
-    except ImportError:  # pragma: no cover
-        pass
+    open_workspace(env, args)
     reports = []
     cats = {}
     for cid in ids:

@@ -9,9 +9,10 @@ JSON (DESIGN.md section 3), one client::
 With ``--client all`` (decision): one object ``{"clients": {client_id: <the object above>}}``,
 keys in ``CLIENT_IDS`` order. Text: a table per client, grouped by root in precedence order.
 
-When the workspace holds skill folders but no client has a project-level root inside it, the
-workspace is scanned as an extra root (``discovery.use_workspace_as_root``) and a note says so
-(``--no-workspace-root`` turns this off). Exit 0; 2 on a usage error (message names the path).
+``--as auto|project|collection`` (``discovery.apply_workspace_mode``): a collection of skills is
+shown as if installed where each client looks (an extra root) and the first note says so;
+``auto`` picks that for a folder of skills without a client's dot-folder root
+(``--no-workspace-root`` = ``--as project``). Exit 0; 2 on a usage error (message names the path).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.cli import (
+    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+)
 from workbench.core.clients import DISPLAY_NAMES
-from workbench.core.discovery import ParseCache, scan, use_workspace_as_root
+from workbench.core.discovery import ParseCache, scan
 from workbench.core.model import Catalog
 
 HELP = "list every root a client scans and every SKILL.md with its status"
@@ -32,7 +35,8 @@ HELP = "list every root a client scans and every SKILL.md with its status"
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "scan", parents=[common], help=HELP,
-        description=HELP + ". Statuses: listed, shadowed, hidden, gated, conditional, skipped. "
+        description=HELP + ". Statuses: listed (in full, truncated, name only or omitted by the "
+        "listing's budget at --context-tokens), shadowed, hidden, gated, conditional, skipped. "
         "--format json prints the DESIGN.md section 3 object; with --client all it prints "
         '{"clients": {"<client-id>": <that object>, ...}}.',
     )
@@ -40,17 +44,23 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     p.add_argument("--no-cache", action="store_true",
                    help="do not read or write the persistent parse cache (cache_dir/parse)")
+    add_workspace_mode_option(p)
     p.add_argument("--no-workspace-root", action="store_true",
-                   help="do not scan the workspace as an extra root when it holds skills but no client root")
+                   help="the same as --as project")
     return p
 
 
-def catalog_json(cat: Catalog) -> dict:
-    """``Catalog.to_json()`` plus ``notes`` (why a root was added or dropped), and which client
-    version the rules model (``client_version``, ``model``)."""
+def catalog_json(cat: Catalog, report=None) -> dict:
+    """``Catalog.to_json()`` plus ``client_version`` (the client release the model was checked
+    on, ``ClientProfile.client_version``), per skill ``listing_state`` (``full|truncated|
+    name-only|omitted`` at the chosen context size from ``report``; null when not listed) and
+    ``notes`` (why a root was added or dropped); ``model`` says how sure the rules are."""
     from workbench.core.clients import get_profile
-
+    from workbench.core.listing import listing_states
     d = cat.to_json()
+    states = listing_states(report)
+    for sk, sj in zip(cat.skills, d["skills"]):
+        sj["listing_state"] = states.get(str(sk.path)) if sk.status == "listed" else None
     d["notes"] = list(cat.notes)
     profile = get_profile(cat.client)
     d["client_version"] = profile.client_version
@@ -69,13 +79,24 @@ def _short(path: Path, cat: Catalog) -> str:
     return s
 
 
-def render_text(cat: Catalog) -> str:
-    """A readable table per root, roots in precedence order."""
+def render_text(cat: Catalog, report=None) -> str:
+    """A readable table per root, roots in precedence order. Listed skills say where they end
+    up in ``report`` (the listing at the chosen context size): "listed in full", "listed
+    truncated", "listed name only", "omitted by budget" (``listing.outcome_label``)."""
+    from workbench.core.listing import ctx_label, format_outcome_counts, listing_states, outcome_counts
+    from workbench.core.listing import outcome_label
     out = [f"{DISPLAY_NAMES.get(cat.client, cat.client)}: workspace {cat.env.workspace}  home {cat.env.home}"]
-    counts = cat.counts()
-    out.append("  " + ", ".join(f"{n} {st}" for st, n in counts.items() if n) if cat.skills else "  no skills found")
+    states = listing_states(report)
+    where = ""
+    if report is not None:
+        where = (f" (listing at {ctx_label(report.context_tokens)})" if report.context_tokens
+                 else " (listing without --context-tokens: the client's fallback budget)")
+    out.append("  " + format_outcome_counts(outcome_counts(cat, report), listed=True) + where if cat.skills
+               else "  no skills found")
     for note in cat.notes:
         out.append(f"  note: {note}")
+    labels = {id(s): outcome_label(s, states) for s in cat.skills}
+    ln = max([11, *(len(x) for x in labels.values())])
     by_root: dict[int, list] = {}
     for s in cat.skills:
         by_root.setdefault(id(s.root), []).append(s)
@@ -91,11 +112,12 @@ def render_text(cat: Catalog) -> str:
             continue
         wn = min(40, max(len(s.name) for s in skills))
         for s in skills:
+            label = labels[id(s)]
             rel = s.path.relative_to(r.path).as_posix() if s.path.is_relative_to(r.path) else str(s.path)
             reason = s.reason
             if s.shadowed_by and "shadowed_by" not in reason:
                 reason = f"{reason} -> {_short(s.shadowed_by, cat)}" if str(s.shadowed_by) not in reason else reason
-            out.append(f"    {s.status:<11} {s.name:<{wn}}  {rel}  {reason}")
+            out.append(f"    {label:<{ln}} {s.name:<{wn}}  {rel}  {reason}")
     return "\n".join(out)
 
 
@@ -105,13 +127,14 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
     if all(c.skills for c in cats):
         return
     from workbench.core.clients import CLIENT_IDS
-    from workbench.core.hints import empty_hint
+    from workbench.core.hints import empty_hint, nothing_found_hint
     every = {c.client: c for c in cats}
     for cid in CLIENT_IDS:
         if cid not in every:
             every[cid] = scan(env, cid, cache, _walks=walks)
+    nothing = nothing_found_hint(every)
     for c in cats:
-        hint = empty_hint(c, every)
+        hint = empty_hint(c, every) or nothing
         if hint:
             c.notes.append(hint)
 
@@ -122,32 +145,29 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt not in ("text", "json"):
         raise UsageError(f"--format {fmt!r}: scan supports text or json")
-    for opt in ("home", "cwd"):
-        v = getattr(args, opt, None)
-        if v is not None and not Path(v).is_dir():
-            raise UsageError(f"--{opt} {v}: not a folder")
-    if args.workspace and not Path(args.workspace).is_dir():
-        raise UsageError(f"{args.workspace}: not a folder")
-    env = environment_from_args(args)
+    env = environment_from_args(args)  # checks WORKSPACE, --home, --cwd, --root (UsageError)
     ids = client_ids(args)
-    added = False if args.no_workspace_root else use_workspace_as_root(env)
+    if args.no_workspace_root:
+        args.workspace_mode = "project"
+    treatment = open_workspace(env, args, announce=False)
     # Persistent parse facts and folder listings (appdirs.cache_dir()): a second scan of an
     # unchanged tree reads no SKILL.md. --no-cache turns it off.
     cache = ParseCache(persist=not getattr(args, "no_cache", False))
     walks: dict = {}
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
-    if added:
+    if treatment.mode == "collection":
         for c in cats:
-            c.notes.insert(0, f"the workspace {env.workspace} holds skills but no client root: "
-                              "scanned as an extra root")
+            c.notes.insert(0, f"{treatment.banner} (--as project to turn this off)")
     _add_empty_hints(env, cats, cache, walks)
+    from workbench.core.listing import render_listing
+    reports = [render_listing(c, env.context_tokens) for c in cats]
     if fmt == "json":
         if args.client == "all":
-            data = {"clients": {c.client: catalog_json(c) for c in cats}}
+            data = {"clients": {c.client: catalog_json(c, r) for c, r in zip(cats, reports)}}
         else:
-            data = catalog_json(cats[0])
+            data = catalog_json(cats[0], reports[0])
         json.dump(data, sys.stdout, ensure_ascii=False)  # no indent: keeps the fast C encoder
         sys.stdout.write("\n")
     else:
-        sys.stdout.write("\n\n".join(render_text(c) for c in cats) + "\n")
+        sys.stdout.write("\n\n".join(render_text(c, r) for c, r in zip(cats, reports)) + "\n")
     return 0

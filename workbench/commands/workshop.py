@@ -2,16 +2,18 @@
 
 ::
 
-    workbench workshop [--workspace DIR] list [--state STATE]
-    workbench workshop show ID
+    workbench workshop list [WORKSPACE] [--state STATE]
+    workbench workshop show ID [WORKSPACE]
     workbench workshop propose-create [WORKSPACE] --name NAME --proposal FILE|DIR|- [--target-root DIR]
     workbench workshop propose-update [WORKSPACE] NAME|PATH --proposal FILE|DIR|-
-    workbench workshop apply ID | reject ID [--reason TEXT] | quarantine ID [--reason TEXT]
-    workbench workshop rollback ID [--force]
+    workbench workshop apply ID [WORKSPACE] | reject ID [WORKSPACE] [--reason TEXT] | quarantine ...
+    workbench workshop rollback ID [WORKSPACE] [--force]
 
-The workspace is ``--workspace DIR``, else the positional WORKSPACE of the propose commands,
-else the current directory. ``--proposal`` is a SKILL.md file, a folder holding SKILL.md plus
-support files, or ``-`` (SKILL.md on stdin).
+The workspace is the same for every action (issue 13 item 7): ``--workspace DIR`` (before or after
+the action) or the positional WORKSPACE (both: they must agree), else the current directory. An
+action on an ID with no workspace given uses the workspace whose queue holds that ID
+(``workshop.workspaces_holding``) when the current directory's queue does not. ``--proposal`` is a
+SKILL.md file, a folder holding SKILL.md plus support files, or ``-`` (SKILL.md on stdin).
 
 Decisions where the contract is silent:
 
@@ -33,11 +35,15 @@ import os
 import sys
 from pathlib import Path
 
+from workbench.core.text import plural
 from workbench.core.workshop import (STATES, NotFoundError, ProposalError, StoreBusyError, StoreCorruptError,
                                      TransitionError, WorkshopError, WorkshopStore)
 from workbench.core.workshop.paths import executable_files, files_from_folder
 from workbench.core.workshop.preview import unified_diff
 
+#: The common options workshop takes (``workbench.cli.common_parser``); --home/--root serve the
+#: name look-up of propose-update.
+COMMON_OPTIONS = ("client", "home", "root", "format")
 ACTIONS = ("list", "show", "propose-create", "propose-update", "apply", "reject", "quarantine", "rollback")
 
 
@@ -53,6 +59,10 @@ def _opts() -> argparse.ArgumentParser:
     return p
 
 
+_WS_HELP = ("the project folder (the same as --workspace; default: the current directory, or for an "
+            "ID the workspace whose queue holds it)")
+
+
 def add_parser(subparsers, common) -> None:
     """Register ``workshop`` and its actions."""
     p = subparsers.add_parser("workshop", parents=[common], help="review proposed skills and skill changes",
@@ -63,9 +73,11 @@ def add_parser(subparsers, common) -> None:
     opts = _opts()
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     a = acts.add_parser("list", parents=[opts], help="list proposals")
+    a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE", help=_WS_HELP)
     a.add_argument("--state", choices=STATES, help="only proposals in this state")
     a = acts.add_parser("show", parents=[opts], help="show one proposal (recomputes staleness)")
     a.add_argument("id")
+    a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE", help=_WS_HELP)
     a = acts.add_parser("propose-create", parents=[opts], help="propose a new skill")
     a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE")
     a.add_argument("--name", required=True, help="the new skill's folder name")
@@ -83,11 +95,29 @@ def add_parser(subparsers, common) -> None:
                       ("quarantine", "quarantine a pending proposal (suspected malicious)")):
         a = acts.add_parser(name, parents=[opts], help=hlp)
         a.add_argument("id")
+        a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE", help=_WS_HELP)
         if name != "apply":
             a.add_argument("--reason", default="")
     a = acts.add_parser("rollback", parents=[opts], help="undo an apply (or reopen a rejected/quarantined one)")
     a.add_argument("id")
+    a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE", help=_WS_HELP)
     a.add_argument("--force", action="store_true", help="restore even if the live file changed since apply")
+
+
+def _workspace_of(ident: str, cwd: Path) -> Path:
+    """The workspace for a proposal id given without a workspace: the current folder when its
+    queue holds it, else the one workspace whose queue does (said on stderr); several -> usage
+    error naming them."""
+    from workbench.cli import UsageError
+    from workbench.core.workshop import workspaces_holding
+    found = workspaces_holding(ident)
+    if not found or any(os.path.realpath(w) == os.path.realpath(cwd) for w in found):
+        return cwd
+    if len(found) > 1:
+        raise UsageError(f"proposal {ident!r} is in the queues of several workspaces: "
+                         + ", ".join(map(str, found)) + " (give one with --workspace)")
+    _err(f"proposal {ident} is in the queue of {found[0]}")
+    return found[0]
 
 
 def _err(msg: str) -> None:
@@ -188,8 +218,11 @@ def run(args) -> int:
         raise UsageError(f"--format {fmt!r}: expected text or json")
     ws_arg = args.workspace
     words = list(getattr(args, "words", []) or [])
-    if args.action == "propose-create" and args.ws_pos and ws_arg is None:
-        ws_arg = Path(args.ws_pos)
+    pos = getattr(args, "ws_pos", None)
+    if pos and ws_arg is not None and Path(pos).absolute() != Path(ws_arg).absolute():
+        raise UsageError(f"two workspaces given: {pos} and --workspace {ws_arg}")
+    if pos and ws_arg is None:
+        ws_arg = Path(pos)
     if args.action == "propose-update":
         if len(words) > 2:
             raise UsageError("propose-update takes [WORKSPACE] NAME")
@@ -200,6 +233,8 @@ def run(args) -> int:
     ws = Path(ws_arg or ".").expanduser().absolute()
     if not ws.is_dir():
         raise UsageError(f"{ws}: no such folder")
+    if ws_arg is None and getattr(args, "id", None):
+        ws = _workspace_of(args.id, ws)
     try:
         store = WorkshopStore(ws)
         for n in store.notices:
@@ -242,7 +277,8 @@ def run(args) -> int:
         _print_proposal(store, p, fmt)
         if fmt == "text" and p.findings and a.startswith("propose"):
             b = len(p.blocking_findings)
-            _err(f"{len(p.findings)} scanner finding(s), {b} blocking apply; see `workbench workshop show {p.id}`")
+            _err(f"{plural(len(p.findings), 'scanner finding')}, {b} blocking apply; "
+                 f"see `workbench workshop show {p.id}`")
         return 0
     except NotFoundError as exc:
         _err(str(exc))

@@ -33,16 +33,20 @@ import gc
 import os
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.clients import get_profile
-from workbench.core.clients.common import EXTRA_RULES, CommonProfile, best_name, walk
+from workbench.core.clients.common import (
+    EXTRA_RULES, CommonProfile, best_name, installed_view, is_installed_extra, real_dir_memo, walk,
+)
 from workbench.core.fscache import DirCache, default_dir_cache, snapshot
 from workbench.core.fscache import stat as _fs_stat
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill
 from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
 
-__all__ = ["ParseCache", "scan", "scan_all", "workspace_root_candidate", "use_workspace_as_root"]
+__all__ = ["ParseCache", "scan", "scan_all", "workspace_root_candidate", "use_workspace_as_root",
+           "WORKSPACE_MODES", "WorkspaceTreatment", "workspace_treatment", "apply_workspace_mode"]
 
 
 class ParseCache:
@@ -283,12 +287,21 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
     profile = get_profile(client_id)
     cache = cache if cache is not None else ParseCache()
     notes: list[str] = []
-    roots = _dedupe_roots(profile.roots(env), getattr(profile, "dedupe_roots", True), notes)
+    roots = _dedupe_roots(_collection_roots(profile.roots(env), env, notes),
+                          getattr(profile, "dedupe_roots", True), notes)
     skills: list[Skill] = []
     find = _finder(profile, env, _walks, getattr(cache, "dirs", None))
     seen_files: dict[object, Skill] = {}
     dedupe_files = getattr(profile, "dedupe_files", True)
     found_per_root = [(root, find(root) if root.exists else []) for root in roots]
+    if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
+        # Extra roots: the skills as if installed in this client's root, minus files one of
+        # the client's own roots reports already (``clients.common.installed_view``).
+        covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
+        rules = profile.installed_rules()
+        real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
+        found_per_root = [(r, installed_view(list(fl), r.path, rules, covered, real_dir)
+                           if is_installed_extra(r) else fl) for r, fl in found_per_root]
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
         prefetch([f.path for _, fl in found_per_root for f in fl])
@@ -392,32 +405,135 @@ def _inside(p: Path, folder: Path) -> bool:
     return p == folder or folder in p.parents
 
 
-def workspace_root_candidate(env: Environment) -> Path | None:
-    """The workspace, when it should be scanned as an extra root; else None.
+def _is_project_root_in(r: Root, ws: Path) -> bool:
+    return r.scope in ("project", "nested") and _inside(r.path, ws)
 
-    Rule (decision, HACKING.md "Discovery"): the workspace (or a folder below it) holds a
-    SKILL.md within 8 levels, no client has an existing project-level root (scope project or
-    nested) inside the workspace, and the workspace is not already (inside) an extra root.
-    User-level roots in the home folder do not count: opening a folder of skills should show
-    them whatever is installed at home.
+
+def _collection_roots(roots: list[Root], env: Environment, notes: list[str]) -> list[Root]:
+    """``roots`` minus the project-level roots inside the workspace when it is opened as a
+    collection (``Environment.collection``): its skills then come from the extra root only."""
+    if not env.collection:
+        return roots
+    ws = env.workspace
+    dropped = [r for r in roots if _is_project_root_in(r, ws) and not is_installed_extra(r)]
+    shown = [r for r in dropped if r.exists]
+    if shown:
+        names = ", ".join(_rel(r.path, ws) for r in shown[:3]) + (", ..." if len(shown) > 3 else "")
+        many = len(shown) > 1
+        notes.append(f"{ws.name or ws} is shown as a collection: the project root{'s' if many else ''}"
+                     f" inside it ({names}) {'are' if many else 'is'} not scanned as such")
+    return [r for r in roots if r not in dropped] if dropped else roots
+
+
+def _rel(p: Path, ws: Path) -> str:
+    try:
+        return "./" + p.relative_to(ws).as_posix()
+    except ValueError:
+        return str(p)
+
+
+def _project_roots(env: Environment) -> list[tuple[str, Root]]:
+    """(client id, root) for every existing project-level root inside the workspace."""
+    ws = env.workspace
+    return [(cid, r) for cid in CLIENT_IDS for r in get_profile(cid).roots(env)
+            if r.exists and _is_project_root_in(r, ws) and not is_installed_extra(r)]
+
+
+def workspace_root_candidate(env: Environment) -> Path | None:
+    """The workspace, when ``auto`` opens it as a collection (an extra root); else None.
+
+    Rule (decision, HACKING.md "Discovery", issue 13 item 1): the workspace holds a SKILL.md
+    within 8 levels, is not already (inside) an extra root, and holds no *agent-specific*
+    project root: an existing project-level root (scope project or nested) of some client whose
+    path inside the workspace has a dot-folder (``.claude/skills``, ``.agents/skills``, ...). A
+    plain ``skills/`` folder (OpenClaw's workspace root) is how collections are laid out
+    (anthropics/skills, openai/skills, obra/superpowers), so it does not make the folder a
+    project. User-level roots in the home folder do not count.
     """
     ws = env.workspace
     if any(_inside(ws, r) for r in env.extra_roots):
         return None
-    for cid in CLIENT_IDS:
-        for r in get_profile(cid).roots(env):
-            if r.scope in ("project", "nested") and r.exists and _inside(r.path, ws):
-                return None
+    for _cid, r in _project_roots(env):
+        if any(part.startswith(".") for part in r.path.relative_to(ws).parts):
+            return None
     if not _has_skill(ws, EXTRA_RULES.max_depth or 8):
         return None
     return ws
 
 
+#: How ``apply_workspace_mode`` may treat the workspace.
+WORKSPACE_MODES = ("auto", "project", "collection")
+
+
+@dataclass
+class WorkspaceTreatment:
+    """How the workspace is being shown (``apply_workspace_mode``).
+
+    Attributes:
+        requested: the mode asked for (one of ``WORKSPACE_MODES``).
+        mode: "project" (each client scans its own roots in it) or "collection" (its skills as
+            if installed where each client looks: an extra root; project roots inside it are not
+            scanned as such).
+        banner: one line for the window banner / scan notes ("" when there is nothing to say:
+            a project with no skills outside client roots).
+        toggle_label: the one-click action that switches to ``other`` ("Open as a project").
+        other: the mode that action selects.
+    """
+
+    requested: str
+    mode: str
+    banner: str
+    toggle_label: str
+    other: str
+
+
+def workspace_treatment(env: Environment, mode: str = "auto") -> WorkspaceTreatment:
+    """Decide how to show ``env.workspace`` without changing ``env``. ``mode`` "auto" uses
+    ``workspace_root_candidate``. Raises ValueError for an unknown mode."""
+    if mode not in WORKSPACE_MODES:
+        raise ValueError(f"workspace mode {mode!r}: expected one of {', '.join(WORKSPACE_MODES)}")
+    ws = env.workspace
+    name = ws.name or str(ws)
+    requested = mode
+    if mode == "auto":  # an env already opened as a collection stays one (rescans)
+        mode = "collection" if env.collection or workspace_root_candidate(env) is not None else "project"
+    if mode == "collection":
+        return WorkspaceTreatment(
+            requested=requested, mode="collection",
+            banner=(f"Showing {name} as a collection: its skills as if installed where each client "
+                    "looks (an extra root, lowest precedence)."),
+            toggle_label="Open as a project", other="project")
+    inside = _project_roots(env)
+    banner = ""
+    if inside:
+        banner = f"Showing {name} as a project: each client scans its own roots in it."
+    elif _has_skill(ws, EXTRA_RULES.max_depth or 8):
+        banner = (f"Showing {name} as a project: it holds skills but no client root, so no client "
+                  "sees them.")
+    return WorkspaceTreatment(requested=requested, mode="project", banner=banner,
+                              toggle_label="Show as a collection", other="collection")
+
+
+def apply_workspace_mode(env: Environment, mode: str = "auto") -> WorkspaceTreatment:
+    """``workspace_treatment`` applied to ``env`` in place: for a collection, the workspace is
+    appended to ``env.extra_roots`` (once) and ``env.collection`` is set; for a project both are
+    undone (an extra root equal to the workspace is removed). Raises ValueError (unknown mode)."""
+    t = workspace_treatment(env, mode)
+    ws = env.workspace
+    if t.mode == "collection":
+        env.collection = True
+        if ws not in env.extra_roots:
+            env.extra_roots.append(ws)
+    else:
+        if env.collection:
+            env.extra_roots[:] = [r for r in env.extra_roots if r != ws]
+        env.collection = False
+    return t
+
+
 def use_workspace_as_root(env: Environment) -> bool:
-    """Append the workspace to ``env.extra_roots`` when ``workspace_root_candidate`` says so.
-    Returns True when it was added (the caller should tell the user)."""
-    ws = workspace_root_candidate(env)
-    if ws is None:
+    """``apply_workspace_mode(env, "auto")``: True when the workspace became a collection (an
+    extra root; the caller should tell the user, ``workspace_treatment(env).banner``)."""
+    if any(_inside(env.workspace, r) for r in env.extra_roots):
         return False
-    env.extra_roots.append(ws)
-    return True
+    return apply_workspace_mode(env, "auto").mode == "collection"

@@ -34,6 +34,7 @@ from workbench.core.invocation import invocation_findings
 from workbench.core.listing import ListingReport, ctx_label, render_listing
 from workbench.core.similarity import LABEL as SIMILARITY_LABEL
 from workbench.core.similarity import Overlap, top_overlaps
+from workbench.core.text import plural
 
 if TYPE_CHECKING:
     from workbench.core.model import Catalog, Environment, Skill
@@ -196,7 +197,7 @@ def _not_found(catalog: "Catalog", query: str, exp: ClientExplanation) -> None:
         if under:
             r = under[0]
             title = f"Not found by {exp.display_name}, although it is under {r.path}"
-            detail += (f" {exp.display_name} looks {r.max_depth} level(s) below that root"
+            detail += (f" {exp.display_name} looks {plural(r.max_depth, 'level')} below that root"
                        f"{' (' + r.note + ')' if r.note else ''}.")
         else:
             title = f"Not under any root {exp.display_name} scans"
@@ -290,7 +291,7 @@ def explain_catalog(catalog: "Catalog", name_or_path: str, context_tokens: int |
         exp.findings.append(Finding(
             "found", "error", f"Skipped: {s.reason or 'not found by the client'}",
             f"{s.path} is under {root.path} ({root.scope}) at depth {s.depth}; {disp} looks "
-            f"{root.max_depth} level(s) below this root.",
+            f"{plural(root.max_depth, 'level')} below this root.",
             f"Move it to {target}" if deep else "See the reason; run `workbench scan` for details."))
         return exp
     detail = f"{s.path}: depth {s.depth} below the root, scope {root.scope}, precedence {root.precedence}."
@@ -336,7 +337,7 @@ def explain_catalog(catalog: "Catalog", name_or_path: str, context_tokens: int |
                 "Give each skill a unique name; the model cannot tell them apart."))
         else:
             exp.findings.append(Finding(
-                "shadowed", "info", f"Shadows {len(losers)} other skill(s) named {s.name!r}",
+                "shadowed", "info", f"Shadows {plural(len(losers), 'other skill')} named {s.name!r}",
                 ", ".join(str(o.path) for o in losers)))
     else:
         exp.findings.append(Finding("shadowed", "ok", "No other skill has this name"))

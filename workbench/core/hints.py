@@ -11,8 +11,8 @@ other clients' catalogs of the same environment have some. Pure function over ca
 scanned (no I/O), used by ``workbench scan``, ``workbench listing`` and the window's banner.
 
 Decision (spec silent): the advice names the other client's root folders that hold the skills
-and suggests ``--root DIR`` (CLI) / opening that folder (window), which makes them an extra root
-for every client ("as if installed where each client looks", HACKING.md).
+and suggests ``--as collection`` (CLI) / "Show as a collection" (window), which makes the folder
+an extra root for every client ("as if installed where each client looks", HACKING.md).
 """
 
 from __future__ import annotations
@@ -60,7 +60,28 @@ def empty_hint(catalog: Any, catalogs: Mapping[str, Any], *, gui: bool = False) 
     n = len(other.skills)
     name = DISPLAY_NAMES.get(catalog.client, catalog.client)
     oname = DISPLAY_NAMES.get(cid, cid)
-    how = (f"open {first_root} itself" if gui else f"add --root {first_root}")
+    how = "choose \"Show as a collection\"" if gui else "add --as collection"
     return (f"{name} finds no SKILL.md here; {oname} finds {n} skill{'s' if n != 1 else ''} under "
             f"{where}{label}. To see them as if installed for every client, {how} "
-            "(it becomes an extra root).")
+            "(the folder becomes an extra root).")
+
+
+def nothing_found_hint(catalogs: Mapping[str, Any], *, gui: bool = False) -> str | None:
+    """One line when no client finds any SKILL.md at all (issue 13 item 9: an empty folder showed
+    an empty tree and no word), else None.
+
+    Args:
+        catalogs: client id -> ``Catalog`` for one environment (at least one).
+        gui: word the advice for the window (File > Open folder) instead of the CLI.
+
+    Returns:
+        ``"No SKILL.md in /x (8 folder levels looked at) nor in any client's roots: ..."`` or None.
+    """
+    cats = [c for c in catalogs.values() if c is not None]
+    if not cats or any(c.skills for c in cats):
+        return None
+    ws = Path(cats[0].env.workspace)
+    how = ("open another folder (File > Open folder), or add a skill as <folder>/<name>/SKILL.md"
+           if gui else "give another WORKSPACE or --root DIR, or add a skill as <folder>/<name>/SKILL.md")
+    return (f"No SKILL.md in {ws} (8 folder levels looked at) nor in any client's skill roots: "
+            f"{how}.")

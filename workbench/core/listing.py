@@ -348,6 +348,61 @@ def render_listing(catalog: "Catalog", context_tokens: int | None = None,
     return report
 
 
+#: How each listing state reads where a status is shown (scan text, tree, status bar).
+STATE_LABELS = {"full": "in full", "truncated": "truncated", "name-only": "name only",
+                "omitted": "omitted by budget"}
+
+#: The outcomes a skill can end up in (issue 13 item 2): where a listed skill lands in the
+#: listing, else its discovery status. Order = how counts are shown.
+OUTCOMES = ("full", "truncated", "name-only", "omitted", "shadowed", "hidden", "gated",
+            "conditional", "skipped")
+
+
+def listing_states(report: ListingReport | None) -> dict[str, str]:
+    """SKILL.md path (str) -> listing state (``STATES``) for every skill ``report`` was given."""
+    return {} if report is None else {s.path: s.state for s in report.skills}
+
+
+def outcome(skill: Any, states: dict[str, str]) -> str:
+    """Where ``skill`` ends up: its listing state (one of ``STATES``) when it is listed and in
+    ``states`` (``listing_states``), else its discovery status (a listed skill the listing did
+    not report stays "listed")."""
+    if skill.status == "listed":
+        return states.get(str(skill.path), "listed")
+    return skill.status
+
+
+def outcome_label(skill: Any, states: dict[str, str]) -> str:
+    """``outcome`` in words: "listed in full", "listed truncated", "listed name only",
+    "omitted by budget", or the status ("shadowed", ...)."""
+    o = outcome(skill, states)
+    if o == "omitted":
+        return STATE_LABELS[o]
+    if o in STATE_LABELS:
+        return f"listed {STATE_LABELS[o]}"
+    return o
+
+
+def outcome_counts(catalog: "Catalog", report: ListingReport | None) -> dict[str, int]:
+    """Skills per outcome (``OUTCOMES`` order, every key present; plus "listed" for listed
+    skills without a listing state, only when there are any)."""
+    states = listing_states(report)
+    out = {o: 0 for o in OUTCOMES}
+    for sk in catalog.skills:
+        o = outcome(sk, states)
+        out[o] = out.get(o, 0) + 1
+    return out
+
+
+def format_outcome_counts(counts: dict[str, int], listed: bool = False) -> str:
+    """ "3 in full, 1 truncated, 40 omitted by budget, 2 shadowed" (zero counts left out); with
+    ``listed``, "3 listed in full, 1 listed truncated, ..." (when no "N listed" precedes it)."""
+    def word(o: str) -> str:
+        w = STATE_LABELS.get(o, o)
+        return f"listed {w}" if listed and o in STATE_LABELS and o != "omitted" else w
+    return ", ".join(f"{n:,} {word(o)}" for o, n in counts.items() if n)
+
+
 def render_listing_text_table(report: ListingReport) -> str:
     """A plain-text per-skill table (for ``workbench listing --verbose`` and debugging)."""
     rows = []
@@ -358,4 +413,6 @@ def render_listing_text_table(report: ListingReport) -> str:
 
 __all__ = ["STATES", "UNITS", "SkillListing", "ListingReport", "render_listing", "estimate_tokens",
            "CLIENT_TEXTS", "placeholder", "client_texts",
-           "js_len", "utf8_len", "locale_key", "collapse_ws", "ctx_label", "ceil_div"]
+           "js_len", "utf8_len", "locale_key", "collapse_ws", "ctx_label", "ceil_div", "STATE_LABELS",
+           "OUTCOMES", "listing_states", "outcome", "outcome_label", "outcome_counts",
+           "format_outcome_counts"]

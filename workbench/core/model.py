@@ -71,6 +71,9 @@ class Environment:
         context_tokens: the model's context window in tokens (None = the client's fallback).
         most_used: skill names the user marks as most used (Claude Code keeps their descriptions
             longest when over budget).
+        collection: the workspace is opened as a collection of skills, not as a project: it is
+            one of ``extra_roots`` and no client scans project-level roots (scope project or
+            nested) inside it (``discovery.apply_workspace_mode``).
     """
 
     workspace: Path
@@ -84,6 +87,7 @@ class Environment:
     extra_roots: list[Path] = field(default_factory=list)
     context_tokens: int | None = None
     most_used: list[str] = field(default_factory=list)
+    collection: bool = False
 
     def __post_init__(self) -> None:
         self.workspace = Path(self.workspace).expanduser().absolute()

@@ -9,3 +9,8 @@ def plural(n: int, noun: str, plural_form: str | None = None) -> str:
     ``plural_form`` for irregular nouns (default: noun + "s").
     """
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural_form or noun + 's'}"
+
+
+def agree(n: int, one: str, many: str) -> str:
+    """``one`` when n == 1 else ``many``: the verb agreeing with a count (``agree(n, "is", "are")``)."""
+    return one if n == 1 else many

@@ -59,6 +59,7 @@ from workbench.app.editor.problems import ProblemsList
 from workbench.app.emptystate import EmptyState
 from workbench.core.recovery import RecoveryEntry, RecoveryStore, recovery_key
 from workbench.core.safefile import ConflictError, atomic_write, sha256_of
+from workbench.core.text import plural
 
 #: Files above this many bytes open read-only (the skillfile reader stops parsing at 1 MB).
 MAX_EDIT_BYTES = 5_000_000
@@ -768,7 +769,7 @@ class EditorPane(QWidget):
         self.status.setText(
             f"Ln {line}, Col {col} · UTF-8{' BOM' if self._has_bom else ''} · "
             f"{'CRLF' if self._newline == chr(13) + chr(10) else 'LF'} · "
-            f"{e} errors, {w} warnings, {i} infos{mod}{ro}{engine}")
+            f"{plural(e, 'error')}, {plural(w, 'warning')}, {plural(i, 'info')}{mod}{ro}{engine}")
 
     # Override QWidget::closeEvent
     def closeEvent(self, event) -> None:  # noqa: N802

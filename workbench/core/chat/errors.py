@@ -100,6 +100,21 @@ def _is_too_long(text: str) -> bool:
             or "model_context_window_exceeded" in t or "context_length" in t)
 
 
+def base_url_problem(url: str | None) -> str | None:
+    """Why ``url`` is not a Messages API server root, or None. Catches a root ending in ``/v1``
+    (issue 13 item 8: the SDK appends ``/v1/messages`` itself, so ``http://host/v1`` asks for
+    ``/v1/v1/messages`` and the server answers 404, which read as "unknown model id")."""
+    if not url:
+        return None
+    from urllib.parse import urlsplit
+    path = urlsplit(url.strip()).path.rstrip("/")
+    if path.endswith("/v1"):
+        root = url.strip().rstrip("/")[:-len("/v1")]
+        return (f"the base URL {url} ends in /v1, but the client adds /v1/messages itself; "
+                f"use the server root: {root}")
+    return None
+
+
 def from_exception(exc: BaseException, base_url: str | None = None) -> ChatError:
     """Map an exception raised while talking to the server to a ``ChatError``.
 
@@ -145,6 +160,10 @@ def from_exception(exc: BaseException, base_url: str | None = None) -> ChatError
             return ChatError("permission", api_msg, "The key lacks permission for this request.",
                              rid, status)
         if status == 404:
+            v1 = base_url_problem(base_url)
+            if v1:
+                return ChatError("not-found", f"Not found ({api_msg}): {v1}.",
+                                 "Remove the trailing /v1 from the base URL.", rid, status)
             return ChatError("not-found", api_msg,
                              "Usually an unknown model id: refresh the model list.", rid, status)
         if status == 413:

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from workbench.core.chat.tools import ToolContext, ToolOutcome, ToolSpec
+from workbench.core.text import plural
 
 TOOL_NAME = "propose_skill"
 
@@ -311,7 +312,8 @@ def _success(p: Any, extra: list[str]) -> ToolOutcome:
              f"State: {state}."]
     blocking = p.blocking_findings
     if blocking:
-        lines.append(f"Scanner: {len(blocking)} blocking finding(s); applying is refused until the draft is "
+        lines.append(f"Scanner: {plural(len(blocking), 'blocking finding')}; applying is refused until "
+                     "the draft is "
                      "changed:")
         for f in blocking[:MAX_FINDINGS_SHOWN]:
             lines.append(f"  {f.severity} {f.code} {f.file}:{f.line}:{f.column}: {f.message}")
@@ -319,12 +321,12 @@ def _success(p: Any, extra: list[str]) -> ToolOutcome:
             lines.append(f"  … {len(blocking) - MAX_FINDINGS_SHOWN} more")
     others = [f for f in p.findings if not f.blocking]
     if others:
-        lines.append(f"Scanner: {len(others)} non-blocking finding(s) for the reviewer: "
+        lines.append(f"Scanner: {plural(len(others), 'non-blocking finding')} for the reviewer: "
                      + ", ".join(sorted({f.code for f in others})) + ".")
     if not p.findings:
         lines.append("Scanner: no risks found.")
     if p.lint.available and p.lint.diagnostics:
-        lines.append(f"Lint: {len(p.lint.diagnostics)} diagnostic(s) (they do not block): "
+        lines.append(f"Lint: {plural(len(p.lint.diagnostics), 'diagnostic')} (they do not block): "
                      + "; ".join(f"{d.get('code')} line {d.get('line')}: {d.get('message')}"
                                  for d in p.lint.diagnostics[:5]))
     lines.extend(extra)

@@ -81,10 +81,12 @@ def event_line(ev: dict) -> str | None:
     if t == "usage":
         return (f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
                 f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
-                f"stop {ev['stop_reason']}; {ev['seconds']}s; request {ev['request_id']}\n  {ev['cache_note']}")
+                f"stop {ev['stop_reason']}; {ev['seconds']}s"
+                + (f"; request {ev['request_id']}" if ev.get("request_id") else "")
+                + f"\n  {ev['cache_note']}")
     if t == "proposal":
         return (f"proposal {ev['id']} ({ev['state']}): {ev['kind']} {ev['name']} -> {ev['target']}"
-                + (f" [{ev['blocking']} blocking finding(s)]" if ev.get("blocking") else "")
+                + (f" [{plural(ev['blocking'], 'blocking finding')}]" if ev.get("blocking") else "")
                 + f"; review with `workbench workshop show {ev['id']}`")
     if t == "limit":
         return f"limit: {ev['message']}"

@@ -73,7 +73,9 @@ class ClientProfile:
         version_note: which source version the rules reproduce (from ../shared/reference/clients.md).
         collision: "higher-wins" (lowest precedence number wins), "first-wins" (first in scan
             order), "last-wins" (last in scan order), or "keep-both".
-        client_version: the client version these rules model (the lab's pinned version), or None.
+        client_version: the client release these rules model (the lab's pinned version, see
+            ``tests/conformance``; ``workbench scan`` JSON ``"client_version"``), "unverified" when
+            no release was run, "spec" for the agentskills.io specification.
         lab_checked: True when the conformance lab (``tests/conformance``) checks these rules
             against the real client at ``client_version``.
     """
@@ -81,6 +83,7 @@ class ClientProfile:
     id: str = ""
     display_name: str = ""
     version_note: str = ""
+    client_version: str = "unverified"
     collision: str = "higher-wins"
     client_version: str | None = None
     lab_checked: bool = False

@@ -93,6 +93,117 @@ EXTRA_RULES = WalkRules(max_depth=8, min_depth=0, skip_dot=False, stop_at_skill=
                         symlinks="follow", client="extra roots")
 
 
+#: ``Root.note`` of the roots built by ``CommonProfile.extra_roots`` (``--root``, the workspace as a
+#: collection); a client's own roots of scope ``extra`` (OpenClaw ``extraDirs``) have their own note.
+EXTRA_NOTE = "HACKING.md Decisions: an extra root's skills as if installed where the client looks"
+
+
+def is_installed_extra(root: Root) -> bool:
+    """True for a workbench extra root (``--root``, the workspace as a collection), as opposed to a
+    client's own configured roots of scope ``extra``."""
+    return root.scope == "extra" and root.note == EXTRA_NOTE
+
+
+def installed_view(found: list[Found], root: Path, rules: WalkRules,
+                   covered: "Iterable[str]" = (), real_dir=None) -> list[Found]:
+    """An extra root's files as the client would see them once installed where it looks.
+
+    ``found`` is the ``EXTRA_RULES`` walk of the extra root ``root`` (every SKILL.md up to 8
+    levels, dot-folders included: the collection's own layout, e.g. ``skills/.curated/``, does
+    not matter). Each *outermost* skill folder (a folder holding a SKILL.md that is not inside
+    another one) counts as installed directly in the client's root (depth 1; ``root`` itself
+    when it holds a SKILL.md). Files below an installed skill folder are judged by the client's
+    own ``rules`` from there, as in ``walk``: ``stop_at_skill`` (not looked for), ``max_depth``
+    (``<skill>/<sub>/SKILL.md`` is depth 2), dot-folders and skipped names on the way.
+
+    Files inside a folder of ``covered`` (real paths of the client's own existing roots) are
+    dropped: that root reports them already, with the client's verdict (issue 13 item 3: one
+    file was "skipped" by the client root and "listed" by the extra root).
+
+    ``real_dir``: a ``real_dir_memo()`` to share between calls (discovery shares one per
+    ``scan_all``), None = a fresh one.
+
+    Returns new ``Found``s (input order); ``depth`` = the installed depth; skip reasons the
+    walk gave (broken entries) are kept. Never raises.
+    """
+    cov = [c for c in covered if c]
+    out: list[Found] = []
+    root_s = str(root)
+    kept = found
+    if cov:
+        real_dir = real_dir or real_dir_memo()
+        kept = []
+        for f in found:
+            d, base = os.path.split(str(f.path))
+            real = os.path.join(real_dir(d), base)
+            if not any(_within(real, c) for c in cov):
+                kept.append(f)
+    # The outermost skill folder holding each skill folder: ancestors sort before descendants
+    # in component order, so one sweep finds them.
+    unit_of: dict[str, str] = {}
+    cur = None
+    for d in sorted({os.path.dirname(str(f.path)) for f in kept if f.skip_reason is None},
+                    key=lambda q: q.split(os.sep)):
+        if cur is None or not d.startswith(cur + os.sep):
+            cur = d
+        unit_of[d] = cur
+    for f in kept:
+        folder = os.path.dirname(str(f.path))
+        unit = unit_of.get(folder)
+        if unit is None:  # a broken entry: inside the nearest skill folder above, if any
+            unit, a = folder, folder
+            while a != root_s and _within(a, root_s):
+                a = os.path.dirname(a)
+                if a in unit_of:
+                    unit = unit_of[a]
+                    break
+        if unit == folder:
+            out.append(Found(f.path, 1, f.skip_reason))
+            continue
+        unit += os.sep
+        rel = os.path.relpath(folder, unit)
+        parts = rel.split(os.sep)
+        depth = 1 + len(parts)
+        name = os.path.basename(unit.rstrip(os.sep)) or root_s
+        why = f.skip_reason
+        if why is None and rules.stop_at_skill:
+            why = (f"inside the skill folder {name}/; {rules.client} does not look below a folder "
+                   "that holds a SKILL.md")
+        if why is None:
+            bad = next((q for q in parts if q in rules.skip_names
+                        or (rules.skip_dot and q.startswith("."))), None)
+            if bad is not None:
+                kind = "dot-folder" if bad.startswith(".") and rules.skip_dot else "folder"
+                why = f"inside the {kind} {bad}/, which {rules.client} skips"
+        if why is None and rules.max_depth is not None and depth > rules.max_depth:
+            why = (f"nested in the skill folder {name}/ ({depth} folder levels below where it would "
+                   f"be installed); {rules.client} looks {rules.max_depth} "
+                   f"level{'s' if rules.max_depth != 1 else ''} deep")
+        out.append(Found(f.path, depth, why))
+    return out
+
+
+def real_dir_memo():
+    """``real(folder)`` = ``os.path.realpath(folder)``, memoised per folder and built from the
+    parent's (one ``lstat`` per folder instead of one per path component per file)."""
+    memo: dict[str, str] = {}
+
+    def real(d: str) -> str:
+        got = memo.get(d)
+        if got is None:
+            parent, name = os.path.split(d)
+            if not name or parent == d or os.path.islink(d):
+                try:
+                    got = os.path.realpath(d)
+                except OSError:  # pragma: no cover
+                    got = d
+            else:
+                got = os.path.join(real(parent), name)
+            memo[d] = got
+        return got
+    return real
+
+
 def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -449,12 +560,18 @@ class CommonProfile(ClientProfile):
         for i, p in enumerate(env.extra_roots):
             r = Root(path=p, scope="extra", precedence=start + i, exists=p.is_dir(),
                      label=f"extra ({p})", max_depth=EXTRA_RULES.max_depth or REPORT_DEPTH,
-                     note="HACKING.md Decisions: extra roots are walked the same for every client")
+                     note=EXTRA_NOTE)
             out.append(r)
         return out
 
+    def installed_rules(self) -> WalkRules:
+        """The rules a skill folder installed in this client's root is read by (an extra root's
+        skills, ``installed_view``): the client's default walk."""
+        return self.rules
+
     def rules_for(self, root: Root) -> WalkRules:
-        """The walk rules for one root (``EXTRA_RULES`` for extra roots)."""
+        """The walk rules for one root (``EXTRA_RULES`` for extra roots: the collection is walked
+        whole, then ``installed_view`` applies ``installed_rules``)."""
         if root.scope == "extra":
             return EXTRA_RULES
         return self.rules
@@ -543,7 +660,8 @@ def parse_loose_mapping(value: Any) -> dict | None:
 
 
 __all__ = [
-    "CommonProfile", "WalkRules", "EXTRA_RULES", "REPORT_DEPTH", "walk", "entry_problem", "folder_name",
+    "CommonProfile", "WalkRules", "EXTRA_RULES", "EXTRA_NOTE", "REPORT_DEPTH", "walk", "installed_view",
+    "is_installed_extra", "real_dir_memo", "entry_problem", "folder_name",
     "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",

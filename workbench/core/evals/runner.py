@@ -69,6 +69,9 @@ DEFAULT_EVAL_MODEL = "claude-haiku-5-5"
 THROTTLE_KINDS = ("rate-limited", "overloaded")
 RETRY_KINDS = ("server", "timeout", "connection")
 FATAL_KINDS = ("no-key", "auth", "billing", "permission", "not-found")
+#: Fatal only while no run has had an answer yet (the server is not there at all: issue 13 item 8,
+#: an unreachable base URL gave 20 "ERR" lines after ~20 s of retries).
+FATAL_BEFORE_ANSWER = ("connection",)
 
 #: Run outcomes.
 OUTCOMES = ("triggered", "not-triggered", "errored", "cancelled")
@@ -499,6 +502,7 @@ class EvalRunner:
         self._cancel = threading.Event()
         self._active: set[threading.Event] = set()
         self._fatal: dict | None = None
+        self._answered = False  # some run got a reply from the server
         self.gate = _Gate(self.options.concurrency)
 
     def _listing_state(self, ctx: int | None, opts: dict) -> str | None:
@@ -683,6 +687,8 @@ class EvalRunner:
             try:
                 res = self._session().send(q.query, cancel=run_ev, on_event=state.on_event)
                 err = res.error
+                if err is None or any(e.get("type") == "usage" for e in res.events):
+                    self._answered = True
                 for k in rec.usage:
                     rec.usage[k] += res.usage.get(k, 0)
                 rec.hops = sum(1 for e in res.events if e.get("type") == "usage")
@@ -709,7 +715,7 @@ class EvalRunner:
                 break
             self.gate.release(False)
             rec.error = err.to_json()
-            if err.kind in FATAL_KINDS:
+            if err.kind in FATAL_KINDS or (err.kind in FATAL_BEFORE_ANSWER and not self._answered):
                 with self._lock:
                     if self._fatal is None:
                         self._fatal = err.to_json()

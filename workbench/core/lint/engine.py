@@ -110,8 +110,10 @@ def lint_file(path: "Path | str", profile: "str | Profile" = "agentskills",
 def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
     """The SKILL.md files a PATH names: the file itself; ``DIR/SKILL.md`` (or ``DIR/skill.md``)
     for a skill folder; otherwise every ``SKILL.md`` below DIR, skipping ``.git`` and
-    ``node_modules`` (dot-folders are walked, like discovery does). Sorted; symlinked folders are
-    not followed (no cycles). Returns [] when nothing is found.
+    ``node_modules`` (dot-folders are walked, like discovery does). Sorted. Symlinked folders are
+    followed, as discovery does (``skills/my-skill -> ../src/my-skill``, issue 13 item 4): each
+    real folder is walked once (no cycles) and a SKILL.md reached twice counts once (the first
+    path in path order is kept). Returns [] when nothing is found.
 
     A ``SKILL.md`` entry that cannot be read as a file is returned too, so that it is reported
     (``STR003`` with ``skillfile.special_file_problem``'s reason) instead of vanishing: a broken or
@@ -133,12 +135,13 @@ def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
 
 
 def _find_below(top: str, dirs: Any = None) -> list[str]:
-    """Every SKILL.md entry below ``top`` (str paths, path order): the files ``os.walk(top)``
-    with ``followlinks=False`` lists (symlinked folders are not entered), plus SKILL.md entries
-    that are not files (a folder, a symlink to a folder: ``STR003`` reports them). With a
+    """Every SKILL.md entry below ``top`` (str paths, path order): the files below it, through
+    symlinked folders too (each real folder once, a link back to an ancestor is a cycle and is
+    not entered; a file reached twice is kept once, by real path), plus SKILL.md entries that
+    are not files (a folder, a symlink to a folder: ``STR003`` reports them). With a
     ``DirCache`` the whole result is remembered while no folder it listed changed (and it met
     no symlink)."""
-    wkey = f"find2\0{top}"  # 2: folders named SKILL.md are reported (older walks are not reused)
+    wkey = f"find3\0{top}"  # 3: symlinked folders are followed (older walks are not reused)
     if dirs is not None:
         got = dirs.walk_result(wkey)
         if got is not None:
@@ -150,6 +153,7 @@ def _find_below(top: str, dirs: Any = None) -> list[str]:
     linked = False
     join = os.path.join
     stack = [top]
+    seen: set[str] | None = None  # real folders entered through symlinks (and ``top``)
     while stack:
         d = stack.pop()
         lst = listing(d)
@@ -170,11 +174,38 @@ def _find_below(top: str, dirs: Any = None) -> list[str]:
         for name in lst[1]:
             if name not in SKIP_DIRS:
                 stack.append(prefix + name)
+        if lst[2]:
+            if seen is None:
+                seen = {os.path.realpath(top)}
+            _follow_links(d, lst[2], seen, stack)
     # Path order (component-wise), not plain string order: "a/b" sorts before "a-b".
     found.sort(key=lambda s: s.split(os.sep))
+    if seen is not None:  # met a symlinked folder: one entry per real file
+        once: dict[str, str] = {}
+        for f in found:
+            once.setdefault(os.path.realpath(f) if os.path.isfile(f) else f, f)
+        found = list(once.values())
     if dirs is not None and not linked:
         dirs.put_walk(wkey, visited, vmtimes, tuple(found))
     return found
+
+
+def _follow_links(d: str, links: Iterable[str], seen: set[str], stack: list[str]) -> None:
+    """Push the symlinked folders of ``d`` (entry names ``links``) onto ``stack``, each real
+    folder once; a link to ``d`` itself or one of its ancestors (a cycle) is not entered."""
+    real_d = os.path.realpath(d)
+    for name in links:
+        if name in SKIP_DIRS or name == "SKILL.md":
+            continue
+        path = os.path.join(d, name)
+        st = fs_stat(path)
+        if st is None or not S_ISDIR(st.st_mode):
+            continue
+        real = os.path.realpath(path)
+        if real in seen or real_d == real or real_d.startswith(real.rstrip(os.sep) + os.sep):
+            continue
+        seen.add(real)
+        stack.append(path)
 
 
 def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agentskills",

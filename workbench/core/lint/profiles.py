@@ -15,6 +15,7 @@ Sources: ../shared/reference/clients.md sections 0-8 and validators.md section 5
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 #: The six top-level keys of the spec (skills-ref ``ALLOWED_FIELDS``, validator.py).
@@ -105,6 +106,24 @@ PROFILES: dict[str, Profile] = {p.id: p for p in (
 )}
 
 PROFILE_IDS = tuple(PROFILES)
+
+#: Client-specific folders whose ``skills/`` (``skill/`` for OpenCode) is that client's root
+#: (clients.md section 0 roots); ``.agents/skills`` is shared by several clients, so it has none.
+ROOT_DIR_PROFILES = {".claude": "claude-code", ".codex": "codex", ".openclaw": "openclaw",
+                     ".gemini": "gemini-cli", ".opencode": "opencode", ".github": "vscode-copilot",
+                     ".cursor": "cursor"}
+
+
+def profile_for_location(path: "str | Path") -> tuple[str, str] | None:
+    """(profile id, root folder such as ".claude/skills") when ``path`` is inside (or is) one
+    client's own skill root (``ROOT_DIR_PROFILES``), else None. Pure path logic (no I/O besides
+    making the path absolute); the innermost such folder wins."""
+    parts = Path(path).absolute().parts
+    for i in range(len(parts) - 1, -1, -1):
+        pid = ROOT_DIR_PROFILES.get(parts[i])
+        if pid and (i + 1 == len(parts) or parts[i + 1] in ("skills", "skill")):
+            return pid, "/".join(parts[i:i + 2])
+    return None
 
 
 def get_profile(profile: "str | Profile") -> Profile:

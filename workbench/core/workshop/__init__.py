@@ -21,11 +21,12 @@ from workbench.core.workshop.errors import (ApplyError, NotFoundError, ProposalE
                                             StoreCorruptError, TransitionError, WorkshopError)
 from workbench.core.workshop.scanner import Finding, LintResult, scan_files
 from workbench.core.workshop.store import (APPLY_STEPS, KINDS, ROLLBACK_STEPS, STATES, Event, FileChange,
-                                           Proposal, WorkshopStore, default_store_dir, default_target_root)
+                                           Proposal, WorkshopStore, default_store_dir, default_target_root,
+                                           workspaces_holding)
 
 __all__ = [
     "APPLY_STEPS", "KINDS", "ROLLBACK_STEPS", "STATES", "ApplyError", "Event", "FileChange", "Finding",
     "LintResult", "NotFoundError", "Proposal", "ProposalError", "StoreBusyError", "StoreCorruptError",
     "TransitionError", "WorkshopError", "WorkshopStore", "default_store_dir", "default_target_root",
-    "scan_files",
+    "scan_files", "workspaces_holding",
 ]

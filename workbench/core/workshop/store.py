@@ -70,6 +70,7 @@ from typing import AbstractSet, Any, Callable, Iterator
 from workbench.core import appdirs
 from workbench.core.safefile import ConflictError, atomic_write, fsync_dir, sha256_of
 from workbench.core.skillfile import parse_skill_bytes
+from workbench.core.text import agree, plural
 from workbench.core.workshop.edit import replace_description
 from workbench.core.workshop.errors import (ApplyError, NotFoundError, ProposalError, StoreBusyError,
                                             StoreCorruptError, TransitionError, WorkshopError)
@@ -167,6 +168,32 @@ def _remove_empty_dirs(dirs: list[str], why: str) -> list[str]:
         except OSError:
             problems.append(f"{d} is not empty{why}; kept")
     return problems
+
+
+def workspaces_holding(ident: str) -> list[Path]:
+    """Workspaces whose store (under ``state_dir()/workshop/``) holds a proposal whose id is
+    ``ident`` or starts with it; read from each store's ``proposals/<id>/`` folders and
+    ``workspace.txt`` (no database is opened). Used when a command names a proposal by id
+    without saying which workspace (issue 13 item 7). Never raises; [] when none."""
+    base = appdirs.state_dir() / "workshop"
+    out: list[Path] = []
+    if not ident:
+        return out
+    try:
+        stores = sorted(base.iterdir())
+    except OSError:
+        return out
+    for d in stores:
+        try:
+            ids = [e.name for e in (d / "proposals").iterdir()]
+            if not any(i.startswith(ident) for i in ids):
+                continue
+            ws = Path((d / "workspace.txt").read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            continue
+        if ws.is_dir() and ws not in out:
+            out.append(ws)
+    return out
 
 
 def default_store_dir(workspace: Path | str) -> Path:
@@ -414,8 +441,9 @@ class WorkshopStore:
         if n == 0 and self.log_path.exists() and self.log_path.stat().st_size > 0:
             restored = self._replay()
             if existed or restored:
-                self.notices.append(f"the workshop database was missing its records; {restored} proposal(s) "
-                                    f"were restored from {self.log_path}")
+                self.notices.append("the workshop database was missing its records; "
+                                    f"{plural(restored, 'proposal')} "
+                                    f"{agree(restored, 'was', 'were')} restored from {self.log_path}")
 
     def _move_aside(self, exc: Exception) -> None:
         stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -435,8 +463,9 @@ class WorkshopStore:
             raise StoreCorruptError(f"cannot create a new workshop database at {self.db_path}: {exc2}") from exc2
         restored = self._replay()
         self.notices.append(
-            f"the workshop database was damaged ({exc}); it was moved to {aside} and {restored} proposal(s) "
-            f"were restored from the event log {self.log_path}. Proposal files were not touched.")
+            f"the workshop database was damaged ({exc}); it was moved to {aside} and "
+            f"{plural(restored, 'proposal')} {agree(restored, 'was', 'were')} restored from the event log "
+            f"{self.log_path}. Proposal files were not touched.")
 
     def _replay(self) -> int:
         """Rebuild the record tables from events.jsonl. Returns the number of proposals restored."""
@@ -468,7 +497,8 @@ class WorkshopStore:
         finally:
             conn.close()
         if bad:
-            self.notices.append(f"{bad} damaged line(s) in {self.log_path} were skipped")
+            self.notices.append(f"{plural(bad, 'damaged line')} in {self.log_path} "
+                                f"{agree(bad, 'was', 'were')} skipped")
         return n
 
     @contextlib.contextmanager
@@ -994,7 +1024,8 @@ class WorkshopStore:
                 with self._tx() as tx:
                     tx.emit(p.id, "apply-blocked", {"findings": [f.to_json() for f in block]})
                 first = "; ".join(f"{f.file}:{f.line}: {f.message}" for f in block[:3])
-                raise TransitionError(f"apply of {p.id} blocked by {len(block)} critical finding(s): {first}",
+                raise TransitionError(f"apply of {p.id} blocked by "
+                                      f"{plural(len(block), 'critical finding')}: {first}",
                                       p.id, p.state)
             apply_id = f"{p.id}-{secrets.token_hex(3)}"
             plan = self._plan(p, files, live, apply_id, exe)

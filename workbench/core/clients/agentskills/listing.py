@@ -32,6 +32,7 @@ import html
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.listing import ListingReport, SkillListing, estimate_tokens
+from workbench.core.text import agree, plural
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -82,9 +83,11 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         heavy = [s.name for s in listed
                  if estimate_tokens(s.name + (s.description or "") + str(s.path)) + 20 > TOKENS_PER_SKILL[1]]
         if heavy:
-            info.append(f"{len(heavy)} skill(s) exceed ~{TOKENS_PER_SKILL[1]} tokens each in the "
+            info.append(f"{plural(len(heavy), 'skill')} {agree(len(heavy), 'exceeds', 'exceed')} "
+                        f"~{TOKENS_PER_SKILL[1]} tokens each in the "
                         f"catalog (est.): {', '.join(heavy[:5])}" + (" …" if len(heavy) > 5 else ""))
     if len(listed) < len(skills):
-        warnings.append(f"{len(skills) - len(listed)} skill(s) without a description are skipped.")
+        warnings.append(f"{plural(len(skills) - len(listed), 'skill')} without a description "
+                        f"{agree(len(skills) - len(listed), 'is', 'are')} skipped.")
     return ListingReport(client=client, context_tokens=context_tokens, text=text, placement=PLACEMENT,
                          skills=entries, warnings=warnings, info=info)

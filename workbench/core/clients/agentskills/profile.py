@@ -32,6 +32,7 @@ class AgentSkillsProfile(CommonProfile):
     id = "agentskills"
     display_name = "Agent Skills spec"
     version_note = "agentskills/agentskills @69ef37e9 (specification.mdx, adding-skills-support.mdx)"
+    client_version = "spec"
     collision = "higher-wins"
     rules = WalkRules(max_depth=SCAN_DEPTH, min_depth=1, skip_dot=False, stop_at_skill=True,
                       symlinks="follow", client="the agentskills client guide")

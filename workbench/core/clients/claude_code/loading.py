@@ -35,6 +35,7 @@ from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolS
                                          find_injections, find_listed, make_read_tool)
 from workbench.core.clients.claude_code.arguments import (CHECKED_ON, declared_arguments, split_args,
                                                           substitute, substitute_spans)
+from workbench.core.text import plural
 
 __all__ = ["LOADER", "split_args", "substitute", "substitute_spans"]
 
@@ -96,7 +97,7 @@ class ClaudeCodeLoader(Loader):
                          + ", ".join(f"{sp.placeholder or 'ARGUMENTS:'}→{sp.value[:20]!r}"
                                      for sp in spans[:6]))
         if injections:
-            notes.append(f"{len(injections)} !`command` injection(s) left unrun")
+            notes.append(f"{plural(len(injections), '!`command` injection')} left unrun")
         fork = (getattr(skill, "fields", None) or {}).get("context") == "fork"
         if fork and ctx.subagent is not None:
             agent = (getattr(skill, "fields", None) or {}).get("agent")

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.listing import ListingReport, SkillListing, ceil_div, ctx_label, utf8_len
+from workbench.core.text import plural
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -459,7 +460,7 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         warnings.append(WARN_SHORTENED_PCT if budget.unit == "tokens" else WARN_SHORTENED)
     info = []
     if plan.root_lines:
-        info.append(f"Alias plan used: {len(plan.root_lines)} skill root(s) abbreviated as r0.. "
+        info.append(f"Alias plan used: {plural(len(plan.root_lines), 'skill root')} abbreviated as r0.. "
                     "(it fit more skills or cut fewer characters).")
     how = ("what-if override" if options.get("budget_tokens") or options.get("budget_chars")
            else f"{context_tokens:,} tokens × 2 %" if budget.unit == "tokens"

@@ -53,6 +53,7 @@ class CodexProfile(CommonProfile):
     id = "codex"
     display_name = "Codex CLI"
     version_note = "openai/codex core-skills loader.rs @033d1d07, render.rs @0899b7c4"
+    client_version = "0.169.0"  # real-clients.md
     collision = "keep-both"
     rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
                       client="Codex")

@@ -38,6 +38,7 @@ class GeminiCliProfile(CommonProfile):
     id = "gemini-cli"
     display_name = "Gemini CLI"
     version_note = "google-gemini/gemini-cli @5411f113 skillLoader.ts, skillManager.ts"
+    client_version = "0.61.0"  # real-clients.md
     collision = "higher-wins"
     within_root = "last"  # later-loaded wins with a warning; glob order within a tier assumed sorted
     rules = WalkRules(max_depth=1, min_depth=0, skip_dot=True, symlinks="follow", client="Gemini CLI")

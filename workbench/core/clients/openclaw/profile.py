@@ -22,8 +22,8 @@ from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, line_value_first_line, load_json_file, memo_file,
-    parse_loose_mapping, truthy_path, unreadable,
+    CommonProfile, WalkRules, folder_name, is_installed_extra, line_value_first_line, load_json_file,
+    memo_file, parse_loose_mapping, truthy_path, unreadable,
 )
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
@@ -92,7 +92,7 @@ class OpenClawProfile(CommonProfile):
         return out
 
     def rules_for(self, root: Root) -> WalkRules:
-        if root.scope == "extra" and root.note.startswith("HACKING"):
+        if is_installed_extra(root):
             return super().rules_for(root)
         if root.scope == "managed" or (root.scope == "user" and root.path.parent.name == ".agents"):
             return WalkRules(max_depth=MAX_DEPTH, min_depth=0, skip_dot=True, stop_at_skill=True,

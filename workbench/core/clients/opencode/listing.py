@@ -33,6 +33,7 @@ from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS,
 from workbench.core.listing import (
     ListingReport, SkillListing, client_texts, locale_key, placeholder,
 )
+from workbench.core.text import agree, plural
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -107,8 +108,9 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         body = "\n".join(lines)
     warnings = []
     if len(listed) < len(skills):
-        warnings.append(f"{len(skills) - len(listed)} skill(s) without a description are not listed "
-                        "by OpenCode (V2); the model only finds them if told the name.")
+        n = len(skills) - len(listed)
+        warnings.append(f"{plural(n, 'skill')} without a description {agree(n, 'is', 'are')} not listed "
+                        f"by OpenCode (V2); the model only finds {agree(n, 'it', 'them')} if told the name.")
     assumptions = ["Name order approximates JavaScript localeCompare."]
     if builtins and not captured:
         assumptions.append(f"OpenCode {VERSION}'s built-in skills are shown as placeholders of "

@@ -61,3 +61,49 @@ def first_line_of(span: Span, ctx: LintContext) -> Span:
         return span
     ln = ctx.lines[span.line - 1] if span.line <= len(ctx.lines) else ""
     return Span(span.line, span.column, span.line, max(span.column + 1, len(ln) + 1))
+
+
+def client_reading(ctx: LintContext):
+    """How the profile's client reads this file: its discovery ``ClientProfile.read`` (a
+    ``clients.base.ReadResult``: ``ok``, ``mode`` strict|fallback|dropped|failed, ``note``), or
+    None for the spec/platform profiles or when the client cannot be asked. The file is read as
+    if installed at ``<folder>/SKILL.md`` in a user root. Lets a rule's severity follow what the
+    client does (issue 13: Gemini CLI loads bad YAML through its line parser)."""
+    cid = getattr(ctx.profile, "client", None)
+    if not cid:
+        return None
+    from pathlib import Path
+
+    from workbench.core.clients import get_profile
+    from workbench.core.clients.base import Found
+    from workbench.core.model import Environment, Root
+    path = Path(ctx.path if ctx.path is not None else "skill/SKILL.md").absolute()
+    base = path.parent.parent
+    try:
+        env = Environment(workspace=base, home=base, env={}, bins=set())
+        root = Root(path=base, scope="user", precedence=0, exists=True)
+        return get_profile(cid).read(ctx.sf, Found(path, 1), root, env)
+    except Exception:  # noqa: BLE001 - a client's reader must never break lint
+        return None
+
+
+def fallback_severity(ctx: LintContext, message: str) -> tuple[str | None, str]:
+    """(severity override, message) for a frontmatter finding under a client profile: the client
+    still loads the file (through its fallback parser, or it is not bothered at all) ->
+    "warning" and the message says so; otherwise (None, ``message`` plus what the client does
+    when it is known: drops every field, skips the skill)."""
+    rr = client_reading(ctx)
+    if rr is None:
+        return None, message
+    from workbench.core.clients import DISPLAY_NAMES
+    who = DISPLAY_NAMES.get(ctx.profile.client, ctx.profile.client)
+    if rr.ok and rr.mode == "fallback":
+        return "warning", (f"{message}; {who} still loads it through its line parser "
+                           "(other clients and validators reject it)")
+    if rr.ok and rr.mode == "strict":
+        return "warning", f"{message}; {who} still reads it (other clients do not)"
+    if rr.ok and rr.mode == "dropped":
+        return None, f"{message}; {who} loads the skill with every field dropped"
+    if not rr.ok:
+        return None, f"{message}; {who} skips the skill"
+    return None, message

@@ -3,8 +3,10 @@ r"""FM003 yaml-invalid: the frontmatter is not valid YAML.
 validators.md B3; the most common cause is an unquoted colon in a value
 (``description: Use when: x``), which both skills-ref and quick_validate reject (4.2). Clients
 differ: Claude Code loads the skill with every field dropped, Gemini CLI and OpenClaw fall back to
-a line parser, Codex/OpenCode/VS Code skip the skill (clients.md 8, "Bad YAML"); the severity is
-an error everywhere because the author's fields are lost or read differently. Positioned at the
+a line parser, Codex/OpenCode/VS Code skip the skill (clients.md 8, "Bad YAML"). The severity
+follows the profile's client (``_util.fallback_severity``, the client's own reader): a warning when
+it still loads the file through its line parser (Gemini CLI, OpenClaw: name and description
+recovered), else an error (the author's fields are lost or the skill is skipped). Positioned at the
 YAML error mark. Quick fix: quote the value when a ``key: value: with colon`` line is the cause.
 Tab indentation is reported by FM004 instead.
 
@@ -18,12 +20,17 @@ FAIL:
     name: pdf-tools
     description: Use when: the user asks to read a PDF
     ---
+FAIL (profile=gemini-cli):
+    ---
+    name: pdf-tools
+    description: Use when: the user asks to read a PDF
+    ---
 """
 
 import re
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules._util import yaml_quote
+from workbench.core.lint.rules._util import fallback_severity, yaml_quote
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.skillfile import Span
 
@@ -60,4 +67,5 @@ def check(ctx):
     if "\t" in sf.frontmatter and ("tab" in sf.message.lower()):
         return  # FM004 explains it better
     span = sf.error_span or Span(2, 1, 2, 2)
-    yield Finding(span, sf.message, colon_fix(ctx, span.line))
+    severity, message = fallback_severity(ctx, sf.message)
+    yield Finding(span, message, colon_fix(ctx, span.line), severity=severity)
