@@ -423,6 +423,21 @@ class DiagnosticList(list):
             src = sorted(tuple(src) + tuple(cat), key=_tuple_sort_key)
         list.extend(self, map(_decode_diag, src))
 
+    def records(self) -> list[tuple]:
+        """The diagnostics as compact tuples in list order, without building ``Diagnostic``
+        objects: ``(line, column, end_line, end_column, severity, code, message, fix, rule,
+        unverified)`` where ``fix`` is None or ``(title, ((line, column, end_line, end_column,
+        new_text), ...))`` (what printing 35,000 of them needs, ~5x cheaper than the objects)."""
+        src = self._src
+        if src is None:
+            return [_encode_diag(d) for d in list.__iter__(self)]
+        cat = self._cat
+        if isinstance(src, bytes):
+            src = marshal.loads(src)
+        if isinstance(cat, bytes):
+            cat = marshal.loads(cat)
+        return sorted(tuple(src) + tuple(cat), key=_tuple_sort_key) if cat else list(src)
+
     def counts(self) -> dict[str, int]:
         """{"error": n, "warning": n, "info": n} (without building the diagnostics)."""
         if self._src is None:
@@ -509,6 +524,13 @@ def severity_totals(results: "dict[Any, list[Diagnostic]]") -> dict[str, int]:
                 else:
                     i += 1
     return {ERROR: e, "warning": w, "info": i}
+
+
+def diagnostic_records(diags: "list[Diagnostic]") -> list[tuple]:
+    """``DiagnosticList.records()`` for any list of diagnostics (a plain list is encoded)."""
+    if type(diags) is DiagnosticList:
+        return diags.records()
+    return [_encode_diag(d) for d in diags]
 
 
 def _tuple_sort_key(t: tuple) -> tuple:
