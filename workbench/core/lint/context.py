@@ -66,9 +66,14 @@ class Fence:
 
 
 _FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
-_FENCE_START = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
+# a fence line after a line break (a literal first character lets the regex engine skip ahead
+# with its fast search: ~4x faster than a ``^`` + MULTILINE pattern), and at the body's start
+_FENCE_NL = re.compile(r"\n {0,3}(?:```|~~~)")
+_FENCE_AT = re.compile(r" {0,3}(?:```|~~~)")
 _PLUS_ONE = (1).__add__
-_LINK = re.compile(r"!?\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
+# The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
+# fast search again); the target, its offsets and the line are the same either way.
+_LINK = re.compile(r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
 
 
 def _entries(catalog: Iterable[Any] | None) -> list[CatalogEntry]:
@@ -166,6 +171,7 @@ class LintContext:
                 self.fields[k] = FieldView(k, lf.value, lf.key_span, lf.value_span, "", "", None, True)
         self._line_starts: list[int] | None = None
         self._lines: list[str] | None = None
+        self._parts: list[str] | None = None
         self._fences: list[Fence] | None = None
         self._links: list[tuple[str, int, int]] | None = None
         self._folder: dict[str, list[str]] | None = None
@@ -232,7 +238,7 @@ class LintContext:
         if self._line_starts is None:
             # running sum of (line length + 1) over the "\n"-split parts, all in C (a find() loop
             # in Python cost ~50 µs per 1,000 lines)
-            starts = list(accumulate(map(_PLUS_ONE, map(len, self.text.split("\n"))), initial=0))
+            starts = list(accumulate(map(_PLUS_ONE, map(len, self._split_lines())), initial=0))
             starts.pop()
             self._line_starts = starts
         return self._line_starts
@@ -241,10 +247,15 @@ class LintContext:
     def lines(self) -> list[str]:
         """The file's lines without line endings."""
         if self._lines is None:
-            t = self.text
-            self._lines = ([ln[:-1] if ln.endswith("\r") else ln for ln in t.split("\n")] if "\r" in t
-                           else t.split("\n"))
+            parts = self._split_lines()
+            self._lines = [ln[:-1] if ln.endswith("\r") else ln for ln in parts] if "\r" in self.text else parts
         return self._lines
+
+    def _split_lines(self) -> list[str]:
+        """``text.split("\\n")`` (done once for ``lines`` and ``line_starts``; do not modify)."""
+        if self._parts is None:
+            self._parts = self.text.split("\n")
+        return self._parts
 
     def pos(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of an offset into ``text``."""
@@ -333,8 +344,11 @@ class LintContext:
             out: list[Fence] = []
             body, base = self.body, self.body_offset
             # candidate lines: up to 3 spaces, then ``` or ~~~ (found in C by one regex pass)
-            has = "```" in body or "~~~" in body
-            cands = [m.start() for m in _FENCE_START.finditer(body)] if has else []
+            cands = []
+            if "```" in body or "~~~" in body:
+                cands = [m.start() + 1 for m in _FENCE_NL.finditer(body)]
+                if _FENCE_AT.match(body):
+                    cands.insert(0, 0)
             cur = None  # (start offset, marker, lang)
             for ls in cands:
                 le = body.find("\n", ls)
