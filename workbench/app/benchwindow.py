@@ -56,12 +56,19 @@ def main(argv: list[str]) -> int:
         now = time.perf_counter()
         gaps.append(now - last[0])
         last[0] = now
+
+    def check() -> None:  # after the widgets' own slots for the change have run
+        now = time.perf_counter()
         if "populated" not in out and win.skills.model.skill_count() >= expected:
             out["populated"] = round(now - T0, 3)
         if "populated" in out and not ctx.scanning and not ctx.listings_pending:
             out["complete"] = round(now - T0, 3)
             app.quit()
 
+    ctx.catalog_changed.connect(lambda: QTimer.singleShot(0, check))
+    poll = QTimer()  # the listings' background render ends without a signal of its own
+    poll.timeout.connect(check)
+    poll.start(50)
     timer = QTimer()
     timer.timeout.connect(tick)
     timer.start(5)
