@@ -11,11 +11,11 @@ e.g. ``skill_tool=false`` (VS Code), ``max_skills_prompt_chars=30000`` (OpenClaw
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.core.jsontext import dumps_indented
 
 
 def add_parser(subparsers, common) -> None:
@@ -106,8 +106,7 @@ def run(args) -> int:
     _empty_notes(env, cats)
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
-        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(dumps_indented(data) + "\n")  # = json.dump(indent=2), faster
     else:
         for r in reports:
             if len(reports) > 1:
