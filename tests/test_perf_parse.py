@@ -81,3 +81,23 @@ def test_block_scalar_value_span_stops_at_its_last_content_line():
         sf = parse_skill_text(text)
         assert sf.fields["description"].value_span == Span(3, 14, 5, 6)  # "  two" ends at column 6
         assert sf.data["description"] == value
+
+
+def test_linting_leaves_no_cyclic_garbage(corpus):
+    """``lint_paths`` keeps the cyclic GC off while it reads, parses and lints (issue 14): that is
+    only free if a file's work leaves no reference cycles behind."""
+    import gc
+
+    from workbench.core.lint.engine import _records_chunk, find_skill_files
+    from workbench.core.lint.profiles import get_profile
+    files = [str(f) for f in find_skill_files(corpus)][:400]
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        out = _records_chunk(files, get_profile("claude-code"), True)
+        assert len(out) == len(files)
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
