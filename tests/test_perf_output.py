@@ -58,3 +58,23 @@ def test_records_equal_encoded_diagnostics(tmp_path):
         recs = diagnostic_records(ds)
         assert recs == diagnostic_records(built[p])
         assert [(t[0], t[1], t[5]) for t in recs] == [(d.line, d.column, d.code) for d in built[p]]
+
+
+def test_lint_and_scan_import_no_heavy_modules(tmp_path):
+    """``workbench lint`` / ``scan`` start fast: no Qt, anthropic, markdown-it or other commands'
+    modules are imported (issue 14: lazy imports)."""
+    import os
+    import subprocess
+    import sys
+    write_skill(tmp_path / "a", raw="---\nname: a\ndescription: Use when testing.\n---\n# A\n")
+    code = ("import sys\nfrom workbench.cli import main\n"
+            f"for argv in (['lint', {str(tmp_path)!r}, '--no-cache'], ['scan', {str(tmp_path)!r}, "
+            f"'--home', {str(tmp_path)!r}]):\n"
+            "    main(argv)\n"
+            "heavy = ('PySide6', 'anthropic', 'markdown_it', 'workbench.app', 'workbench.core.workshop',"
+            " 'workbench.core.chat', 'workbench.core.evals')\n"
+            "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "WORKBENCH_HOME": str(tmp_path / "home")})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]"
