@@ -10,7 +10,8 @@ from workbench.core.bench import make_tree
 
 
 def test_bench_command_json(tmp_path, capsys):
-    rc = main(["bench", "--skills", "50", "--sample", "5", "--format", "json", "--workdir", str(tmp_path)])
+    rc = main(["bench", "--skills", "50", "--sample", "5", "--format", "json", "--workdir", str(tmp_path),
+               "--repeat", "1", "--rule-sample", "20"])
     assert rc == 0
     res = json.loads(capsys.readouterr().out)
     assert res["skills"] == 50
@@ -29,21 +30,35 @@ def test_bench_command_json(tmp_path, capsys):
     assert res["keystroke"]["p95_ms"] > 0
     assert set(res["targets"]) >= {"scan_lint_10k_le_1s_warm", "scan_lint_10k_le_1s_warm_whole_process",
                                    "keystroke_p95_le_20ms"}
+    iss = res["issue"]
+    assert iss["lint_cli"]["wall"] > 0 and iss["lint_cli"]["warm_wall"] > 0 and iss["scan_cli"]["wall"] > 0
+    assert iss["floor"]["files"] == 50 and iss["rules"]["files"] == 20
+    assert set(iss["rules"]["rules_us"]) >= {"BODY004", "BODY005", "NAME001"}
+    assert iss["window"] is None or iss["window"]["populated"] > 0
+    tab = res["issue_table"]
+    assert {"lint_cli_cold", "lint_cli_warm", "lint_vs_floor", "scan_cli_cold", "lint_one_cli",
+            "keystroke_p95"} <= set(tab)
+    for r in tab.values():
+        assert isinstance(r["met"], bool) and r["est_10k"] >= 0
     assert list(tmp_path.iterdir()) == []  # the temporary tree is removed
 
 
 def test_bench_command_text_builtin_set(tmp_path, capsys):
     empty = tmp_path / "nocorpus"
     empty.mkdir()
-    rc = main(["bench", "--skills", "6", "--sample", "3", "--corpus", str(empty), "--workdir", str(tmp_path)])
+    rc = main(["bench", "--skills", "6", "--sample", "3", "--corpus", str(empty), "--workdir", str(tmp_path),
+               "--repeat", "1", "--no-window", "--rule-sample", "6"])
     assert rc == 0
     out = capsys.readouterr().out
     assert "scan + lint, warm (fresh process)" in out and "keystroke" in out and "process s" in out
+    assert "issue 14 targets" in out and "workbench lint DIR --format json, empty cache" in out
+    assert "window: not measured (not asked)" in out and "rules over the" in out
 
 
 def test_bench_usage_errors(capsys):
     assert main(["bench", "--skills", "0"]) == 2
     assert main(["bench", "--format", "xml", "--skills", "5"]) == 2
+    assert main(["bench", "--repeat", "0", "--skills", "5"]) == 2
 
 
 def test_make_tree_unique_names(tmp_path, corpus):

@@ -157,14 +157,17 @@ def help_text(doc: str | None) -> str:
     return " ".join(first.replace("``", "").replace("`", "'").split())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``only`` that one (``main`` running a command: the
+    other command modules, e.g. workshop's store or the scan's discovery, are then not imported;
+    ``workbench lint FILE`` starts ~40 ms sooner)."""
     parser = argparse.ArgumentParser(
         prog="workbench",
         description="Skill Workbench: see what coding agents see of your Agent Skills.",
     )
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             mod = importlib.import_module(f"workbench.commands.{name}")
         except ModuleNotFoundError as exc:  # a command not built yet
@@ -199,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     first = next((a for a in argv if not a.startswith("-")), None)
     try:
         if first in COMMANDS:
-            parser = build_parser()
+            parser = build_parser(first)
             args = parser.parse_args(argv)
             mod = importlib.import_module(f"workbench.commands.{args.command}")
             return int(mod.run(args) or 0)

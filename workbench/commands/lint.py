@@ -46,7 +46,6 @@ from __future__ import annotations
 from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -54,10 +53,12 @@ from urllib.parse import quote
 
 from workbench import __version__
 from workbench.cli import UsageError
+from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
 from workbench.core.fscache import default_dir_cache
 from workbench.core.lint.engine import find_skill_files
 from workbench.core.lint.profiles import profile_for_location
+from workbench.core.lint.engine import diagnostic_records, severity_totals
 from workbench.core.skillfile import special_file_problem
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
@@ -160,33 +161,68 @@ def run(args: argparse.Namespace) -> int:
         merged = {k: v for res in per_group for k, v in res.items()}
         results = {k: merged[k] for k in sorted(merged, key=lambda q: q.parts)}
     profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
-    flat = [(path, d) for path, ds in results.items() for d in ds]
-    summary = {"files": sum(1 for p in results if p.is_file() or p.name.lower() == "skill.md"),
-               "errors": sum(1 for _, d in flat if d.severity == "error"),
-               "warnings": sum(1 for _, d in flat if d.severity == "warning"),
-               "infos": sum(1 for _, d in flat if d.severity == "info")}
+    tot = severity_totals(results)
+    summary = {"files": sum(1 for p in results if p.name.lower() == "skill.md" or p.is_file()),
+               "errors": tot["error"], "warnings": tot["warning"], "infos": tot["info"]}
+    profile_id = prof.id if len(groups) == 1 else "mixed"
     out = sys.stdout
+    # text and json print from the compact records (no Diagnostic objects: see write_json)
     if fmt == "text":
-        for path, d in flat:
-            out.write(f"{path}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}\n")
+        out.write("".join(f"{path}:{t[0]}:{t[1]}: {t[4]} {t[5]} {t[6]}\n"
+                          for path, ds in results.items() for t in diagnostic_records(ds)))
         print(f"{summary_text(summary)} ({profile_note(groups, per_group)})", file=sys.stderr)
     elif fmt == "json":
         sources = {"option" if src is None else src if src == "default" else f"location {src}"
                    for _pr, src, _ps in groups}
-        json.dump({"diagnostics": [dict(path=str(p), **d.to_json(), **({"profile": profile_of[p]}
-                                        if len(groups) > 1 else {})) for p, d in flat],
-                   "summary": summary, "profile": prof.id if len(groups) == 1 else "mixed",
-                   "profile_source": sources.pop() if len(sources) == 1 else "location"},
-                  out, indent=2, ensure_ascii=False)
-        out.write("\n")
-    elif fmt == "sarif":
-        json.dump(to_sarif(flat, prof.id if len(groups) == 1 else "mixed"), out, indent=2,
-                  ensure_ascii=False)
-        out.write("\n")
+        source = sources.pop() if len(sources) == 1 else "location"
+        if len(groups) == 1:  # the fast path: from the compact records
+            out.write(json_text(results, summary, profile_id, {"profile_source": source}))
+        else:  # mixed profiles: each diagnostic says its own
+            flat = [(path, d) for path, ds in results.items() for d in ds]
+            out.write(dumps_indented({"diagnostics": [dict(path=str(p), **d.to_json(), profile=profile_of[p])
+                                                      for p, d in flat],
+                                      "summary": summary, "profile": profile_id,
+                                      "profile_source": source}) + "\n")
     else:
-        for path, d in flat:
-            out.write(github_line(path, d) + "\n")
+        flat = [(path, d) for path, ds in results.items() for d in ds]
+        if fmt == "sarif":
+            out.write(dumps_indented(to_sarif(flat, profile_id)) + "\n")
+        else:
+            for path, d in flat:
+                out.write(github_line(path, d) + "\n")
     return 1 if summary["errors"] else 0
+
+
+def json_text(results: dict, summary: dict, profile_id: str, extra: dict | None = None) -> str:
+    """The ``--format json`` document (ending in a newline), character for character what
+    ``json.dumps({"diagnostics": [dict(path=str(p), **d.to_json()) ...], "summary": summary,
+    "profile": profile_id}, indent=2, ensure_ascii=False)`` gives, written from each file's
+    compact records (``DiagnosticList.records``) with one template per diagnostic: ~5x less
+    time than building 35,000 ``Diagnostic`` objects and their dicts for the standard encoder's
+    pure-Python indenting path."""
+    enc = encode_basestring
+    parts: list[str] = []
+    add = parts.append
+    sep = "\n    {\n      \"path\": "
+    for path, ds in results.items():
+        ps = enc(str(path))
+        for t in diagnostic_records(ds):
+            add(f'{sep}{ps},\n      "line": {t[0]},\n      "column": {t[1]},\n      "end_line": {t[2]},'
+                f'\n      "end_column": {t[3]},\n      "severity": {enc(t[4])},\n      "code": {enc(t[5])},'
+                f'\n      "message": {enc(t[6])},\n      "rule": {enc(t[8])}')
+            if t[9]:
+                add(',\n      "unverified": true')
+            fx = t[7]
+            if fx is not None:
+                edits = [{"line": e[0], "column": e[1], "end_line": e[2], "end_column": e[3],
+                          "new_text": e[4]} for e in fx[1]]
+                add(',\n      "fix": ' + dumps_indented({"title": fx[0], "edits": edits}, level=3))
+            add("\n    }")
+            sep = ",\n    {\n      \"path\": "
+    body = "".join(parts)
+    tail = "".join(f',\n  {enc(k)}: ' + dumps_indented(v, level=1) for k, v in (extra or {}).items())
+    return ('{\n  "diagnostics": ' + (f"[{body}\n  ]" if body else "[]") + ',\n  "summary": '
+            + dumps_indented(summary, level=1) + ',\n  "profile": ' + enc(profile_id) + tail + "\n}\n")
 
 
 def check_path(p: Path) -> None:

@@ -11,7 +11,6 @@ e.g. ``skill_tool=false`` (VS Code), ``max_skills_prompt_chars=30000`` (OpenClaw
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -19,6 +18,7 @@ from workbench.cli import (
     UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
     open_workspace,
 )
+from workbench.core.jsontext import dumps_indented
 
 
 def add_parser(subparsers, common) -> None:
@@ -104,8 +104,7 @@ def run(args) -> int:
     _empty_notes(env, cats)
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
-        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(dumps_indented(data) + "\n")  # = json.dump(indent=2), faster
     else:
         for r in reports:
             if len(reports) > 1:

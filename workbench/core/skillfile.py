@@ -422,17 +422,22 @@ def _bad_byte_span(raw: bytes, start: int) -> Span:
 # splitting
 
 _DELIM = re.compile(r"---[ \t]*\r?")
+# a delimiter line after a line break (literal first character: the regex engine's fast search)
+_CLOSE = re.compile(r"\n---[ \t]*\r?(?=\n|\Z)")
 
 
 def _split(sf: SkillFile) -> None:
+    """Find the frontmatter block: sets state (no-frontmatter / unclosed / empty), the delimiter
+    lines, ``frontmatter`` (its lines without "\\r"), ``body`` and ``dash_lines``. Only the
+    frontmatter is split into lines; the body is one slice of the text."""
     text = sf.text
-    lines = text.split("\n")
-    first = lines[0] if lines else ""
+    nl = text.find("\n")
+    first = text if nl == -1 else text[:nl]
     if not _DELIM.fullmatch(first):
         sf.state = "no-frontmatter"
         if first.strip() == "---":
             sf.message = "the first line is not exactly '---' (leading whitespace)"
-        elif any(_DELIM.fullmatch(ln) for ln in lines[1:6]) and not first.strip():
+        elif not first.strip() and any(_DELIM.fullmatch(ln) for ln in text.split("\n", 6)[1:6]):
             sf.message = "frontmatter must start on line 1; blank line(s) before '---'"
         else:
             sf.message = "no frontmatter: the file must start with a '---' line"
@@ -442,23 +447,21 @@ def _split(sf: SkillFile) -> None:
         return
     sf.open_line = 1
     sf.open_trailing_ws = first.rstrip("\r") != "---"
-    close = None
-    for i in range(1, len(lines)):
-        if _DELIM.fullmatch(lines[i]):
-            close = i
-            break
-    if close is None:
+    m = _CLOSE.search(text, nl) if nl != -1 else None
+    if m is None:
         sf.state = "unclosed"
         sf.message = "frontmatter opened with '---' on line 1 is never closed by a '---' line"
         sf.error_span = Span(1, 1, 1, 4)
-        sf.frontmatter = "\n".join(ln.rstrip("\r") for ln in lines[1:])
+        rest = [] if nl == -1 else text[nl + 1:].split("\n")
+        sf.frontmatter = "\n".join(ln.rstrip("\r") for ln in rest)
         sf.body = ""
-        sf.body_line = len(lines) + 1
+        sf.body_line = len(rest) + 2
         return
+    close = text.count("\n", 0, m.start() + 1)  # 0-based line index of the closing '---'
     sf.close_line = close + 1
-    fm_lines = [ln.rstrip("\r") for ln in lines[1:close]]
+    fm_lines = [ln.rstrip("\r") for ln in text[nl + 1:m.start()].split("\n")] if m.start() > nl else []
     sf.frontmatter = "\n".join(fm_lines)
-    sf.body = "\n".join(lines[close + 1:])
+    sf.body = text[m.end() + 1:]
     sf.body_line = close + 2
     for j, ln in enumerate(fm_lines):
         if "---" in ln and not ln.lstrip().startswith("#"):
@@ -486,6 +489,9 @@ def node_span(node: Any) -> Span:
     return _span(node, 1)
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
 def _parse_yaml(sf: SkillFile) -> None:
     offset = 1  # frontmatter line 1 is file line 2
     # The frontmatter's last line ends with a line break in the file, so clip-chomped block
@@ -506,10 +512,13 @@ def _parse_yaml(sf: SkillFile) -> None:
             return
         seen: dict[str, Span] = {}
         for knode, vnode in node.value:
-            try:
-                key = loader.construct_object(knode, deep=True)
-            except yaml.YAMLError:
-                key = knode.value
+            if knode.tag == _STR_TAG and type(knode.value) is str:
+                key = knode.value  # what constructing a str scalar gives, without the constructor
+            else:
+                try:
+                    key = loader.construct_object(knode, deep=True)
+                except yaml.YAMLError:
+                    key = knode.value
             key_s = key if isinstance(key, str) else str(key)
             kspan = _span(knode, offset)
             if key_s in seen:
@@ -567,13 +576,13 @@ def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list | None = None
         # not one per block scalar).
         if memo is None:
             memo = []
-        if not memo:
-            memo.append(sf.text.split("\n"))
+        if not memo:  # the frontmatter's lines: file line L is lines[L - 2]
+            memo.append(sf.frontmatter.split("\n"))
         lines = memo[0]
         el = sp.end_line - 1
-        while el > sp.line and not lines[el - 1].strip():
+        while el > sp.line and not lines[el - 2].strip():
             el -= 1
-        return Span(sp.line, sp.column, el, len(lines[el - 1].rstrip("\r")) + 1)
+        return Span(sp.line, sp.column, el, len(lines[el - 2]) + 1)
     if sp.end_line == sp.line and sp.end_column <= sp.column:  # empty value
         return Span(sp.line, sp.column, sp.line, sp.column + 1)
     return sp
