@@ -52,6 +52,7 @@ from urllib.parse import quote
 from workbench import __version__
 from workbench.cli import UsageError
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
+from workbench.core.lint.engine import entry_exists
 from workbench.core.skillfile import special_file_problem
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     # entry is only used while the file, its folder listings and profile/rules are unchanged).
     results = lint_paths(paths, profile=prof, jobs=args.jobs, cache=bool(args.cache))
     flat = [(path, d) for path, ds in results.items() for d in ds]
-    summary = {"files": sum(1 for p in results if p.is_file() or p.name.lower() == "skill.md"),
+    summary = {"files": sum(1 for p in results if os.path.isfile(p) or p.name.lower() == "skill.md"),
                "errors": sum(1 for _, d in flat if d.severity == "error"),
                "warnings": sum(1 for _, d in flat if d.severity == "warning"),
                "infos": sum(1 for _, d in flat if d.severity == "info")}
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
 def check_path(p: Path) -> None:
     """Raise ``UsageError`` for a PATH argument ``workbench lint`` does not take (module docstring):
     a missing path, or a file (or broken symlink, FIFO, ...) not named SKILL.md in any case."""
-    if p.name.lower() == "skill.md" and os.path.lexists(p):
+    if p.name.lower() == "skill.md" and entry_exists(p):
         return  # linted; STR001 notes a case variant, STR003 a broken link or special file
     if not os.path.lexists(p):
         raise UsageError(f"{p}: no such file or directory")
@@ -151,7 +152,8 @@ def summary_text(summary: dict) -> str:
 
 
 def _uri(path: Path) -> str:
-    s = path.as_posix()
+    # percent-encode the path's bytes: a non-UTF-8 name (surrogateescape) round-trips as %FF
+    s = os.fsencode(path.as_posix())
     return quote(s, safe="/:._-~") if not path.is_absolute() else "file://" + quote(s, safe="/:._-~")
 
 

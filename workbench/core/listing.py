@@ -183,7 +183,8 @@ _PUNCT_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
 def _primary_char(ch: str) -> str:
-    """Primary collation weight of one character, as a one-char string (comparable)."""
+    """Primary collation weight of one character, as a string of one or more weights (comparable):
+    a character that case-folds to several ("ß" -> "ss") weighs as those characters."""
     code = ord(ch)
     if code < 128:
         return _ASCII_PRIMARY[code]
@@ -192,10 +193,11 @@ def _primary_char(ch: str) -> str:
     if ch.isdigit():
         return chr(0x40 + unicodedata.digit(ch, 0))
     if ch.isalpha():
+        # casefold may give several characters ("ß" -> "ss", "İ" -> "i̇"): weigh each of them
         base = unicodedata.normalize("NFKD", ch)[0].casefold()
         if base.isascii() and base.isalpha():
-            return _ASCII_PRIMARY[ord(base)]
-        return chr(0x100 + ord(base))
+            return base.translate(_ASCII_PRIMARY)
+        return "".join(chr(0x100 + ord(c)) for c in base)
     return chr(0x0F)
 
 

@@ -40,17 +40,12 @@ from workbench.core.fscache import SKILL_DIR, SKILL_FILE, SKILL_LINK, SKILL_OTHE
 from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
-from workbench.core.skillfile import special_file_problem
+from workbench.core.skillfile import load_yaml, special_file_problem
 
 if TYPE_CHECKING:
     from workbench.core.fscache import DirCache
     from workbench.core.model import Environment, Skill
     from workbench.core.skillfile import SkillFile
-
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 #: How deep the reporting walk looks below a root (levels of folders), whatever the client's
 #: own limit (HACKING.md "Decisions": extra roots are walked to 8 levels).
@@ -343,7 +338,7 @@ def quote_retry(frontmatter: str) -> dict | None:
     if not changed:
         return None
     try:
-        data = yaml.load("\n".join(out) + "\n", Loader=_Loader)  # noqa: S506 - safe loader
+        data = load_yaml("\n".join(out) + "\n")
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
@@ -535,8 +530,8 @@ def parse_loose_mapping(value: Any) -> dict | None:
             v = json.loads(value)
         except ValueError:
             try:
-                v = yaml.load(value, Loader=_Loader)  # noqa: S506 - safe loader
-            except yaml.YAMLError:
+                v = load_yaml(value)
+            except (yaml.YAMLError, ValueError, TypeError, RecursionError):
                 return None
         return v if isinstance(v, dict) else None
     return None

@@ -1,0 +1,219 @@
+"""Issue 12 (robustness): inputs that crashed, hung or blew up a command (items 8, 10-13)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import write_skill
+from workbench.cli import main
+from workbench.core.discovery import scan
+from workbench.core.explain import explain
+from workbench.core.listing import locale_key, render_listing
+from workbench.core.model import Environment
+from workbench.core.skillfile import load_yaml, parse_skill_text
+from workbench.core.text import SafeTextStream, escape_unsafe
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def env_for(tmp_path: Path, root: Path) -> Environment:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return Environment(workspace=tmp_path, home=home, cwd=tmp_path, extra_roots=[root])
+
+
+# -- item 10: a name whose case folding is longer than one character -------------------------------
+
+@pytest.mark.parametrize("name", ["straße-helper", "İstanbul-tool", "ǆemo", "ﬁle-tool"])
+def test_multichar_casefold_names_list_explain_and_sort(tmp_path, name):
+    root = tmp_path / "skills"
+    write_skill(root / name, name=name, description="Helps with streets. Use when asked.")
+    write_skill(root / "strasse-a", name="strasse-a", description="Other. Use when asked.")
+    env = env_for(tmp_path, root)
+    cat = scan(env, "openclaw")
+    report = render_listing(cat)
+    assert name in report.text
+    exps = explain(env, name, clients=["openclaw"])
+    assert exps and exps[0].listing_state
+    # ß weighs as "ss" (ICU primary level): next to "strasse", not after every ASCII name
+    assert locale_key("straße-helper")[0] == locale_key("strasse-helper")[0]
+
+
+# -- item 11: non-UTF-8 folder names -----------------------------------------------------------------
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="APFS refuses non-UTF-8 names")
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_non_utf8_folder_name_lint_every_format(tmp_path, fmt):
+    bad = os.fsdecode(b"bad\xffname")
+    write_skill(tmp_path / bad, name="bad-name", description="Does bad things. Use when asked.")
+    p = subprocess.run([sys.executable, "-m", "workbench", "lint", str(tmp_path), "--format", fmt],
+                       capture_output=True, cwd=REPO, timeout=120, env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert b"Traceback" not in p.stderr, p.stderr.decode(errors="replace")
+    out = p.stdout.decode("utf-8")  # valid UTF-8, always
+    if fmt == "json":
+        data = json.loads(out)
+        paths = {d["path"] for d in data["diagnostics"]}
+        # round-trips: the JSON string is the surrogateescape-decoded path
+        assert any(os.fsencode(x).endswith(b"bad\xffname/SKILL.md") for x in paths)
+    elif fmt == "sarif":
+        assert "bad%FFname/SKILL.md" in out
+        json.loads(out)
+    else:
+        assert "bad\\udcffname" in out
+
+
+def test_safe_stream_escapes_controls_and_surrogates():
+    class Sink:
+        encoding = "utf-8"
+
+        def __init__(self):
+            self.parts = []
+
+        def write(self, s):
+            s.encode("utf-8")  # strict: a lone surrogate would raise here
+            self.parts.append(s)
+
+    sink = Sink()
+    s = SafeTextStream(sink)
+    s.write("a\x1b[31mred\x07 \r\x9b\udcff\tok\n")
+    assert "".join(sink.parts) == "a\\u001b[31mred\\u0007 \\u000d\\u009b\\udcff\tok\n"
+    assert escape_unsafe("plain é ✓\n") == "plain é ✓\n"
+
+    class Latin1(Sink):
+        encoding = "latin-1"
+
+    sink2 = Latin1()
+    SafeTextStream(sink2).write("é ✓ 😀")
+    assert "".join(sink2.parts) == "é \\u2713 \\ud83d\\ude00"
+
+
+# -- item 12: numbers too long for str(), folders without permission -------------------------------
+
+@pytest.mark.parametrize("value", ["0x" + "f" * 5000, "1" * 5000, "-" + "9" * 4500, "07" + "7" * 6000, "0b" + "1" * 20000, "1_000" * 1500])
+def test_huge_int_is_a_positioned_yaml_error(value):
+    sf = parse_skill_text(f"---\nname: hexy\ndescription: {value}\n---\nbody\n")
+    assert sf.state == "yaml-error"
+    assert sf.error_span.line == 3 and sf.error_span.column == 14
+    assert "too long" in sf.message and "quote it" in sf.message
+
+
+def test_huge_int_description_explain_and_lint(tmp_path, capsys):
+    root = tmp_path / "skills"
+    write_skill(root / "hexy", name="hexy", description="0x" + "f" * 5000)
+    env = env_for(tmp_path, root)
+    for exp in explain(env, "hexy"):
+        assert exp.findings
+    rc = main(["lint", str(root / "hexy")])
+    out, _ = capsys.readouterr()
+    assert rc == 1 and ":3:14: error FM003" in out
+
+
+def test_4000_digit_int_still_an_int():
+    assert parse_skill_text(f"---\nname: x\nn: {'1' * 4000}\n---\n").data["n"] == int("1" * 4000)
+
+
+def _as_nobody() -> tuple[list[str], dict] | None:
+    """(command prefix, env) running Python as a non-root user (permission checks apply), or None
+    when no interpreter can run that way (as root: ``setpriv`` to uid 65534, with this Python or,
+    when it lives in a folder that user cannot enter, the system one on the same site-packages)."""
+    import sysconfig
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), sysconfig.get_paths()["purelib"]])}
+    if os.geteuid() != 0:
+        return [sys.executable], env
+    if not shutil.which("setpriv"):
+        return None
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    minor = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    for exe in (sys.executable, shutil.which(minor)):
+        if exe and subprocess.run([*drop, exe, "-c", "import workbench, yaml"], capture_output=True,
+                                  cwd="/", env=env).returncode == 0:
+            return [*drop, exe], env
+    return None
+
+
+@pytest.fixture
+def shared_tmp():
+    """A temporary folder other users can enter (pytest's own is private to its user)."""
+    import tempfile
+    d = Path(tempfile.mkdtemp(prefix="wb-perm-"))
+    d.chmod(0o777)
+    yield d
+    for sub in d.rglob("*"):
+        if sub.is_dir() and not sub.is_symlink():
+            sub.chmod(0o755)
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_folder_without_search_permission_is_a_diagnostic(shared_tmp):
+    how = _as_nobody()
+    if how is None:
+        pytest.skip("no interpreter usable by an unprivileged user")
+    prefix, env = how
+    base = shared_tmp
+    root = base / "skills"
+    for name in ("ro", "none", "fine"):
+        write_skill(root / name, name=name, description="Reads things. Use when asked to read.")
+    home = base / "h"
+    home.mkdir()
+    for p in (root, home, *root.iterdir()):
+        p.chmod(0o777)
+    (root / "ro").chmod(0o444)
+    (root / "none").chmod(0o000)
+    env.update(WORKBENCH_HOME=str(home), HOME=str(home), LC_ALL="C.UTF-8")
+    runs = [["lint", str(root)], ["lint", str(root / "ro")], ["lint", str(root / "none")],
+            ["lint", str(root / "ro" / "SKILL.md")], ["lint", "--format", "sarif", str(root)],
+            ["scan", "--root", str(root), "--home", str(home), str(base)],
+            ["listing", "--root", str(root), "--home", str(home), str(base)],
+            ["explain", "ro", str(base), "--root", str(root), "--home", str(home)]]
+    # one interpreter for every command (an unprivileged start-up is slow: no writable .pyc)
+    script = ("import contextlib, io, json, sys\nfrom workbench.cli import main\nout = []\n"
+              "for a in json.loads(sys.argv[1]):\n    buf = io.StringIO()\n"
+              "    with contextlib.redirect_stdout(buf):\n        rc = main(a)\n"
+              "    out.append([rc, buf.getvalue()])\nprint(json.dumps(out))\n")
+    p = subprocess.run([*prefix, "-c", script, json.dumps(runs)], capture_output=True, text=True,
+                       cwd="/", timeout=120, env=env)
+    assert "Traceback" not in p.stderr, p.stderr
+    results = json.loads(p.stdout)
+    for args, (rc, out) in zip(runs, results):
+        if args[0] == "lint" and "sarif" not in args and "none" not in args[-1]:
+            assert "ro/SKILL.md:1:1: error STR003 cannot read: Permission denied" in out, (args, out)
+        if args[-1].endswith("none"):
+            assert "none/SKILL.md:1:1: error STR003 cannot read: Permission denied" in out
+
+
+# -- item 8: YAML alias bombs -------------------------------------------------------------------------
+
+BOMB = "\n".join(f"{k}: &{k} [" + ",".join([f"*{p}"] * 9) + "]" for p, k in zip("abcdefgh", "bcdefghi"))
+BOMB = 'a: &a ["x","x","x","x","x","x","x","x","x"]\n' + BOMB + "\ndescription: *i\n"
+
+
+def test_alias_bomb_is_rejected_fast(tmp_path):
+    assert len(BOMB) < 600
+    t = time.perf_counter()
+    sf = parse_skill_text("---\nname: bomb\n" + BOMB + "---\nbody\n")
+    assert time.perf_counter() - t < 1
+    assert sf.state == "yaml-error" and "aliases" in sf.message and sf.error_span.line > 2
+    root = tmp_path / "skills"
+    write_skill(root / "bomb", raw="---\nname: bomb\n" + BOMB + "---\nbody\n")
+    env = env_for(tmp_path, root)
+    t = time.perf_counter()
+    for exp in explain(env, "bomb"):
+        assert exp.findings
+    assert time.perf_counter() - t < 10
+
+
+def test_recursive_alias_and_load_yaml_limits():
+    sf = parse_skill_text("---\nname: x\na: &a [*a]\n---\n")
+    assert sf.state == "yaml-error" and "contains it" in sf.message
+    with pytest.raises(Exception, match="aliases"):
+        load_yaml(BOMB)
+    assert load_yaml("k: &k {a: 1}\nm: *k\n") == {"k": {"a": 1}, "m": {"a": 1}}
