@@ -217,3 +217,72 @@ def test_recursive_alias_and_load_yaml_limits():
     with pytest.raises(Exception, match="aliases"):
         load_yaml(BOMB)
     assert load_yaml("k: &k {a: 1}\nm: *k\n") == {"k": {"a": 1}, "m": {"a": 1}}
+
+
+# -- item 8: quadratic or per-character rules ----------------------------------------------------------
+
+HEAD = "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when asked to read a PDF.\n---\n"
+
+
+@pytest.mark.parametrize("body", ["<!--" * 100_000, "<!-- a" * 50_000 + "-->" + "<!--" * 50_000])
+def test_unclosed_html_comments_lint_in_linear_time(body):
+    from workbench.core.lint import lint_text
+    t = time.perf_counter()
+    lint_text(HEAD + body + "\n")
+    assert time.perf_counter() - t < 5  # was 15 s for 20,000
+
+
+def test_html_comments_scan_matches_the_regex():
+    import re
+    from workbench.core.lint.rules.sec004_html_comment import html_comments
+    for text in ["<!-- a --> b <!-- c -->", "<!--<!-- x -->-->", "<!---->", "<!-- open", "a <!-- b\n--> c"]:
+        assert list(html_comments(text)) == [m.span() for m in re.finditer(r"<!--(.*?)-->", text, re.S)]
+
+
+@pytest.mark.parametrize("code, ch", [("SEC002", "\u202e"), ("SEC003", "\u200b"), ("SEC006", "\x1b")])
+def test_scattered_characters_one_finding_per_line_capped(code, ch):
+    from workbench.core.lint import lint_text
+    one_line = HEAD + (ch + "x") * 200_000 + "\n"
+    t = time.perf_counter()
+    ds = [d for d in lint_text(one_line) if d.code == code]
+    assert time.perf_counter() - t < 10
+    assert len(ds) == 1 and ds[0].column == 1 and ds[0].end_column == 400_000
+    # the fix removes every one of them and keeps the rest of the line
+    (edit,) = ds[0].fix.edits
+    assert edit.new_text == "x" * 199_999
+    many_lines = HEAD + (ch + "x\n") * 5_000
+    ds = [d for d in lint_text(many_lines) if d.code == code]
+    assert len(ds) == 50 and "4,950 more lines" in ds[-1].message
+    assert len(ds[0].fix.edits) == 5_000
+
+
+# -- item 13: control characters: a lint rule, and escaped in text output ------------------------------
+
+def test_control_char_rule_raw_and_yaml_escaped():
+    from workbench.core.lint import lint_text
+    ds = [d for d in lint_text(HEAD.replace("Extracts", "\x1b[8mExtracts") + "a\rb\r\nc\r\n")
+          if d.code == "SEC006"]
+    assert [(d.line, d.column) for d in ds] == [(3, 14), (5, 2)]
+    assert "ESC" in ds[0].message and "CR" in ds[1].message
+    ds = [d for d in lint_text('---\nname: x\ndescription: "Evil \\e]0;title\\a. Use when x"\n---\n')
+          if d.code == "SEC006"]
+    assert len(ds) == 1 and ds[0].line == 3 and "YAML escape" in ds[0].message
+    assert not [d for d in lint_text(HEAD.replace("\n", "\r\n") + "x\r\n") if d.code == "SEC006"]
+
+
+def test_listing_and_explain_text_never_print_control_characters(tmp_path, capsys):
+    root = tmp_path / "skills"
+    write_skill(root / "evil", raw='---\nname: evil\ndescription: "Evil \\e]0;pwned\\a\\e[2J. Use when x"\n'
+                                   '---\nbody\n')
+    home = tmp_path / "home"
+    home.mkdir()
+    opts = ["--root", str(root), "--home", str(home)]
+    for argv in (["listing", str(tmp_path), *opts], ["explain", "evil", str(tmp_path), *opts],
+                 ["scan", str(tmp_path), *opts], ["lint", str(root)]):
+        main(argv)
+        out, err = capsys.readouterr()
+        for stream in (out, err):
+            assert "\x1b" not in stream and "\x07" not in stream, argv
+    main(["listing", "--root", str(root), "--home", str(home), str(tmp_path)])
+    out, _ = capsys.readouterr()
+    assert "Evil \\u001b]0;pwned\\u0007\\u001b[2J." in out
