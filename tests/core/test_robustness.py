@@ -324,3 +324,37 @@ def test_backtracking_paths_glob_is_refused_not_matched(tmp_path):
     assert glob_problem("docs/**/*.pdf") is None and glob_problem("**/" * 30 + "x") is None
     ds = [d for d in lint_text(cat.skills[0].path.read_text(), profile="claude-code") if d.code == "CC010"]
     assert len(ds) == 1 and "refused" in ds[0].message
+
+
+# -- item 9: symlinks out of the workspace ---------------------------------------------------------------
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX symlinks")
+def test_symlink_to_the_file_system_root_is_not_walked(tmp_path, capsys):
+    from workbench.core.discovery import scan_all, workspace_root_candidate
+    root = tmp_path / "ws" / ".claude" / "skills"
+    write_skill(root / "good", name="good", description="Good. Use when asked.")
+    outside = tmp_path / "elsewhere" / "linked"
+    write_skill(outside, name="linked", description="Linked. Use when asked.")
+    write_skill(tmp_path / "deep" / "a" / "b" / "c" / "d" / "e" / "too-deep", name="too-deep")
+    for name, target in (("rootlink", "/"), ("usrlink", "/usr"), ("proclink", "/proc"),
+                         ("syslink", "/sys/class"), ("linked", str(outside)), ("deep", str(tmp_path / "deep"))):
+        (root / name).symlink_to(target)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = Environment(workspace=tmp_path / "ws", home=home, cwd=tmp_path / "ws", extra_roots=[root])
+    t = time.perf_counter()
+    cats = scan_all(env)
+    assert time.perf_counter() - t < 10
+    for cat in cats.values():
+        paths = [str(s.path) for s in cat.skills]
+        assert not [p for p in paths if any(x in p for x in ("rootlink", "usrlink", "proclink", "syslink"))]
+        assert not [p for p in paths if "too-deep" in p]  # 6 levels below a link that leaves the root
+    names = {s.name for s in cats["claude-code"].skills}
+    assert {"good", "linked"} <= names  # a symlinked skill folder elsewhere is still found
+    # the workspace check does not follow links either
+    ws = tmp_path / "ws2"
+    ws.mkdir()
+    (ws / "rootlink").symlink_to("/")
+    t = time.perf_counter()
+    assert workspace_root_candidate(Environment(workspace=ws, home=home, cwd=ws)) is None
+    assert time.perf_counter() - t < 5

@@ -177,7 +177,8 @@ class ClaudeCodeProfile(CommonProfile):
             d, depth = stack.pop()
             try:
                 with os.scandir(d) as it:
-                    entries = [e for e in it if e.is_dir()]
+                    # symlinked folders are not entered (decision: a link to / walked the machine)
+                    entries = [e for e in it if e.is_dir(follow_symlinks=False)]
             except OSError:
                 continue
             for e in entries:
