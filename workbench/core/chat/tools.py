@@ -23,9 +23,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import unquote, urlparse
 
+from workbench.core.skillfile import read_regular_file
+
 #: Read caps of the generic read tool: lines and characters returned per call.
 READ_MAX_LINES = 2000
 READ_MAX_CHARS = 50_000
+#: Bytes of a file the read tool looks at (lines past them are not reachable: a 3 GB log).
+READ_MAX_FILE_BYTES = 8_000_000
 LIST_MAX_ENTRIES = 500
 SHELL_TIMEOUT_S = 30
 SHELL_MAX_CHARS = 20_000
@@ -161,12 +165,14 @@ class FileAccess:
         real = self.resolve(raw)
         if real.is_dir():
             raise AccessError(f"{raw}: is a folder (use the list tool)")
-        try:
-            data = real.read_bytes()
+        try:  # a regular file only (a FIFO would block), at most READ_MAX_FILE_BYTES of it
+            data = read_regular_file(real, READ_MAX_FILE_BYTES, cut=True)
         except FileNotFoundError:
             raise AccessError(f"{raw}: no such file") from None
         except OSError as exc:
             raise AccessError(f"{raw}: cannot read ({exc.strerror or exc})") from None
+        if len(data) == READ_MAX_FILE_BYTES:  # cut: drop a partial last line
+            data = data[:data.rfind(b"\n") + 1] or data
         if b"\0" in data[:8192]:
             raise AccessError(f"{raw}: binary file, not shown")
         text = data.decode("utf-8", errors="replace")
