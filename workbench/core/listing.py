@@ -169,7 +169,9 @@ def js_len(s: str) -> int:
 
 def utf8_len(s: str) -> int:
     """UTF-8 byte length (Codex's token estimate is bytes / 4)."""
-    return len(s) if s.isascii() else len(s.encode("utf-8"))
+    # surrogatepass: a lone surrogate (a non-UTF-8 path byte) counts 3 bytes, like the U+FFFD a
+    # client prints for it
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass"))
 
 
 def ceil_div(a: int, b: int) -> int:
