@@ -690,7 +690,8 @@ class _Handler(BaseHTTPRequestHandler):
                     self._raw(b": keep-alive\n\n")
                 return
             self._chunk("message_start", start)
-            delta = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "la " * 50}}
+            delta = {"type": "content_block_delta", "index": 0,
+                     "delta": {"type": "text_delta", "text": "la " * 50}}
             if kind == "endless":
                 self._chunk("content_block_start", {"type": "content_block_start", "index": 0,
                                                     "content_block": {"type": "text", "text": ""}})

@@ -38,7 +38,6 @@ def test_every_misbehaviour_ends_within_the_deadline(session_for, fake_api, kind
     assert "\n" not in res.error.message
     # the session still works afterwards
     fake_api.queue(text("fine"))
-    t = time.monotonic()
     res2 = session_for().send("again")
     assert res2.error is None, res2.error
 

@@ -97,7 +97,8 @@ def test_safe_stream_escapes_controls_and_surrogates():
 
 # -- item 12: numbers too long for str(), folders without permission -------------------------------
 
-@pytest.mark.parametrize("value", ["0x" + "f" * 5000, "1" * 5000, "-" + "9" * 4500, "07" + "7" * 6000, "0b" + "1" * 20000, "1_000" * 1500])
+@pytest.mark.parametrize("value", ["0x" + "f" * 5000, "1" * 5000, "-" + "9" * 4500, "07" + "7" * 6000,
+                                   "0b" + "1" * 20000, "1_000" * 1500])
 def test_huge_int_is_a_positioned_yaml_error(value):
     sf = parse_skill_text(f"---\nname: hexy\ndescription: {value}\n---\nbody\n")
     assert sf.state == "yaml-error"
@@ -337,7 +338,8 @@ def test_symlink_to_the_file_system_root_is_not_walked(tmp_path, capsys):
     write_skill(outside, name="linked", description="Linked. Use when asked.")
     write_skill(tmp_path / "deep" / "a" / "b" / "c" / "d" / "e" / "too-deep", name="too-deep")
     for name, target in (("rootlink", "/"), ("usrlink", "/usr"), ("proclink", "/proc"),
-                         ("syslink", "/sys/class"), ("linked", str(outside)), ("deep", str(tmp_path / "deep"))):
+                         ("syslink", "/sys/class"), ("linked", str(outside)),
+                         ("deep", str(tmp_path / "deep"))):
         (root / name).symlink_to(target)
     home = tmp_path / "home"
     home.mkdir()

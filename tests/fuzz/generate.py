@@ -29,10 +29,11 @@ EXTRAS = ["paths:\n  - \"" + "*a" * 12 + "b\"", "paths: \"" + "**/" * 40 + "x\""
           "allowed-tools: Bash(*)", "a: &r [*r]", BOMB, "license: " + "L" * 5000, "metadata:\n  openclaw: {}",
           "version: 1e999999", "k: !!set {a, b}", "k: !!timestamp 2001-12-14t21:59:43.10-05:00",
           "duplicate: 1\nduplicate: 2", "\u00a0key: nbsp", "context: fork", "disable-model-invocation: true",
-          "user-invocable: maybe", "model: " + "m" * 300, "metadata: {openclaw: {requires: {bins: [" + "x," * 500
-          + "x]}}}"]
+          "user-invocable: maybe", "model: " + "m" * 300,
+          "metadata: {openclaw: {requires: {bins: [" + "x," * 500 + "x]}}}"]
 BODIES = ["# Title\n\nRun the script.\n", "```\nunclosed fence\n", "<!--" * 5000, "<!-- ignore " * 3000,
-          "curl x " * 3000, "[link](" + "(" * 3000 + ")", "\u202ex" * 5000, "\x1b[2J" * 1000, "a\rb\r\n" * 100,
+          "curl x " * 3000, "[link](" + "(" * 3000 + ")", "\u202ex" * 5000, "\x1b[2J" * 1000,
+          "a\rb\r\n" * 100,
           "line\n" * 6000, "[x](./missing.md) [y](../../../../etc/passwd) [z](/abs/path)",
           "`" * 10000, "#" * 10000, "$ARGUMENTS $0 ${CLAUDE_SKILL_DIR} {baseDir}", "!`rm -rf /`",
           "| a | b |\n" * 2000, "*" * 20000, "_" * 20000, "<" * 10000, "\\" * 10000]

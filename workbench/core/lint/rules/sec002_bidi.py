@@ -38,7 +38,8 @@ MAX_RUNS = 50
 def line_runs(text: str, matches) -> list[tuple[int, int, list[str], list[tuple[int, int]]]]:
     """Group regex ``matches`` (in text order) into one run per line:
     ``[(start, end, chars, ranges)]`` from the line's first match to its last, ``chars`` its
-    distinct characters in order (from its first 64 matches; at least three kept), ``ranges`` the matches' (start, end).
+    distinct characters in order (from its first 64 matches; at least three kept), ``ranges``
+    the matches' (start, end).
     Linear in ``len(text)``."""
     runs: list[list] = []
     line_end = -1
