@@ -3,6 +3,8 @@ within 1 s. Each run has a 2 s request deadline (``settings.timeout``) and a 4 s
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -123,3 +125,16 @@ def test_read_tool_refuses_a_fifo_and_caps_a_huge_file(tmp_path):
     assert out.startswith("first line")
     grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown_kb * 1024 < 4 * READ_MAX_FILE_BYTES
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="/bin/sh")
+def test_shell_tool_output_is_capped_and_children_are_killed(monkeypatch, tmp_path):
+    from workbench.core.chat import tools
+    t = time.monotonic()
+    code, out = tools._run_capped("yes", tmp_path)  # prints forever: killed past the cap
+    assert len(out) == 4 * tools.SHELL_MAX_CHARS and time.monotonic() - t < 5
+    monkeypatch.setattr(tools, "SHELL_TIMEOUT_S", 1)
+    t = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        tools._run_capped("sleep 30; echo never", tmp_path)  # a child holding the pipe
+    assert time.monotonic() - t < 3
