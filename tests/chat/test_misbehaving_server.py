@@ -25,7 +25,7 @@ def run_with_deadline(session_for, **kw):
 
 
 @pytest.mark.parametrize("kind, error_kind", [
-    ("silent", "timeout"), ("keepalive", "timeout"), ("endless", "timeout"),
+    ("silent", "timeout"), ("keepalive", "timeout"), ("endless", ("timeout", "too-large")),
     ("malformed-order", "protocol"), ("malformed-json", "protocol"), ("no-stop", "connection"),
     ("garbage", None)])
 def test_every_misbehaviour_ends_within_the_deadline(session_for, fake_api, kind, error_kind):
@@ -33,8 +33,8 @@ def test_every_misbehaviour_ends_within_the_deadline(session_for, fake_api, kind
     res, seconds = run_with_deadline(session_for)
     assert seconds < REQUEST_S + SLACK, (kind, seconds)
     assert res.error is not None, kind
-    if error_kind:
-        assert res.error.kind == error_kind, (kind, res.error)
+    if error_kind:  # an endless stream hits the deadline or, on a fast machine, the output cap
+        assert res.error.kind in (error_kind if isinstance(error_kind, tuple) else (error_kind,)), res.error
     # one plain sentence: no exception class names, no traceback
     assert "Error:" not in res.error.message and "Traceback" not in res.error.message
     assert "\n" not in res.error.message
