@@ -114,7 +114,11 @@ def tool_call(name: str, input: dict, text: str | None = None, id: str | None = 
 @dataclass
 class Fault:
     """A one-shot fault. kind: "http" (status + error type), "stream-error" (an ``event: error``
-    after ``after_events`` SSE events), "drop" (close the connection after ``after_events``)."""
+    after ``after_events`` SSE events), "drop" (close the connection after ``after_events``), and
+    the misbehaviours of ``FakeAPI.misbehave``: "silent" (never answers), "keepalive" (headers,
+    then SSE comments forever), "endless" (text deltas forever), "malformed-order" (a delta
+    before its block starts), "malformed-json" (an event whose data is not JSON), "no-stop"
+    (the stream ends without message_stop), "garbage" (200 with a body that is not SSE)."""
 
     kind: str
     status: int = 500
@@ -124,6 +128,8 @@ class Fault:
     should_retry: bool = False
     after_events: int = 3
 
+
+_MISBEHAVIOURS = ("silent", "keepalive", "endless", "malformed-order", "malformed-json", "no-stop", "garbage")
 
 _ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 402: "billing_error",
                 403: "permission_error", 404: "not_found_error", 413: "request_too_large",
@@ -393,6 +399,7 @@ class FakeAPI:
         self.batch_usage: dict[str, int] = {"input_tokens": 0, "output_tokens": 0,
                                             "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
         self.batch_requests = 0
+        self.stopping = threading.Event()  # ends the endless misbehaviours
 
     # -- scripting -------------------------------------------------------------------------
     def queue(self, *turns: Turn | str) -> "FakeAPI":
@@ -420,6 +427,14 @@ class FakeAPI:
         self._faults.append(Fault("stream-error", 200, error_type, message, after_events=after_events))
         return self
 
+    def misbehave(self, kind: str, times: int = 1) -> "FakeAPI":
+        """The next ``times`` message requests misbehave (``Fault`` kinds "silent", "keepalive",
+        "endless", "malformed-order", "malformed-json", "no-stop", "garbage"). The endless ones
+        stop when the client hangs up or the server stops."""
+        for _ in range(times):
+            self._faults.append(Fault(kind))
+        return self
+
     def drop(self, after_events: int = 3) -> "FakeAPI":
         """The next streamed reply closes the connection after ``after_events`` events."""
         self._faults.append(Fault("drop", after_events=after_events))
@@ -441,6 +456,7 @@ class FakeAPI:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -785,6 +801,9 @@ class _Handler(BaseHTTPRequestHandler):
                 h["retry-after"] = f"{fault.retry_after:g}"
             self._error(fault.status, fault.error_type, fault.message, h)
             return
+        if fault is not None and fault.kind in _MISBEHAVIOURS:
+            self._misbehave(fault.kind, body["model"])
+            return
         if not req.stream:
             self._json(200, message_json(msg_id, body["model"], turn, usage, out_tokens))
             return
@@ -918,6 +937,59 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True  # the client hung up (Stop)
+
+    def _misbehave(self, kind: str, model: str) -> None:
+        stopping = self.fake.stopping
+        try:
+            if kind == "silent":
+                while not stopping.wait(0.05):
+                    pass
+                return
+            if kind == "garbage":
+                body = b"<html>502 Bad Gateway</html>\n"
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("request-id", self._rid)
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            start = {"type": "message_start", "message": {
+                "id": self.fake.next_id("msg"), "type": "message", "role": "assistant", "model": model,
+                "content": [], "stop_reason": None, "stop_sequence": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1}}}
+            if kind == "keepalive":
+                while not stopping.wait(0.05):
+                    self._raw(b": keep-alive\n\n")
+                return
+            self._chunk("message_start", start)
+            delta = {"type": "content_block_delta", "index": 0,
+                     "delta": {"type": "text_delta", "text": "la " * 50}}
+            if kind == "endless":
+                self._chunk("content_block_start", {"type": "content_block_start", "index": 0,
+                                                    "content_block": {"type": "text", "text": ""}})
+                while not stopping.is_set():
+                    self._chunk("content_block_delta", delta)
+                return
+            if kind == "malformed-order":
+                self._chunk("content_block_delta", {**delta, "index": 3})
+            elif kind == "malformed-json":
+                self._raw(b"event: content_block_start\ndata: {not json\n\n")
+            # "no-stop" (and after the malformed event): the stream just ends
+            self._raw(b"")
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            self.close_connection = True
+
+    def _raw(self, payload: bytes) -> None:
+        if payload:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(payload), payload))
+            self.wfile.flush()
 
     def _chunk(self, name: str, data: dict) -> None:
         payload = f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()

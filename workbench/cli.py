@@ -14,6 +14,7 @@ from pathlib import Path
 
 from workbench import __version__
 from workbench.core.model import CLIENT_IDS, Environment
+from workbench.core.text import SafeTextStream
 
 COMMANDS = ("scan", "listing", "explain", "lint", "chat", "eval", "workshop", "capture", "bench")
 
@@ -198,6 +199,18 @@ def gui_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; stdout/stderr go through ``text.SafeTextStream`` meanwhile (control
+    characters and undecodable path bytes from skills are written as ``\\uXXXX`` escapes)."""
+    out, err = sys.stdout, sys.stderr
+    if out is not None and err is not None:  # None: a windowed build without a console
+        sys.stdout, sys.stderr = SafeTextStream(out), SafeTextStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
     try:

@@ -59,6 +59,7 @@ from workbench.core.fscache import default_dir_cache
 from workbench.core.lint.engine import find_skill_files
 from workbench.core.lint.profiles import profile_for_location
 from workbench.core.lint.engine import diagnostic_records, severity_totals
+from workbench.core.lint.engine import entry_exists
 from workbench.core.skillfile import special_file_problem
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         results = {k: merged[k] for k in sorted(merged, key=lambda q: q.parts)}
     profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
     tot = severity_totals(results)
-    summary = {"files": sum(1 for p in results if p.name.lower() == "skill.md" or p.is_file()),
+    summary = {"files": sum(1 for p in results if p.name.lower() == "skill.md" or os.path.isfile(p)),
                "errors": tot["error"], "warnings": tot["warning"], "infos": tot["info"]}
     profile_id = prof.id if len(groups) == 1 else "mixed"
     out = sys.stdout
@@ -228,7 +229,7 @@ def json_text(results: dict, summary: dict, profile_id: str, extra: dict | None 
 def check_path(p: Path) -> None:
     """Raise ``UsageError`` for a PATH argument ``workbench lint`` does not take (module docstring):
     a missing path, or a file (or broken symlink, FIFO, ...) not named SKILL.md in any case."""
-    if p.name.lower() == "skill.md" and os.path.lexists(p):
+    if p.name.lower() == "skill.md" and entry_exists(p):
         return  # linted; STR001 notes a case variant, STR003 a broken link or special file
     if not os.path.lexists(p):
         raise UsageError(f"{p}: no such file or directory")
@@ -249,7 +250,8 @@ def summary_text(summary: dict) -> str:
 
 
 def _uri(path: Path) -> str:
-    s = path.as_posix()
+    # percent-encode the path's bytes: a non-UTF-8 name (surrogateescape) round-trips as %FF
+    s = os.fsencode(path.as_posix())
     return quote(s, safe="/:._-~") if not path.is_absolute() else "file://" + quote(s, safe="/:._-~")
 
 

@@ -380,7 +380,8 @@ def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Cat
 
 
 def _has_skill(folder: Path, max_depth: int) -> bool:
-    """True when some SKILL.md lies within ``max_depth`` levels (BFS, stops at the first)."""
+    """True when some SKILL.md lies within ``max_depth`` levels (BFS, stops at the first; symlinked
+    folders are not entered: a link to ``/`` must not walk the machine)."""
     level = [str(folder)]
     for _depth in range(max_depth + 1):
         nxt: list[str] = []
@@ -391,7 +392,7 @@ def _has_skill(folder: Path, max_depth: int) -> bool:
                         if e.name == "SKILL.md":
                             if e.is_file():
                                 return True
-                        elif e.name not in (".git", "node_modules") and e.is_dir():
+                        elif e.name not in (".git", "node_modules") and e.is_dir(follow_symlinks=False):
                             nxt.append(e.path)
             except OSError:
                 continue

@@ -218,7 +218,9 @@ def js_len(s: str) -> int:
 
 def utf8_len(s: str) -> int:
     """UTF-8 byte length (Codex's token estimate is bytes / 4)."""
-    return len(s) if s.isascii() else len(s.encode("utf-8"))
+    # surrogatepass: a lone surrogate (a non-UTF-8 path byte) counts 3 bytes, like the U+FFFD a
+    # client prints for it
+    return len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass"))
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -232,7 +234,8 @@ _PUNCT_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 
 
 def _primary_char(ch: str) -> str:
-    """Primary collation weight of one character, as a one-char string (comparable)."""
+    """Primary collation weight of one character, as a string of one or more weights (comparable):
+    a character that case-folds to several ("ß" -> "ss") weighs as those characters."""
     code = ord(ch)
     if code < 128:
         return _ASCII_PRIMARY[code]
@@ -241,10 +244,11 @@ def _primary_char(ch: str) -> str:
     if ch.isdigit():
         return chr(0x40 + unicodedata.digit(ch, 0))
     if ch.isalpha():
+        # casefold may give several characters ("ß" -> "ss", "İ" -> "i̇"): weigh each of them
         base = unicodedata.normalize("NFKD", ch)[0].casefold()
         if base.isascii() and base.isalpha():
-            return _ASCII_PRIMARY[ord(base)]
-        return chr(0x100 + ord(base))
+            return base.translate(_ASCII_PRIMARY)
+        return "".join(chr(0x100 + ord(c)) for c in base)
     return chr(0x0F)
 
 

@@ -35,6 +35,89 @@ try:  # the C loader is 10x faster; the pure one gives the same results
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
+#: YAML limits for untrusted text (``load_yaml``, the frontmatter): an alias bomb (``&a [*b, *b]``
+#: nested) is a few hundred bytes that expand to billions of nodes in any consumer that walks the
+#: data, and Python refuses ``str()`` of an int over 4,300 digits. Counted on the composed node
+#: graph, before any object is built.
+MAX_YAML_NODES = 100_000
+MAX_YAML_INT_DIGITS = 4_000
+
+
+class YamlLimitError(yaml.MarkedYAMLError):
+    """The YAML is valid but over ``MAX_YAML_NODES`` (alias expansion, or an alias to the node
+    that contains it) or holds an int over ``MAX_YAML_INT_DIGITS`` digits. Positioned like any
+    ``MarkedYAMLError`` (``problem_mark``: the offending alias or scalar)."""
+
+
+class _BoundedLoader(_Loader):  # type: ignore[misc, valid-type]
+    """The fast (C) safe loader with ``MAX_YAML_INT_DIGITS`` enforced on int scalars."""
+
+    def construct_yaml_int(self, node: Any) -> int:
+        v = node.value.lstrip("+-").lower()
+        digits = sum(1 for c in v if c.isalnum()) - (2 if v[:2] in ("0x", "0o", "0b") else 0)
+        if digits > MAX_YAML_INT_DIGITS:
+            raise YamlLimitError(None, None, f"an integer of {digits:,} digits is too long (limit "
+                                 f"{MAX_YAML_INT_DIGITS:,}); quote it to make it text", node.start_mark)
+        return super().construct_yaml_int(node)
+
+
+_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+
+
+def check_yaml_size(node: Any, limit: int = MAX_YAML_NODES) -> None:
+    """Raise ``YamlLimitError`` when the composed YAML ``node`` expands (aliases followed) to more
+    than ``limit`` nodes, or an alias refers to a node that contains it (the data would be
+    infinite for any consumer that walks it). Linear in the size of the node graph (each node's
+    expanded size is computed once); iterative (no recursion limit).
+    """
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        key = id(n)
+        if done:
+            on_path.discard(key)
+            kids = _children(n)
+            size[key] = min(limit + 1, 1 + sum(size[id(k)] for k in kids))
+            if size[key] > limit:
+                raise YamlLimitError(None, None, f"the YAML expands to more than {limit:,} values through "
+                                     "aliases (*name); write the values out", n.start_mark)
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise YamlLimitError(None, None, "a YAML alias refers to the value that contains it "
+                                 "(an infinitely nested value)", n.start_mark)
+        on_path.add(key)
+        stack.append((n, True))
+        stack.extend((k, False) for k in _children(n) if id(k) not in size)
+
+
+def _children(n: Any) -> list:
+    if isinstance(n, yaml.MappingNode):
+        return [x for kv in n.value for x in kv]
+    return n.value if isinstance(n, yaml.SequenceNode) else []
+
+
+def load_yaml(text: str) -> Any:
+    """Parse one YAML document of untrusted text with the fast safe loader and the limits above.
+
+    Returns the data (None for an empty document). Raises ``yaml.YAMLError`` (``YamlLimitError``
+    for the limits), ``ValueError``/``TypeError`` for values PyYAML cannot construct.
+    """
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if "*" in text:
+            check_yaml_size(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
 #: Files larger than this (bytes) are not parsed: no client reads them sensibly, and a GUI must
 #: not stall on them. OpenClaw's own cap (``maxSkillFileBytes``) is smaller: 256,000 bytes.
 MAX_FILE_BYTES = 1_000_000
@@ -286,11 +369,38 @@ def read_skill_file(path: Path | str) -> SkillFile:
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
-def _read_fd(fd: int, size: int) -> bytes:
-    """Up to ``MAX_FILE_BYTES + 1`` bytes of a regular file until EOF. The first ``os.read`` asks
+def read_regular_file(path: Path | str, limit: int, *, cut: bool = False) -> bytes:
+    """The bytes of ``path`` if it is a regular file (symlinks followed) of at most ``limit`` bytes.
+
+    Never blocks and never reads more than ``limit + 1`` bytes: opened with ``O_NONBLOCK`` and
+    checked with ``fstat`` (a FIFO, device or socket is refused, not read: a FIFO would wait for a
+    writer forever, ``/dev/zero`` never ends). ``cut=True``: a larger file gives its first
+    ``limit`` bytes instead of an error.
+
+    Raises:
+        OSError: the OS error; ``EINVAL`` with ``special_file_problem``'s line for a special file;
+            ``EFBIG`` "file is N bytes (limit M)" for a larger file when ``cut`` is False.
+    """
+    fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not _stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, special_file_problem(path, st=st) or "not a regular file", str(path))
+        data = _read_fd(fd, st.st_size, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        if not cut:
+            raise OSError(errno.EFBIG, f"file is {max(st.st_size, len(data)):,} bytes (limit {limit:,})",
+                          str(path))
+        data = data[:limit]
+    return data
+
+
+def _read_fd(fd: int, size: int, want: int = MAX_FILE_BYTES + 1) -> bytes:
+    """Up to ``want`` bytes of a regular file until EOF. The first ``os.read`` asks
     for the stat size + 1 (a buffer sized to the file: ~4x cheaper than ``fh.read(1_000_001)``,
     which allocates the whole cap for every small file); a file that grew keeps being read."""
-    want = MAX_FILE_BYTES + 1
     n = min(size + 1, want)
     parts: list[bytes] = []
     total = 0
@@ -496,7 +606,7 @@ def _parse_yaml(sf: SkillFile) -> None:
     offset = 1  # frontmatter line 1 is file line 2
     # The frontmatter's last line ends with a line break in the file, so clip-chomped block
     # scalars (``description: >``) keep their final "\n", as YAML defines.
-    loader = _Loader(sf.frontmatter + "\n")
+    loader = _BoundedLoader(sf.frontmatter + "\n")
     try:
         node = loader.get_single_node()
         if node is None:
@@ -504,6 +614,8 @@ def _parse_yaml(sf: SkillFile) -> None:
             sf.message = "the frontmatter between the '---' lines is empty"
             sf.error_span = Span(1, 1, (sf.close_line or 1), 4)
             return
+        if "*" in sf.frontmatter:  # an alias needs a '*': the common file pays nothing
+            check_yaml_size(node)
         if not isinstance(node, yaml.MappingNode):
             sf.state = "not-mapping"
             kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"

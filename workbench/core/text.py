@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import codecs
+import re
+from typing import Any
+
 
 def plural(n: int, noun: str, plural_form: str | None = None) -> str:
     """``"1 file"``, ``"0 files"``, ``"2 queries"``: the count and the noun, plural unless n == 1.
@@ -14,3 +18,65 @@ def plural(n: int, noun: str, plural_form: str | None = None) -> str:
 def agree(n: int, one: str, many: str) -> str:
     """``one`` when n == 1 else ``many``: the verb agreeing with a count (``agree(n, "is", "are")``)."""
     return one if n == 1 else many
+
+
+#: Characters never written raw to a terminal: C0 controls except tab and newline, DEL, C1
+#: controls (ESC/CSI sequences recolour, retitle or rewrite the screen; CR overwrites a line)
+#: and lone surrogates (``surrogateescape``-decoded bytes of a non-UTF-8 path, unencodable).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _u_escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # as a UTF-16 surrogate pair: what JSON and JavaScript spell
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return "".join(_u_escape(c) for c in exc.object[exc.start:exc.end]), exc.end
+
+
+codecs.register_error("workbench-u-escape", _escape_unencodable)
+
+
+def escape_unsafe(s: str) -> str:
+    """``s`` with every terminal-unsafe character (``_UNSAFE``) written as ``\\uXXXX``.
+
+    The escape is valid inside a JSON string and keeps a ``surrogateescape``-decoded path
+    round-trippable (``json.loads`` gives back ``"\\udcff"``, ``os.fsencode`` the byte 0xFF).
+    Linear in ``len(s)``; returns ``s`` itself when nothing needs escaping.
+    """
+    return _UNSAFE.sub(lambda m: _u_escape(m.group()), s)
+
+
+class SafeTextStream:
+    """A write-only proxy of a text stream (``sys.stdout``/``sys.stderr``) that never writes a
+    control character or an unencodable one raw: see ``escape_unsafe``; characters the stream's
+    encoding cannot hold (e.g. a Latin-1 locale) become ``\\uXXXX`` too. Everything else
+    (``flush``, ``isatty``, ``fileno``, ``buffer``...) is the wrapped stream's.
+
+    Used by ``workbench.cli.main`` for every command's output: skills are untrusted text.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        enc = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+        self._encoding = None if enc in ("utf8", "utf8sig") else getattr(stream, "encoding", None)
+
+    def write(self, s: str) -> int:
+        out = escape_unsafe(s)
+        if self._encoding and not out.isascii():
+            out = out.encode(self._encoding, "workbench-u-escape").decode(self._encoding)
+        self._stream.write(out)
+        return len(s)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

@@ -47,7 +47,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from workbench.app.editor.codeeditor import CodeEditor
 from workbench.app.editor.conflict import CANCEL, KEEP_MINE, RELOAD, ask_conflict
@@ -58,7 +58,7 @@ from workbench.app.editor.preview import SkillPreview, render_html
 from workbench.app.editor.problems import ProblemsList
 from workbench.app.emptystate import EmptyState
 from workbench.core.recovery import RecoveryEntry, RecoveryStore, recovery_key
-from workbench.core.safefile import ConflictError, atomic_write, sha256_of
+from workbench.core.safefile import ConflictError, ReadOnlyError, atomic_write, sha256_of
 from workbench.core.text import plural
 
 #: Files above this many bytes open read-only (the skillfile reader stops parsing at 1 MB).
@@ -104,6 +104,14 @@ def decode_file(raw: bytes) -> tuple[str, bool, str, str]:
 def encode_text(text: str, has_bom: bool, newline: str) -> bytes:
     """Buffer text ("\\n") -> the bytes to save (BOM and line endings restored)."""
     return saved_form(text, has_bom, newline).encode("utf-8", "surrogatepass")
+
+
+def _ask_read_only(parent: QWidget, path: str) -> bool:
+    """Modal question: overwrite the read-only file ``path``? True = yes (default button: No)."""
+    answer = QMessageBox.question(
+        parent, "Read-only file", f"{path} is read-only.\n\nOverwrite it anyway? It stays read-only.",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
 
 
 def saved_form(text: str, has_bom: bool, newline: str) -> str:
@@ -173,6 +181,8 @@ class EditorPane(QWidget):
         recovery_store: where recovery files go (default ``RecoveryStore()`` in state_dir).
         conflict_prompt: ``fn(parent, path, mine, theirs_or_None) -> "reload"|"keep-mine"|"cancel"``
             (default: ``conflict.ask_conflict``, a modal dialog).
+        read_only_prompt: ``fn(parent, path) -> bool``: overwrite a read-only file? (default: a
+            modal question; the file keeps its read-only mode).
 
     Signals:
         buffer_changed(str, str): path, text as it would be saved; debounced like the lint.
@@ -205,13 +215,16 @@ class EditorPane(QWidget):
     def __init__(self, parent: QWidget | None = None, profile_provider: Callable[[], str | None] | None = None,
                  watcher: Any = None, *, lint_function: LintFn | None = None,
                  recovery_store: RecoveryStore | None = None,
-                 conflict_prompt: ConflictPrompt | None = None) -> None:
+                 conflict_prompt: ConflictPrompt | None = None,
+                 read_only_prompt: Callable[[QWidget, str], bool] | None = None) -> None:
         super().__init__(parent)
         EditorPane._instances.add(self)
         self.profile_provider = profile_provider
         self.lint_function: LintFn = lint_function or _default_lint
         self.recovery_store = recovery_store
         self.conflict_prompt: ConflictPrompt = conflict_prompt or ask_conflict
+        self.read_only_prompt = read_only_prompt or _ask_read_only
+        self._allow_read_only = False
         self._shared_watcher = watcher
         self._own_watcher: Any = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -367,6 +380,7 @@ class EditorPane(QWidget):
         text, bom, newline, problem = decode_file(raw)
         self._release_watch()
         self._path = p
+        self._allow_read_only = False
         self._disk_sha = (sha256_of(Path(p)) or "") if exists else ""
         self._has_bom, self._newline = bom, newline
         self._read_only_reason = problem
@@ -414,6 +428,12 @@ class EditorPane(QWidget):
                     continue
                 if choice == RELOAD:
                     self.reload_from_disk()
+                return False
+            except ReadOnlyError as exc:
+                if self.read_only_prompt(self, str(exc.path)):
+                    self._allow_read_only = True  # for this file, until another is opened
+                    continue
+                self.show_banner(f"Not saved: {exc.path} is read-only", "warning")
                 return False
             except OSError as exc:
                 self.show_banner(f"Could not save {self._path}: {exc.strerror or exc}", "error")
@@ -607,11 +627,14 @@ class EditorPane(QWidget):
         self._generation += 1
         if not self._shut_down:
             self._lint_timer.start()
-            if self.has_unsaved_changes():
-                self._recovery_timer.start()
+            # started on every edit: the document is marked modified only after the first edit's
+            # contentsChange, and ``write_recovery_now`` checks it when the timer fires
+            self._recovery_timer.start()
 
     def _on_modification_changed(self, modified: bool) -> None:
-        if not modified and self._path is not None:
+        if modified and self._path is not None and not self._shut_down:
+            self._recovery_timer.start()  # a paste / quick fix / replace-all as the first edit
+        elif not modified and self._path is not None:
             self._recovery_timer.stop()
             self._submit_recovery(None)
         self._update_status()
@@ -714,7 +737,8 @@ class EditorPane(QWidget):
         w = self._active_watcher()
         ctx = w.suppress(self._path) if w is not None else contextlib.nullcontext()
         with ctx:
-            return atomic_write(self._path, data, expected_sha256=expected)
+            return atomic_write(self._path, data, expected_sha256=expected,
+                                allow_read_only=self._allow_read_only)
 
     # -- preview ----------------------------------------------------------------------
     def render_preview_now(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.core.chat.errors import ChatError, from_exception, no_key_error
+from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, from_exception, no_key_error
 from workbench.core.chat.settings import ChatSettings
 
 
@@ -18,13 +18,30 @@ def make_client(settings: ChatSettings, api_key: str | None):
     """An ``anthropic.Anthropic`` for these settings. Raises ``ChatError("no-key")`` without a key."""
     if not api_key:
         raise no_key_error()
-    import anthropic
     kw: dict[str, Any] = {"api_key": api_key, "timeout": float(settings.timeout),
                           "max_retries": int(settings.max_retries)}
     url = settings.effective_base_url()
     if url:
         kw["base_url"] = url
-    return anthropic.Anthropic(**kw)
+    return _capped_client_class()(**kw)
+
+
+_CAPPED: Any = None
+
+
+def _capped_client_class():
+    """``anthropic.Anthropic`` whose retries wait at most ``RETRY_AFTER_CAP_S`` (the SDK honours
+    any ``retry-after``: ``86400`` would sleep a day)."""
+    global _CAPPED
+    if _CAPPED is None:
+        import anthropic
+
+        class CappedAnthropic(anthropic.Anthropic):
+            def _calculate_retry_timeout(self, *args: Any, **kwargs: Any) -> float:
+                return min(float(super()._calculate_retry_timeout(*args, **kwargs)), RETRY_AFTER_CAP_S)
+
+        _CAPPED = CappedAnthropic
+    return _CAPPED
 
 
 def list_models(settings: ChatSettings, api_key: str | None, client: Any = None) -> list[dict]:

@@ -64,6 +64,20 @@ EventSink = Callable[[dict], None]
 #: Events sent to ``on_event`` but not recorded in the trace (high volume / no lasting value).
 TRANSIENT = ("text_delta", "request", "tool_use_start")
 
+#: A turn (every request and tool call of one ``send``) ends after this many seconds; each
+#: request also ends after ``settings.timeout`` seconds, its whole streamed reply included.
+TURN_DEADLINE_S = 600.0
+#: A reply's streamed text is cut (an error) past this many characters: an endless stream.
+MAX_OUTPUT_CHARS = 1_000_000
+
+
+def _deadline_error(seconds: float, answered: bool, turn: bool) -> ChatError:
+    what = "turn" if turn else "request"
+    state = "the reply did not finish" if answered else "the server sent nothing"
+    return ChatError("timeout", f"The {what} deadline passed after {seconds:.0f} s: {state}.",
+                     "Try again, raise the timeout in the settings, or check the server.")
+
+
 #: The smallest cacheable prefix across current models (tokens); chat-loop.md section 1.7.
 MIN_CACHEABLE_TOKENS = 1024
 MAX_CACHEABLE_MINIMUM = 4096
@@ -211,6 +225,9 @@ class ChatSession:
         self._lock = threading.Lock()
         self._stream: Any = None
         self._cancel = threading.Event()
+        #: seconds one ``send`` may take in all (requests and tools); see ``TURN_DEADLINE_S``
+        self.turn_deadline_s = TURN_DEADLINE_S
+        self._turn_deadline = math.inf
 
         env = getattr(catalog, "env", None)
         self.workspace = Path(getattr(env, "workspace", None) or Path.cwd())
@@ -283,6 +300,7 @@ class ChatSession:
         network or tool problems: they end the turn with ``result.error`` set and an ``error`` event."""
         self._cancel = cancel or threading.Event()
         cancel_ev = self._cancel
+        self._turn_deadline = time.monotonic() + self.turn_deadline_s
         res = TurnResult(self.client_id, self.settings.model)
         self.turn += 1
         emit = self._emitter(res, on_event)
@@ -482,53 +500,94 @@ class ChatSession:
         return req
 
     def _request(self, hop: int, emit: EventSink, cancel_ev: threading.Event):
+        """One streamed request, run on a daemon worker thread that feeds a queue; this thread
+        waits on the queue, so Stop (``cancel_ev``), the request deadline (``settings.timeout``
+        seconds, whole reply included), the turn deadline (``TURN_DEADLINE_S`` from ``send``) and
+        the output cap (``MAX_OUTPUT_CHARS``) end the wait at once, whatever the server does
+        (never answers, sends keep-alive comments or an endless stream). An abandoned worker is
+        left to the SDK's own timeout; its stream is closed and its result dropped."""
         req = self.build_request()
         import copy
+        import queue
         self.last_request = copy.deepcopy(req)
         emit({"type": "request", "hop": hop})
         t0 = time.monotonic()
+        deadline = min(t0 + float(self.settings.timeout), self._turn_deadline)
         ttft = None
-        done = threading.Event()
+        q: queue.Queue = queue.Queue()
+        stop = threading.Event()
+        holder: dict[str, Any] = {}
+        sdk = self._sdk
 
-        def watch() -> None:  # closes the stream when Stop is pressed while a read is blocked
-            while not done.is_set():
-                if cancel_ev.wait(0.05):
+        def work() -> None:
+            try:
+                with sdk.messages.stream(**req) as st:
+                    holder["stream"] = st
                     with self._lock:
-                        s = self._stream
-                    if s is not None:
-                        try:
-                            s.close()
-                        except Exception:
-                            pass
-                    return
-
-        w = threading.Thread(target=watch, daemon=True)
-        w.start()
-        try:
-            with self._sdk.messages.stream(**req) as s:
+                        self._stream = st
+                    if stop.is_set():
+                        return
+                    for ev in st:
+                        if stop.is_set():
+                            return
+                        q.put(("event", ev))
+                    if stop.is_set():
+                        return
+                    q.put(("done", (st.request_id, st.get_final_message())))
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                q.put(("error", exc))
+            finally:
                 with self._lock:
-                    self._stream = s
-                for ev in s:
-                    if ttft is None:
-                        ttft = round(time.monotonic() - t0, 3)
-                    if cancel_ev.is_set():
-                        raise _Cancelled()
-                    et = getattr(ev, "type", "")
-                    if et == "text":
-                        emit({"type": "text_delta", "hop": hop, "text": ev.text})
-                    elif et == "content_block_start" and getattr(ev.content_block, "type", "") == "tool_use":
-                        emit({"type": "tool_use_start", "hop": hop, "name": ev.content_block.name})
+                    if self._stream is holder.get("stream"):
+                        self._stream = None
+
+        def abandon() -> None:
+            stop.set()
+            st = holder.get("stream")
+            if st is not None:
+                try:
+                    st.close()
+                except Exception:
+                    pass
+
+        threading.Thread(target=work, daemon=True, name="wb-chat-request").start()
+        out_chars = 0
+        try:
+            while True:
                 if cancel_ev.is_set():
                     raise _Cancelled()
-                rid = s.request_id
-                msg = s.get_final_message()
-                if msg.stop_reason is None:  # the stream ended without message_delta/message_stop
-                    raise ChatError("connection", "The reply stream ended early (no message_stop).",
-                                    "Retry the turn; the transcript so far is kept.", rid)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _deadline_error(time.monotonic() - t0, ttft is not None,
+                                          deadline == self._turn_deadline)
+                try:
+                    kind, val = q.get(timeout=min(0.05, left))
+                except queue.Empty:
+                    continue
+                if kind == "error":
+                    raise val
+                if kind == "done":
+                    rid, msg = val
+                    break
+                if ttft is None:
+                    ttft = round(time.monotonic() - t0, 3)
+                et = getattr(val, "type", "")
+                if et == "text":
+                    out_chars += len(val.text)
+                    if out_chars > MAX_OUTPUT_CHARS:
+                        raise ChatError("too-large", f"The reply passed {MAX_OUTPUT_CHARS:,} characters "
+                                        "without ending; stopped.",
+                                        "Lower max_tokens, or check the server (an endless stream).")
+                    emit({"type": "text_delta", "hop": hop, "text": val.text})
+                elif et == "content_block_start" and getattr(val.content_block, "type", "") == "tool_use":
+                    emit({"type": "tool_use_start", "hop": hop, "name": val.content_block.name})
+            if cancel_ev.is_set():
+                raise _Cancelled()
+            if msg.stop_reason is None:  # the stream ended without message_delta/message_stop
+                raise ChatError("connection", "The reply stream ended early (no message_stop).",
+                                "Retry the turn; the transcript so far is kept.", rid)
         finally:
-            done.set()
-            with self._lock:
-                self._stream = None
+            abandon()
         return msg, rid, time.monotonic() - t0, ttft
 
     def _run_tools(self, tool_uses: list[dict], hop: int, emit: EventSink, res: TurnResult) -> None:

@@ -20,6 +20,7 @@ server                 other 5xx, or another error event inside the stream
 timeout                the request timed out
 connection             the server could not be reached (refused, DNS, dropped mid-stream)
 cancelled              the user pressed Stop
+protocol               the reply did not follow the Messages API (malformed stream/event/JSON)
 other                  anything else (the message says what)
 =====================  ==========================================================================
 """
@@ -31,7 +32,12 @@ from typing import Any
 
 KINDS = ("no-key", "auth", "billing", "permission", "not-found", "bad-request", "context-too-long",
          "too-large", "rate-limited", "overloaded", "server", "timeout", "connection", "cancelled",
-         "other")
+         "protocol", "other")
+
+#: The longest ``retry-after`` honoured (seconds): a server asking for more (``86400``) is
+#: waited on for this long at most, and the message says so. Used by the SDK client
+#: (``backend.make_client``) and the eval runner.
+RETRY_AFTER_CAP_S = 60.0
 
 NO_KEY_HINT = ("Set ANTHROPIC_API_KEY (export ANTHROPIC_API_KEY=sk-ant-...), or type a key in the "
                "chat settings (kept in the system keyring). For a local server that speaks the "
@@ -168,8 +174,14 @@ def from_exception(exc: BaseException, base_url: str | None = None) -> ChatError
                              "Usually an unknown model id: refresh the model list.", rid, status)
         if status == 413:
             return ChatError("too-large", api_msg, "The request is too large; shorten it.", rid, status)
+        capped = ""
+        if ra is not None and ra > RETRY_AFTER_CAP_S:
+            capped = (f" (the server asked to wait {ra:,.0f} s; the workbench waits at most "
+                      f"{RETRY_AFTER_CAP_S:g} s)")
+            api_msg += capped
+            ra = RETRY_AFTER_CAP_S
         if status == 429:
-            wait = f" Retry in {ra:g}s." if ra is not None else ""
+            wait = f" Retry in {ra:g}s{capped}." if ra is not None else ""
             return ChatError("rate-limited", f"Rate limited by {where}.{wait}",
                              "Wait and retry, or lower concurrency.", rid, status, ra)
         if status in (503, 529) or etype == "overloaded_error":
@@ -187,8 +199,26 @@ def from_exception(exc: BaseException, base_url: str | None = None) -> ChatError
             return ChatError("server", f"Server error ({status}): {api_msg}", "Try again.", rid, status, ra)
         return ChatError("other", f"HTTP {status}: {api_msg}", "", rid, status, ra)
     mod = type(exc).__module__ or ""
+    if isinstance(exc, (AssertionError, KeyError, IndexError, ValueError, AttributeError, TypeError,
+                        UnicodeDecodeError)) and not mod.startswith(("httpx", "httpcore", "h11")):
+        # the SDK's stream accumulator asserts/indexes on events it does not expect
+        return ChatError("protocol", f"The server's reply did not follow the Messages API ({_what(exc)}).",
+                         f"Check that {where} speaks the Anthropic Messages API (streaming); "
+                         "retry the turn.")
     if mod.startswith(("httpx", "httpcore", "h11")) or isinstance(exc, (ConnectionError, EOFError)):
         return ChatError("connection", f"The connection to {where} dropped during the reply "
                          f"({type(exc).__name__}: {exc}).",
                          "Retry the turn; the transcript so far is kept.")
     return ChatError("other", f"{type(exc).__name__}: {exc}", "")
+
+
+def _what(exc: BaseException) -> str:
+    """A short phrase for a malformed-reply exception (no "AssertionError:" prefixes)."""
+    text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+    if isinstance(exc, AssertionError) or not text:
+        return "an event arrived out of order or was incomplete"
+    if isinstance(exc, (KeyError, IndexError)):
+        return f"a field or content block was missing: {text}"
+    if isinstance(exc, UnicodeDecodeError):
+        return "the reply was not valid UTF-8"
+    return f"unexpected content: {text}"

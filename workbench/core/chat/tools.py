@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import unquote, urlparse
 
+from workbench.core.skillfile import read_regular_file
+
 #: Read caps of the generic read tool: lines and characters returned per call.
 READ_MAX_LINES = 2000
 READ_MAX_CHARS = 50_000
+#: Bytes of a file the read tool looks at (lines past them are not reachable: a 3 GB log).
+READ_MAX_FILE_BYTES = 8_000_000
 LIST_MAX_ENTRIES = 500
 SHELL_TIMEOUT_S = 30
 SHELL_MAX_CHARS = 20_000
@@ -166,12 +172,14 @@ class FileAccess:
         real = self.resolve(raw)
         if real.is_dir():
             raise AccessError(f"{raw}: is a folder (use the list tool)")
-        try:
-            data = real.read_bytes()
+        try:  # a regular file only (a FIFO would block), at most READ_MAX_FILE_BYTES of it
+            data = read_regular_file(real, READ_MAX_FILE_BYTES, cut=True)
         except FileNotFoundError:
             raise AccessError(f"{raw}: no such file") from None
         except OSError as exc:
             raise AccessError(f"{raw}: cannot read ({exc.strerror or exc})") from None
+        if len(data) == READ_MAX_FILE_BYTES:  # cut: drop a partial last line
+            data = data[:data.rfind(b"\n") + 1] or data
         if b"\0" in data[:8192]:
             raise AccessError(f"{raw}: binary file, not shown")
         text = data.decode("utf-8", errors="replace")
@@ -324,20 +332,55 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
         if not ok:
             return ToolOutcome(SHELL_DECLINED, is_error=True, resolved=cmd, notes=["shell: declined"])
         try:
-            r = subprocess.run(["/bin/sh", "-c", cmd], cwd=ctx.workspace, capture_output=True,
-                               text=True, timeout=SHELL_TIMEOUT_S)
-            out = (r.stdout or "") + (r.stderr or "")
-            if len(out) > SHELL_MAX_CHARS:
-                out = out[:SHELL_MAX_CHARS] + "\n[... output truncated]"
-            return ToolOutcome(f"exit code {r.returncode}\n{out}", is_error=r.returncode != 0,
-                               resolved=cmd, notes=["shell: run with user approval"])
+            code, out = _run_capped(cmd, ctx.workspace)
         except subprocess.TimeoutExpired:
             return ToolOutcome(f"timed out after {SHELL_TIMEOUT_S}s", is_error=True, resolved=cmd)
         except OSError as exc:
             return ToolOutcome(f"could not run: {exc}", is_error=True, resolved=cmd)
+        if len(out) > SHELL_MAX_CHARS:
+            out = out[:SHELL_MAX_CHARS] + "\n[... output truncated]"
+        return ToolOutcome(f"exit code {code}\n{out}", is_error=code != 0,
+                           resolved=cmd, notes=["shell: run with user approval"])
 
     return ToolSpec(name, "Run a shell command in the workspace. Commands only run when the user "
                     "approves them; otherwise the result says it was not run.", schema, handler)
+
+
+def _run_capped(cmd: str, cwd: Path) -> tuple[int, str]:
+    """Run ``cmd`` with ``/bin/sh -c``: (exit code, stdout+stderr as text). Keeps at most
+    ``4 * SHELL_MAX_CHARS`` bytes of output (a command printing forever is killed once over it,
+    instead of filling memory for 30 s). Raises ``subprocess.TimeoutExpired`` after
+    ``SHELL_TIMEOUT_S`` (the process is killed), ``OSError`` when it cannot start."""
+    cap = 4 * SHELL_MAX_CHARS
+    with subprocess.Popen(["/bin/sh", "-c", cmd], cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                          start_new_session=True) as proc:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + SHELL_TIMEOUT_S
+
+        def kill() -> None:  # the whole group: a child holding the pipe must not keep us reading
+            try:
+                os.killpg(proc.pid, 9)
+            except (OSError, AttributeError):  # AttributeError: no process groups (Windows)
+                proc.kill()
+
+        buf = bytearray()
+        timer = threading.Timer(SHELL_TIMEOUT_S, kill)
+        timer.start()
+        try:
+            while len(buf) <= cap:
+                chunk = proc.stdout.read1(65536)
+                if not chunk:
+                    break
+                buf += chunk
+            if len(buf) > cap:
+                kill()
+            code = proc.wait()
+        finally:
+            timer.cancel()
+        if time.monotonic() >= deadline and len(buf) <= cap:
+            raise subprocess.TimeoutExpired(cmd, SHELL_TIMEOUT_S)
+    return code, bytes(buf[:cap]).decode("utf-8", "replace")
 
 
 def _int_or_none(v: Any) -> int | None:

@@ -40,17 +40,12 @@ from workbench.core.fscache import SKILL_DIR, SKILL_FILE, SKILL_LINK, SKILL_OTHE
 from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
-from workbench.core.skillfile import special_file_problem
+from workbench.core.skillfile import load_yaml, special_file_problem
 
 if TYPE_CHECKING:
     from workbench.core.fscache import DirCache
     from workbench.core.model import Environment, Skill
     from workbench.core.skillfile import SkillFile
-
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 #: How deep the reporting walk looks below a root (levels of folders), whatever the client's
 #: own limit (HACKING.md "Decisions": extra roots are walked to 8 levels).
@@ -210,7 +205,7 @@ def _within(path: str, root: str) -> bool:
 
 #: Bumped when the walk reports different files or reasons for the same tree, so that whole walks
 #: remembered by an older version (``DirCache.put_walk``) are not reused.
-_WALK_VERSION = "2"
+_WALK_VERSION = "3"
 
 
 def entry_problem(path: str) -> str:
@@ -248,6 +243,48 @@ def _broken_folder_link(path: str, name: str, child_depth: int, rules: WalkRules
     return None
 
 
+#: Below a symlinked folder that leads outside the root, the walk goes at most this many levels
+#: (a linked skill folder or collection is found; a link to a big tree is not walked whole).
+OUTSIDE_DEPTH = 3
+#: File systems a walk never enters (kernel/virtual: endless, slow or live data, e.g. /proc).
+SPECIAL_FS_TYPES = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs",
+                              "tracefs", "securityfs", "pstore", "bpf", "configfs", "fusectl",
+                              "mqueue", "hugetlbfs", "binfmt_misc", "autofs", "efivarfs", "selinuxfs"})
+_SPECIAL_PREFIXES = ("/proc", "/sys", "/dev")
+_special_mounts: list[str] | None = None
+
+
+def _special_mount_points() -> list[str]:
+    """Mount points of ``SPECIAL_FS_TYPES`` (``/proc/self/mounts``; read once per process)."""
+    global _special_mounts
+    if _special_mounts is None:
+        found: list[str] = []
+        try:
+            with open("/proc/self/mounts", encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    parts = line.split()
+                    if len(parts) > 2 and parts[2] in SPECIAL_FS_TYPES:
+                        found.append(parts[1].replace("\\040", " "))
+        except OSError:
+            pass
+        _special_mounts = found
+    return _special_mounts
+
+
+def system_folder_problem(real: str) -> str | None:
+    """Why a walk must not enter the real path ``real``, or None: a special file system
+    (``/proc``, ``/sys``, ``/dev`` and any mount of ``SPECIAL_FS_TYPES``), or the file-system root
+    or a folder directly in it (``/``, ``/usr``, ``C:\\``: a symlink to it would walk the machine)."""
+    if os.sep == "/" and any(_within(real, p) for p in _SPECIAL_PREFIXES):
+        return "a special file system"
+    if any(_within(real, m) for m in _special_mount_points() if m != "/"):
+        return "a special file system"
+    parent = os.path.dirname(real.rstrip(os.sep)) or real
+    if real.rstrip(os.sep) == "" or os.path.dirname(parent) == parent:
+        return "a system folder"
+    return None
+
+
 def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[Found]:
     """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
     the ones the client would not find. Never raises (unreadable folders are passed over).
@@ -280,10 +317,12 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
     skip_names, silent, skip_dot = rules.skip_names, rules.silent_names, rules.skip_dot
     join = os.path.join
     sep = os.sep
-    # (folder, depth, inherited skip reason)
-    stack: list[tuple[str, int, str | None]] = [(root_s, 0, None)]
+    # (folder, depth, inherited skip reason, deepest level allowed)
+    stack: list[tuple[str, int, str | None, int]] = [(root_s, 0, None, limit)]
+    if system_folder_problem(root_real) == "a special file system":
+        stack = []
     while stack:
-        d, depth, why = stack.pop()
+        d, depth, why, dlimit = stack.pop()
         lst = listing(d)
         if lst is None:
             linked = True  # an unreadable folder: do not remember this walk
@@ -324,7 +363,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             if rules.stop_at_skill and child_why is None and reason is None:
                 child_why = (f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
                              f"look below a folder that holds a SKILL.md")
-        if depth >= limit:
+        if depth >= dlimit:
             continue
         prefix = d if d.endswith(sep) else d + sep
         for name in lst[1]:
@@ -336,7 +375,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                     cw = f"inside the folder {name}/, which {rules.client} skips"
                 elif skip_dot and name.startswith("."):
                     cw = f"inside the dot-folder {name}/, which {rules.client} skips"
-            stack.append((prefix + name, depth + 1, cw))
+            stack.append((prefix + name, depth + 1, cw, dlimit))
         for name in lst[2]:
             if name in NEVER_WALKED or name in silent:
                 continue
@@ -362,13 +401,18 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             if real in seen_links or _within(root_real, real):
                 continue  # a cycle
             seen_links.add(real)
+            sub_limit = dlimit
+            if not _within(real, root_real):  # never walk the machine through a link
+                if system_folder_problem(real):
+                    continue
+                sub_limit = min(dlimit, depth + 1 + OUTSIDE_DEPTH)
             if cw is None:
                 if rules.symlinks == "none":
                     cw = f"inside the symlinked folder {name}/, which {rules.client} does not follow"
                 elif rules.symlinks == "inside-root" and not _within(real, root_real):
                     cw = (f"the symlink {name}/ leads outside the root (to {real}); "
                           f"{rules.client} only follows symlinks that stay inside it")
-            stack.append((path, depth + 1, cw))
+            stack.append((path, depth + 1, cw, sub_limit))
     out.sort(key=lambda f: str(f.path))
     if dirs is not None and not linked:
         dirs.put_walk(wkey, visited, vmtimes, [(str(f.path), f.depth, f.skip_reason) for f in out])
@@ -454,7 +498,7 @@ def quote_retry(frontmatter: str) -> dict | None:
     if not changed:
         return None
     try:
-        data = yaml.load("\n".join(out) + "\n", Loader=_Loader)  # noqa: S506 - safe loader
+        data = load_yaml("\n".join(out) + "\n")
     except (yaml.YAMLError, ValueError, TypeError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
@@ -652,8 +696,8 @@ def parse_loose_mapping(value: Any) -> dict | None:
             v = json.loads(value)
         except ValueError:
             try:
-                v = yaml.load(value, Loader=_Loader)  # noqa: S506 - safe loader
-            except yaml.YAMLError:
+                v = load_yaml(value)
+            except (yaml.YAMLError, ValueError, TypeError, RecursionError):
                 return None
         return v if isinstance(v, dict) else None
     return None

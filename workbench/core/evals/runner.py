@@ -56,7 +56,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from workbench.core.chat.errors import ChatError, no_key_error
+from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, no_key_error
 from workbench.core.chat.settings import ChatSettings
 from workbench.core.evals.metrics import Summary, estimate_cost, query_status, summarize, wilson_interval
 from workbench.core.evals.queryset import Query
@@ -727,7 +727,7 @@ class EvalRunner:
             if rec.attempts >= opts.max_attempts or err.kind not in THROTTLE_KINDS + RETRY_KINDS:
                 rec.outcome = "errored"
                 break
-            wait = err.retry_after if err.retry_after is not None else \
+            wait = min(err.retry_after, RETRY_AFTER_CAP_S) if err.retry_after is not None else \
                 min(opts.backoff_max, opts.backoff_base * (2 ** (rec.attempts - 1)))
             if err.kind in THROTTLE_KINDS:
                 wait, limit = self.gate.throttle(wait)

@@ -140,14 +140,32 @@ def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
     ``dirs``: a ``workbench.core.fscache.DirCache`` answering folder listings from their mtime
     (one stat per folder instead of a scandir); None lists every folder."""
     p = Path(path)
-    if p.is_file():
+    # os.path.isfile/isdir, not Path's: they answer False instead of raising PermissionError
+    # (a folder without search permission, mode 0444, as a non-root user)
+    if os.path.isfile(p):
         return [p]
-    if not p.is_dir():
-        return [p] if p.name.lower() == "skill.md" and os.path.lexists(p) else []
+    if not os.path.isdir(p):
+        return [p] if p.name.lower() == "skill.md" and entry_exists(p) else []
+    try:
+        names = os.listdir(p)
+    except OSError:  # an unlistable folder: its SKILL.md reports why (STR003, "Permission denied")
+        return [p / "SKILL.md"]
     for name in ("SKILL.md", "skill.md"):
-        if (p / name).is_file() and (name == "SKILL.md" or name in os.listdir(p)):
+        if name in names and (os.path.isfile(p / name) or not entry_exists(p / name)):
             return [p / name]
     return [_fast_path(f) for f in _find_below(str(p), dirs)]
+
+
+def entry_exists(p: Path) -> bool:
+    """``os.path.lexists``, but True when the answer is hidden by a permission error (the entry is
+    then reported as unreadable instead of vanishing)."""
+    try:
+        os.lstat(p)
+    except PermissionError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _find_below(top: str, dirs: Any = None) -> list[str]:
@@ -287,7 +305,7 @@ def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs
             stats[abskey(s)] = st
             continue
         p = Path(raw)
-        if st is None and not (p.name.lower() == "skill.md" and os.path.lexists(s)):
+        if st is None and not (p.name.lower() == "skill.md" and entry_exists(p)):
             raise FileNotFoundError(2, "no such file or directory", str(p))
         # Not a folder (a broken SKILL.md symlink, a FIFO, ...), or a folder named SKILL.md: the
         # path itself is linted and STR003 says what it is.

@@ -184,8 +184,10 @@ _LINE_RULES: list[_Rule] = [
         r"\b(?:reveal|print|output|repeat|show|dump)\s+(?:your\s+|the\s+)?(?:full\s+)?(?:system\s+prompt|"
         r"hidden\s+instructions|developer\s+message)", _I),
         "asks the model to reveal its system prompt"),
+    # linear: the lookahead needs a "-->" before the next "<!--" (else every "<!--" rescanned the line)
     _Rule("WS-COMMENT", WARNING, re.compile(
-        r"<!--(?:(?!-->).)*\b(?:ignore|instructions?|you\s+must|assistant|system\s+prompt|do\s+not\s+tell|"
+        r"<!--(?=(?:(?!-->|<!--).)*-->)(?:(?!-->|<!--).)*"
+        r"\b(?:ignore|instructions?|you\s+must|assistant|system\s+prompt|do\s+not\s+tell|"
         r"execute|run\s+this)\b(?:(?!-->).)*-->", _I),
         "directive inside an HTML comment (invisible when the Markdown is rendered)"),
     # -- destructive shell ---------------------------------------------------------------
@@ -343,11 +345,22 @@ def _single_line(pattern: str) -> str:
     return "".join(out)
 
 
+#: A rule's parts must lie within this many characters of each other: ``[^\n]*`` after a keyword
+#: rescans the rest of the line from every occurrence (a 1 MB line of "curl " took minutes).
+SPAN_CHARS = 300
+_STAR_CLASS = re.compile(r"(\[\^(?:\\.|[^\]\\])*\])\*")
+
+
+def _bounded(pattern: str) -> str:
+    """``[^...]*`` -> ``[^...]{0,SPAN_CHARS}``: linear time on any line."""
+    return _STAR_CLASS.sub(lambda m: m.group(1) + "{0,%d}" % SPAN_CHARS, pattern)
+
+
 def _compile_all() -> None:
     for r in _LINE_RULES:
-        r.regex = re.compile(_single_line(r.regex.pattern), r.regex.flags)
+        r.regex = re.compile(_bounded(_single_line(r.regex.pattern)), r.regex.flags)
     global _RM, _SECRET_ASSIGN
-    _RM = re.compile(_single_line(_RM.pattern), _RM.flags)
+    _RM = re.compile(_bounded(_single_line(_RM.pattern)), _RM.flags)
     _SECRET_ASSIGN = re.compile(_single_line(_SECRET_ASSIGN.pattern), _SECRET_ASSIGN.flags)
 
 
@@ -363,11 +376,6 @@ def _scan_text(rel: str, text: str) -> list[Finding]:
     def pos(off: int) -> tuple[int, int]:
         ln = bisect.bisect_right(starts, off)
         return ln, off - starts[ln - 1] + 1
-
-    def line_at(off: int) -> str:
-        ln = bisect.bisect_right(starts, off)
-        end = starts[ln] - 1 if ln < len(starts) else len(text)
-        return text[starts[ln - 1]:end].rstrip("\r")
 
     low = text.lower()
     for rule in _LINE_RULES:
@@ -441,11 +449,19 @@ def _scan_text(rel: str, text: str) -> list[Finding]:
         ln, col = pos(m.start())
         out.append(Finding(WARNING, "WS-SECRET-ASSIGN", rel, ln, col,
                            "a credential-like value is assigned in the text", _excerpt(m.group(0)[:40])))
+    seen: set[tuple[int, int]] = set()  # (line, kind): ``_collapse`` keeps only a line's first
     for m in _ODD_CHARS.finditer(text):
         ch = m.group(0)
         o = ord(ch)
         ln, col = pos(m.start())
-        ctx = _excerpt(line_at(m.start())[max(0, col - 20): col + 20])
+        kind = 0 if o in _BIDI else 1 if 0xE0000 <= o <= 0xE007F else 2
+        if (ln, kind) in seen:
+            continue
+        if kind < 2:  # (an invisible one may be skipped below: it marks its line when reported)
+            seen.add((ln, kind))
+        # the 40 characters around it on its line (not the whole line: a 1 MB line per character)
+        lo = max(starts[ln - 1], m.start() - 19)
+        ctx = _excerpt(text[lo:m.start() + 21].split("\n", 1)[0].rstrip("\r"))
         if o in _BIDI:
             out.append(Finding(CRITICAL, "WS-BIDI", rel, ln, col,
                                f"bidirectional control character U+{o:04X} ({unicodedata.name(ch, '?')}): "
@@ -459,6 +475,7 @@ def _scan_text(rel: str, text: str) -> list[Finding]:
             i = m.start()
             if o == 0x200D and 0 < i < len(text) - 1 and _is_emoji(text[i - 1]) and _is_emoji(text[i + 1]):
                 continue  # emoji ZWJ sequence
+            seen.add((ln, kind))
             out.append(Finding(WARNING, "WS-INVISIBLE", rel, ln, col,
                                f"invisible character U+{o:04X} ({unicodedata.name(ch, '?')})", ctx))
     out.sort(key=lambda f: (f.line, f.column))

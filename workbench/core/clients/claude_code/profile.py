@@ -105,6 +105,36 @@ def js_string(value: object) -> str | None:
         return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
     if isinstance(value, str):
         return value.strip()
+
+
+#: pathspec turns a glob into a backtracking regex: ``*a*a*a*a*a*a*a*a*a*a*a*a*b`` against 40
+#: ``a``s runs for minutes, ``**/*a*/**/*a*/**/*a*/**/x`` on a deep path ~1 min. Globs over these
+#: limits are refused (``glob_problem``); repeated ``**/`` are collapsed first (same meaning).
+#: Measured worst case within them: ~0.2 s per 4,096-character path. Real globs use 1-3.
+MAX_GLOB_STARS = 2  # "*" runs in one path segment
+MAX_GLOB_RUNS = 4  # "*" runs in the whole pattern ("**" counts as one)
+MAX_GLOB_CHARS = 1000
+_REPEATED_DEEP = re.compile(r"(?:\*\*/)+\*\*(?=/|$)|(?:\*\*/){2,}")
+
+
+def simplify_glob(pattern: str) -> str:
+    """``pattern`` with repeated ``**/`` segments collapsed (``**/**/x`` -> ``**/x``) and runs of
+    three or more ``*`` in a segment made ``**`` (both keep the gitignore meaning)."""
+    p = re.sub(r"\*{3,}", "**", pattern)
+    return _REPEATED_DEEP.sub(lambda m: "**" if not m.group(0).endswith("/") else "**/", p)
+
+
+def glob_problem(pattern: str) -> str | None:
+    """Why a ``paths`` glob is refused (too slow to match safely: the limits above), or None.
+    Checked on ``simplify_glob(pattern)``."""
+    p = simplify_glob(pattern)
+    if len(p) > MAX_GLOB_CHARS:
+        return f"glob of {len(p):,} characters (limit {MAX_GLOB_CHARS:,})"
+    runs = [len(re.findall(r"\*+", s)) for s in p.split("/")]
+    if max(runs) > MAX_GLOB_STARS:
+        return f"{max(runs)} '*' wildcards in one path segment (limit {MAX_GLOB_STARS}): too slow to match"
+    if sum(runs) > MAX_GLOB_RUNS:
+        return f"{sum(runs)} '*'/'**' wildcards (limit {MAX_GLOB_RUNS}): too slow to match"
     return None
 
 
@@ -196,7 +226,8 @@ class ClaudeCodeProfile(CommonProfile):
             d, depth = stack.pop()
             try:
                 with os.scandir(d) as it:
-                    entries = [e for e in it if e.is_dir()]
+                    # symlinked folders are not entered (decision: a link to / walked the machine)
+                    entries = [e for e in it if e.is_dir(follow_symlinks=False)]
             except OSError:
                 continue
             for e in entries:
@@ -288,8 +319,11 @@ class ClaudeCodeProfile(CommonProfile):
             skill.flags["paths"] = pats
             if "paths glob dialect (gitignore-style via pathspec)" not in skill.unverified:
                 skill.unverified.append("paths glob dialect (gitignore-style via pathspec)")
+            bad = next(((p, why) for p in pats if (why := glob_problem(p))), None)
+            if bad:
+                return ("conditional", f"paths: glob {bad[0][:80]!r} refused ({bad[1]}); never activates")
             try:
-                spec = _glob_spec(pats)
+                spec = _glob_spec([simplify_glob(p) for p in pats])
             except Exception as exc:  # noqa: BLE001 - a bad glob must not crash a scan
                 return ("conditional", f"paths: invalid glob ({exc}); never activates")
             for t in env.touched:

@@ -29,15 +29,10 @@ from pathlib import Path
 
 import yaml
 
-try:  # the C loader: a scan consults every skill's agents/openai.yaml
-    from yaml import CSafeLoader as _YamlLoader
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
-
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, memo_file, unreadable
 from workbench.core.model import Environment, Root, Skill
-from workbench.core.skillfile import SkillFile, collapse_ws
+from workbench.core.skillfile import MAX_FILE_BYTES, SkillFile, collapse_ws, load_yaml, read_regular_file
 
 MAX_NAME_LEN = 64  # loader.rs, counted after namespacing
 MAX_DESCRIPTION_LEN = 1024  # loader.rs
@@ -229,8 +224,7 @@ PROFILE = CodexProfile()
 def _load_openai_yaml(path) -> object:
     """``agents/openai.yaml`` as data, or None when unreadable or invalid (Codex fails open:
     ``codex-rs/core-skills/src/loader.rs`` ignores a bad sidecar)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=_YamlLoader)  # noqa: S506 - CSafeLoader is the safe loader
-    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError):
+    try:  # a regular file only (a FIFO would block), bounded YAML (alias bombs)
+        return load_yaml(read_regular_file(path, MAX_FILE_BYTES).decode("utf-8"))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError, TypeError, RecursionError):
         return None

@@ -1,7 +1,8 @@
 r"""CC010 cc-paths: Claude Code's ``paths`` is not a glob or list of globs.
 
 ``paths`` limits auto-activation to matching files (clients.md 1.2); it must be a string or a
-list of strings, each a valid gitignore-style glob (compiled with pathspec, as discovery does).
+list of strings, each a valid gitignore-style glob (compiled with pathspec, as discovery does)
+and within the matching limits of ``clients.claude_code.profile.glob_problem`` (issue 12).
 
 PASS (profile=claude-code):
     ---
@@ -21,6 +22,7 @@ FAIL (profile=claude-code):
 
 import pathspec
 
+from workbench.core.clients.claude_code.profile import glob_problem
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import WARNING
 
@@ -41,6 +43,10 @@ def check(ctx):
         yield Finding(f.value_span, "paths is empty: the skill never activates automatically", severity=WARNING)
         return
     for p in pats:
+        why = glob_problem(p)
+        if why:
+            yield Finding(f.value_span, f"paths: glob {p[:80]!r} refused ({why}); it never activates")
+            continue
         try:
             pathspec.PathSpec.from_lines("gitignore", [p])
         except Exception as exc:  # pathspec raises several types for bad patterns

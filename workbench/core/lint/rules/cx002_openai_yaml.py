@@ -22,11 +22,7 @@ import yaml
 
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import INFO
-
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+from workbench.core.skillfile import MAX_FILE_BYTES, load_yaml, read_regular_file
 
 _TEXT = ("display_name", "short_description", "icon_small", "icon_large", "brand_color", "default_prompt")
 
@@ -42,8 +38,8 @@ def check(ctx):
         return
     where = "agents/openai.yaml"
     try:
-        data = yaml.load(p.read_text(encoding="utf-8"), Loader=_Loader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        data = load_yaml(read_regular_file(p, MAX_FILE_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         yield Finding(ctx.top_span(), f"{where} cannot be read ({str(exc).splitlines()[0]}); Codex ignores it")
         return
     if not isinstance(data, dict):

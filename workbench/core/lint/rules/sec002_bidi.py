@@ -2,7 +2,8 @@ r"""SEC002 bidi-control: bidirectional control characters (U+202A-U+202E, U+2066
 U+200E, U+200F, U+061C).
 
 They reorder how text is displayed, so a reviewer sees something other than what the model reads
-("Trojan Source"); skillsaw flags them as errors (validators.md J2). Quick fix: remove them.
+("Trojan Source"); skillsaw flags them as errors (validators.md J2). One finding per line that has
+them (at most ``MAX_RUNS``). Quick fix: remove them.
 
 PASS:
     ---
@@ -27,12 +28,56 @@ from workbench.core.riskpatterns import BIDI_RE as BIDI
 # character-class regex on a non-ASCII text (measured: 15 vs 107 µs on 4 KB).
 
 
-def removal(ctx, rx, title):
+#: At most this many findings per rule and file (``findings_per_line``): a file of 300,000
+#: scattered characters gets 50 findings, the last one counting the rest, and one fix removing all.
+MAX_RUNS = 50
+
+
+def line_runs(text: str, matches) -> list[tuple[int, int, list[str], list[tuple[int, int]]]]:
+    """Group regex ``matches`` (in text order) into one run per line:
+    ``[(start, end, chars, ranges)]`` from the line's first match to its last, ``chars`` its
+    distinct characters in order (from its first 64 matches; at least three kept), ``ranges``
+    the matches' (start, end).
+    Linear in ``len(text)``."""
+    runs: list[list] = []
+    line_end = -1
+    ranges: list[tuple[int, int]] = []
+    chars: list[str] = []
+    for m in matches:
+        a, b = m.span()
+        if a >= line_end or not runs:
+            line_end = text.find("\n", a)
+            line_end = len(text) + 1 if line_end == -1 else line_end
+            ranges, chars = [], []
+            runs.append([a, b, chars, ranges])
+        ranges.append((a, b))
+        runs[-1][1] = b
+        if len(chars) < 3 and len(ranges) <= 64:  # names for the message: the first few
+            chars.extend(c for c in text[a:b] if c not in chars)
+    return [tuple(r) for r in runs]  # type: ignore[misc]
+
+
+def removal(ctx, title, runs) -> Fix | None:
+    """One edit per run (``line_runs``): the run's text without its matches."""
     edits = []
-    for m in rx.finditer(ctx.text):
-        sp = ctx.span(m.start(), m.end())
-        edits.append(TextEdit(sp.line, sp.column, sp.end_line, sp.end_column, ""))
+    text = ctx.text
+    for s, e, _, ranges in runs:
+        sp = ctx.span(s, e)
+        keep = "".join(text[a_end:b_start] for (_, a_end), (b_start, _) in zip(ranges, ranges[1:]))
+        edits.append(TextEdit(sp.line, sp.column, sp.end_line, sp.end_column, keep))
     return Fix(title, edits) if edits else None
+
+
+def findings_per_line(ctx, runs) -> list[tuple[object, str, str]]:
+    """``[(span, names, more)]`` for the first ``MAX_RUNS`` runs: ``names`` the first three
+    characters as ``U+XXXX``, ``more`` a note on the last one when runs were left out."""
+    out = []
+    for i, (s, e, chars, _) in enumerate(runs[:MAX_RUNS]):
+        more = ""
+        if i == MAX_RUNS - 1 and len(runs) > MAX_RUNS:
+            more = f" (and {len(runs) - MAX_RUNS:,} more lines not listed; the quick fix removes all)"
+        out.append((ctx.span(s, e), ", ".join(f"U+{ord(c):04X}" for c in chars[:3]), more))
+    return out
 
 
 @rule("SEC002", "bidi-control", "error")
@@ -40,8 +85,8 @@ def check(ctx):
     text = ctx.text
     if ctx.is_ascii or not any(c in text for c in BIDI_CHARS):
         return
-    fix = removal(ctx, BIDI, "Remove all bidirectional control characters")
-    for m in BIDI.finditer(text):
-        names = ", ".join(f"U+{ord(c):04X}" for c in m.group(0)[:3])
-        yield Finding(ctx.span(m.start(), m.end()), f"bidirectional control character ({names}): the text "
-                      "displays differently from what the model reads", fix)
+    runs = line_runs(text, BIDI.finditer(text))
+    fix = removal(ctx, "Remove all bidirectional control characters", runs)
+    for span, names, more in findings_per_line(ctx, runs):
+        yield Finding(span, f"bidirectional control character ({names}): the text "
+                      f"displays differently from what the model reads{more}", fix)

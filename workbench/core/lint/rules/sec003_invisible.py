@@ -3,7 +3,8 @@ invisible operators, Unicode tag characters, a BOM inside the text).
 
 They can hide instructions from a human reviewer (Unicode tag characters carry invisible ASCII)
 and break matching; skillsaw flags them (validators.md J2). Zero-width joiners inside emoji
-sequences and ZWNJ between non-Latin letters are allowed. Quick fix: remove them.
+sequences and ZWNJ between non-Latin letters are allowed. One finding per line (SEC002's
+``line_runs``). Quick fix: remove them.
 
 PASS:
     ---
@@ -20,7 +21,7 @@ FAIL:
 """
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.types import Fix, TextEdit
+from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
 from workbench.core.riskpatterns import INVISIBLE_BMP as _BMP
 from workbench.core.riskpatterns import INVISIBLE_RE as INVISIBLE
 
@@ -48,13 +49,9 @@ def check(ctx):
     hits = [m for m in INVISIBLE.finditer(text) if not _allowed(text, m.start(), m.end())]
     if not hits:
         return
-    edits = []
-    for m in hits:
-        sp = ctx.span(m.start(), m.end())
-        edits.append(TextEdit(sp.line, sp.column, sp.end_line, sp.end_column, ""))
-    fix = Fix("Remove all invisible characters", edits)
-    for m in hits:
-        tag = any(0xE0000 <= ord(c) <= 0xE007F for c in m.group(0))
-        names = ", ".join(f"U+{ord(c):04X}" for c in m.group(0)[:3])
+    runs = line_runs(text, hits)
+    fix = removal(ctx, "Remove all invisible characters", runs)
+    for span, names, more in findings_per_line(ctx, runs):
+        tag = "U+E00" in names
         extra = " (Unicode tag characters can carry hidden text)" if tag else ""
-        yield Finding(ctx.span(m.start(), m.end()), f"invisible character ({names}){extra}", fix)
+        yield Finding(span, f"invisible character ({names}){extra}{more}", fix)

@@ -22,7 +22,6 @@ import re
 
 from workbench.core.lint.registry import Finding, rule
 
-_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
 _DIRECTIVE = re.compile(r"(?i)\b(ignore (all |any )?(previous|prior|above|earlier)|system prompt|do not (tell|reveal|mention|inform)|"
                         r"don't (tell|reveal|mention)|without (telling|asking|informing)|secretly|silently|exfiltrat|"
                         r"you are now|new instructions|assistant must|the model must|AI must)")
@@ -34,10 +33,23 @@ def check(ctx):
     if "<!--" not in body:
         return
     base = ctx.body_offset
-    for m in _COMMENT.finditer(body):
-        if ctx.in_code(base + m.start()):
+    for start, end in html_comments(body):
+        if ctx.in_code(base + start):
             continue
-        d = _DIRECTIVE.search(m.group(1))
+        d = _DIRECTIVE.search(body, start + 4, end - 3)
         if d:
-            yield Finding(ctx.span(base + m.start(), base + m.end()), f"HTML comment with a hidden instruction "
+            yield Finding(ctx.span(base + start, base + end), f"HTML comment with a hidden instruction "
                           f"({d.group(0)!r}): readers do not see it but the model does")
+
+
+def html_comments(text: str):
+    """``(start, end)`` of each ``<!-- ... -->`` in ``text`` (end after ``-->``), as the regex
+    ``<!--(.*?)-->`` (DOTALL) finds them, in linear time: the regex retries every ``<!--`` to
+    the end of the text when none is closed (quadratic: 20,000 ``<!--`` took 15 s)."""
+    i = text.find("<!--")
+    while i != -1:
+        j = text.find("-->", i + 4)
+        if j == -1:
+            return  # no later comment can close either
+        yield i, j + 3
+        i = text.find("<!--", j + 3)
