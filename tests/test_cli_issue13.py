@@ -137,7 +137,7 @@ def test_client_profile_severity_follows_the_client(tmp_path):
     f = write_skill(tmp_path / "pdf-tools", raw=BAD_YAML)
     sev = {p: [d.severity for d in lint_file(f, profile=p) if d.code == "FM003"]
            for p in ("gemini-cli", "openclaw", "claude-code", "codex", "opencode", "agentskills")}
-    assert sev == {"gemini-cli": ["warning"], "openclaw": ["warning"], "claude-code": ["error"],
+    assert sev == {"gemini-cli": ["warning"], "openclaw": ["warning"], "claude-code": ["warning"],
                    "codex": ["error"], "opencode": ["error"], "agentskills": ["error"]}
     msg = next(d.message for d in lint_file(f, profile="gemini-cli") if d.code == "FM003")
     assert "Gemini CLI still loads it through its line parser" in msg
@@ -231,8 +231,9 @@ def test_claude_code_budget_warning_at_a_tiny_context(capsys, tmp_path):
     write_skill(ws / ".claude" / "skills" / "a", "a", "Use when " + "x " * 200)
     rc, out, err = run(capsys, "listing", ws, "--home", tmp_path, "--context-tokens", "1", "--format", "json")
     w = " ".join(json.loads(out)["warnings"])
-    assert "1 description dropped" in w and "(over 100%/1% of context)" in w, w
-    assert "5050" not in w and "1 descriptions" not in w
+    # the Claude Code 2.1.328 model (lab-checked) words it per dropped description; no "5050.0%"
+    assert "1 of your descriptions dropped" in w and "budget at 1 is 1" in w, w
+    assert "5050" not in w and "%" not in w
 
 
 def test_chat_warns_about_an_empty_listing_and_no_request_none(capsys, tmp_path, monkeypatch):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import os
 import subprocess
 import sys
 import sysconfig
@@ -38,6 +39,7 @@ print(json.dumps({"resources": str(res), "theme": (res / "theme.json").is_file()
 
 
 def _run(cmd: list, **kw) -> subprocess.CompletedProcess:
+    kw.setdefault("env", {k: v for k, v in os.environ.items() if k != "PYTHONPATH"})  # the wheel's own code
     r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=120, **kw)
     assert r.returncode == 0, f"{cmd}: {r.stdout}\n{r.stderr}"
     return r

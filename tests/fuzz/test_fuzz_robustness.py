@@ -133,6 +133,7 @@ def test_odd_trees_never_crash_hang_or_blow_up(tmp_path, fuzz_home, monkeypatch)
             p = subprocess.run([sys.executable, "-m", "workbench", *argv], capture_output=True, cwd=REPO,
                                env=env, timeout=120)
             assert p.returncode in (0, 1), (argv, p.stderr.decode("utf-8", "replace")[-2000:])
+            assert p.stdout.strip(), (argv, p.returncode, p.stderr.decode("utf-8", "replace")[-2000:])
             json.loads(p.stdout.decode("utf-8"))  # valid UTF-8 and valid JSON
             assert b"\x1b" not in p.stdout + p.stderr
     finally:

@@ -44,7 +44,7 @@ def test_real_client_view_highlights_differences(open_window, env, qtbot, artifa
     assert isinstance(pane, CapturePane)
     pane.show_report(_report())
     assert not pane.banner.isHidden() and "2.1.400" in pane.banner.text() and "2.1.328" in pane.banner.text()
-    assert "1 line(s) differ" in pane.facts.text() and "load tool: Skill" in pane.facts.text()
+    assert "1 line differs" in pane.facts.text() and "load tool: Skill" in pane.facts.text()
     block = pane.real.document().findBlockByNumber(3)
     assert block.text().startswith("- builtin-one")
     fmt = block.begin().fragment().charFormat()

@@ -137,14 +137,14 @@ def test_empty_states_say_what_to_do(open_window, tmp_path, fake_home, qtbot):
 
 
 def test_banner_offers_the_extra_root_toggle_when_the_context_has_it(open_window, corpus, fake_home):
-    """The hook for the core's one-click "treat this folder as an extra root" toggle: a banner
-    button appears once the context provides ``set_workspace_as_root(on)``."""
+    """The banner's one-click toggle between "collection" (skills as if installed: an extra root)
+    and "project" (each client's own roots) for the workspace (``ctx.set_workspace_mode``)."""
     win = open_window(Environment(workspace=corpus, home=fake_home))
-    assert win.ctx.extra_root == corpus and not win.banner_button.isVisible()  # no API: text only
-    calls = []
-    win.ctx.set_workspace_as_root = calls.append
-    win._update_banner()
+    assert win.ctx.extra_root == corpus and win.ctx.treatment.mode == "collection"
     assert win.banner_bar.isVisible() and win.banner_button.isVisible()
-    assert win.banner_button.text() == "Don't treat as an extra root"
+    assert win.banner_button.text() == "Open as a project"
+    calls = []
+    win.ctx.set_workspace_mode = calls.append
+    win._update_banner()
     win.banner_button.click()
-    assert calls == [False]
+    assert calls == ["project"]

@@ -51,7 +51,7 @@ def test_tree_details_shadowing(open_window, small_ws):
     skills = {(s.name, s.root.scope): s for s in _skills(win)}
     assert skills[("dup", "project")].status == "shadowed"
     assert skills[("dup", "user")].status == "listed"
-    assert not win.banner.isVisible()  # the project has client roots: no extra root
+    assert not win.banner.isVisible(), win.banner.text()  # the project has client roots: no extra root
     # Roots in precedence order, with scope and existence.
     m = win.skills.model
     roots = [m.data(m.index(r, 0), SkillRole) for r in range(m.rowCount())]
@@ -125,7 +125,11 @@ def test_live_listing_update_from_editor_buffer(open_window, small_ws):
     print(f"\nbuffer -> listing update: {elapsed * 1000:.1f} ms (ctx says {win.ctx.last_update_seconds * 1000:.1f} ms)")
     assert elapsed < 1.0
     # A rename that creates a collision shadows the other skill right away (collisions redone).
+    # Claude Code 2.1.328 names skills by folder (lab), so the clash shows in OpenCode.
     win.ctx.apply_buffer(alpha, "---\nname: beta\ndescription: now beta too\n---\n")
+    win.ctx.flush_updates()
+    assert win.ctx.skill(alpha).name == "alpha"  # Claude Code: the folder name
+    win.ctx.set_client("opencode")
     win.ctx.flush_updates()
     betas = [s for s in win.ctx.catalog().skills if s.name == "beta"]
     assert sorted(s.status for s in betas) == ["listed", "shadowed"]

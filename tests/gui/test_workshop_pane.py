@@ -177,7 +177,7 @@ def test_scripts_and_blocking_findings_stand_out(qtbot, setup, artifacts):
     banner = pane.risk_banner.text()
     assert pane.risk_banner.isVisible() and "Apply is blocked" in banner
     assert "WS-BANG at SKILL.md:5:10" in banner and "WS-PIPE-SHELL at scripts/install.sh:1:1" in banner
-    assert "scripts/install.sh" in banner and "1 script/executable file(s)" in banner
+    assert "scripts/install.sh" in banner and "1 script/executable file</b>" in banner
     assert "Runs commands by itself" in banner
     items = [pane.file_combo.itemText(i) for i in range(pane.file_combo.count())]
     assert "scripts/install.sh (new, ⚠ script)" in items and "references/a.md (new)" in items
@@ -196,4 +196,4 @@ def test_scripts_and_blocking_findings_stand_out(qtbot, setup, artifacts):
     assert "scripts/go.py" in pane.risk_banner.text() and "executable" in pane.risk_banner.text()
     assert pane.buttons["apply"].isEnabled()
     pane.trigger("apply")
-    assert asked and "1 script/executable file(s)" in asked[-1] and "scripts/go.py" in asked[-1]
+    assert asked and "1 script/executable file " in asked[-1] and "scripts/go.py" in asked[-1]

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QLabel, QLin
 
 from workbench.app import workers
 from workbench.core.capture import RUNNABLE_CLIENTS
+from workbench.core.text import agree, plural
 
 REAL_ONLY = QColor(255, 220, 220)
 SIM_ONLY = QColor(210, 245, 210)
@@ -193,7 +194,8 @@ class CapturePane(QWidget):
             f", block {pl['block_index']}" if pl.get("block_index") is not None else "")
         tool = (rep.tool or {}).get("name") or "none (the model reads SKILL.md)"
         ra, sb = changed_lines(rep.listing or "", rep.simulated or "")
-        diff = "identical" if not rep.diff else f"{max(len(ra), len(sb))} line(s) differ"
+        n = max(len(ra), len(sb))
+        diff = "identical" if not rep.diff else f"{plural(n, 'line')} {agree(n, 'differs', 'differ')}"
         self.facts.setText(f"{rep.client} {rep.version} · placement: {where} · load tool: {tool} · "
                            f"{len(rep.skills)} skills ({len(rep.builtins)} built-in) · {diff} · "
                            f"{rep.seconds:.1f}s")

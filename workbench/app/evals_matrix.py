@@ -30,6 +30,7 @@ from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QMessageBox, QPushButton, QTableView, QVBoxLayout, QWidget)
 
+from workbench.core.text import agree, plural
 from workbench.app.workers import run_in_background
 from workbench.core.evals.collection import ConfusionMatrix, cell_color
 from workbench.core.evals.metrics import pct
@@ -542,8 +543,8 @@ class PaneBatch(QObject):
         except Exception:  # noqa: BLE001 - informative only (no workspace yet, unreadable folder)
             return 0
         if n:
-            self.pane._message(f"{n} batch eval(s) submitted earlier for this workspace are pending: "
-                               "Resume batch… collects the newest.")
+            self.pane._message(f"{plural(n, 'batch eval')} submitted earlier for this workspace "
+                               f"{agree(n, 'is', 'are')} pending: Resume batch… collects the newest.")
         return n
 
     def resume(self, rec: dict | None = None) -> bool:

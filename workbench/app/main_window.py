@@ -47,6 +47,11 @@ def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | Non
     toggle = getattr(ctx, "set_workspace_mode", None)
     if t is None or not callable(toggle) or getattr(ctx, "demo", False) or not t.banner:
         return None
+    if t.mode == "project":  # offer "as a collection" only where it shows more: skills no root holds
+        from workbench.core.discovery import workspace_root_candidate
+        env = ctx.env
+        if workspace_root_candidate(env) is None and not getattr(env, "collection", False):
+            return None
     return t.toggle_label, lambda: toggle(t.other)
 
 

@@ -68,12 +68,12 @@ def risk_banner_html(p: Proposal) -> str:
         where = ", ".join(f"{_e(f.code)} at {_e(f.file)}:{f.line}:{f.column}" if f.line else
                           f"{_e(f.code)} in {_e(f.file)}" for f in block[:4])
         more = f" and {len(block) - 4} more" if len(block) > 4 else ""
-        parts.append(f"<b>Apply is blocked</b> by {len(block)} critical finding(s): {where}{more}.")
+        parts.append(f"<b>Apply is blocked</b> by {plural(len(block), 'critical finding')}: {where}{more}.")
     scripts = script_files(p)
     if scripts:
         names = ", ".join(f"<code>{_e(rel)}</code> ({_e(what)})" for rel, what in scripts[:6])
         more = f" and {len(scripts) - 6} more" if len(scripts) > 6 else ""
-        parts.append(f"<b>{len(scripts)} script/executable file(s)</b> an agent may run: {names}{more}. "
+        parts.append(f"<b>{plural(len(scripts), 'script/executable file')}</b> an agent may run: {names}{more}. "
                      "Read them in the Diff tab before applying.")
     runs = [f for f in p.findings if f.code in _RUNS_CODES]
     if runs:

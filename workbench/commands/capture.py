@@ -20,14 +20,14 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import UsageError
+from workbench.cli import UsageError, help_text
 
 
 def add_parser(subparsers, common) -> None:
     from workbench.core.capture import RUNNABLE_CLIENTS
 
     p = subparsers.add_parser("capture", help="run your installed client once, offline, and show its real "
-                              "listing beside the simulation", description=__doc__.split("\n\n")[0])
+                              "listing beside the simulation", description=help_text(__doc__))
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     p.add_argument("--client", required=True, choices=RUNNABLE_CLIENTS, help="the client to run")
     p.add_argument("--bin", type=Path, dest="exe", metavar="PATH",

@@ -79,11 +79,12 @@ def _empty_notes(env, cats: dict) -> None:
         name = DISPLAY_NAMES.get(c.client, c.client)
         if c.skills:
             counts = ", ".join(f"{n} {st}" for st, n in c.counts().items() if n)
-            print(f"workbench: {c.client}: no skill is listed, so {name} sends no listing "
-                  f"({counts}; see `workbench scan --client {c.client}`)", file=sys.stderr)
+            print(f"workbench: {c.client}: no skill is listed ({counts}; see 'workbench scan --client "
+                  f"{c.client}'): {name} lists only its own built-in skills, if it has any", file=sys.stderr)
         else:
             print(f"workbench: {c.client}: " + (empty_hint(c, every) or
-                  f"{name} finds no SKILL.md here, so it sends no listing"), file=sys.stderr)
+                  f"{name} finds no SKILL.md here: it lists only its own built-in skills, if it has "
+                  "any"), file=sys.stderr)
 
 
 def run(args) -> int:

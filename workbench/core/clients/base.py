@@ -85,15 +85,16 @@ class ClientProfile:
     version_note: str = ""
     client_version: str = "unverified"
     collision: str = "higher-wins"
-    client_version: str | None = None
     lab_checked: bool = False
 
     def model_note(self) -> str:
         """One line for the JSON and the window, e.g. "modelled on Claude Code 2.1.328, checked
         by the lab"; "unverified" where no real client can be run."""
-        if self.client_version and self.lab_checked:
+        if self.lab_checked:
             return f"modelled on {self.display_name} {self.client_version}, checked by the lab"
-        if self.client_version:
+        if self.client_version == "spec":
+            return "modelled on the Agent Skills specification (agentskills.io)"
+        if self.client_version not in ("", "unverified"):
             return f"modelled on {self.display_name} {self.client_version} (unverified)"
         return f"modelled on {self.display_name}'s docs and source (unverified: no real client run)"
 

@@ -28,6 +28,13 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
 
 CONTROL = re.compile("(?:[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n))+")
+#: The pre-check: one character class (no alternation, no look-ahead) is a fast C scan; a lone CR
+#: is found by counting (CRLF files are common and must stay cheap).
+_ANY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _has_control(text: str) -> bool:
+    return _ANY.search(text) is not None or ("\r" in text and text.count("\r") != text.count("\r\n"))
 _NAMES = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x7F: "DEL", 0x9B: "CSI", 0x00: "NUL"}
 
 
@@ -39,7 +46,7 @@ def _named(chars) -> str:
 @rule("SEC006", "control-char", "warning")
 def check(ctx):
     text = ctx.text
-    m = CONTROL.search(text)
+    m = CONTROL.search(text) if _has_control(text) else None
     if m is not None:
         runs = line_runs(text, CONTROL.finditer(text, m.start()))
         fix = removal(ctx, "Remove all control characters", runs)
