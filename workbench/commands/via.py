@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from workbench.cli import UsageError
+from workbench.core.text import plural
 
 
 def add_via_arguments(p) -> None:
@@ -61,7 +62,7 @@ def run_chat_via(args) -> int:
     if args.format == "json":
         print(json.dumps(res.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(f"client: {res.client} {res.version or '?'}; {res.requests} model request(s)")
+        print(f"client: {res.client} {res.version or '?'}; {plural(res.requests, 'model request')}")
         for b in res.blocked:
             print(f"blocked: {b['name']} {json.dumps(b['input'], ensure_ascii=False)[:200]} "
                   "(never delivered to the client)")
@@ -97,7 +98,7 @@ def run_eval_via(args, queries: list[tuple[str, bool]]) -> int:
             rate = "ERR" if r["trigger_rate"] is None else f"{r['trigger_rate']:.0%}"
             mark = {True: "pass", False: "FAIL", None: "err "}[r["pass"]]
             print(f"{mark} {rate:>4} {'+' if r['should_trigger'] else '-'} {r['query'][:90]}"
-                  + (f"  ({r['blocked_tool_calls']} tool call(s) blocked)" if r["blocked_tool_calls"] else ""))
+                  + (f"  ({plural(r['blocked_tool_calls'], 'tool call')} blocked)" if r["blocked_tool_calls"] else ""))
         s = rep["summary"]
         print(f"{s['passed']}/{s['total']} passed via {args.via_client} {rep['client_version']}")
     return 0 if all(r["pass"] is not False for r in rep["results"]) else 1

@@ -42,7 +42,7 @@ def substitution_summary(ev: dict) -> str:
     spans = ev.get("spans") or []
     shown = ", ".join(f"{s['placeholder'] or 'ARGUMENTS:'}→{s['value'][:24]!r}" for s in spans[:6])
     more = f" (+{len(spans) - 6} more)" if len(spans) > 6 else ""
-    return (f"substitution in {ev.get('skill')}: {len(spans)} span(s): {shown}{more} "
+    return (f"substitution in {ev.get('skill')}: {plural(len(spans), 'span')}: {shown}{more} "
             f"[{ev.get('checked_on', '')}]")
 
 

@@ -56,6 +56,7 @@ from workbench.core.evals.metrics import estimate_cost, price_for
 from workbench.core.evals.queryset import Query
 from workbench.core.evals.runner import EvalReport, EvalRunner, RunRecord
 from workbench.core.safefile import atomic_write
+from workbench.core.text import plural
 
 #: Output tokens assumed per first-turn request when nothing better is known (a tool call or a
 #: short reply; assumption, labelled in the estimate).
@@ -529,11 +530,11 @@ class BatchEval:
             rep.cancelled = any(r.cancelled for r in rep.results)
             rep.seconds = self._elapsed()
             if first_turn[j]:
-                rep.warnings.append(f"{first_turn[j]} run(s) called other tools on their first turn and "
+                rep.warnings.append(f"{plural(first_turn[j], 'run')} called other tools on their first turn and "
                                     "were not continued: counted as not triggered (a batch eval without "
                                     "follow-up decides on the first turn only).")
             if followed[j]:
-                rep.warnings.append(f"{followed[j]} run(s) called other tools first and were continued "
+                rep.warnings.append(f"{plural(followed[j], 'run')} called other tools first and were continued "
                                     "through the direct API (full price for those requests).")
         return reports
 

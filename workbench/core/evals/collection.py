@@ -33,6 +33,7 @@ from typing import Any
 
 from workbench.core.evals.queryset import QuerySet, QuerySetError, load_queries
 from workbench.core.evals.runner import EvalOptions, EvalReport, EvalRunner
+from workbench.core.text import plural
 
 NONE = "none"
 QUERY_EXTS = (".json", ".yaml", ".yml")
@@ -208,7 +209,7 @@ class ConfusionMatrix:
         st = self.steals(top)
         lines.append("top stealing pairs:" if st else "no skill stole another's queries")
         for x in st:
-            lines.append(f"  {x['thief']} took {x['runs']} run(s) of {x['victim']}'s queries "
+            lines.append(f"  {x['thief']} took {plural(x['runs'], 'run')} of {x['victim']}'s queries "
                          f"({x['share'] * 100:.0f} % of them)")
         return "\n".join(lines)
 
@@ -241,7 +242,7 @@ class ConfusionMatrix:
                        f"<td>{v['hits']}/{v['runs']}</td><td>{v['loaded']}</td><td>{v['errors']}</td></tr>")
         out.append("</table><h3>Top stealing pairs</h3><ol>")
         for x in self.steals(10):
-            out.append(f"<li><b>{e(x['thief'])}</b> took {x['runs']} run(s) of <b>{e(x['victim'])}</b>'s "
+            out.append(f"<li><b>{e(x['thief'])}</b> took {plural(x['runs'], 'run')} of <b>{e(x['victim'])}</b>'s "
                        f"queries ({x['share'] * 100:.0f} %)</li>")
         out.append("</ol></body></html>")
         return "\n".join(out) + "\n"

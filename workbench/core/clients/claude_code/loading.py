@@ -93,7 +93,7 @@ class ClaudeCodeLoader(Loader):
                                       "kind": sp.kind} for sp in spans]})
         notes = [f"body delivered as a separate user-turn block after the tool_result ({CHECKED_ON})"]
         if spans:
-            notes.append(f"{len(spans)} substitution(s) in the body: "
+            notes.append(f"{plural(len(spans), 'substitution')} in the body: "
                          + ", ".join(f"{sp.placeholder or 'ARGUMENTS:'}→{sp.value[:20]!r}"
                                      for sp in spans[:6]))
         if injections:
