@@ -40,8 +40,10 @@ PLACEMENT = ("system prompt section (after sub-agents, before hook context); ski
 
 
 def listing_order(skills: list["Skill"]) -> list["Skill"]:
-    """Discovery order."""
-    return list(skills)
+    """Load order (``GeminiCliProfile.listing_order``)."""
+    from workbench.core.clients.gemini_cli.profile import PROFILE
+
+    return PROFILE.listing_order(skills)
 
 
 def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,

@@ -1,0 +1,78 @@
+"""Running the real GitHub Copilot CLI against the recorder (recipe:
+../shared/reference/real-clients.md).
+
+Bring-your-own-key offline mode (``copilot help environment``): ``COPILOT_OFFLINE=true``,
+``COPILOT_PROVIDER_BASE_URL`` = the recorder, ``COPILOT_PROVIDER_TYPE=anthropic``,
+``COPILOT_PROVIDER_API_KEY`` (any), ``COPILOT_MODEL=claude-sonnet-4.5``, ``COPILOT_AUTO_UPDATE=false``.
+Command: ``copilot -p PROMPT --allow-all-tools`` (the recorder never asks for a tool). The folder
+is trusted with ``COPILOT_ALLOW_ALL=true`` ("trusts the working directory") unless
+``options["trusted"]`` is False.
+
+The listing is a text block of the Anthropic ``system`` list, inside ``<available_skills>`` ...
+``</available_skills>``; the loader is the ``skill`` tool.
+"""
+
+from __future__ import annotations
+
+import re
+
+from workbench.core.capture.recorder import RecordedRequest
+from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+
+OPEN_TAG = "<available_skills>"
+CLOSE_TAG = "</available_skills>"
+TOOL = "skill"
+_NAME = re.compile(r"<name>(.*?)</name>", re.S)
+
+
+class CopilotCliRunner(ClientRunner):
+    client_id = "copilot-cli"
+    npm_package = "@github/copilot"
+    version = "1.0.102"
+    bin_name = "copilot"
+
+    def prepare(self, ctx: RunContext) -> RunSpec:
+        env = {
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_PROVIDER_BASE_URL": ctx.base_url,
+            "COPILOT_PROVIDER_TYPE": "anthropic",
+            "COPILOT_PROVIDER_API_KEY": "sk-ant-recorder",
+            "COPILOT_MODEL": str(ctx.options.get("model", "claude-sonnet-4.5")),
+            "COPILOT_AUTO_UPDATE": "false",
+        }
+        if ctx.options.get("trusted", True):
+            env["COPILOT_ALLOW_ALL"] = "true"
+        return RunSpec(argv=[str(ctx.exe), "-p", ctx.prompt, "--allow-all-tools"], env=env)
+
+    def is_listing_request(self, req: RecordedRequest) -> bool:
+        data = req.json()
+        return (req.api == "anthropic-messages" and isinstance(data, dict)
+                and bool(data.get("tools")))
+
+    def extract(self, req: RecordedRequest) -> Extracted:
+        """The text from ``<available_skills>`` to ``</available_skills>`` in the system list
+        (or the first message holding it), its block index, names in order, the ``skill`` tool."""
+        data = req.json() or {}
+        tool = next((t for t in data.get("tools") or []
+                     if isinstance(t, dict) and t.get("name") == TOOL), None)
+        system = data.get("system")
+        places: list[tuple[str, int | None, list]] = [
+            ("system", None, system if isinstance(system, list) else [{"text": system}])]
+        for mi, msg in enumerate(data.get("messages") or []):
+            content = msg.get("content") if isinstance(msg, dict) else None
+            places.append((str(msg.get("role")), mi,
+                           content if isinstance(content, list) else [{"text": content}]))
+        for location, mi, blocks in places:
+            for bi, block in enumerate(blocks):
+                text = block.get("text") if isinstance(block, dict) else None
+                if not isinstance(text, str) or OPEN_TAG not in text:
+                    continue
+                start = text.index(OPEN_TAG)
+                end = text.find(CLOSE_TAG, start)
+                listing = text[start:end + len(CLOSE_TAG)] if end >= 0 else text[start:]
+                return Extracted(listing, Placement(location, mi, bi, "<available_skills>"),
+                                 _NAME.findall(listing), tool)
+        return Extracted(None, None, tool=tool)
+
+
+RUNNER = CopilotCliRunner()
