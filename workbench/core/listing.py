@@ -92,6 +92,11 @@ class ListingReport:
             model-visible text.
         assumptions: rules we assumed or could not verify (shown so the UI can say so).
         info: neutral notes (e.g. the spec's per-skill token guidance).
+        builtins: the client's own built-in skills in the listing (``path`` = their location or
+            ``"<built-in>"``), in listing order; they count against the same budget. Their texts
+            come from ``options["client_texts"]`` or are placeholders (see ``CLIENT_TEXTS``).
+        client_version: the client version whose built-ins/prose the listing models (None when
+            the client adds none).
         verified: False when the template itself is unpublished/unverified (Cursor; Claude Code's
             exact line template).
     """
@@ -109,6 +114,8 @@ class ListingReport:
     assumptions: list[str] = field(default_factory=list)
     info: list[str] = field(default_factory=list)
     verified: bool = True
+    builtins: list[SkillListing] = field(default_factory=list)
+    client_version: str | None = None
 
     def __post_init__(self) -> None:
         if not self.token_estimate:
@@ -148,6 +155,42 @@ class ListingReport:
             "skills": [s.to_json() for s in self.skills],
             "warnings": list(self.warnings),
         }
+
+
+# -- the client's own texts (built-in skills, instruction prose) ---------------------------
+
+#: The ``client_texts`` render option, one shape for every client::
+#:
+#:     {"builtins": [{"name": str, "description": str, "location": str | None}, ...],
+#:      "prose": {slot: str, ...}}
+#:
+#: ``builtins`` are the client's own skills exactly as it lists them (in its order; ``location``
+#: only for clients that list one); ``prose`` its instruction text around the list, per slot (each
+#: client module names its slots). The texts are the client's, so the project never stores them:
+#: they come from a capture of the installed client (``Extracted.client_texts``) or, in the lab,
+#: from the live run. Without them a client module renders ``placeholder``s of the stored lengths
+#: (``clients/<id>/builtins.py``: names and lengths per client version, facts only).
+CLIENT_TEXTS = "client_texts"
+
+
+def placeholder(label: str, length: int) -> str:
+    """A clearly marked stand-in of exactly ``length`` code points for a text we do not ship.
+
+    ``⟦label⟧`` padded with ``·`` (or cut) to ``length``; "" for length 0. Budgets count it as
+    the real text's length, so cut-offs fall where the client's would.
+    """
+    if length <= 0:
+        return ""
+    mark = f"⟦{label}⟧"
+    if len(mark) >= length:
+        return mark[:length]
+    return mark + "·" * (length - len(mark))
+
+
+def client_texts(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``client_texts`` option normalised: ``{"builtins": [...], "prose": {...}}`` (may be empty)."""
+    raw = (options or {}).get(CLIENT_TEXTS) or {}
+    return {"builtins": list(raw.get("builtins") or []), "prose": dict(raw.get("prose") or {})}
 
 
 # -- shared helpers for the client modules ------------------------------------------------
@@ -291,4 +334,5 @@ def render_listing_text_table(report: ListingReport) -> str:
 
 
 __all__ = ["STATES", "UNITS", "SkillListing", "ListingReport", "render_listing", "estimate_tokens",
+           "CLIENT_TEXTS", "placeholder", "client_texts",
            "js_len", "utf8_len", "locale_key", "collapse_ws", "ctx_label", "ceil_div"]

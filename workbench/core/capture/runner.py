@@ -64,7 +64,9 @@ class Extracted:
 
     ``listing`` is the client's listing block exactly as sent (None when the request has none);
     ``skills`` the skill names in listing order; ``tool`` the skill-load tool definition (as sent) or
-    None; ``builtins`` names of skills the client itself adds (built-ins), where the runner can tell.
+    None; ``builtins`` names of skills the client itself adds (built-ins), where the runner can tell;
+    ``client_texts`` the client's own texts in the listing, in the ``client_texts`` render-option
+    shape of ``workbench.core.listing.CLIENT_TEXTS`` (pass them back to ``render_listing``).
     """
 
     listing: str | None
@@ -72,6 +74,7 @@ class Extracted:
     skills: list[str] = field(default_factory=list)
     tool: dict[str, Any] | None = None
     builtins: list[str] = field(default_factory=list)
+    client_texts: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

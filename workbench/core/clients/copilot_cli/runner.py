@@ -22,7 +22,24 @@ from workbench.core.capture.runner import ClientRunner, Extracted, Placement, Ru
 OPEN_TAG = "<available_skills>"
 CLOSE_TAG = "</available_skills>"
 TOOL = "skill"
-_NAME = re.compile(r"<name>(.*?)</name>", re.S)
+_ENTRY = re.compile(r"<skill>\n  <name>([^<]*)</name>\n  <description>([^<]*)</description>\n"
+                    r"  <location>([^<]*)</location>\n</skill>")
+_OVERFLOW = re.compile(r"^Additional skills available \(invoke by name\): (.*?)(?:\.\.\. and \d+ more)?$",
+                       re.M)
+
+
+def parse_listing(listing: str) -> tuple[list[str], list[dict[str, str]]]:
+    """(skill names in order, the overflow line's names included; the built-in entries as
+    ``client_texts`` builtins: name, description as listed, location "builtin")."""
+    names, builtins = [], []
+    for m in _ENTRY.finditer(listing):
+        names.append(m.group(1))
+        if m.group(3) == "builtin":
+            builtins.append({"name": m.group(1), "description": m.group(2), "location": "builtin"})
+    over = _OVERFLOW.search(listing)
+    if over:
+        names += [n for n in over.group(1).split(", ") if n]
+    return names, builtins
 
 
 class CopilotCliRunner(ClientRunner):
@@ -70,8 +87,13 @@ class CopilotCliRunner(ClientRunner):
                 start = text.index(OPEN_TAG)
                 end = text.find(CLOSE_TAG, start)
                 listing = text[start:end + len(CLOSE_TAG)] if end >= 0 else text[start:]
-                return Extracted(listing, Placement(location, mi, bi, "<available_skills>"),
-                                 _NAME.findall(listing), tool)
+                names, builtins = parse_listing(listing)
+                from workbench.core.clients.copilot_cli.builtins import BUILTINS
+                known = {n for n, _ in BUILTINS.get(self.version, ())}
+                builtin_names = [b["name"] for b in builtins]
+                builtin_names += [n for n in names if n in known and n not in builtin_names]
+                return Extracted(listing, Placement(location, mi, bi, "<available_skills>"), names,
+                                 tool, builtin_names, client_texts={"builtins": builtins})
         return Extracted(None, None, tool=tool)
 
 
