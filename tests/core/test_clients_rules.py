@@ -311,7 +311,9 @@ def test_gemini_rules(tmp_path):
     g = scan(env, "gemini-cli")
     assert status(g, "rootlevel").status == "listed"
     assert status(g, "a-b-c").status == "listed"
-    assert status(g, part="/num/").status == "skipped"
+    # Gemini CLI 0.61.0 (lab): a number is not a string for js-yaml, so the line parser reads it
+    num = status(g, part="/num/")
+    assert (num.status, num.name, num.parse_mode) == ("listed", "5", "fallback")
     assert status(g, "folded").description == "Folded text.\n"
     assert status(g, "dup", "/home/").status == "shadowed"
     assert sanitise_name('a:b\\c/d<e>f*g?h"i|j') == "a-b-c-d-e-f-g-h-i-j"
