@@ -7,8 +7,16 @@ telemetry off. Command: ``claude -p PROMPT --model claude-sonnet-4-5``. The list
 
 from __future__ import annotations
 
+import re
+
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import ClientRunner, Extracted, RunContext, RunSpec
+from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.clients.claude_code.builtins import builtin_names
+from workbench.core.clients.claude_code.listing import HEADER
+
+REMINDER_OPEN = "<system-reminder>\n"
+REMINDER_CLOSE = "\n</system-reminder>"
+ENTRY_RE = re.compile(r"^- ([^\s:]+)(?:: (.*))?$")
 
 
 class ClaudeCodeRunner(ClientRunner):
@@ -36,7 +44,55 @@ class ClaudeCodeRunner(ClientRunner):
                         if isinstance(t, dict)))
 
     def extract(self, req: RecordedRequest) -> Extracted:
-        raise NotImplementedError("filled in by the conformance lab")
+        """The ``<system-reminder>`` block of the first user message that starts with the header.
+
+        ``listing`` is the block's content (without the ``<system-reminder>`` tags), the
+        placement its message/block index; entries are ``- name`` or ``- name: text`` lines (a
+        description may run over several lines). Built-ins: the trailing entries whose names
+        are this version's built-ins (``builtins.py``); their texts go to ``client_texts``.
+        """
+        data = req.json() or {}
+        tool = next((t for t in data.get("tools") or [] if isinstance(t, dict)
+                     and t.get("name") == "Skill"), None)
+        for mi, msg in enumerate(data.get("messages") or []):
+            if not isinstance(msg, dict) or msg.get("role") != "user":
+                continue
+            content = msg.get("content")
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            for bi, block in enumerate(blocks or []):
+                text = block.get("text") if isinstance(block, dict) else None
+                if not isinstance(text, str) or not text.startswith(REMINDER_OPEN + HEADER):
+                    continue
+                listing = text[len(REMINDER_OPEN):]
+                if listing.endswith(REMINDER_CLOSE):
+                    listing = listing[:-len(REMINDER_CLOSE)]
+                entries = parse_entries(listing)
+                names = [n for n, _ in entries]
+                known = builtin_names(self.version)
+                k = len(entries)
+                while k > 0 and entries[k - 1][0] in known:
+                    k -= 1
+                builtins = entries[k:]
+                return Extracted(
+                    listing=listing,
+                    placement=Placement("user", mi, bi, "a <system-reminder> text block"),
+                    skills=names, tool=tool, builtins=[n for n, _ in builtins],
+                    client_texts={"builtins": [{"name": n, "description": d} for n, d in builtins],
+                                  "prose": {}})
+        return Extracted(None, None, tool=tool)
+
+
+def parse_entries(listing: str) -> list[tuple[str, str]]:
+    """``(name, text after "name: ")`` per entry of a Claude Code listing (header skipped)."""
+    entries: list[tuple[str, str]] = []
+    for line in listing.split("\n")[2:]:
+        m = ENTRY_RE.match(line)
+        if m:
+            entries.append((m.group(1), m.group(2) or ""))
+        elif entries:
+            name, text = entries[-1]
+            entries[-1] = (name, text + "\n" + line)
+    return entries
 
 
 RUNNER = ClaudeCodeRunner()
