@@ -24,6 +24,7 @@ canonical SKILL.md path is deduplicated.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from workbench.core.clients.common import CommonProfile, WalkRules, folder_name,
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile, collapse_ws
 
+CLIENT_VERSION = "0.169.0"
 MAX_NAME_LEN = 64  # loader.rs, counted after namespacing
 MAX_DESCRIPTION_LEN = 1024  # loader.rs
 MAX_SCAN_DEPTH = 6  # loader.rs
@@ -53,6 +55,7 @@ class CodexProfile(CommonProfile):
     id = "codex"
     display_name = "Codex CLI"
     version_note = "openai/codex core-skills loader.rs @033d1d07, render.rs @0899b7c4"
+    client_version = CLIENT_VERSION
     collision = "keep-both"
     rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
                       client="Codex")
@@ -114,38 +117,46 @@ class CodexProfile(CommonProfile):
 
     # -- reading -----------------------------------------------------------------------
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
-        """Codex's loader: frontmatter must open on line 1 and close; strict YAML; only
-        ``name``, ``description``, ``metadata.short-description`` read. Any violation skips the
-        skill with an error (loader.rs). Name: whitespace collapsed, default the parent folder
-        name, ≤ 64 chars after namespacing. Description: whitespace collapsed, required, ≤ 1024.
-        A UTF-8 BOM broke frontmatter detection in 0.111 (3p report, *unverified*)."""
+        """Codex's loader (checked on Codex CLI 0.169.0 by the lab: yaml-*, name-*, description-*,
+        bom, symlink-skill-md scenarios): a SKILL.md that is itself a symlink is not read; the
+        frontmatter must open on line 1 (a BOM breaks it) and close; YAML, and when the YAML
+        fails, ``key: value`` lines at column 0 (``codex_line_fields``: an unquoted ``: ``, an
+        unclosed ``[`` are read as text; a tab-indented key is not seen). ``name`` and
+        ``description`` may be any scalar (a number or boolean becomes its text); a list or map
+        skips the skill. Name: whitespace collapsed, default the folder name, ≤ 64 chars after
+        namespacing. Description: whitespace collapsed, required non-empty, ≤ 1024."""
         folder = folder_name(found) or "skill"
+        if os.path.islink(found.path):
+            return ReadResult(False, name=folder, mode="failed",
+                              reason="SKILL.md is a symlink: Codex does not read a symlinked skill file "
+                                     "(a symlinked skill folder is followed)")
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=f"failed to read: {sf.message}")
         if sf.has_bom:
             return ReadResult(False, name=folder, mode="failed",
                               reason="missing YAML frontmatter delimited by ---: the file starts with a "
-                                     "UTF-8 BOM (broke detection in Codex 0.111, 3p report)",
-                              unverified=["BOM breaks Codex frontmatter detection (3p report, 0.111)"])
+                                     "UTF-8 BOM")
         if sf.state in ("no-frontmatter", "unclosed"):
             return ReadResult(False, name=folder, mode="failed",
                               reason="missing YAML frontmatter delimited by ---")
+        mode = "strict"
         if sf.state in ("yaml-error", "not-mapping"):
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"invalid YAML: {sf.message}")
-        data = sf.data or {}
+            data: dict = codex_line_fields(sf.text)
+            mode = "fallback"
+        else:
+            data = sf.data or {}
         raw_name = data.get("name")
-        if raw_name is not None and not isinstance(raw_name, str):
+        if raw_name is not None and not isinstance(raw_name, SCALARS):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"invalid type for `name`: expected a string, got {type(raw_name).__name__}")
-        name = collapse_ws(raw_name) if raw_name else ""
+        name = collapse_ws(scalar_text(raw_name)) if raw_name is not None else ""
         if not name:
             name = folder
         raw_desc = data.get("description")
-        if raw_desc is not None and not isinstance(raw_desc, str):
+        if raw_desc is not None and not isinstance(raw_desc, SCALARS):
             return ReadResult(False, name=name, mode="failed",
                               reason=f"invalid type for `description`: expected a string, got {type(raw_desc).__name__}")
-        desc = collapse_ws(raw_desc or "")
+        desc = collapse_ws(scalar_text(raw_desc)) if raw_desc is not None else ""
         if not desc:
             return ReadResult(False, name=name, mode="failed", reason="missing field `description`")
         if len(desc) > MAX_DESCRIPTION_LEN:
@@ -165,7 +176,8 @@ class CodexProfile(CommonProfile):
                 return ReadResult(False, name=name, mode="failed",
                                   reason="invalid metadata.short-description: exceeds maximum length of 1024 characters")
             fields["short-description"] = sd
-        return ReadResult(True, name=name, description=desc, fields=fields, mode="strict")
+        note = "" if mode == "strict" else f"YAML failed ({sf.message}); read as key: value lines"
+        return ReadResult(True, name=name, description=desc, fields=fields, mode=mode, note=note)
 
     # -- gating ------------------------------------------------------------------------
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
@@ -212,6 +224,33 @@ class CodexProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """System, Admin, Repo, User; then name; then path (render.rs)."""
         return sorted(skills, key=lambda s: (SCOPE_ORDER.get(s.root.scope, 3), s.name, str(s.path)))
+
+
+#: Frontmatter values Codex accepts as text (its loader turns a number or boolean into a string).
+SCALARS = (str, int, float, bool)
+_LINE_FIELD = re.compile(r"^([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*$")
+
+
+def scalar_text(value: object) -> str:
+    """A scalar as Codex writes it: booleans lower-case, numbers as written by YAML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def codex_line_fields(text: str) -> dict[str, str]:
+    """The fallback when the frontmatter is not valid YAML: every ``key: value`` line at column 0
+    between the fences (value trimmed, taken as it is); indented lines are ignored. Checked on
+    Codex CLI 0.169.0 by the lab (yaml-unquoted-colon, yaml-tab, description-list)."""
+    lines = text.splitlines()
+    out: dict[str, str] = {}
+    for line in lines[1:]:
+        if line.rstrip() == "---":
+            break
+        m = _LINE_FIELD.match(line)
+        if m:
+            out.setdefault(m.group(1), m.group(2))
+    return out
 
 
 def _load_toml(path: Path) -> dict | None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from pathlib import Path
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
@@ -22,6 +24,26 @@ from workbench.core.capture.runner import ClientRunner, Extracted, Placement, Ru
 OPEN_TAG = "<skills_instructions>"
 CLOSE_TAG = "</skills_instructions>"
 _ENTRY = re.compile(r"^- (?P<name>[^\n]*?): (?:.*?)\(file: (?P<path>[^\n]*)\)$", re.M)
+
+
+_LOCAL = threading.local()  # the HOME of the run in progress on this thread (prepare -> extract)
+
+
+def system_skill_texts(codex_home: Path) -> list[dict[str, str]]:
+    """Codex's system skills as unpacked by the run (``$CODEX_HOME/skills/.system``), in the
+    ``client_texts`` builtins shape: name, description (whitespace collapsed, as Codex lists it,
+    never cut), location (the SKILL.md path). Empty when Codex unpacked none."""
+    from workbench.core.clients.codex.builtins import BUILTINS
+    from workbench.core.skillfile import collapse_ws, read_skill_file
+
+    out = []
+    for name, _ in BUILTINS.get(CodexRunner.version, ()):
+        path = codex_home / "skills" / ".system" / name / "SKILL.md"
+        sf = read_skill_file(path)
+        desc = (sf.data or {}).get("description") if sf.ok else None
+        if isinstance(desc, str):
+            out.append({"name": name, "description": collapse_ws(desc), "location": str(path)})
+    return out
 
 
 def _toml_str(s: str) -> str:
@@ -59,6 +81,7 @@ class CodexRunner(ClientRunner):
         extra = ctx.options.get("codex_config")
         if extra:
             lines += ["", str(extra)]
+        _LOCAL.codex_home = cfg_dir
         cfg = cfg_dir / "config.toml"
         existing = cfg.read_text("utf-8") + "\n" if cfg.exists() else ""
         cfg.write_text(existing + "\n".join(lines) + "\n", "utf-8")
@@ -85,8 +108,12 @@ class CodexRunner(ClientRunner):
                 end = text.find(CLOSE_TAG, start)
                 listing = text[start:end + len(CLOSE_TAG)] if end >= 0 else text[start:]
                 names = [m.group("name") for m in _ENTRY.finditer(listing)]
+                home = getattr(_LOCAL, "codex_home", None)
+                texts = system_skill_texts(home) if home is not None else []
+                builtins = [t["name"] for t in texts]
                 return Extracted(listing, Placement(str(item.get("role") or item.get("type")), mi, bi,
-                                                    "input item <skills_instructions>"), names)
+                                                    "input item <skills_instructions>"), names,
+                                 builtins=builtins, client_texts={"builtins": texts})
         return Extracted(None, None)
 
 
