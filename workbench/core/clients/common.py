@@ -70,7 +70,9 @@ class WalkRules:
             None = unlimited. 1 = ``<root>/<dir>/SKILL.md``.
         min_depth: shallowest level; 0 lets ``<root>/SKILL.md`` itself count.
         skip_dot: folders whose name starts with "." are not entered by the client.
-        skip_names: folder names the client does not enter (besides ``NEVER_WALKED``).
+        skip_names: folder names the client does not enter (besides ``never_walked``).
+        never_walked: folders neither the client nor the report enters (default ``NEVER_WALKED``;
+            Copilot CLI enters ``node_modules``).
         silent_names: folder names not reported at all (e.g. Codex ``.system``, which is its own root).
         stop_at_skill: the client does not look below a folder that holds a SKILL.md.
         symlinks: "follow" | "inside-root" (realpath must stay inside the root) | "none".
@@ -82,6 +84,7 @@ class WalkRules:
     skip_dot: bool = False
     skip_names: frozenset[str] = frozenset({".git", "node_modules"})
     silent_names: frozenset[str] = frozenset()
+    never_walked: frozenset[str] = NEVER_WALKED
     stop_at_skill: bool = False
     symlinks: str = "follow"
     client: str = "the client"
@@ -167,6 +170,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
     seen_links: set[str] = {root_real}
     listing = dirs.listing if dirs is not None else scan_listing
     skip_names, silent, skip_dot = rules.skip_names, rules.silent_names, rules.skip_dot
+    never = rules.never_walked
     join = os.path.join
     sep = os.sep
     # (folder, depth, inherited skip reason)
@@ -217,7 +221,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             continue
         prefix = d if d.endswith(sep) else d + sep
         for name in lst[1]:
-            if name in NEVER_WALKED or name in silent:
+            if name in never or name in silent:
                 continue
             cw = child_why
             if cw is None:
@@ -227,7 +231,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                     cw = f"inside the dot-folder {name}/, which {rules.client} skips"
             stack.append((prefix + name, depth + 1, cw))
         for name in lst[2]:
-            if name in NEVER_WALKED or name in silent:
+            if name in never or name in silent:
                 continue
             path = join(d, name)
             st = fs_stat(path)

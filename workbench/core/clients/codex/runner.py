@@ -3,7 +3,8 @@
 Config ``$HOME/.codex/config.toml``: ``model = "gpt-5"``, provider ``standin`` (the recorder's
 ``/v1``, ``wire_api = "responses"``, key from ``STANDIN_KEY``), analytics, plugins and apps off
 (without them Codex looks up outside hosts). Command: ``codex exec PROMPT`` in a git repository
-(``--skip-git-repo-check`` keeps a run outside one possible). The project is trusted by a
+(``--skip-git-repo-check`` keeps a run outside one possible). ``options["codex_config"]``: extra
+top-level TOML lines (e.g. ``model_context_window = 32000``). The project is trusted by a
 ``[projects."<workspace>"] trust_level = "trusted"`` table unless ``options["trusted"]`` is False.
 
 The listing is a developer-role input item of the ``POST /v1/responses`` request whose text holds
@@ -62,6 +63,7 @@ class CodexRunner(ClientRunner):
         lines = [
             'model = "gpt-5"',
             'model_provider = "standin"',
+            str(ctx.options.get("codex_config") or ""),  # top-level keys (before any table)
             "",
             "[model_providers.standin]",
             'name = "standin"',
@@ -78,9 +80,6 @@ class CodexRunner(ClientRunner):
         ]
         if ctx.options.get("trusted", True):
             lines += ["", f"[projects.{_toml_str(str(ctx.workspace))}]", 'trust_level = "trusted"']
-        extra = ctx.options.get("codex_config")
-        if extra:
-            lines += ["", str(extra)]
         _LOCAL.codex_home = cfg_dir
         cfg = cfg_dir / "config.toml"
         existing = cfg.read_text("utf-8") + "\n" if cfg.exists() else ""

@@ -9,21 +9,25 @@ Roots, first wins on a name clash: workspace ``.github/skills`` > ``.agents/skil
 trust prompt) > personal ``~/.copilot/skills`` (``$COPILOT_HOME/skills``) > ``~/.agents/skills``.
 ``~/.claude/skills``, ``.codex`` and ``.gemini`` folders are not read.
 
-Walk: any depth below a root (grouping folders are entered), folders starting with "." are not,
-nothing below a folder that holds a SKILL.md, symlinked folders and symlinked SKILL.md files
-followed, the file name must be exactly ``SKILL.md``.
+Walk: the root itself and any depth below it (grouping folders and ``node_modules`` are entered),
+folders starting with "." are not, nothing below a folder that holds a SKILL.md (a SKILL.md in the
+root itself hides every skill below it), symlinked folders and symlinked SKILL.md files followed,
+the file name must be exactly ``SKILL.md``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable
 from workbench.core.model import Environment, Root, Skill
-from workbench.core.skillfile import SkillFile
+from workbench.core.skillfile import SkillFile, collapse_ws
 
 CLIENT_VERSION = "1.0.102"
+_SPACES = re.compile(r"\s+")
+MAX_DESCRIPTION = 1024  # a longer description refuses the skill (lab: long-description)
 
 
 class CopilotCliProfile(CommonProfile):
@@ -34,7 +38,8 @@ class CopilotCliProfile(CommonProfile):
     version_note = f"GitHub Copilot CLI {CLIENT_VERSION} (observed by the conformance lab)"
     client_version = CLIENT_VERSION
     collision = "higher-wins"
-    rules = WalkRules(max_depth=8, min_depth=1, skip_dot=True, stop_at_skill=True,
+    rules = WalkRules(max_depth=8, min_depth=0, skip_dot=True, stop_at_skill=True,
+                      skip_names=frozenset({".git"}), never_walked=frozenset({".git"}),
                       symlinks="follow", client="Copilot CLI")
 
     def copilot_home(self, env: Environment) -> Path:
@@ -60,31 +65,47 @@ class CopilotCliProfile(CommonProfile):
 
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
         """Strict YAML frontmatter (a YAML error such as an unquoted ``: `` in a plain value, a
-        tab indent, an unclosed block → refused, as ``copilot skill list`` reports); a BOM, CRLF
-        and spaces after the fences are accepted. ``name``: a string, or the folder name when
-        missing; ``description``: a string (trimmed; an empty one is kept), or the body's first
-        paragraph when missing; any other type → refused. Checked on Copilot CLI 1.0.102 by the
+        tab indent, an unclosed block, a key defined twice → refused, as ``copilot skill list``
+        reports; frontmatter that is not a mapping counts as empty); a BOM, CRLF
+        and spaces after the fences are accepted. ``name``: a non-empty string (runs of
+        whitespace become "-"), or the folder name when missing; ``description``: a string
+        (trimmed; an empty one is kept), or the whole body with whitespace collapsed when
+        missing; any other type, or a description over 1,024 chars → refused. Checked on Copilot CLI 1.0.102 by the
         lab (copilot-parse, yaml-* scenarios)."""
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
-        if not sf.ok:
+        if not sf.ok and sf.state != "not-mapping":
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"invalid frontmatter ({sf.state}): {sf.message}; not loaded")
+        if sf.duplicate_keys:
+            key = sf.duplicate_keys[0][0]
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"invalid frontmatter: the key '{key}' is defined twice; not loaded")
         data = sf.data if isinstance(sf.data, dict) else {}
         name, desc = data.get("name", folder), data.get("description")
         if not isinstance(name, str):
             return ReadResult(False, name=folder, mode="failed", fields=data,
                               reason=f"name must be a string, got {type(name).__name__}; not loaded")
-        note = "" if "name" in data else "no name: folder name used"
+        if not name.strip():
+            return ReadResult(False, name=folder, mode="failed", fields=data,
+                              reason="empty name; not loaded")
+        notes = [] if "name" in data else ["no name: folder name used"]
+        clean = _SPACES.sub("-", name.strip())
+        if clean != name:
+            notes.append(f"name written as {clean} (spaces become '-')")
         if desc is None:
-            desc = sf.first_body_paragraph()
-            note = (note + "; " if note else "") + "no description: the body's first paragraph used"
+            desc = collapse_ws(sf.body)
+            notes.append("no description: the body (whitespace collapsed) used")
         if not isinstance(desc, str):
-            return ReadResult(False, name=name, mode="failed", fields=data,
+            return ReadResult(False, name=clean, mode="failed", fields=data,
                               reason=f"description must be a string, got {type(desc).__name__}; not loaded")
-        return ReadResult(True, name=name.strip() or folder, description=desc.strip(),
-                          fields=dict(data), mode="strict", note=note)
+        if len(desc.strip()) > MAX_DESCRIPTION:
+            return ReadResult(False, name=clean, mode="failed", fields=data,
+                              reason=f"description longer than {MAX_DESCRIPTION} characters "
+                                     f"({len(desc.strip())}); not loaded")
+        return ReadResult(True, name=clean, description=desc.strip(), fields=dict(data),
+                          mode="strict", note="; ".join(notes))
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """``disable-model-invocation: true`` → not listed (the user can still run it)."""
