@@ -17,15 +17,18 @@ Template (no XML escaping at all; the whole section is ``.trim()``-ed; empty lis
       </skill>
     </available_skills>
 
-Budget: none (no character, token or count cap). Order: discovery order (built-in, extensions,
-user, workspace; later tiers override earlier names).
+Budget: none (no character, token or count cap). Order: load order (built-ins, extensions,
+user, workspace; a later tier overrides an earlier name in place): see
+``GeminiCliProfile.listing_order``. Checked on Gemini CLI 0.61.0 by the lab.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing
+from workbench.core.clients.gemini_cli.builtins import BUILTIN_DIR, BUILTINS
+from workbench.core.clients.gemini_cli.profile import CLIENT_VERSION, PROFILE
+from workbench.core.listing import ListingReport, SkillListing, client_texts, placeholder
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -41,22 +44,46 @@ PLACEMENT = ("system prompt section (after sub-agents, before hook context); ski
 
 def listing_order(skills: list["Skill"]) -> list["Skill"]:
     """Load order (``GeminiCliProfile.listing_order``)."""
-    from workbench.core.clients.gemini_cli.profile import PROFILE
-
     return PROFILE.listing_order(skills)
+
+
+def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str, str]], bool]:
+    """[(name, description, location)] of Gemini CLI's built-ins (``builtins.py``), texts from
+    ``client_texts`` when captured, else placeholders of the stored lengths (the location then
+    names the package folder symbolically); and whether all texts are real."""
+    captured = {str(b.get("name", "")): b for b in client_texts(options)["builtins"]}
+    out = []
+    for name, length in BUILTINS.get(CLIENT_VERSION, ()):
+        b = captured.get(name)
+        if b is not None:
+            out.append((name, str(b.get("description", "")), str(b.get("location") or "")))
+        else:
+            out.append((name, placeholder(f"built-in {name}: description", length),
+                        f"⟦@google/gemini-cli package⟧/{BUILTIN_DIR}/{name}/SKILL.md"))
+    return out, all(n in captured for n, _ in BUILTINS.get(CLIENT_VERSION, ()))
 
 
 def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
-    """Render the section; every skill is ``full`` (Gemini CLI has no budget)."""
+    """Render the section: the built-ins (lowest tier, first), then ``skills``; every skill is
+    ``full`` (Gemini CLI has no budget). A user skill with a built-in's name replaces it in place."""
+    builtins, real = builtin_entries(options)
+    names = {s.name for s in skills}
+    rows = [(n, d, loc) for n, d, loc in builtins if n not in names]
+    rows += [(s.name, s.description or "", str(s.path)) for s in skills]
     entries = [SkillListing(s.name, str(s.path), "full", len(s.description or ""),
                             len(s.description or "")) for s in skills]
-    if not skills:
+    built = [SkillListing(n, loc, "full", len(d), len(d)) for n, d, loc in builtins if n not in names]
+    if not rows:
         text = ""
     else:
         xml = "\n".join(
-            f"  <skill>\n    <name>{s.name}</name>\n    <description>{s.description or ''}"
-            f"</description>\n    <location>{s.path}</location>\n  </skill>" for s in skills)
+            f"  <skill>\n    <name>{n}</name>\n    <description>{d}"
+            f"</description>\n    <location>{loc}</location>\n  </skill>" for n, d, loc in rows)
         text = f"{HEADER}\n\n{INTRO}\n\n<available_skills>\n{xml}\n</available_skills>".strip()
+    assumptions = [] if real else [
+        f"Built-in skills are placeholders of their real lengths (Gemini CLI {CLIENT_VERSION}); "
+        "capture the installed client for their texts and locations."]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         skills=entries, info=["Gemini CLI has no listing budget."])
+                         skills=entries, builtins=built, client_version=CLIENT_VERSION,
+                         assumptions=assumptions, info=["Gemini CLI has no listing budget."])

@@ -24,6 +24,7 @@ from workbench.core.clients.common import CommonProfile, WalkRules, folder_name,
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 
+CLIENT_VERSION = "0.61.0"
 _SANITISE = re.compile(r'[:\\/<>*?"|]')
 _FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---")
 _NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")
@@ -66,6 +67,7 @@ class GeminiCliProfile(CommonProfile):
     id = "gemini-cli"
     display_name = "Gemini CLI"
     version_note = "google-gemini/gemini-cli @5411f113 skillLoader.ts, skillManager.ts"
+    client_version = CLIENT_VERSION
     collision = "higher-wins"
     within_root = "last"  # later-loaded wins with a warning; glob order within a tier assumed sorted
     rules = WalkRules(max_depth=1, min_depth=0, skip_dot=True, symlinks="follow", client="Gemini CLI")

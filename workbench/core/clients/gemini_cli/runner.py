@@ -3,9 +3,8 @@
 Env: ``GEMINI_API_KEY`` (any), ``GOOGLE_GEMINI_BASE_URL`` = the recorder. ``~/.gemini/settings.json``:
 ``security.auth.selectedType = "gemini-api-key"`` (otherwise the base URL selects another auth type
 and ``-p`` exits 41), usage statistics off. Trust: the workspace is written to
-``~/.gemini/trustedFolders.json`` as ``TRUST_FOLDER`` unless ``options["trusted"]`` is False (a
-headless run in an untrusted folder exits 55 unless ``GEMINI_CLI_TRUST_WORKSPACE`` is set: the
-runner sets it to "false"... no: it sets nothing and the run records what the client did).
+``~/.gemini/trustedFolders.json`` as ``TRUST_FOLDER`` unless ``options["trusted"]`` is False (then
+the folder is marked ``DO_NOT_TRUST`` and the run records what the client does).
 Command: ``gemini -p PROMPT --approval-mode yolo`` (``activate_skill`` is only sent in yolo mode;
 ``options["approval_mode"]`` overrides). The first call is a router classification answered by the
 recorder's JSON-schema reply; the listing is in ``systemInstruction`` of the streamed turn.
@@ -18,10 +17,13 @@ import re
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.clients.gemini_cli.builtins import BUILTIN_DIR
 
 HEADER = "# Available Agent Skills"
 _NAME = re.compile(r"^  <skill>\n    <name>(.*?)</name>", re.M | re.S)
 TOOL = "activate_skill"
+_ENTRY = re.compile(r"^  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)</description>\n"
+                    r"    <location>(.*?)</location>\n  </skill>$", re.M | re.S)
 
 
 def _listing_span(text: str) -> tuple[int, int] | None:
@@ -57,8 +59,9 @@ class GeminiCliRunner(ClientRunner):
         if ctx.options.get("trusted", True):
             (gdir / "trustedFolders.json").write_text(
                 json.dumps({str(ctx.workspace): "TRUST_FOLDER"}), "utf-8")
-        elif ctx.options.get("headless_untrusted", True):
-            env["GEMINI_CLI_TRUST_WORKSPACE"] = "false"
+        else:
+            (gdir / "trustedFolders.json").write_text(
+                json.dumps({str(ctx.workspace): "DO_NOT_TRUST"}), "utf-8")
         mode = str(ctx.options.get("approval_mode", "yolo"))
         return RunSpec(argv=[str(ctx.exe), "-p", ctx.prompt, "--approval-mode", mode], env=env)
 
@@ -67,7 +70,9 @@ class GeminiCliRunner(ClientRunner):
 
     def extract(self, req: RecordedRequest) -> Extracted:
         """The ``# Available Agent Skills`` section of ``systemInstruction`` (header to
-        ``</available_skills>``), the part index, names in order, and ``activate_skill``."""
+        ``</available_skills>``), the part index, names in order, ``activate_skill``, and the
+        built-ins (entries whose location is inside the package's ``bundle/builtin``) as
+        ``client_texts``."""
         data = req.json() or {}
         tool = None
         for group in data.get("tools") or []:
@@ -81,8 +86,11 @@ class GeminiCliRunner(ClientRunner):
             if span is None:
                 continue
             listing = text[span[0]:span[1]]
+            builtins = [{"name": m.group(1), "description": m.group(2), "location": m.group(3)}
+                        for m in _ENTRY.finditer(listing) if f"/{BUILTIN_DIR}/" in m.group(3)]
             return Extracted(listing, Placement("systemInstruction", None, bi, "section '# Available "
-                                                "Agent Skills'"), _NAME.findall(listing), tool)
+                                                "Agent Skills'"), _NAME.findall(listing), tool,
+                             [b["name"] for b in builtins], client_texts={"builtins": builtins})
         return Extracted(None, None, tool=tool)
 
 
