@@ -69,7 +69,7 @@ class GeminiCliProfile(CommonProfile):
     version_note = "google-gemini/gemini-cli @5411f113 skillLoader.ts, skillManager.ts"
     client_version = CLIENT_VERSION
     collision = "higher-wins"
-    within_root = "last"  # later-loaded wins with a warning; glob order within a tier assumed sorted
+    within_root = "first"  # folders load in reverse order and the later-loaded wins (lab: clash-same-root)
     rules = WalkRules(max_depth=1, min_depth=0, skip_dot=True, symlinks="follow", client="Gemini CLI")
 
     def roots(self, env: Environment) -> list[Root]:
