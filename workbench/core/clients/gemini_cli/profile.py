@@ -130,7 +130,7 @@ class GeminiCliProfile(CommonProfile):
         """Higher tier wins (``CommonProfile``); the winner keeps the listing position of the
         name's first copy in load order (``SkillManager`` keeps a map: a later tier replaces the
         value, not the key's place). Checked on Gemini CLI 0.61.0 by the lab (gemini-clash-*)."""
-        first: dict[str, tuple[int, str]] = {}
+        first: dict[str, tuple[int, int, str]] = {}
         for s in sorted(skills, key=self._load_key):
             if self.competes(s):
                 first.setdefault(s.name, self._load_key(s))
@@ -140,14 +140,16 @@ class GeminiCliProfile(CommonProfile):
                 s.flags["gemini_load_key"] = first[s.name]
 
     @staticmethod
-    def _load_key(s: Skill) -> tuple[int, str]:
-        # tiers lowest first; inside a tier the folders come in reverse code-point order
-        return (-s.root.precedence, "".join(chr(0x10FFFF - ord(c)) for c in str(s.path)))
+    def _load_key(s: Skill) -> tuple[int, int, str]:
+        # tiers lowest first; in a tier the root's own SKILL.md (glob 'SKILL.md') before the
+        # folders ('*/SKILL.md'), which come in reverse code-point order
+        return (-s.root.precedence, 0 if s.path.parent == s.root.path else 1,
+                "".join(chr(0x10FFFF - ord(c)) for c in str(s.path)))
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Load order: tiers lowest → highest (``~/.gemini/skills``, ``~/.agents/skills``,
-        ``<cwd>/.gemini/skills``, ``<cwd>/.agents/skills``), inside a tier by folder path in
-        *reverse* code-point order; a name overridden by a later tier keeps its first place.
+        ``<cwd>/.gemini/skills``, ``<cwd>/.agents/skills``), inside a tier the root's own SKILL.md
+        first, then the folders by path in *reverse* code-point order; a name overridden by a later tier keeps its first place.
         Checked on Gemini CLI 0.61.0 by the lab (gemini-order, gemini-clash-*)."""
         return sorted(skills, key=lambda s: s.flags.get("gemini_load_key") or self._load_key(s))
 
