@@ -149,8 +149,9 @@ class GeminiCliProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Load order: tiers lowest → highest (``~/.gemini/skills``, ``~/.agents/skills``,
         ``<cwd>/.gemini/skills``, ``<cwd>/.agents/skills``), inside a tier the root's own SKILL.md
-        first, then the folders by path in *reverse* code-point order; a name overridden by a later tier keeps its first place.
-        Checked on Gemini CLI 0.61.0 by the lab (gemini-order, gemini-clash-*)."""
+        first, then the folders by path in *reverse* code-point order; a name overridden by a
+        later tier keeps its first place. Checked on Gemini CLI 0.61.0 by the lab
+        (gemini-tier-order, root-skill-md, clash-gemini-cli-*)."""
         return sorted(skills, key=lambda s: s.flags.get("gemini_load_key") or self._load_key(s))
 
 
