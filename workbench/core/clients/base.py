@@ -73,12 +73,15 @@ class ClientProfile:
         version_note: which source version the rules reproduce (from ../shared/reference/clients.md).
         collision: "higher-wins" (lowest precedence number wins), "first-wins" (first in scan
             order), "last-wins" (last in scan order), or "keep-both".
+        client_version: the real client version the rules model (checked by the conformance
+            lab), or None where no real client can be run.
     """
 
     id: str = ""
     display_name: str = ""
     version_note: str = ""
     collision: str = "higher-wins"
+    client_version: str | None = None
 
     # -- discovery ---------------------------------------------------------------------
     def roots(self, env: "Environment") -> list["Root"]:
