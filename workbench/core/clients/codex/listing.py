@@ -1,47 +1,42 @@
 """Codex CLI's skill listing: a developer-role ``<skills_instructions>`` message.
 
-Source: ``openai/codex`` ``codex-rs/core-skills/src/render.rs`` @0899b7c4
-(``render_available_skills_body``, ``default_skill_metadata_budget``, ``build_available_skills``,
-``render_lines_with_description_budget``, alias plan) and ``skill_instructions.rs``; summarised in
-../shared/reference/clients.md section 2.3-2.4.
+Checked on Codex CLI 0.169.0 by the conformance lab (tests/conformance: budget-*, clash-codex-*,
+codex-window-*, codex-unicode-budget and the shared matrix); earlier shape from ``openai/codex``
+``codex-rs/core-skills/src/render.rs`` @0899b7c4 (``default_skill_metadata_budget``,
+``render_lines_with_description_budget``), ../shared/reference/clients.md section 2.3-2.4.
 
-Template (reproduced byte for byte, except the how-to block, see below)::
+Template (0.169.0: always the skill-roots variant, no how-to block)::
 
     <skills_instructions>
     ## Skills
-    A skill is a set of local instructions ... when using a specific skill.
+    A skill is a set of local instructions ... using the skill roots table.
+    ### Skill roots
+    - `r0` = `/abs/root`                          <- roots holding a listed skill, in root order
     ### Available skills
-    - {name}: {description} (file: {abs path, '\\' -> '/'})
-    - {name}: (file: {path})                      <- empty or fully cut description
-    ### How to use skills
-    {how-to block}
+    - {name}: {description} (file: r0/rel/SKILL.md)
+    - {name}: (file: r1/rel/SKILL.md)             <- empty or fully cut description
     </skills_instructions>
 
-Alias variant (only when it fits more): the intro ends "...and a short path that can be expanded
-into an absolute path using the skill roots table.", then ``### Skill roots`` with lines
-``- `r0` = `/abs/root``` and entries ``(file: r0/rel/SKILL.md)``.
-
-The how-to block: the reference gives only its first two bullets verbatim; the rest of the text in
-``HOW_TO_*`` below is OUR PARAPHRASE (same structure: missing/blocked, progressive-disclosure steps
-1-5, coordination, context hygiene, safety), not Codex's prose. Codex does not count the header or
-the how-to in its budget; where the *alias plan* compares body costs it does count them, and we
-use the published lengths (``PUBLISHED_HOW_TO_*_LEN``, 1,976 and 2,136 ASCII chars) there.
+System skills (``builtins.py``: 4 in 0.169.0) are unpacked by Codex into
+``$CODEX_HOME/skills/.system`` on its first run and listed first; when they are not on disk yet the
+workbench lists them from the stored facts, texts from ``options["client_texts"]`` or placeholders
+of the right length.
 
 Budget: ``Tokens(context_window * 2 / 100, min 1)`` or, when the window is unknown,
 ``Characters(8_000)``. Cost of a line = cost of ``line + "\\n"``: tokens = ceil(UTF-8 bytes / 4);
-chars = code points. (a) all full lines fit -> done; (b) all minimum lines fit -> the remaining
-budget is handed out one description character at a time, round-robin in listing order, until
-nothing changes (prefix cut, *no* ellipsis); (c) minimum lines in order, skipping any that do not
-fit, the rest omitted. If (a) failed, the alias plan is tried and kept if it includes more
-skills, else fewer truncated chars, else lower cost.
+chars = code points. The header and the roots table are not counted. (a) all full lines fit ->
+done; (b) all minimum lines fit -> the remaining budget is handed out one description character
+at a time, round-robin in listing order, until nothing changes (prefix cut, *no* ellipsis);
+(c) minimum lines in order, skipping any that do not fit, the rest omitted.
 
 Order: System, Admin, Repo, User scope, then name, then path (``ordered_skills_for_budget``).
 Scope mapping from our model: system/bundled -> System, admin/managed -> Admin,
 project/nested -> Repo, user/plugin/extra -> User.
 
-Options: ``how_to`` (False drops the how-to block from the text; default True);
-``budget_tokens`` / ``budget_chars`` (what-if: replace the default budget by this many tokens or
-characters; Codex itself has no such setting).
+Options: ``builtins`` (False leaves out Codex's system skills: a what-if of your own skills
+only; default True); ``client_texts`` (the system skills' texts from a capture,
+``workbench.core.listing.CLIENT_TEXTS``); ``budget_tokens`` / ``budget_chars`` (what-if: replace
+the default budget by this many tokens or characters; Codex itself has no such setting).
 """
 
 from __future__ import annotations
@@ -320,7 +315,7 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     if budget.unit == "tokens":
         assumptions.append("Codex counts tokens as ceil(UTF-8 bytes / 4) per line (its own "
                            "estimate, not a tokenizer).")
-    system, real = builtin_items(skills, env, options)
+    system, real = builtin_items(skills, env, options) if options.get("builtins", True) else ([], True)
     if system and not real:
         assumptions.append("System skill descriptions are placeholders of their real lengths; "
                            "capture the installed client (or let it unpack ~/.codex/skills/.system) "
