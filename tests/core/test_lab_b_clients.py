@@ -288,3 +288,11 @@ def test_codex_runner_extract_and_config(tmp_path):
                                         "openai-responses", 0.0))
     assert ex.listing == listing and ex.skills == ["imagegen", "a"] and ex.builtins == ["imagegen"]
     assert ex.client_texts["builtins"][0]["description"] == "Made-up text."
+
+
+def test_gemini_empty_name_is_listed_empty(tmp_path):
+    env = mkenv(tmp_path)
+    write_skill(env.workspace / ".gemini/skills/blank", raw='---\nname: ""\ndescription: Empty name.\n---\n')
+    rep = render_listing(scan(env, "gemini-cli"))
+    assert "    <name></name>\n    <description>Empty name.</description>" in rep.text
+    assert [s.name for s in rep.skills] == [""]

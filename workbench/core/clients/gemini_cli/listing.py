@@ -47,6 +47,12 @@ def listing_order(skills: list["Skill"]) -> list["Skill"]:
     return PROFILE.listing_order(skills)
 
 
+def listed_name(skill: "Skill") -> str:
+    """The name as Gemini CLI lists it: the (sanitised) frontmatter name, even when empty."""
+    name = skill.fields.get("name")
+    return name if isinstance(name, str) else skill.name
+
+
 def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str, str]], bool]:
     """[(name, description, location)] of Gemini CLI's built-ins (``builtins.py``), texts from
     ``client_texts`` when captured, else placeholders of the stored lengths (the location then
@@ -70,8 +76,8 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     builtins, real = builtin_entries(options)
     names = {s.name for s in skills}
     rows = [(n, d, loc) for n, d, loc in builtins if n not in names]
-    rows += [(s.name, s.description or "", str(s.path)) for s in skills]
-    entries = [SkillListing(s.name, str(s.path), "full", len(s.description or ""),
+    rows += [(listed_name(s), s.description or "", str(s.path)) for s in skills]
+    entries = [SkillListing(listed_name(s), str(s.path), "full", len(s.description or ""),
                             len(s.description or "")) for s in skills]
     built = [SkillListing(n, loc, "full", len(d), len(d)) for n, d, loc in builtins if n not in names]
     if not rows:

@@ -123,7 +123,9 @@ class GeminiCliProfile(CommonProfile):
         clean = sanitise_name(name)
         if clean != name:
             note = (note + "; " if note else "") + f"name sanitised to {clean}"
-        return ReadResult(True, name=clean, description=desc,
+        if not clean:  # listed with an empty <name> (lab: name-empty); the folder names it here
+            note = (note + "; " if note else "") + "empty name: listed as <name></name>"
+        return ReadResult(True, name=clean or folder, description=desc,
                           fields={"name": clean, "description": desc}, mode=mode, note=note)
 
     def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
