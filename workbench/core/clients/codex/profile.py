@@ -44,6 +44,8 @@ CLIENT_VERSION = "0.169.0"
 MAX_NAME_LEN = 64  # loader.rs, counted after namespacing
 MAX_DESCRIPTION_LEN = 1024  # loader.rs
 MAX_SCAN_DEPTH = 6  # loader.rs
+#: Codex enters node_modules (lab: node-modules); only .git (a dot-folder anyway) is left out.
+WALKED_ALL = frozenset({".git"})
 
 #: Listing order by scope (render.rs / manager.rs): System, Admin, Repo, User.
 SCOPE_ORDER = {"system": 0, "admin": 1, "project": 2, "user": 3, "extra": 3, "plugin": 3}
@@ -58,7 +60,7 @@ class CodexProfile(CommonProfile):
     client_version = CLIENT_VERSION
     collision = "keep-both"
     rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
-                      client="Codex")
+                      skip_names=WALKED_ALL, never_walked=WALKED_ALL, client="Codex")
 
     def codex_home(self, env: Environment) -> Path:
         """``$CODEX_HOME`` or ``~/.codex``."""
@@ -108,10 +110,12 @@ class CodexProfile(CommonProfile):
             return super().rules_for(root)
         if root.scope == "system":
             return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
+                             skip_names=WALKED_ALL, never_walked=WALKED_ALL,
                              symlinks="none", client="Codex (System scope)")
         if root.path.name == "skills" and root.scope == "user" and root.path.parent.name != ".agents":
             # $CODEX_HOME/skills: .system is its own root; do not report it twice
             return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
+                             skip_names=WALKED_ALL, never_walked=WALKED_ALL,
                              silent_names=frozenset({".system"}), symlinks="follow", client="Codex")
         return self.rules
 
@@ -119,12 +123,12 @@ class CodexProfile(CommonProfile):
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
         """Codex's loader (checked on Codex CLI 0.169.0 by the lab: yaml-*, name-*, description-*,
         bom, symlink-skill-md scenarios): a SKILL.md that is itself a symlink is not read; the
-        frontmatter must open on line 1 (a BOM breaks it) and close; YAML, and when the YAML
-        fails, ``key: value`` lines at column 0 (``codex_line_fields``: an unquoted ``: ``, an
-        unclosed ``[`` are read as text; a tab-indented key is not seen). ``name`` and
+        frontmatter must open on line 1 (a BOM breaks it) and close; YAML without repeated keys,
+        and when the YAML fails, once more with plain values quoted (``retry_quoted``: an
+        unquoted ``: ``, an unclosed ``[`` are read as text). ``name`` and
         ``description`` may be any scalar (a number or boolean becomes its text); a list or map
         skips the skill. Name: whitespace collapsed, default the folder name, ≤ 64 chars after
-        namespacing. Description: whitespace collapsed, required non-empty, ≤ 1024."""
+        namespacing. Description: whitespace collapsed, required non-empty, cut to 1,024 chars."""
         folder = folder_name(found) or "skill"
         if os.path.islink(found.path):
             return ReadResult(False, name=folder, mode="failed",
@@ -141,8 +145,14 @@ class CodexProfile(CommonProfile):
                               reason="missing YAML frontmatter delimited by ---")
         mode = "strict"
         if sf.state in ("yaml-error", "not-mapping"):
-            data: dict = codex_line_fields(sf.text)
+            retried = retry_quoted(sf.frontmatter) if sf.state == "yaml-error" else None
+            if retried is None:
+                return ReadResult(False, name=folder, mode="failed", reason=f"invalid YAML: {sf.message}")
+            data: dict = retried
             mode = "fallback"
+        elif sf.duplicate_keys:
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"invalid YAML: duplicate key `{sf.duplicate_keys[0][0]}`")
         else:
             data = sf.data or {}
         raw_name = data.get("name")
@@ -159,10 +169,10 @@ class CodexProfile(CommonProfile):
         desc = collapse_ws(scalar_text(raw_desc)) if raw_desc is not None else ""
         if not desc:
             return ReadResult(False, name=name, mode="failed", reason="missing field `description`")
-        if len(desc) > MAX_DESCRIPTION_LEN:
-            return ReadResult(False, name=name, mode="failed",
-                              reason=f"invalid description: exceeds maximum length of {MAX_DESCRIPTION_LEN} "
-                                     f"characters ({len(desc)} after whitespace collapse)")
+        notes = []
+        if len(desc) > MAX_DESCRIPTION_LEN:  # 0.169.0 cuts it (lab: long-description)
+            notes.append(f"description cut from {len(desc)} to {MAX_DESCRIPTION_LEN} characters")
+            desc = desc[:MAX_DESCRIPTION_LEN]
         full = f"{root.namespace}:{name}" if root.namespace else name
         if len(full) > MAX_NAME_LEN:
             return ReadResult(False, name=name, mode="failed",
@@ -176,7 +186,9 @@ class CodexProfile(CommonProfile):
                 return ReadResult(False, name=name, mode="failed",
                                   reason="invalid metadata.short-description: exceeds maximum length of 1024 characters")
             fields["short-description"] = sd
-        note = "" if mode == "strict" else f"YAML failed ({sf.message}); read as key: value lines"
+        if mode != "strict":
+            notes.insert(0, f"YAML failed ({sf.message}); read again with values quoted")
+        note = "; ".join(notes)
         return ReadResult(True, name=name, description=desc, fields=fields, mode=mode, note=note)
 
     # -- gating ------------------------------------------------------------------------
@@ -228,7 +240,7 @@ class CodexProfile(CommonProfile):
 
 #: Frontmatter values Codex accepts as text (its loader turns a number or boolean into a string).
 SCALARS = (str, int, float, bool)
-_LINE_FIELD = re.compile(r"^([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*$")
+_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
 
 
 def scalar_text(value: object) -> str:
@@ -238,19 +250,30 @@ def scalar_text(value: object) -> str:
     return str(value)
 
 
-def codex_line_fields(text: str) -> dict[str, str]:
-    """The fallback when the frontmatter is not valid YAML: every ``key: value`` line at column 0
-    between the fences (value trimmed, taken as it is); indented lines are ignored. Checked on
-    Codex CLI 0.169.0 by the lab (yaml-unquoted-colon, yaml-tab, description-list)."""
-    lines = text.splitlines()
-    out: dict[str, str] = {}
-    for line in lines[1:]:
-        if line.rstrip() == "---":
-            break
-        m = _LINE_FIELD.match(line)
+def retry_quoted(frontmatter: str) -> dict | None:
+    """Codex's second try at frontmatter that YAML rejects: every top-level ``key: value`` line
+    whose value does not open with a quote or a block/flow indicator it keeps (``"'|>``) gets the
+    value double-quoted, then the text is parsed again. The mapping, or None when it still fails
+    or a key is repeated. Checked on Codex CLI 0.169.0 by the lab: an unquoted ``: `` and an
+    unclosed ``[`` are read as text; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote``,
+    ``yaml-duplicate-key`` stay broken."""
+    out = []
+    keys: set[str] = set()
+    for line in frontmatter.split("\n"):
+        m = _PLAIN_PAIR.match(line)
         if m:
-            out.setdefault(m.group(1), m.group(2))
-    return out
+            if m.group(1) in keys:
+                return None
+            keys.add(m.group(1))
+            if m.group(2)[0] not in "\"'|>":
+                value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{m.group(1)}: "{value}"'
+        out.append(line)
+    try:
+        data = yaml.load("\n".join(out), Loader=_YamlLoader)  # noqa: S506 - the safe loader
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def _load_toml(path: Path) -> dict | None:
