@@ -239,6 +239,13 @@ def run_case(scenario: Scenario, client: str, keep: Path | None = None) -> Compa
                 break
         texts = captures[0].extracted.client_texts if captures[0].extracted else None
         _, report = simulate(scenario, client, ws, home, texts, catalog=catalog)
+        dump = os.environ.get("WB_LAB_DUMP")  # debugging: real and simulated listings (not kept)
+        if dump:
+            out = Path(dump) / f"{scenario.id}--{client}"
+            out.mkdir(parents=True, exist_ok=True)
+            for i, cap in enumerate(captures):
+                (out / f"real{i}.txt").write_text(cap.listing or "", "utf-8")
+            (out / "sim.txt").write_text(report.text, "utf-8")
         return compare(scenario, client, captures, catalog, report)
     except Exception as exc:  # noqa: BLE001 - one broken case must not stop the lab
         import traceback

@@ -81,9 +81,10 @@ def test_unquoted_colon_in_description(corpus, tmp_path):
     assert status(cats["openclaw"], "discord").parse_mode == "fallback"
     ag = status(cats["agentskills"], "discord")
     assert ag.status == "listed" and ag.parse_mode == "fallback" and "discord tool: send" in ag.description
+    # Claude Code 2.1.328 retries with the value quoted (lab: yaml-unquoted-colon)
     cc = status(cats["claude-code"], "discord")
-    assert cc.status == "listed" and cc.parse_mode == "dropped" and cc.description == "Discord Actions"
-    assert cc.unverified
+    assert cc.status == "listed" and cc.parse_mode == "fallback"
+    assert cc.description.startswith("Use when you need to control Discord")
     for cid in ("vscode-copilot", "cursor"):
         assert all(s.status == "skipped" for s in cats[cid].skills if "discord" in str(s.path))
     assert all(s.status == "skipped" for s in cats["opencode"].skills)
@@ -108,8 +109,8 @@ def test_bom(tmp_path):
     assert cx.status == "skipped" and cx.unverified
     assert status(cats["gemini-cli"], "bom").status == "skipped"
     assert status(cats["openclaw"], "bom").status == "listed"
-    cc = status(cats["claude-code"], "bom")
-    assert cc.status == "listed" and cc.unverified
+    cc = status(cats["claude-code"], "bom")  # lab: bom (Claude Code 2.1.328 strips it)
+    assert cc.status == "listed" and cc.description == "Has a BOM."
 
 
 def test_no_frontmatter_canvas(corpus, tmp_path):
@@ -132,7 +133,8 @@ def test_name_differs_from_folder(tmp_path):
     write_skill(env.home / ".claude/skills/folder-x", "other-name")
     write_skill(env.home / ".cursor/skills/folder-x", "other-name")
     cats = all_clients(env)
-    assert status(cats["claude-code"], "other-name").status == "listed"
+    # Claude Code 2.1.328 names a skill by its folder (lab: name-differs)
+    assert status(cats["claude-code"], "folder-x").status == "listed"
     assert status(cats["codex"], "other-name").status == "listed"
     vs = [s for s in cats["vscode-copilot"].skills if s.status == "listed"]
     assert {s.name for s in vs} == {"folder-x"} and vs[0].unverified

@@ -20,6 +20,8 @@ from workbench.core.model import Catalog, Environment, Root, Skill
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 UPDATE = os.environ.get("WB_UPDATE_GOLDEN") == "1"
+#: Claude Code budget arithmetic on the user's skills alone (its built-ins are tested elsewhere).
+NO_BUILTINS = {"builtins": False}
 
 
 def env(**kw) -> Environment:
@@ -51,7 +53,8 @@ def basic(**kw):
 
 
 def claude_full_cost(skills):
-    return sum(len(f"- {s.name}: {s.description}") + 1 for s in skills)
+    from workbench.core.clients.claude_code.listing import entry_description
+    return sum(len(f"- {s.name}: {entry_description(s)}") + 1 for s in skills)
 
 
 def _codex_alias_path(s):
@@ -84,10 +87,10 @@ def _cases():
     c = {}
     s = basic()
     full = claude_full_cost(s)
-    c["claude_code_exact_fit"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full)})), None, {})
-    c["claude_code_one_over"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full - 1)})), None, {})
-    c["claude_code_most_used_kept"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full - 1)}, most_used=["brand-guidelines"])), None, {})
-    c["claude_code_names_only"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "40"})), None, {})
+    c["claude_code_exact_fit"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full)})), None, NO_BUILTINS)
+    c["claude_code_one_over"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full - 1)})), None, NO_BUILTINS)
+    c["claude_code_most_used_kept"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full - 1)}, most_used=["brand-guidelines"])), None, NO_BUILTINS)
+    c["claude_code_names_only"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "40"})), None, NO_BUILTINS)
     c["claude_code_when_to_use_and_cap"] = (cat("claude-code", [sk("long", "d" * 1600), sk("wtu", "Does X.", when="Use when X is asked.")]), 200_000, {})
     c["claude_code_empty"] = (cat("claude-code", []), 200_000, {})
 
@@ -172,7 +175,7 @@ def _states(case):
 def test_claude_boundaries():
     assert set(_states("claude_code_exact_fit").counts().items()) >= {("full", 3)}
     r = _states("claude_code_one_over")
-    assert [s.state for s in r.skills] == ["full", "full", "name-only"]  # least used = last
+    assert [s.state for s in r.skills] == ["full", "full", "name-only"]  # the last one that fits
     r = _states("claude_code_most_used_kept")
     assert r.state_of("brand-guidelines").state == "full"
     assert r.budget_used <= r.budget_limit

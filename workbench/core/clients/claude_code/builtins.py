@@ -15,17 +15,20 @@ from __future__ import annotations
 #: The version the facts below were measured on (the pinned lab version).
 VERSION = "2.1.328"
 
-#: (name, listed description length in code points), in listing order.
-BUILTINS: dict[str, tuple[tuple[str, int], ...]] = {
+#: (name, listed text length in code points, pinned), in listing order. *Pinned* built-ins keep
+#: their text whatever the budget; the others are budgeted like the user's skills (lab:
+#: ``budget-80-short``, ``budget-300-short``).
+BUILTINS: dict[str, tuple[tuple[str, int, bool], ...]] = {
     "2.1.328": (
-        ("dataviz", 1436), ("update-config", 690), ("keybindings-help", 228),
-        ("code-review", 835), ("simplify", 176), ("fewer-permission-prompts", 163),
-        ("loop", 336), ("claude-api", 1157), ("workflow-authoring", 230), ("run", 361),
-        ("plugin-authoring", 255), ("init", 59), ("security-review", 71),
+        ("dataviz", 1436, True), ("update-config", 690, True), ("keybindings-help", 228, True),
+        ("code-review", 835, True), ("simplify", 176, True),
+        ("fewer-permission-prompts", 163, True), ("loop", 336, True), ("claude-api", 1157, True),
+        ("workflow-authoring", 230, True), ("run", 361, True), ("plugin-authoring", 255, True),
+        ("init", 59, False), ("security-review", 71, False),
     ),
 }
 
 
 def builtin_names(version: str = VERSION) -> set[str]:
     """Names of the built-in skills of ``version`` (empty for an unknown version)."""
-    return {n for n, _ in BUILTINS.get(version, ())}
+    return {n for n, _, _ in BUILTINS.get(version, ())}

@@ -38,7 +38,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, ctx_label
+from workbench.core.clients.claude_code.builtins import BUILTINS, VERSION
+from workbench.core.clients.claude_code.profile import js_string
+from workbench.core.listing import (
+    ListingReport, SkillListing, client_texts, ctx_label, locale_key, placeholder,
+)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -61,17 +65,42 @@ PLACEMENT = ("user turn: a <system-reminder> attachment (not the system prompt);
 
 
 def listing_order(skills: list["Skill"]) -> list["Skill"]:
-    """Discovery order (Claude Code keeps the order it found the skills in)."""
-    return list(skills)
+    """By level (personal before project: root precedence), then by name (``localeCompare``).
+
+    Checked on Claude Code 2.1.328 by the lab (``order-three``, ``personal-and-project``).
+    """
+    return sorted(skills, key=lambda s: (s.root.precedence, locale_key(s.name)))
 
 
 def entry_description(skill: "Skill") -> str:
-    """The text Claude Code lists after the name: description, then `` - when_to_use``."""
+    """The text Claude Code lists after the name: description, then `` - when_to_use``, with
+    ``<`` and ``>`` escaped (``&`` and quotes are not: lab ``xml-chars``, Claude Code 2.1.328)."""
     desc = skill.description or ""
     wtu = (skill.when_to_use or "").strip() if skill.when_to_use else ""
     if wtu:
-        return f"{desc} - {wtu}" if desc else wtu
-    return desc
+        desc = f"{desc} - {wtu}" if desc else wtu
+    return desc.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def entry_labels(skills: list["Skill"]) -> list[str]:
+    """``name`` or ``name (declared name)`` per skill (the name is the folder's).
+
+    The declared frontmatter ``name`` is shown when it differs from the folder name, has no
+    whitespace and no earlier skill showed it already (lab: ``name-differs``, ``name-invalid``,
+    ``clash-same-root``; Claude Code 2.1.328).
+    """
+    seen: set[str] = set()
+    out = []
+    for s in skills:
+        declared = (js_string(s.fields.get("name")) if s.parse_mode in ("strict", "fallback")
+                    else None)
+        if declared and declared != s.name and not any(c.isspace() for c in declared) \
+                and declared not in seen:
+            seen.add(declared)
+            out.append(f"{s.name} ({declared})")
+        else:
+            out.append(s.name)
+    return out
 
 
 def _parse_int(v: str | None) -> int | None:
@@ -101,107 +130,117 @@ def char_budget(env: "Environment | None", context_tokens: int | None,
     return n, how
 
 
+def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str, bool]], bool]:
+    """([(name, listed text, pinned)], captured?) for Claude Code's own skills.
+
+    From ``options["client_texts"]["builtins"]`` when captured (pinned per the stored facts),
+    else placeholders of the stored lengths (``builtins.py``). ``options["builtins"] = False``
+    leaves them out.
+    """
+    if options.get("builtins") is False:
+        return [], False
+    facts = {n: (length, pinned) for n, length, pinned in BUILTINS.get(VERSION, ())}
+    captured = client_texts(options)["builtins"]
+    if captured:
+        return [(b["name"], b.get("description") or "", facts.get(b["name"], (0, False))[1])
+                for b in captured], True
+    return [(n, placeholder(f"Claude Code {VERSION} built-in '{n}', {length} chars", length), pinned)
+            for n, length, pinned in BUILTINS.get(VERSION, ())], False
+
+
+def _cut(text: str, max_desc: int) -> tuple[str, bool]:
+    if len(text) > max_desc:
+        return text[: max(0, max_desc - 1)] + ELLIPSIS, True
+    return text, False
+
+
 def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
-    """Render Claude Code's listing for ``skills`` (already in listing order).
+    """Render Claude Code's listing for ``skills`` (already in listing order), built-ins after.
 
-    Returns a ``ListingReport`` in chars (budget_used counts entry lines + newlines). Never omits
-    a skill: names always stay (docs), so ``budget_used`` can exceed ``budget_limit`` when even
-    the names do not fit; a warning says so.
+    Budget (checked on Claude Code 2.1.328 by the lab: ``budget-*``): every entry starts as
+    ``- name``; the built-ins marked *pinned* in ``builtins.py`` always keep their text; then,
+    in listing order (the user's skills, then the other built-ins; names in
+    ``Environment.most_used`` first, our stand-in for Claude Code's usage ranking), each entry gets its
+    description when the whole listing still fits the budget, else it stays a name (and the next
+    one is tried). ``budget_used`` = what the client measures (see ``entry_cost``). Never omits
+    a skill.
     """
     limit, how = char_budget(env, context_tokens, options)
     max_desc = int(options.get("max_desc_chars", MAX_DESC_CHARS))
-    assumptions = [
-        "Exact line template unverified (not public): '- name: description - when_to_use' "
-        "from third-party reproductions.",
-        f"Budget = {how} = {limit:,} chars; the 4 chars/token conversion comes from a binary "
-        "extraction (third-party), not from Anthropic's docs.",
-        "Budget measured on the entry lines (each + newline); header line not counted (assumption).",
-        "Least-used order: --most-used names first, then listing order (later = less used); "
-        "Claude Code ranks by its own usage history, which we cannot see.",
-    ]
-    n = len(skills)
-    descs = [entry_description(s) for s in skills]
-    shown = []  # the description text rendered for a full entry (possibly cut at max_desc)
-    cut = []
-    for d in descs:
-        if len(d) > max_desc:
-            shown.append(d[: max(0, max_desc - 1)] + ELLIPSIS)
-            cut.append(True)
-        else:
-            shown.append(d)
-            cut.append(False)
-    forced_name_only = [str(s.flags.get("skill_override", "")) == "name-only" for s in skills]
-    name_cost = [len(f"- {s.name}") + 1 for s in skills]
-    full_cost = [len(f"- {s.name}: {shown[i]}") + 1 if shown[i] and not forced_name_only[i]
-                 else name_cost[i] for i, s in enumerate(skills)]
-    total_full = sum(full_cost)
-    granted = [True] * n
-    if total_full > limit:
-        # priority: most_used names first (their order), then listing order
-        mu = {name: k for k, name in enumerate(env.most_used or [])}
-        order = sorted(range(n), key=lambda i: (0, mu[skills[i].name]) if skills[i].name in mu
-                       else (1, i))
-        used = sum(name_cost)
-        granted = [False] * n
-        for i in order:
-            extra = full_cost[i] - name_cost[i]
-            if used + extra <= limit:
-                used += extra
-                granted[i] = True
-            else:
-                break  # cutoff: this skill and every less-used one keep only their names
+    builtins, captured = builtin_entries(options)
+    assumptions = [f"Budget = {how} = {limit:,} chars."]
+    if builtins and not captured:
+        assumptions.append(f"Claude Code {VERSION}'s {len(builtins)} built-in skills are shown as "
+                           "placeholders of their real lengths (capture the installed client for "
+                           "their texts).")
+    labels = entry_labels(skills) + [n for n, _, _ in builtins]
+    texts = [entry_description(s) for s in skills] + [t for _, t, _ in builtins]
+    pinned = [False] * len(skills) + [p for _, _, p in builtins]
+    forced = [str(s.flags.get("skill_override", "")) == "name-only" for s in skills] \
+        + [False] * len(builtins)
+    shown, cut = zip(*(_cut(t, max_desc) for t in texts)) if texts else ((), ())
+    name_cost = [entry_cost(lab, "") for lab in labels]
+    full_cost = [entry_cost(lab, shown[i]) if shown[i] and not forced[i] else name_cost[i]
+                 for i, lab in enumerate(labels)]
+    granted = [pinned[i] for i in range(len(labels))]
+    used = sum(full_cost[i] if granted[i] else name_cost[i] for i in range(len(labels)))
+    mu = {name: k for k, name in enumerate(env.most_used or [])}
+    order = sorted(range(len(labels)), key=lambda i: (0, mu[skills[i].name])
+                   if i < len(skills) and skills[i].name in mu else (1, i))
+    for i in order:
+        if granted[i] or full_cost[i] == name_cost[i]:
+            granted[i] = granted[i] or full_cost[i] == name_cost[i]
+            continue
+        extra = full_cost[i] - name_cost[i]
+        if used + extra <= limit:
+            used += extra
+            granted[i] = True
     lines: list[str] = []
     entries: list[SkillListing] = []
-    used = 0
-    for i, s in enumerate(skills):
-        d_chars = len(descs[i])
-        if granted[i] and shown[i] and not forced_name_only[i]:
-            line = f"- {s.name}: {shown[i]}"
-            if cut[i]:
-                entries.append(SkillListing(s.name, str(s.path), "truncated", d_chars,
-                                            max(0, max_desc - 1),
-                                            f"cut at {max_desc:,} chars (per-entry cap)"))
-            else:
-                entries.append(SkillListing(s.name, str(s.path), "full", d_chars, d_chars))
+    for i, lab in enumerate(labels):
+        d_chars = len(texts[i])
+        if granted[i] and shown[i] and not forced[i]:
+            lines.append(f"- {lab}: {shown[i]}")
+            state = "truncated" if cut[i] else "full"
+            sl = SkillListing(lab.split(" ")[0], "", state, d_chars,
+                              max(0, max_desc - 1) if cut[i] else d_chars,
+                              f"cut at {max_desc:,} chars (per-entry cap)" if cut[i] else "")
         else:
-            line = f"- {s.name}"
-            if d_chars == 0:
-                entries.append(SkillListing(s.name, str(s.path), "full", 0, 0, "no description"))
-            else:
-                note = ("skillOverrides: name-only" if forced_name_only[i]
-                        else "description dropped (over budget; least used first)")
-                entries.append(SkillListing(s.name, str(s.path), "name-only", d_chars, 0, note))
-        lines.append(line)
-        used += len(line) + 1
-    dropped = [e for e, g, f in zip(entries, granted, forced_name_only)
-               if e.state == "name-only" and not f]
+            lines.append(f"- {lab}")
+            note = ("no description" if d_chars == 0 else "skillOverrides: name-only" if forced[i]
+                    else "description dropped (over budget)")
+            sl = SkillListing(lab.split(" ")[0], "", "full" if d_chars == 0 else "name-only",
+                              d_chars, 0, note)
+        if i < len(skills):
+            sl.path = str(skills[i].path)
+            entries.append(sl)
+        else:
+            sl.path = "<built-in>"
+            entries.append(sl)
+    user, builtin_rows = entries[:len(skills)], entries[len(skills):]
+    text = HEADER + "\n\n" + "\n".join(lines) if lines else ""
     warnings: list[str] = []
-    text = ""
-    if lines:
-        text = HEADER + "\n\n" + "\n".join(lines)
-        if dropped or any(e.state == "truncated" for e in entries):
-            text += "\n\n" + SHORTENED_NOTE
-            assumptions.append("The closing 'list was shortened' note is our paraphrase of a "
-                               "note quoted only in part (chat-loop.md 2.1); not counted.")
+    dropped = [e for e, f in zip(user, forced) if e.state == "name-only" and not f]
     if dropped:
-        window = (context_tokens or DEFAULT_CONTEXT) * CHARS_PER_TOKEN
-        pct_need = 100.0 * total_full / window
-        frac = float(options.get("budget_fraction", DEFAULT_FRACTION))
         names = ", ".join(e.name for e in dropped[:3])
         more = f", +{len(dropped) - 3} more" if len(dropped) > 3 else ""
+        total_full = sum(full_cost)
         warnings.append(
-            f"Skill listing will be truncated: {len(dropped)} descriptions dropped (full "
-            f"descriptions kept for most-used skills) ({pct_need:.1f}%/{frac * 100:g}% of "
-            f"context): {names}{more}")
-        warnings.append(
-            f"The full listing needs {total_full:,} chars; the budget at "
-            f"{ctx_label(context_tokens)} is {limit:,}. Mark skills you rely on as most used, "
-            f"shorten descriptions, or raise {ENV_BUDGET}/skillListingBudgetFraction.")
+            f"Skill listing is over budget: {len(dropped)} of your descriptions dropped ({names}"
+            f"{more}); the full listing needs {total_full:,} chars, the budget at "
+            f"{ctx_label(context_tokens)} is {limit:,} (built-ins included). Shorten descriptions "
+            f"or raise {ENV_BUDGET}/skillListingBudgetFraction.")
     if used > limit:
         warnings.append(f"Even names only ({used:,} chars) exceed the {limit:,}-char budget; "
-                        "Claude Code still lists every name (docs), so the listing is over budget.")
+                        "Claude Code still lists every name, so the listing is over budget.")
     return ListingReport(
         client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-        budget_unit="chars", budget_limit=limit, budget_used=used, skills=entries,
-        warnings=warnings, assumptions=assumptions, verified=False)
+        budget_unit="chars", budget_limit=limit, budget_used=used, skills=user,
+        warnings=warnings, assumptions=assumptions, verified=True, builtins=builtin_rows,
+        client_version=VERSION)
+
+
+def entry_cost(label: str, text: str) -> int:
+    """What one entry costs against the budget: its line plus a newline (lab-fitted)."""
+    return len(f"- {label}: {text}" if text else f"- {label}") + 1

@@ -21,16 +21,24 @@ No ``.agents/skills`` support (issue #22902).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pathspec
+import yaml
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
     CommonProfile, WalkRules, folder_name, load_json_file, unreadable,
 )
+from workbench.core.listing import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
+
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 #: Managed (enterprise) settings folders per OS (docs: "managed settings"); that managed skills
 #: live in ``<dir>/.claude/skills`` is *unverified*.
@@ -49,14 +57,55 @@ DROPPED_UNVERIFIED = ("description fallback = first body line (/doctor prompt, v
 
 
 def _first_text_line(sf: SkillFile) -> str:
-    """First non-empty body line, heading marks removed (for an unclosed frontmatter the whole
-    file after the opening ``---`` counts as body: *unverified*)."""
-    src = sf.text.split("\n", 1)[1] if sf.state == "unclosed" and "\n" in sf.text else sf.body
+    """First non-empty body line, heading marks removed. Without a frontmatter block (none, or
+    never closed) the whole file is the body, so an opening ``---`` is that line (lab:
+    ``yaml-unclosed-fence``, ``fence-leading-blank``; Claude Code 2.1.328)."""
+    src = sf.text.lstrip("\ufeff") if sf.state in ("unclosed", "no-frontmatter") else sf.body
     for line in src.splitlines():
         s = line.strip()
-        if s and s != "---":
+        if s:
             return s.lstrip("#").strip()
     return ""
+
+
+_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
+
+
+def retry_quoted(frontmatter: str) -> dict | None:
+    """Claude Code's second try at frontmatter that strict YAML rejects: every top-level
+    ``key: value`` line whose plain value holds ``": "`` gets that value double-quoted, then the
+    text is parsed again. The mapping, or None when it still fails (lab: ``yaml-unquoted-colon``
+    passes; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote`` stay broken; Claude Code
+    2.1.328)."""
+    out = []
+    changed = False
+    for line in frontmatter.split("\n"):
+        m = _PLAIN_PAIR.match(line)
+        if m and ": " in m.group(2) and m.group(2)[0] not in "\"'[{>|&*!%@`":
+            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{m.group(1)}: "{value}"'
+            changed = True
+        out.append(line)
+    if not changed:
+        return None
+    try:
+        data = yaml.load("\n".join(out), Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def js_string(value: object) -> str | None:
+    """A YAML scalar as JavaScript's ``String()`` prints it (None for lists, maps and null)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        return value.strip()
+    return None
 
 
 def _glob_spec(patterns: list[str]) -> pathspec.PathSpec:
@@ -173,43 +222,42 @@ class ClaudeCodeProfile(CommonProfile):
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
         """Claude Code keeps every readable SKILL.md.
 
-        * YAML ok: ``name`` (string) else the folder name; ``description`` else the first
-          paragraph of the body (docs); ``when_to_use`` kept for the listing.
+        * The skill's name is its **folder** name (checked on Claude Code 2.1.328 by the lab:
+          ``name-differs``, ``clash-same-root``, ``name-number``); a declared ``name`` that differs
+          is only shown in the listing as ``folder (name)`` (see ``listing.py``).
+        * YAML ok: ``description`` whitespace-collapsed (block scalars, wrapped lines, tabs); a
+          boolean or number is listed as JavaScript prints it (``true``, ``3.14``); a list, a map
+          or none: the body's first paragraph (lab: ``block-*``, ``wrapped-plain``,
+          ``description-*``). ``when_to_use`` kept for the listing.
         * no frontmatter, unclosed, YAML error, not a mapping: the skill *still loads* with every
-          field dropped: name = folder, description = first body line (/doctor prompt,
-          v2.1.233; the docs say "first paragraph": *unverified* which is current).
+          field dropped: description = first body line (/doctor prompt, v2.1.233).
         * unreadable / binary / too large: skipped.
         """
         folder = folder_name(found)
         unv: list[str] = []
-        if sf.has_bom:
-            unv.append("UTF-8 BOM: whether Claude Code strips it before '---' is unverified")
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
-        if sf.ok or sf.state == "empty":
-            data = sf.data or {}
-            notes = []
-            name = data.get("name")
-            if isinstance(name, str) and name.strip():
-                name = name.strip()
-            else:
-                if name is not None:
-                    notes.append("name is not a string: the folder name is used")
-                name = folder
+        retried = retry_quoted(sf.frontmatter) if sf.state == "yaml-error" else None
+        if sf.ok or sf.state == "empty" or retried is not None:
+            data = (sf.data if retried is None else retried) or {}
+            notes = [] if retried is None else [
+                "strict YAML fails; Claude Code's retry with quoted values reads it"]
+            declared = js_string(data.get("name"))
+            if declared and declared != folder:
+                notes.append(f"name {declared!r} is shown beside the folder name {folder!r}")
             desc = data.get("description")
-            if isinstance(desc, str) and desc.strip():
-                description = desc
-            else:
-                if desc is not None and not isinstance(desc, str):
+            description = collapse_ws(js_string(desc) or "")
+            if not description:
+                if desc is not None and js_string(desc) is None:
                     notes.append("description is not a string: the body's first paragraph is used")
-                    unv.append("non-string description handling")
                 else:
                     notes.append("no description: the body's first paragraph is used")
-                description = sf.first_body_paragraph()
+                description = collapse_ws(sf.first_body_paragraph())
             when = data.get("when_to_use")
-            return ReadResult(True, name=name, description=description,
+            return ReadResult(True, name=folder, description=description,
                               when_to_use=when if isinstance(when, str) else None,
-                              fields=dict(data), mode="strict", note="; ".join(notes), unverified=unv)
+                              fields=dict(data), mode="strict" if retried is None else "fallback",
+                              note="; ".join(notes), unverified=unv)
         # no-frontmatter, unclosed, yaml-error, not-mapping: every field dropped
         what = {"no-frontmatter": "no frontmatter"}.get(sf.state, sf.message or sf.state)
         unv.append(DROPPED_UNVERIFIED)

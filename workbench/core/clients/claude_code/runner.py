@@ -8,6 +8,7 @@ telemetry off. Command: ``claude -p PROMPT --model claude-sonnet-4-5``. The list
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
@@ -16,7 +17,8 @@ from workbench.core.clients.claude_code.listing import HEADER
 
 REMINDER_OPEN = "<system-reminder>\n"
 REMINDER_CLOSE = "\n</system-reminder>"
-ENTRY_RE = re.compile(r"^- ([^\s:]+)(?:: (.*))?$")
+#: ``- name``, ``- name: text``, ``- folder (declared name): text``.
+ENTRY_RE = re.compile(r"^- ([^\s:()]+)(?: \([^)\n]*\))?(?:: (.*))?$")
 
 
 class ClaudeCodeRunner(ClientRunner):
@@ -68,18 +70,28 @@ class ClaudeCodeRunner(ClientRunner):
                     listing = listing[:-len(REMINDER_CLOSE)]
                 entries = parse_entries(listing)
                 names = [n for n, _ in entries]
-                known = builtin_names(self.version)
-                k = len(entries)
-                while k > 0 and entries[k - 1][0] in known:
-                    k -= 1
-                builtins = entries[k:]
+                builtins = builtin_tail(entries, self.version)
                 return Extracted(
                     listing=listing,
                     placement=Placement("user", mi, bi, "a <system-reminder> text block"),
                     skills=names, tool=tool, builtins=[n for n, _ in builtins],
-                    client_texts={"builtins": [{"name": n, "description": d} for n, d in builtins],
-                                  "prose": {}})
+                    client_texts=captured_texts(listing, self.version))
         return Extracted(None, None, tool=tool)
+
+
+def builtin_tail(entries: list[tuple[str, str]], version: str) -> list[tuple[str, str]]:
+    """The trailing entries whose names are ``version``'s built-ins (they follow the user's)."""
+    known = builtin_names(version)
+    k = len(entries)
+    while k > 0 and entries[k - 1][0] in known:
+        k -= 1
+    return entries[k:]
+
+
+def captured_texts(listing: str, version: str = ClaudeCodeRunner.version) -> dict[str, Any]:
+    """The built-ins' texts of a real listing, in the ``client_texts`` shape (listing.CLIENT_TEXTS)."""
+    tail = builtin_tail(parse_entries(listing), version)
+    return {"builtins": [{"name": n, "description": d} for n, d in tail], "prose": {}}
 
 
 def parse_entries(listing: str) -> list[tuple[str, str]]:
