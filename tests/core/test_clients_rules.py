@@ -106,7 +106,7 @@ def test_bom(tmp_path):
         p.write_bytes(b"\xef\xbb\xbf---\nname: bom\ndescription: Has a BOM.\n---\n# x\n")
     cats = all_clients(env)
     cx = status(cats["codex"], "bom")
-    assert cx.status == "skipped" and cx.unverified
+    assert cx.status == "skipped" and "BOM" in cx.reason  # checked on Codex 0.169.0 by the lab
     assert status(cats["gemini-cli"], "bom").status == "skipped"
     assert status(cats["openclaw"], "bom").status == "listed"
     cc = status(cats["claude-code"], "bom")  # lab: bom (Claude Code 2.1.328 strips it)
