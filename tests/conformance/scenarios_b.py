@@ -122,15 +122,16 @@ _add("gemini-tier-order", "Gemini CLI load order across its four tiers (and an o
      _gemini_tiers, ("gemini-cli",))
 
 
-def _gemini_untrusted(ws: Path, home: Path) -> None:
+def _gemini_trust(ws: Path, home: Path) -> None:
     write_skill(ws / ".gemini/skills", "ws-skill", name="ws-skill", description="Workspace skill.")
     write_skill(home / ".gemini/skills", "home-skill", name="home-skill", description="User skill.")
 
 
-_add("gemini-untrusted", "Gemini CLI in an untrusted folder: workspace skills not loaded",
-     _gemini_untrusted, ("gemini-cli",), options={"trusted": False})
-_add("gemini-trusted", "Gemini CLI in a trusted folder: workspace and user skills",
-     _gemini_untrusted, ("gemini-cli",))
+# An untrusted folder cannot be captured: Gemini CLI 0.61.0 refuses a headless run there (exit 55).
+_add("gemini-trusted-file", "Gemini CLI trusted by trustedFolders.json: workspace and user skills",
+     _gemini_trust, ("gemini-cli",))
+_add("gemini-trusted-env", "Gemini CLI trusted by GEMINI_CLI_TRUST_WORKSPACE=true",
+     _gemini_trust, ("gemini-cli",), options={"run": {"gemini-cli": {"trust_via": "env"}}})
 
 
 # -- GitHub Copilot CLI --------------------------------------------------------------------------

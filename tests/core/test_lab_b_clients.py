@@ -296,3 +296,19 @@ def test_gemini_empty_name_is_listed_empty(tmp_path):
     rep = render_listing(scan(env, "gemini-cli"))
     assert "    <name></name>\n    <description>Empty name.</description>" in rep.text
     assert [s.name for s in rep.skills] == [""]
+
+
+def test_codex_quoted_retry_and_walk(tmp_path):
+    from workbench.core.clients.codex.profile import retry_quoted
+    assert retry_quoted("name: a\ndescription: [unclosed") == {"name": "a", "description": "[unclosed"}
+    assert retry_quoted('name: a\ndescription: "never closed') is None
+    assert retry_quoted("name: a\ndescription: x\ndescription: y") is None
+    env = mkenv(tmp_path)
+    root = env.workspace / ".agents/skills"
+    write_skill(root / "node_modules/pkg", "pkg", "Under node_modules.")
+    write_skill(root / "bad", raw="---\nname: bad\ndescription: Fine.\n  metadata: x\n bad: y\n---\n")
+    write_skill(root / "long", "long", "word " * 300)
+    cat = scan(env, "codex")
+    assert one(cat, "pkg").status == "listed"
+    assert [s for s in cat.skills if s.path.parent.name == "bad"][0].status == "skipped"
+    assert len(one(cat, "long").description) == 1024

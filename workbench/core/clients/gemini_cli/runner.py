@@ -3,8 +3,10 @@
 Env: ``GEMINI_API_KEY`` (any), ``GOOGLE_GEMINI_BASE_URL`` = the recorder. ``~/.gemini/settings.json``:
 ``security.auth.selectedType = "gemini-api-key"`` (otherwise the base URL selects another auth type
 and ``-p`` exits 41), usage statistics off. Trust: the workspace is written to
-``~/.gemini/trustedFolders.json`` as ``TRUST_FOLDER`` unless ``options["trusted"]`` is False (then
-the folder is marked ``DO_NOT_TRUST`` and the run records what the client does).
+``~/.gemini/trustedFolders.json`` as ``TRUST_FOLDER`` (or, with ``options["trust_via"] = "env"``,
+by ``GEMINI_CLI_TRUST_WORKSPACE=true``) unless ``options["trusted"]`` is False: then the folder is
+marked ``DO_NOT_TRUST`` and Gemini CLI 0.61.0 refuses a headless run (exit 55, no request), so
+the untrusted listing cannot be captured headless.
 Command: ``gemini -p PROMPT --approval-mode yolo`` (``activate_skill`` is only sent in yolo mode;
 ``options["approval_mode"]`` overrides). The first call is a router classification answered by the
 recorder's JSON-schema reply; the listing is in ``systemInstruction`` of the streamed turn.
@@ -56,7 +58,9 @@ class GeminiCliRunner(ClientRunner):
         settings.setdefault("general", {}).setdefault("disableAutoUpdate", True)
         settings_path.write_text(json.dumps(settings, indent=2), "utf-8")
         env = {"GEMINI_API_KEY": "recorder-key", "GOOGLE_GEMINI_BASE_URL": ctx.base_url}
-        if ctx.options.get("trusted", True):
+        if ctx.options.get("trusted", True) and ctx.options.get("trust_via") == "env":
+            env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+        elif ctx.options.get("trusted", True):
             (gdir / "trustedFolders.json").write_text(
                 json.dumps({str(ctx.workspace): "TRUST_FOLDER"}), "utf-8")
         else:
