@@ -312,3 +312,19 @@ def test_codex_quoted_retry_and_walk(tmp_path):
     assert one(cat, "pkg").status == "listed"
     assert [s for s in cat.skills if s.path.parent.name == "bad"][0].status == "skipped"
     assert len(one(cat, "long").description) == 1024
+
+
+def test_gemini_racy_order_is_warned_and_accepted_by_the_lab(tmp_path):
+    from tests.conformance.lab import racy_order
+    env = mkenv(tmp_path)
+    for n in ("a", "b", "c"):
+        write_skill(env.workspace / f".gemini/skills/{n}", n, f"{n}.")
+    rep = render_listing(scan(env, "gemini-cli"))
+    assert any("racy" in w for w in rep.warnings)
+    lines = rep.text.split("\n")
+    i = lines.index("    <name>c</name>") - 1  # swap the first two entries (5 lines each)
+    swapped = "\n".join(lines[:i] + lines[i + 5:i + 10] + lines[i:i + 5] + lines[i + 10:])
+    assert racy_order("gemini-cli", rep, swapped, ["b", "c", "a"], ["c", "b", "a"])
+    assert racy_order("gemini-cli", rep, swapped.replace("b.", "x."), ["b", "c", "a"],
+                      ["c", "b", "a"]) is None
+    assert racy_order("copilot-cli", rep, swapped, ["b", "c", "a"], ["c", "b", "a"]) is None

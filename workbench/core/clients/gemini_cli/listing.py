@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
 
 CLIENT = "gemini-cli"
+#: Gemini CLI reads a tier's SKILL.md files concurrently (``glob`` results in completion order):
+#: the order inside a tier is usually reverse code-point order, but neighbours can swap between
+#: runs (lab: budget-80-short / budget-300-short on 0.61.0). Shown as a warning when it applies.
+RACY_ORDER = "order inside a tier is racy"
 TOOL = "activate_skill"
 HEADER = "# Available Agent Skills"
 INTRO = ("You have access to the following specialized skills. To activate a skill and receive its "
@@ -87,9 +91,15 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
             f"  <skill>\n    <name>{n}</name>\n    <description>{d}"
             f"</description>\n    <location>{loc}</location>\n  </skill>" for n, d, loc in rows)
         text = f"{HEADER}\n\n{INTRO}\n\n<available_skills>\n{xml}\n</available_skills>".strip()
+    warnings = []
+    tiers = [s.root.precedence for s in skills]
+    if any(tiers.count(t) > 1 for t in set(tiers)):
+        warnings.append(f"Gemini CLI loads each folder's skills concurrently: the {RACY_ORDER} "
+                        "(usually reverse name order; neighbours can swap between runs).")
     assumptions = [] if real else [
         f"Built-in skills are placeholders of their real lengths (Gemini CLI {CLIENT_VERSION}); "
         "capture the installed client for their texts and locations."]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
                          skills=entries, builtins=built, client_version=CLIENT_VERSION,
-                         assumptions=assumptions, info=["Gemini CLI has no listing budget."])
+                         warnings=warnings, assumptions=assumptions,
+                         info=["Gemini CLI has no listing budget."])
