@@ -102,6 +102,7 @@ def test_gemini_runner_extracts_builtins():
     assert ex.listing == listing and ex.skills == ["b1", "mine"] and ex.builtins == ["b1"]
     assert ex.tool == {"name": "activate_skill"}
     assert ex.client_texts["builtins"][0]["location"] == "/x/bundle/builtin/b1/SKILL.md"
+    assert ex.client_texts["prose"] == {"intro": "Intro."}
 
 
 # -- Codex CLI -----------------------------------------------------------------------------------
@@ -288,6 +289,13 @@ def test_codex_runner_extract_and_config(tmp_path):
                                         "openai-responses", 0.0))
     assert ex.listing == listing and ex.skills == ["imagegen", "a"] and ex.builtins == ["imagegen"]
     assert ex.client_texts["builtins"][0]["description"] == "Made-up text."
+    assert ex.client_texts["prose"] == {"intro": "Intro."}
+    env = mkenv(tmp_path)
+    write_skill(env.workspace / ".agents/skills/a", "a", "A.")
+    rep = render_listing(scan(env, "codex"), None, {"client_texts": ex.client_texts, "builtins": False})
+    assert rep.text.split("\n")[2] == "Intro."
+    rep = render_listing(scan(env, "codex"), None, {"builtins": False})
+    assert rep.text.split("\n")[2].startswith("⟦Codex intro") and len(rep.text.split("\n")[2]) == 261
 
 
 def test_gemini_empty_name_is_listed_empty(tmp_path):

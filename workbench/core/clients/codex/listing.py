@@ -9,7 +9,7 @@ Template (0.169.0: always the skill-roots variant, no how-to block)::
 
     <skills_instructions>
     ## Skills
-    A skill is a set of local instructions ... using the skill roots table.
+    {intro: Codex's prose, 261 chars in 0.169.0: a capture's text or a placeholder}
     ### Skill roots
     - `r0` = `/abs/root`                          <- roots holding a listed skill, in root order
     ### Available skills
@@ -59,14 +59,9 @@ TRUNCATION_WARNING_THRESHOLD = 100
 
 OPEN_TAG = "<skills_instructions>"
 CLOSE_TAG = "</skills_instructions>"
-INTRO_ABSOLUTE = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` "
-                  "file. Below is the list of skills that can be used. Each entry includes a name, "
-                  "description, and file path so you can open the source for full instructions "
-                  "when using a specific skill.")
-INTRO_ALIASES = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` "
-                 "file. Below is the list of skills that can be used. Each entry includes a name, "
-                 "description, and a short path that can be expanded into an absolute path using "
-                 "the skill roots table.")
+#: The intro paragraph under "## Skills" is Codex's own prose: the project keeps its length only
+#: (``client_texts["prose"]["intro"]`` fills it; measured on 0.169.0 by the lab).
+PROSE_LENGTHS = {"0.169.0": {"intro": 261}}
 
 WARN_REMOVED_PREFIX = "Exceeded skills context budget. All skill descriptions were removed and"
 WARN_SHORTENED = ("Skill descriptions were shortened to fit the skills context budget. Codex can "
@@ -292,8 +287,18 @@ def builtin_items(skills: list["Skill"], env: "Environment", options: dict[str, 
     return out, real
 
 
-def _with_body(skill_lines: list[str], root_lines: list[str]) -> str:
-    parts = ["## Skills", INTRO_ALIASES, "### Skill roots", *root_lines, "### Available skills",
+def intro(options: dict[str, Any]) -> tuple[str, bool]:
+    """Codex's intro paragraph: the captured text, or a placeholder of its length; and whether
+    it is the real text."""
+    got = client_texts(options)["prose"].get("intro")
+    if isinstance(got, str):
+        return got, True
+    return placeholder("Codex intro: what a skill is, how entries are written",
+                       PROSE_LENGTHS[_version()]["intro"]), False
+
+
+def _with_body(skill_lines: list[str], root_lines: list[str], intro_text: str) -> str:
+    parts = ["## Skills", intro_text, "### Skill roots", *root_lines, "### Available skills",
              *skill_lines]
     return OPEN_TAG + "\n" + "\n".join(parts) + "\n" + CLOSE_TAG
 
@@ -340,7 +345,11 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
             path = f"{alias[it.root]}/{path[len(it.root.rstrip('/')) + 1:]}"
         lines.append(_Line(it.name, it.description, path))
     plan = _plan(budget, lines, root_lines, 0)  # the roots table is not counted (lab: budget-*)
-    text = _with_body(plan.lines, plan.root_lines)
+    intro_text, intro_real = intro(options)
+    if not intro_real:
+        assumptions.append("The intro paragraph is a placeholder of its real length (Codex's own "
+                           "text comes from a capture of the installed client).")
+    text = _with_body(plan.lines, plan.root_lines, intro_text)
     entries: list[SkillListing] = []
     builtin_states: list[SkillListing] = []
     for it, a in zip(items, plan.alloc):

@@ -110,9 +110,11 @@ class CodexRunner(ClientRunner):
                 home = getattr(_LOCAL, "codex_home", None)
                 texts = system_skill_texts(home) if home is not None else []
                 builtins = [t["name"] for t in texts]
+                lines = listing.split("\n")
+                prose = {"intro": lines[2]} if len(lines) > 2 and lines[1] == "## Skills" else {}
                 return Extracted(listing, Placement(str(item.get("role") or item.get("type")), mi, bi,
                                                     "input item <skills_instructions>"), names,
-                                 builtins=builtins, client_texts={"builtins": texts})
+                                 builtins=builtins, client_texts={"builtins": texts, "prose": prose})
         return Extracted(None, None)
 
 

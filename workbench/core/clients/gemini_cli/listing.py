@@ -7,7 +7,7 @@ Template (no XML escaping at all; the whole section is ``.trim()``-ed; empty lis
 
     # Available Agent Skills
 
-    You have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.
+    {intro: Gemini CLI's prose, 165 chars in 0.61.0: a capture's text or a placeholder}
 
     <available_skills>
       <skill>
@@ -40,8 +40,9 @@ CLIENT = "gemini-cli"
 RACY_ORDER = "order inside a tier is racy"
 TOOL = "activate_skill"
 HEADER = "# Available Agent Skills"
-INTRO = ("You have access to the following specialized skills. To activate a skill and receive its "
-         f"detailed instructions, call the `{TOOL}` tool with the skill's name.")
+#: The sentence under the header is Gemini CLI's own prose: its length only (0.61.0, the lab);
+#: ``client_texts["prose"]["intro"]`` fills it.
+PROSE_LENGTHS = {"0.61.0": {"intro": 165}}
 PLACEMENT = ("system prompt section (after sub-agents, before hook context); skill names also "
              "appear as the enum of the activate_skill tool")
 
@@ -78,6 +79,11 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     """Render the section: the built-ins (lowest tier, first), then ``skills``; every skill is
     ``full`` (Gemini CLI has no budget). A user skill with a built-in's name replaces it in place."""
     builtins, real = builtin_entries(options)
+    intro_text = client_texts(options)["prose"].get("intro")
+    if not isinstance(intro_text, str):
+        intro_text = placeholder(f"Gemini CLI intro: how to call {TOOL}",
+                                 PROSE_LENGTHS[CLIENT_VERSION]["intro"])
+        real = False
     names = {s.name for s in skills}
     rows = [(n, d, loc) for n, d, loc in builtins if n not in names]
     rows += [(listed_name(s), s.description or "", str(s.path)) for s in skills]
@@ -90,15 +96,15 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         xml = "\n".join(
             f"  <skill>\n    <name>{n}</name>\n    <description>{d}"
             f"</description>\n    <location>{loc}</location>\n  </skill>" for n, d, loc in rows)
-        text = f"{HEADER}\n\n{INTRO}\n\n<available_skills>\n{xml}\n</available_skills>".strip()
+        text = f"{HEADER}\n\n{intro_text}\n\n<available_skills>\n{xml}\n</available_skills>".strip()
     warnings = []
     tiers = [s.root.precedence for s in skills]
     if any(tiers.count(t) > 1 for t in set(tiers)):
         warnings.append(f"Gemini CLI loads each folder's skills concurrently: the {RACY_ORDER} "
                         "(usually reverse name order; neighbours can swap between runs).")
     assumptions = [] if real else [
-        f"Built-in skills are placeholders of their real lengths (Gemini CLI {CLIENT_VERSION}); "
-        "capture the installed client for their texts and locations."]
+        f"Built-in skills and the intro sentence are placeholders of their real lengths (Gemini CLI "
+        f"{CLIENT_VERSION}); capture the installed client for their texts and locations."]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
                          skills=entries, builtins=built, client_version=CLIENT_VERSION,
                          warnings=warnings, assumptions=assumptions,

@@ -28,6 +28,12 @@ _ENTRY = re.compile(r"^  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)
                     r"    <location>(.*?)</location>\n  </skill>$", re.M | re.S)
 
 
+def _prose(listing: str) -> dict[str, str]:
+    """The intro sentence between the header and ``<available_skills>`` (a ``client_texts`` slot)."""
+    parts = listing.split("\n\n")
+    return {"intro": parts[1]} if len(parts) > 2 and parts[0] == HEADER else {}
+
+
 def _listing_span(text: str) -> tuple[int, int] | None:
     """The span of the skills section: from its header to the end of ``</available_skills>``."""
     start = text.find(HEADER)
@@ -94,7 +100,8 @@ class GeminiCliRunner(ClientRunner):
                         for m in _ENTRY.finditer(listing) if f"/{BUILTIN_DIR}/" in m.group(3)]
             return Extracted(listing, Placement("systemInstruction", None, bi, "section '# Available "
                                                 "Agent Skills'"), _NAME.findall(listing), tool,
-                             [b["name"] for b in builtins], client_texts={"builtins": builtins})
+                             [b["name"] for b in builtins],
+                             client_texts={"builtins": builtins, "prose": _prose(listing)})
         return Extracted(None, None, tool=tool)
 
 
