@@ -149,7 +149,7 @@ def test_1077_char_description_cut_by_codex_and_others(tmp_path):
     codex = scan(e, "codex")
     sk_codex = [s for s in codex.skills if s.path == folder / "SKILL.md"][0]
     # Codex 0.169.0 (lab: long-description) cuts the description to 1,024 characters
-    assert sk_codex.status == "listed" and sk_codex.description == desc[:1024]
+    assert sk_codex.status == "listed" and sk_codex.description == desc[:1021] + "..."
     assert "to 1024 characters" in sk_codex.parse_note
     assert explain_catalog(codex, "quarterly-report").level != "error"
     vs = scan(e, "vscode-copilot")

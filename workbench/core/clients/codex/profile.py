@@ -128,7 +128,8 @@ class CodexProfile(CommonProfile):
         unquoted ``: ``, an unclosed ``[`` are read as text). ``name`` and
         ``description`` may be any scalar (a number or boolean becomes its text); a list or map
         skips the skill. Name: whitespace collapsed, default the folder name, ≤ 64 chars after
-        namespacing. Description: whitespace collapsed, required non-empty, cut to 1,024 chars."""
+        namespacing. Description: whitespace collapsed, required non-empty, cut to 1,021 chars + "..."
+        past 1,024."""
         folder = folder_name(found) or "skill"
         if os.path.islink(found.path):
             return ReadResult(False, name=folder, mode="failed",
@@ -171,8 +172,9 @@ class CodexProfile(CommonProfile):
             return ReadResult(False, name=name, mode="failed", reason="missing field `description`")
         notes = []
         if len(desc) > MAX_DESCRIPTION_LEN:  # 0.169.0 cuts it (lab: long-description)
-            notes.append(f"description cut from {len(desc)} to {MAX_DESCRIPTION_LEN} characters")
-            desc = desc[:MAX_DESCRIPTION_LEN]
+            notes.append(f"description cut from {len(desc)} to {MAX_DESCRIPTION_LEN} characters "
+                         "(ending in '...')")
+            desc = desc[:MAX_DESCRIPTION_LEN - 3] + "..."
         full = f"{root.namespace}:{name}" if root.namespace else name
         if len(full) > MAX_NAME_LEN:
             return ReadResult(False, name=name, mode="failed",
