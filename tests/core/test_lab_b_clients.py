@@ -257,7 +257,8 @@ def test_copilot_runner_extract():
                "  <description>B</description>\n  <location>builtin</location>\n</skill>\n"
                "Additional skills available (invoke by name): later, customize-cloud-agent\n"
                "</available_skills>")
-    body = {"system": [{"type": "text", "text": "A"}, {"type": "text", "text": f"<skill>\n{listing}\n</skill>"}],
+    body = {"system": [{"type": "text", "text": "A"},
+                       {"type": "text", "text": f"<skill>\n{listing}\n</skill>"}],
             "messages": [{"role": "user", "content": "hello"}], "tools": [{"name": "skill"}]}
     req = RecordedRequest(0, "POST", "/v1/messages", {}, {}, json.dumps(body).encode(),
                           "anthropic-messages", 0.0)

@@ -70,8 +70,8 @@ class CopilotCliProfile(CommonProfile):
         and spaces after the fences are accepted. ``name``: a non-empty string (runs of
         whitespace become "-"), or the folder name when missing; ``description``: a string
         (trimmed; an empty one is kept), or the whole body with whitespace collapsed when
-        missing; any other type, or a description over 1,024 chars → refused. Checked on Copilot CLI 1.0.102 by the
-        lab (copilot-parse, yaml-* scenarios)."""
+        missing; any other type, or a description over 1,024 chars → refused. Checked on
+        Copilot CLI 1.0.102 by the lab (yaml-*, name-*, description-*, long-description)."""
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
