@@ -177,8 +177,8 @@ def test_copilot_roots_precedence_and_order(tmp_path):
     assert "from ws .github/skills" in rep.text
     assert rep.text.count("<location>project</location>") == 3
     assert [b.name for b in rep.builtins] == [n for n, _ in COPILOT_BUILTINS["1.0.102"]]
-    untrusted = scan(mkenv(tmp_path, trusted=False), "copilot-cli")
-    assert [s.name for s in untrusted.listed()] == ["mine", "agent"]
+    untrusted = scan(mkenv(tmp_path, trusted=False), "copilot-cli")  # trust does not gate skills
+    assert len(untrusted.listed()) == len(cat.listed())
 
 
 def test_copilot_reading(tmp_path):
@@ -337,3 +337,15 @@ def test_gemini_racy_order_is_warned_and_accepted_by_the_lab(tmp_path):
     assert racy_order("gemini-cli", rep, swapped.replace("b.", "x."), ["b", "c", "a"],
                       ["c", "b", "a"]) is None
     assert racy_order("copilot-cli", rep, swapped, ["b", "c", "a"], ["c", "b", "a"]) is None
+
+
+def test_copilot_budget_counts_utf16_units(tmp_path):
+    env = mkenv(tmp_path)
+    desc = "🚀" * 100  # 100 code points, 200 UTF-16 units
+    for i in range(80):
+        write_skill(env.workspace / f".github/skills/u-{i:02d}", f"u-{i:02d}", desc)
+    rep = render_listing(scan(env, "copilot-cli"))
+    full = [e for e in rep.skills if e.state == "full"]
+    per_entry = 97 + 200 + 1  # a 4-char name's entry is 97 units + the description; + 1
+    assert len(full) == 15_000 // per_entry
+    assert rep.budget_used == len(full) * per_entry

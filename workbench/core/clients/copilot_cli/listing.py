@@ -16,7 +16,8 @@ Template (name and description XML-escaped: ``& < > " '``; location = the scope 
 
 Order: the user's skills (``CopilotCliProfile.listing_order``), then the client's built-ins
 (``builtins.py``). Budget: entries are taken in order while the running total of
-``len(entry) + 1`` stays <= 15,000 chars (exactly 15,000 fits, 15,001 does not); at the first that
+``entry.length + 1`` (JavaScript length: UTF-16 code units, so an emoji counts 2; lab:
+copilot-budget-unicode) stays <= 15,000 (exactly 15,000 fits, 15,001 does not); at the first that
 does not fit, it and every later skill (built-ins included) go to the one "invoke by name" line
 (names joined with ", "; capped at 5,000 chars as in VS Code, *unverified*).
 
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.copilot_cli.builtins import BUILTINS
 from workbench.core.clients.copilot_cli.profile import CLIENT_VERSION, PROFILE
 from workbench.core.clients.vscode_copilot.listing import overflow_line
-from workbench.core.listing import ListingReport, SkillListing, client_texts, placeholder
+from workbench.core.listing import ListingReport, SkillListing, client_texts, js_len, placeholder
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -80,7 +81,7 @@ def entry(name: str, description: str, location: str) -> str:
 def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render the block for ``skills`` (listing order) plus the built-ins. ``budget_used`` = the
-    running ``len(entry) + 1`` total of the entries shown with descriptions (chars)."""
+    running ``entry.length + 1`` total (UTF-16 code units) of the entries shown with descriptions."""
     budget = int(options.get("budget_chars") or ENTRY_BUDGET)
     builtins, real = builtin_entries(options)
     items = [(xml_escape(s.name), xml_escape(s.description or ""),
@@ -91,12 +92,12 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     cut = len(items)
     for k, (name, desc, loc, _) in enumerate(items):
         text = entry(name, desc, loc)
-        if used + len(text) + 1 > budget:
+        if used + js_len(text) + 1 > budget:
             cut = k
             break
-        used += len(text) + 1
+        used += js_len(text) + 1
         lines.append(text)
-    line, shown = overflow_line([it[0] for it in items[cut:]], NAMES_BUDGET, len)
+    line, shown = overflow_line([it[0] for it in items[cut:]], NAMES_BUDGET)
     if line:
         lines.append(line)
     entries: list[SkillListing] = []

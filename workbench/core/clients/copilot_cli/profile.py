@@ -5,8 +5,9 @@ Source: the real client, checked on GitHub Copilot CLI 1.0.102 by the conformanc
 The client is closed source; everything here is observed behaviour.
 
 Roots, first wins on a name clash: workspace ``.github/skills`` > ``.agents/skills`` >
-``.claude/skills`` (loaded only in a trusted folder: ``COPILOT_ALLOW_ALL=true`` or the folder
-trust prompt) > personal ``~/.copilot/skills`` (``$COPILOT_HOME/skills``) > ``~/.agents/skills``.
+``.claude/skills`` > personal ``~/.copilot/skills`` (``$COPILOT_HOME/skills``) > ``~/.agents/skills``.
+Folder trust does not gate them: ``copilot -p`` lists workspace skills without
+``COPILOT_ALLOW_ALL=true`` (lab: copilot-untrusted); interactively the trust prompt comes first.
 ``~/.claude/skills``, ``.codex`` and ``.gemini`` folders are not read.
 
 Walk: the root itself and any depth below it (grouping folders and ``node_modules`` are entered),
@@ -49,11 +50,8 @@ class CopilotCliProfile(CommonProfile):
 
     def roots(self, env: Environment) -> list[Root]:
         ws = env.cwd or env.workspace
-        cond = None if env.trusted else ("untrusted folder: Copilot CLI loads workspace skills only "
-                                         "in a trusted folder")
         src = f"observed on Copilot CLI {CLIENT_VERSION} by the lab"
-        out = [self.make_root(ws / sub / "skills", "project", f"workspace ({sub}/skills)", src,
-                              condition=cond, active=env.trusted)
+        out = [self.make_root(ws / sub / "skills", "project", f"workspace ({sub}/skills)", src)
                for sub in (".github", ".agents", ".claude")]
         out += [
             self.make_root(self.copilot_home(env) / "skills", "user", "personal (~/.copilot/skills)", src),
