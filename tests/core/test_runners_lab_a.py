@@ -19,6 +19,11 @@ def req(body: dict) -> RecordedRequest:
                            "anthropic-messages", 0.0)
 
 
+def system_request(tool: str, text: str) -> RecordedRequest:
+    return req({"tools": [{"name": tool}], "system": [{"type": "text", "text": text}],
+                "messages": [{"role": "user", "content": "hello"}]})
+
+
 def test_placeholder_is_exact_length_and_marked() -> None:
     assert len(placeholder("x", 50)) == 50 and placeholder("x", 50).startswith("⟦x⟧")
     assert placeholder("long label", 3) == "⟦lo" and placeholder("x", 0) == ""
@@ -64,10 +69,7 @@ def test_opencode_extract_and_round_trip(tmp_path: Path) -> None:
                f"    <location>{path}</location>\n  </skill>\n  <skill>\n"
                "    <name>customize-opencode</name>\n    <description>Synthetic.</description>\n"
                "    <location>&lt;built-in&gt;</location>\n  </skill>\n</available_skills>")
-    body = {"tools": [{"name": "skill"}], "system": [{"type": "text", "text": "Intro\n" + listing}],
-            "messages": [{"role": "user", "content": "hello"}]}
-    runner = get_runner("opencode")
-    ex = runner.extract(req(body))
+    ex = get_runner("opencode").extract(system_request("skill", "Intro\n" + listing))
     assert ex.listing == listing and ex.builtins == ["customize-opencode"]
     _, rep = simulate(s, "opencode", ws, home, ex.client_texts)
     assert rep.text == listing and rep.client_version == "1.18.33"
@@ -88,10 +90,7 @@ def test_openclaw_extract_and_round_trip(tmp_path: Path) -> None:
                "    <description>Synthetic &amp; short.</description>\n"
                "    <location>~/.openclaw/plugin-skills/canvas/SKILL.md</location>\n  </skill>\n"
                "</available_skills>")
-    body = {"tools": [{"name": "read"}], "system": [{"type": "text", "text": "x\n" + listing + "\n## Next"}],
-            "messages": [{"role": "user", "content": "hello"}]}
-    runner = get_runner("openclaw")
-    ex = runner.extract(req(body))
+    ex = get_runner("openclaw").extract(system_request("read", "x\n" + listing + "\n## Next"))
     assert ex.listing == listing and ex.builtins == ["canvas"]
     assert ex.client_texts["prose"]["preamble"] == "Synthetic prose line.\n"
     _, rep = simulate(s, "openclaw", ws, home, ex.client_texts)
