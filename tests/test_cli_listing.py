@@ -40,7 +40,8 @@ def test_json_shape(tmp_path, capsys):
     rc = main(["listing", str(ws), "--home", str(home), "--client", "openclaw", "--format", "json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0
-    assert set(data) == {"client", "context_tokens", "budget", "text", "skills", "warnings"}
+    assert set(data) == {"client", "context_tokens", "budget", "text", "skills", "warnings",
+                         "client_version", "model"}
     assert set(data["budget"]) == {"unit", "limit", "used"}
     assert {s["name"] for s in data["skills"]} == {"pdf", "xlsx"}
     assert set(data["skills"][0]) == {"name", "path", "state", "description_chars", "shown_chars"}

@@ -255,7 +255,7 @@ def run_case(scenario: Scenario, client: str, keep: Path | None = None) -> Compa
         ws, home = build(scenario, client, base)
         catalog, _ = simulate(scenario, client, ws, home)
         captures = []
-        for i in range(max(1, scenario.runs)):
+        for i in range(scenario.runs_for(client)):
             if i:
                 ws, home = build(scenario, client, base)
             captures.append(run_real(scenario, client, ws, home))

@@ -16,7 +16,9 @@ from workbench.core.safefile import atomic_write
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs" / "CLIENTS.md"
+README = REPO / "README.md"
 BEGIN, END = "<!-- lab:begin -->", "<!-- lab:end -->"
+VBEGIN, VEND = "<!-- lab-versions:begin -->", "<!-- lab-versions:end -->"
 NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini-cli": "Gemini CLI",
          "opencode": "OpenCode", "openclaw": "OpenClaw", "copilot-cli": "Copilot CLI"}
 MARK = {"agree": "✓", "racy": "✓ racy", "DIFF": "✗", "ERROR": "error"}
@@ -49,16 +51,23 @@ def results_json(results: list[Any], clients: list[str], wall: float,
             "results": sorted(rows.values(), key=lambda r: (r["scenario"], r["client"]))}
 
 
+def versions_table(data: dict[str, Any]) -> list[str]:
+    """Per client: the version the lab checked, the date, and how many comparisons agreed."""
+    lines = ["| client | version checked by the lab | date | scenarios agreeing |", "|---|---|---|---|"]
+    for c in NAMES:
+        v = data.get("clients", {}).get(c)
+        if v:
+            lines.append(f"| {NAMES[c]} | {v['version']} | {v['date']} | {v['agree']}/{v['total']} |")
+    return lines
+
+
 def table(data: dict[str, Any]) -> str:
     """The markdown block between the lab markers of docs/CLIENTS.md."""
     clients = [c for c in NAMES if c in data.get("clients", {})]
     rows: dict[str, dict[str, str]] = {}
     for r in data.get("results", []):
         rows.setdefault(r["scenario"], {})[r["client"]] = MARK.get(r["status"], r["status"])
-    lines = [BEGIN, "", "| client | version checked | date | agree |", "|---|---|---|---|"]
-    for c in clients:
-        v = data["clients"][c]
-        lines.append(f"| {NAMES[c]} | {v['version']} | {v['date']} | {v['agree']}/{v['total']} |")
+    lines = [BEGIN, "", *versions_table(data)]
     lines += ["", "| scenario | " + " | ".join(NAMES[c] for c in clients) + " |",
               "|---" * (len(clients) + 1) + "|"]
     for sid in sorted(rows):
@@ -70,14 +79,21 @@ def table(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_docs(data: dict[str, Any], path: Path = DOCS) -> None:
-    """Replace (or append) the lab block of docs/CLIENTS.md."""
+def _replace_block(text: str, begin: str, end: str, block: str, heading: str) -> str:
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        return head + block + rest.split(end, 1)[1]
+    return text.rstrip("\n") + f"\n\n{heading}\n\n" + block + "\n"
+
+
+def write_docs(data: dict[str, Any], path: Path = DOCS, readme: Path | None = README) -> None:
+    """Replace (or append) the lab block of docs/CLIENTS.md and the versions block of the README."""
     text = path.read_text("utf-8") if path.is_file() else "# Client support\n"
-    block = table(data)
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
-        text = head + block + tail
-    else:
-        text = text.rstrip("\n") + "\n\n## Conformance lab (real clients)\n\n" + block + "\n"
+    text = _replace_block(text, BEGIN, END, table(data), "## Conformance lab (real clients)")
     atomic_write(path, text.encode("utf-8"))
+    if readme is not None and readme.is_file():
+        text = readme.read_text("utf-8")
+        block = "\n".join([VBEGIN, *versions_table(data), VEND])
+        new = _replace_block(text, VBEGIN, VEND, block, "### Checked against the real clients")
+        if new != text:
+            atomic_write(readme, new.encode("utf-8"))

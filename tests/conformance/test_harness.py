@@ -40,8 +40,12 @@ def test_results_and_table_hold_no_text(tmp_path: Path) -> None:
         "listing_", "")
     docs = tmp_path / "CLIENTS.md"
     docs.write_text("# Client support\n", "utf-8")
-    report.write_docs(data, docs)
-    report.write_docs(data, docs)  # idempotent: one block
+    readme = tmp_path / "README.md"
+    readme.write_text("# X\n\n" + report.VBEGIN + "\nold\n" + report.VEND + "\n\nmore\n", "utf-8")
+    report.write_docs(data, docs, readme)
+    report.write_docs(data, docs, readme)  # idempotent: one block
+    assert "| Claude Code | 2.1.328 |" in readme.read_text("utf-8")
+    assert "old" not in readme.read_text("utf-8") and "more" in readme.read_text("utf-8")
     text = docs.read_text("utf-8")
     assert text.count(report.BEGIN) == 1 and "| `basic-one` | ✓ |" in text
     assert set(RUNNABLE_CLIENTS) >= {"claude-code", "opencode", "openclaw"}

@@ -95,7 +95,7 @@ def test_openclaw_user_skill_cut_note_only_for_the_model():
     bundled = Root(Path("/opt/openclaw/skills"), "bundled", 5, True)
     skills = [sk(f"bundled-{i:03d}", "A bundled skill.", r=bundled) for i in range(159)]
     mine = sk("zz-my-report", "Builds my weekly report.", r=Root(Path("/ws/skills"), "project", 0, True))
-    rep = render_listing(Catalog("openclaw", env(), [], skills + [mine]), None)
+    rep = render_listing(Catalog("openclaw", env(), [], skills + [mine]), None, {"builtins": False})
     assert rep.state_of("zz-my-report").state == "omitted"  # sorted last, past the 150 cap
     assert "zz-my-report" not in rep.text
     assert re.search(r"⚠️ Skills truncated: included 1\d\d of 160", rep.text)  # model-only notice

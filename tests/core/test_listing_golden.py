@@ -20,7 +20,7 @@ from workbench.core.model import Catalog, Environment, Root, Skill
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 UPDATE = os.environ.get("WB_UPDATE_GOLDEN") == "1"
-#: Claude Code budget arithmetic on the user's skills alone (its built-ins are tested elsewhere).
+#: Budget arithmetic on the user's skills alone (the clients' built-ins are tested elsewhere).
 NO_BUILTINS = {"builtins": False}
 
 
@@ -116,11 +116,15 @@ def _cases():
 
     s = basic() + [sk("zeta", "Last by name.", location_note="Read via the node proxy.")]
     mx = _openclaw_max_for(s)
-    c["openclaw_exact_fit"] = (cat("openclaw", s), None, {"max_skills_prompt_chars": mx})
-    c["openclaw_one_over_compact"] = (cat("openclaw", s), None, {"max_skills_prompt_chars": mx - 1})
-    c["openclaw_names_only"] = (cat("openclaw", s), None, {"max_skills_prompt_chars": _openclaw_max_for(s, 0)})
-    c["openclaw_some_omitted"] = (cat("openclaw", s), None, {"max_skills_prompt_chars": _openclaw_max_for(s, 0) - 60})
-    c["openclaw_small_context"] = (cat("openclaw", [sk(f"s{i}", "word " * 60) for i in range(3)]), 4000, {})
+    names_max = _openclaw_max_for(s, 0)
+    c["openclaw_exact_fit"] = (cat("openclaw", s), None, {"max_skills_prompt_chars": mx, **NO_BUILTINS})
+    c["openclaw_one_over_compact"] = (cat("openclaw", s), None,
+                                      {"max_skills_prompt_chars": mx - 1, **NO_BUILTINS})
+    c["openclaw_names_only"] = (cat("openclaw", s), None,
+                                {"max_skills_prompt_chars": names_max, **NO_BUILTINS})
+    c["openclaw_some_omitted"] = (cat("openclaw", s), None,
+                                  {"max_skills_prompt_chars": names_max - 60, **NO_BUILTINS})
+    c["openclaw_small_context"] = (cat("openclaw", [sk(f"s{i}", "word " * 60) for i in range(3)]), 4000, NO_BUILTINS)
     c["openclaw_empty"] = (cat("openclaw", []), None, {})
 
     c["gemini_cli_basic"] = (cat("gemini-cli", basic()), None, {})

@@ -374,6 +374,7 @@ class ListingPane(QWidget):
             + (f": {states}" if states else "")
             + f". <small>Placement: {_esc(rep.placement)}"
             + ("" if rep.verified else " · <span style='color:#b08800'>template unverified</span>")
+            + (f" · {_esc(rep.model)}" if getattr(rep, "model", "") else "")
             + "</small>")
         if rep.budget_unit and rep.budget_limit:
             used, limit = int(rep.budget_used or 0), int(rep.budget_limit)

@@ -46,9 +46,15 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
 
 
 def catalog_json(cat: Catalog) -> dict:
-    """``Catalog.to_json()`` plus ``notes`` (why a root was added or dropped)."""
+    """``Catalog.to_json()`` plus ``notes`` (why a root was added or dropped), and which client
+    version the rules model (``client_version``, ``model``)."""
+    from workbench.core.clients import get_profile
+
     d = cat.to_json()
     d["notes"] = list(cat.notes)
+    profile = get_profile(cat.client)
+    d["client_version"] = profile.client_version
+    d["model"] = profile.model_note()
     return d
 
 

@@ -97,6 +97,8 @@ class ListingReport:
             come from ``options["client_texts"]`` or are placeholders (see ``CLIENT_TEXTS``).
         client_version: the client version whose built-ins/prose the listing models (None when
             the client adds none).
+        model: ``ClientProfile.model_note()`` (which client version the rules model, and whether
+            the conformance lab checks them), set by ``render_listing``.
         verified: False when the template itself is unpublished/unverified (Cursor; Claude Code's
             exact line template).
     """
@@ -116,6 +118,7 @@ class ListingReport:
     verified: bool = True
     builtins: list[SkillListing] = field(default_factory=list)
     client_version: str | None = None
+    model: str = ""
 
     def __post_init__(self) -> None:
         if not self.token_estimate:
@@ -145,7 +148,8 @@ class ListingReport:
                 and self.budget_used > self.budget_limit)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``workbench listing --format json`` object of DESIGN.md section 3, exactly."""
+        """The ``workbench listing --format json`` object of DESIGN.md section 3, plus
+        ``client_version`` and ``model`` (issue 11)."""
         return {
             "client": self.client,
             "context_tokens": self.context_tokens,
@@ -154,6 +158,8 @@ class ListingReport:
             "text": self.text,
             "skills": [s.to_json() for s in self.skills],
             "warnings": list(self.warnings),
+            "client_version": self.client_version,
+            "model": self.model,
         }
 
 
@@ -317,12 +323,16 @@ def render_listing(catalog: "Catalog", context_tokens: int | None = None,
     Raises:
         KeyError: unknown client id.
     """
-    from workbench.core.clients import client_module
+    from workbench.core.clients import client_module, get_profile
 
     mod = client_module(catalog.client, "listing")
     ctx = context_tokens if context_tokens is not None else catalog.env.context_tokens
     skills = mod.listing_order(catalog.listed())
-    return mod.render(skills, catalog.env, ctx, dict(options or {}))
+    report: ListingReport = mod.render(skills, catalog.env, ctx, dict(options or {}))
+    profile = get_profile(catalog.client)
+    report.model = profile.model_note()
+    report.client_version = report.client_version or profile.client_version
+    return report
 
 
 def render_listing_text_table(report: ListingReport) -> str:

@@ -73,8 +73,9 @@ class ClientProfile:
         version_note: which source version the rules reproduce (from ../shared/reference/clients.md).
         collision: "higher-wins" (lowest precedence number wins), "first-wins" (first in scan
             order), "last-wins" (last in scan order), or "keep-both".
-        client_version: the real client version the rules model (checked by the conformance
-            lab), or None where no real client can be run.
+        client_version: the client version these rules model (the lab's pinned version), or None.
+        lab_checked: True when the conformance lab (``tests/conformance``) checks these rules
+            against the real client at ``client_version``.
     """
 
     id: str = ""
@@ -82,6 +83,16 @@ class ClientProfile:
     version_note: str = ""
     collision: str = "higher-wins"
     client_version: str | None = None
+    lab_checked: bool = False
+
+    def model_note(self) -> str:
+        """One line for the JSON and the window, e.g. "modelled on Claude Code 2.1.328, checked
+        by the lab"; "unverified" where no real client can be run."""
+        if self.client_version and self.lab_checked:
+            return f"modelled on {self.display_name} {self.client_version}, checked by the lab"
+        if self.client_version:
+            return f"modelled on {self.display_name} {self.client_version} (unverified)"
+        return f"modelled on {self.display_name}'s docs and source (unverified: no real client run)"
 
     # -- discovery ---------------------------------------------------------------------
     def roots(self, env: "Environment") -> list["Root"]:

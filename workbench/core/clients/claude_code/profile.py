@@ -122,6 +122,8 @@ class ClaudeCodeProfile(CommonProfile):
     id = "claude-code"
     display_name = "Claude Code"
     version_note = "docs 2026-06; extracted prompts CC v2.1.240 (Piebald-AI @391175e5)"
+    client_version = "2.1.328"  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "higher-wins"
     rules = WalkRules(max_depth=1, min_depth=1, skip_dot=False, symlinks="follow",
                       client="Claude Code")

@@ -57,7 +57,8 @@ class CodexProfile(CommonProfile):
     id = "codex"
     display_name = "Codex CLI"
     version_note = "openai/codex core-skills loader.rs @033d1d07, render.rs @0899b7c4"
-    client_version = CLIENT_VERSION
+    client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "keep-both"
     rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
                       skip_names=WALKED_ALL, never_walked=WALKED_ALL, client="Codex")

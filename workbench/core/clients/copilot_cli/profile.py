@@ -37,7 +37,8 @@ class CopilotCliProfile(CommonProfile):
     id = "copilot-cli"
     display_name = "GitHub Copilot CLI"
     version_note = f"GitHub Copilot CLI {CLIENT_VERSION} (observed by the conformance lab)"
-    client_version = CLIENT_VERSION
+    client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "higher-wins"
     rules = WalkRules(max_depth=8, min_depth=0, skip_dot=True, stop_at_skill=True,
                       skip_names=frozenset({".git"}), never_walked=frozenset({".git"}),

@@ -67,7 +67,8 @@ class GeminiCliProfile(CommonProfile):
     id = "gemini-cli"
     display_name = "Gemini CLI"
     version_note = "google-gemini/gemini-cli @5411f113 skillLoader.ts, skillManager.ts"
-    client_version = CLIENT_VERSION
+    client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "higher-wins"
     within_root = "first"  # folders load in reverse order and the later-loaded wins (lab: clash-same-root)
     rules = WalkRules(max_depth=1, min_depth=0, skip_dot=True, symlinks="follow", client="Gemini CLI")

@@ -47,7 +47,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, collapse_ws, js_len, locale_key
+from workbench.core.clients.openclaw.builtins import BUILTINS, LOCATIONS, PROSE_CHARS, VERSION
+from workbench.core.listing import (
+    ListingReport, SkillListing, client_texts, collapse_ws, js_len, locale_key, placeholder,
+)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -59,7 +62,7 @@ COMPACT_DESCRIPTION_MIN_CHARS = 4
 COMPACT_DESCRIPTION_MAX_CHARS = 220
 CONTEXT_CAP_MIN = 64
 
-INTRO_1 = "\n\nThe following skills provide specialized instructions for specific tasks."
+INTRO_1 = "The following skills provide specialized instructions for specific tasks."
 LOAD_FULL = "Read a skill's file at its listed location when the task matches its description."
 LOAD_COMPACT_DESC = ("Read a skill's file at its listed location when the task matches its name or "
                      "description.")
@@ -83,6 +86,48 @@ def truncate_description(description: str, max_chars: int) -> str:
     if max_chars <= 3:
         return normalized[:max_chars]
     return normalized[: max_chars - 3].rstrip() + "..."
+
+
+SECTION = "## Skills\n"
+
+
+class _View:
+    """One catalog entry as OpenClaw renders it: a user skill (``src``) or a built-in.
+
+    ``path`` is the *location* as listed (a path under HOME shown as ``~/...``: lab
+    ``basic-one``, OpenClaw 2026.9.6); ``real_path`` the SKILL.md path (or ``<built-in>``).
+    """
+
+    def __init__(self, name: str, path: str, description: str, flags: dict[str, Any],
+                 scope: str, real_path: str) -> None:
+        self.name, self.path, self.description, self.flags = name, path, description, flags
+        self.scope, self.real_path = scope, real_path
+
+
+def location(path: Any, home: Any) -> str:
+    """``path`` as OpenClaw lists it: ``~/rest`` under HOME, else absolute."""
+    p, h = str(path), str(home).rstrip("/")
+    return "~" + p[len(h):] if h and (p == h or p.startswith(h + "/")) else p
+
+
+def builtin_views(options: dict[str, Any]) -> tuple[list[_View], bool, str]:
+    """(OpenClaw's own skills, captured?, preamble prose): captured texts, else placeholders of
+    the stored lengths (``builtins.py``); ``options["builtins"] = False`` leaves both out."""
+    if options.get("builtins") is False:
+        return [], False, ""
+    texts = client_texts(options)
+    if texts["builtins"] or "preamble" in texts["prose"]:
+        return ([_View(b["name"], b.get("location") or "", b.get("description") or "", {},
+                       "bundled", "<built-in>") for b in texts["builtins"]], True,
+                texts["prose"].get("preamble", ""))
+    pkg = f"⟦openclaw {VERSION} package⟧"
+    views = [_View(n, LOCATIONS[kind].format(pkg=pkg, name=n),
+                   placeholder(f"OpenClaw {VERSION} {kind} skill '{n}', {length} chars", length),
+                   {}, "bundled", "<built-in>") for n, length, kind in BUILTINS.get(VERSION, ())]
+    n = PROSE_CHARS.get(VERSION, 0)
+    prose = placeholder(f"OpenClaw {VERSION} skills instructions, {n} chars", n - 1) + "\n" \
+        if n else ""
+    return views, False, prose
 
 
 def listing_order(skills: list["Skill"]) -> list["Skill"]:
@@ -279,7 +324,11 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     max_in = int(options.get("max_skills_in_prompt", MAX_SKILLS_IN_PROMPT))
     max_chars = int(options.get("max_skills_prompt_chars", MAX_SKILLS_PROMPT_CHARS))
     remote = options.get("remote_note")
-    ordered = list(skills) if options.get("preserve_order") else listing_order(skills)
+    builtins, captured, preamble = builtin_views(options)
+    views = [_View(s.name, location(s.path, env.home), s.description or "", s.flags,
+                   s.root.scope, str(s.path)) for s in skills] + builtins
+    ordered: list[Any] = (views if options.get("preserve_order")
+                          else sorted(views, key=lambda v: locale_key(v.name)))
     assumptions = ["Name order approximates JavaScript localeCompare(\"en\") (ICU) without ICU.",
                    "Character counts follow JavaScript string length (UTF-16 code units)."]
     prompt, sel, compact, cap, _note = bounded(ordered, max_in, max_chars, remote)
@@ -332,21 +381,21 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         if id(s) not in in_prompt:
             why = (f"beyond the {max_in}-skill cap" if idx >= max_in
                    else f"did not fit the {max_chars:,}-char catalog budget")
-            entries.append(SkillListing(s.name, str(s.path), "omitted", d, 0, why))
+            entries.append(SkillListing(s.name, s.real_path, "omitted", d, 0, why))
             continue
         shown = cur[id(s)]
         if shown is None:
-            entries.append(SkillListing(s.name, str(s.path), "name-only" if d else "full", d, 0,
+            entries.append(SkillListing(s.name, s.real_path, "name-only" if d else "full", d, 0,
                                         "compact format: descriptions omitted" if d else ""))
         elif shown.endswith("...") and (compact or ctx_cap) and len(shown) < len(collapse_ws(s.description or "")):
             kept = len(shown) - 3
-            entries.append(SkillListing(s.name, str(s.path), "truncated", d, kept,
+            entries.append(SkillListing(s.name, s.real_path, "truncated", d, kept,
                                         f"cut to {ctx_cap or cap} chars with '...'"))
         else:
-            entries.append(SkillListing(s.name, str(s.path), "full", d, d))
+            entries.append(SkillListing(s.name, s.real_path, "full", d, d))
     omitted = [e for e in entries if e.state == "omitted"]
     # name the user's own skills first: a cut bundled skill surprises nobody
-    scope_of = {str(s.path): s.root.scope for s in ordered}
+    scope_of = {s.real_path: s.scope for s in ordered}
     omitted.sort(key=lambda e: scope_of.get(e.path) in ("bundled", "plugin", "extra"))
     if omitted:
         names = ", ".join(e.name for e in omitted[:5]) + (f", +{len(omitted) - 5} more"
@@ -357,10 +406,17 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     if compact:
         warnings.append("OpenClaw uses its compact catalog format: descriptions "
                         + (f"shortened to {cap} chars." if cap else "omitted (names only)."))
-    text = prompt
+    if builtins and not captured:
+        assumptions.append(f"OpenClaw {VERSION}'s own skills and instructions are shown as "
+                           "placeholders of their real lengths (capture the installed client for "
+                           "their texts).")
+    text = SECTION + preamble + prompt if prompt else ""
+    user = [e for e in entries if e.path != "<built-in>"]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         budget_unit="chars", budget_limit=max_chars, budget_used=js_len(text),
-                         skills=entries, warnings=warnings, assumptions=assumptions, info=info)
+                         budget_unit="chars", budget_limit=max_chars, budget_used=js_len(prompt),
+                         skills=user, warnings=warnings, assumptions=assumptions, info=info,
+                         builtins=[e for e in entries if e.path == "<built-in>"],
+                         client_version=VERSION)
 
 
 def _rebuild(prompt: str, sel: list["Skill"], descs: list[str | None]) -> str:

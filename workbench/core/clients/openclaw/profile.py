@@ -41,6 +41,8 @@ class OpenClawProfile(CommonProfile):
     id = "openclaw"
     display_name = "OpenClaw"
     version_note = "openclaw docs/tools/skills.md @00d92d90; local-loader.ts @0e57d86c"
+    client_version = "2026.9.6"  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "higher-wins"
     rules = WalkRules(max_depth=MAX_DEPTH, min_depth=0, skip_dot=True,
                       skip_names=frozenset({"node_modules", ".git"}), stop_at_skill=True,

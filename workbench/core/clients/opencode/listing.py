@@ -29,7 +29,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, locale_key
+from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS, VERSION
+from workbench.core.listing import (
+    ListingReport, SkillListing, client_texts, locale_key, placeholder,
+)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -51,10 +54,35 @@ def listing_order(skills: list["Skill"]) -> list["Skill"]:
     return sorted(skills, key=lambda s: locale_key(s.name))
 
 
+class _Builtin:
+    """A built-in entry, shaped enough like a ``Skill`` for the renderer."""
+
+    def __init__(self, name: str, description: str, location: str) -> None:
+        self.name, self.description, self.location = name, description, location
+
+
+def builtin_entries(options: dict[str, Any]) -> tuple[list[_Builtin], bool]:
+    """(OpenCode's own skills, captured?): captured texts, else placeholders of the stored
+    lengths (``builtins.py``); ``options["builtins"] = False`` leaves them out."""
+    if options.get("builtins") is False:
+        return [], False
+    captured = client_texts(options)["builtins"]
+    if captured:
+        return [_Builtin(b["name"], b.get("description") or "",
+                         b.get("location") or BUILTIN_LOCATION) for b in captured], True
+    return [_Builtin(n, placeholder(f"OpenCode {VERSION} built-in '{n}', {length} chars", length),
+                     BUILTIN_LOCATION) for n, length in BUILTINS.get(VERSION, ())], False
+
+
 def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
-    """Render the section; listed skills are ``full``, description-less ones ``omitted``."""
-    listed = [s for s in skills if (s.description or "").strip()]
+    """Render the section; listed skills are ``full``, description-less ones ``omitted``.
+
+    OpenCode's built-ins are sorted in among the user's skills (location ``<built-in>``).
+    """
+    builtins, captured = builtin_entries(options)
+    listed: list[Any] = [s for s in skills if (s.description or "").strip()]
+    listed = sorted(listed + builtins, key=lambda s: locale_key(s.name))
     entries = []
     for s in skills:
         d = len(s.description or "")
@@ -68,7 +96,10 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     else:
         lines = ["<available_skills>"]
         for s in listed:
-            loc = s.path.as_uri() if options.get("location") == "url" else _escape(str(s.path))
+            if isinstance(s, _Builtin):
+                loc = _escape(s.location)
+            else:
+                loc = s.path.as_uri() if options.get("location") == "url" else _escape(str(s.path))
             lines += ["  <skill>", f"    <name>{s.name}</name>",
                       f"    <description>{s.description}</description>",
                       f"    <location>{loc}</location>", "  </skill>"]
@@ -78,7 +109,14 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     if len(listed) < len(skills):
         warnings.append(f"{len(skills) - len(listed)} skill(s) without a description are not listed "
                         "by OpenCode (V2); the model only finds them if told the name.")
+    assumptions = ["Name order approximates JavaScript localeCompare."]
+    if builtins and not captured:
+        assumptions.append(f"OpenCode {VERSION}'s built-in skills are shown as placeholders of "
+                           "their real lengths (capture the installed client for their texts).")
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=INTRO + "\n" + body,
                          placement=PLACEMENT, skills=entries, warnings=warnings,
-                         info=["OpenCode has no listing budget."],
-                         assumptions=["Name order approximates JavaScript localeCompare."])
+                         info=["OpenCode has no listing budget."], assumptions=assumptions,
+                         builtins=[SkillListing(b.name, BUILTIN_LOCATION, "full",
+                                                len(b.description), len(b.description))
+                                   for b in builtins],
+                         client_version=VERSION)

@@ -26,7 +26,8 @@ from workbench.core.clients.common import CommonProfile, WalkRules, folder_name,
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 
-RACY = "OpenCode V2 parses skills concurrently: the winner of a name collision is effectively racy"
+RACY = ("racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
+        "saw both outcomes across 3 runs: clash-same-root, clash-opencode-*; OpenCode 1.18.33)")
 
 
 def _flag(env: Environment, key: str) -> bool:
@@ -40,6 +41,8 @@ class OpenCodeProfile(CommonProfile):
     id = "opencode"
     display_name = "OpenCode"
     version_note = "anomalyco/opencode skill/index.ts @a2cc772e (V2)"
+    client_version = "1.18.33"  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "higher-wins"  # on reverse scan order == last scanned wins
     within_root = "last"
     rules = WalkRules(max_depth=None, min_depth=0, skip_dot=False, symlinks="follow", client="OpenCode")
@@ -97,7 +100,7 @@ class OpenCodeProfile(CommonProfile):
                               reason=f"session error event: {sf.message}")
         data = sf.data or {}
         name = data.get("name")
-        if not isinstance(name, str) or not name:
+        if not isinstance(name, str):  # "" is listed as is (lab: name-empty, OpenCode 1.18.33)
             why = "no frontmatter" if sf.state == "no-frontmatter" else "name missing or not a string"
             return ReadResult(False, name=folder, mode="failed", fields=dict(data),
                               reason=f"{why}: silently skipped")
@@ -115,9 +118,7 @@ class OpenCodeProfile(CommonProfile):
         super().resolve_collisions(skills, env)
         for s in skills:
             if s.status == "shadowed":
-                s.reason += " (last scanned wins)"
-                if RACY not in s.unverified:
-                    s.unverified.append(RACY)
+                s.reason += f" (last scanned wins, usually; {RACY})"
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Sorted by name (render.ts)."""
