@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.capture.runner import (ClientRunner, Extracted, Placement, RunContext, RunSpec,
+                                           request_tool)
 
 OPEN_TAG = "<available_skills>"
 CLOSE_TAG = "</available_skills>"
@@ -70,8 +71,7 @@ class CopilotCliRunner(ClientRunner):
         """The text from ``<available_skills>`` to ``</available_skills>`` in the system list
         (or the first message holding it), its block index, names in order, the ``skill`` tool."""
         data = req.json() or {}
-        tool = next((t for t in data.get("tools") or []
-                     if isinstance(t, dict) and t.get("name") == TOOL), None)
+        tool = request_tool(data, TOOL)
         system = data.get("system")
         places: list[tuple[str, int | None, list]] = [
             ("system", None, system if isinstance(system, list) else [{"text": system}])]
