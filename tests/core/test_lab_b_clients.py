@@ -17,6 +17,12 @@ from workbench.core.discovery import scan
 from workbench.core.listing import render_listing
 
 
+def write_raw(root: Path, files: dict[str, str]) -> None:
+    """``root/<folder>/SKILL.md`` with each text verbatim."""
+    for folder, text in files.items():
+        write_skill(root / folder, raw=text)
+
+
 def by_name(cat, name):
     return [s for s in cat.skills if s.name == name]
 
@@ -58,12 +64,12 @@ def test_gemini_same_root_clash_first_folder_wins(tmp_path):
 
 def test_gemini_line_parser_and_fence(tmp_path):
     env = mkenv(tmp_path)
-    root = env.workspace / ".agents/skills"
-    write_skill(root / "tabs", raw="---\nname: tabs\n\tdescription: Tab indented.\n---\n")
-    write_skill(root / "listdesc", raw="---\nname: listdesc\ndescription:\n  - a\n  - b\n---\n")
-    write_skill(root / "booldesc", raw="---\nname: booldesc\ndescription: true\n---\n")
-    write_skill(root / "empty", raw='---\nname: empty\ndescription: ""\n---\n')
-    write_skill(root / "fence", raw="---  \nname: fence\ndescription: Spaces after the fence.\n---\n")
+    write_raw(env.workspace / ".agents/skills", {
+        "tabs": "---\nname: tabs\n\tdescription: Tab indented.\n---\n",
+        "listdesc": "---\nname: listdesc\ndescription:\n  - a\n  - b\n---\n",
+        "booldesc": "---\nname: booldesc\ndescription: true\n---\n",
+        "empty": '---\nname: empty\ndescription: ""\n---\n',
+        "fence": "---  \nname: fence\ndescription: Spaces after the fence.\n---\n"})
     cat = scan(env, "gemini-cli")
     assert (one(cat, "tabs").description, one(cat, "tabs").parse_mode) == ("Tab indented.", "fallback")
     assert one(cat, "listdesc").description == "- a - b"
@@ -110,11 +116,12 @@ def test_gemini_runner_extracts_builtins():
 def test_codex_reading(tmp_path):
     env = mkenv(tmp_path)
     root = env.workspace / ".agents/skills"
-    write_skill(root / "colon", raw="---\nname: colon\ndescription: Use this: when colons.\n---\n")
-    write_skill(root / "num", raw="---\nname: 12345\ndescription: Numeric name.\n---\n")
-    write_skill(root / "bool", raw="---\nname: bool\ndescription: true\n---\n")
-    write_skill(root / "tabs", raw="---\nname: tabs\n\tdescription: Tab.\n---\n")
-    write_skill(root / "listdesc", raw="---\nname: listdesc\ndescription:\n  - a\n---\n")
+    write_raw(root, {
+        "colon": "---\nname: colon\ndescription: Use this: when colons.\n---\n",
+        "num": "---\nname: 12345\ndescription: Numeric name.\n---\n",
+        "bool": "---\nname: bool\ndescription: true\n---\n",
+        "tabs": "---\nname: tabs\n\tdescription: Tab.\n---\n",
+        "listdesc": "---\nname: listdesc\ndescription:\n  - a\n---\n"})
     target = write_skill(tmp_path / "elsewhere/real", "filelink", "Linked file.")
     (root / "filelink").mkdir()
     os.symlink(target, root / "filelink/SKILL.md")
@@ -184,10 +191,11 @@ def test_copilot_roots_precedence_and_order(tmp_path):
 def test_copilot_reading(tmp_path):
     env = mkenv(tmp_path)
     root = env.workspace / ".github/skills"
-    write_skill(root / "colon", raw="---\nname: colon\ndescription: Use this: when.\n---\n")
-    write_skill(root / "twice", raw="---\nname: twice\ndescription: a\ndescription: b\n---\n")
-    write_skill(root / "num", raw="---\nname: 5\ndescription: n\n---\n")
-    write_skill(root / "nodesc", raw="---\nname: nodesc\n---\nFirst line.\n\nSecond.\n")
+    write_raw(root, {
+        "colon": "---\nname: colon\ndescription: Use this: when.\n---\n",
+        "twice": "---\nname: twice\ndescription: a\ndescription: b\n---\n",
+        "num": "---\nname: 5\ndescription: n\n---\n",
+        "nodesc": "---\nname: nodesc\n---\nFirst line.\n\nSecond.\n"})
     write_skill(root / "noname", description="No name.")
     write_skill(root / "spaced", "My Fancy Skill", "Spaces.")
     write_skill(root / "long", "long", "x" * 1025)
