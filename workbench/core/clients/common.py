@@ -75,6 +75,7 @@ class WalkRules:
         stop_at_skill: the client does not look below a folder that holds a SKILL.md.
         symlinks: "follow" | "inside-root" (realpath must stay inside the root) | "none".
         client: display name used in reasons.
+        walk_names: folders of ``NEVER_WALKED`` the client does enter (OpenCode: node_modules).
     """
 
     max_depth: int | None = 1
@@ -85,6 +86,7 @@ class WalkRules:
     stop_at_skill: bool = False
     symlinks: str = "follow"
     client: str = "the client"
+    walk_names: frozenset[str] = frozenset()
 
 
 #: Extra roots (``--root``, the workspace-as-root): the same walk for every client, see
@@ -217,7 +219,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             continue
         prefix = d if d.endswith(sep) else d + sep
         for name in lst[1]:
-            if name in NEVER_WALKED or name in silent:
+            if (name in NEVER_WALKED and name not in rules.walk_names) or name in silent:
                 continue
             cw = child_why
             if cw is None:

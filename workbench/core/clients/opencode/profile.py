@@ -19,6 +19,7 @@ every collision is marked so. Depth unlimited, symlinks followed, dot-folders in
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
@@ -28,6 +29,24 @@ from workbench.core.skillfile import SkillFile
 
 RACY = ("racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
         "saw both outcomes across 3 runs: clash-same-root, clash-opencode-*; OpenCode 1.18.33)")
+
+
+_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*$")
+
+
+def lenient_pairs(frontmatter: str) -> dict[str, str]:
+    """OpenCode's reading of frontmatter strict YAML rejects: every line, stripped, that looks
+    like ``key: value`` gives that pair (first ``:`` splits; one pair of surrounding quotes
+    removed). Checked on OpenCode 1.18.33 by the lab (``yaml-unquoted-colon``, ``yaml-tab``)."""
+    out: dict[str, str] = {}
+    for line in frontmatter.split("\n"):
+        m = _PAIR.match(line.strip())
+        if m:
+            v = m.group(2)
+            if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+                v = v[1:-1]
+            out[m.group(1)] = v
+    return out
 
 
 def _flag(env: Environment, key: str) -> bool:
@@ -45,7 +64,10 @@ class OpenCodeProfile(CommonProfile):
     lab_checked = True
     collision = "higher-wins"  # on reverse scan order == last scanned wins
     within_root = "last"
-    rules = WalkRules(max_depth=None, min_depth=0, skip_dot=False, symlinks="follow", client="OpenCode")
+    #: Dot-folders below a root are not entered, node_modules is (lab: dot-folder, node-modules;
+    #: OpenCode 1.18.33).
+    rules = WalkRules(max_depth=None, min_depth=0, skip_dot=True, symlinks="follow", client="OpenCode",
+                      skip_names=frozenset({".git"}), walk_names=frozenset({"node_modules"}))
 
     def roots(self, env: Environment) -> list[Root]:
         cwd = env.cwd or env.workspace
@@ -95,10 +117,11 @@ class OpenCodeProfile(CommonProfile):
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
-        if sf.state in ("yaml-error", "not-mapping"):
+        fallback = lenient_pairs(sf.frontmatter) if sf.state == "yaml-error" else None
+        if sf.state == "not-mapping" or (sf.state == "yaml-error" and not fallback):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"session error event: {sf.message}")
-        data = sf.data or {}
+        data = (sf.data if fallback is None else fallback) or {}
         name = data.get("name")
         if not isinstance(name, str):  # "" is listed as is (lab: name-empty, OpenCode 1.18.33)
             why = "no frontmatter" if sf.state == "no-frontmatter" else "name missing or not a string"
@@ -106,7 +129,9 @@ class OpenCodeProfile(CommonProfile):
                               reason=f"{why}: silently skipped")
         desc = data.get("description")
         return ReadResult(True, name=name, description=desc if isinstance(desc, str) else "",
-                          fields=dict(data), mode="strict")
+                          fields=dict(data), mode="strict" if fallback is None else "fallback",
+                          note="" if fallback is None else
+                          "strict YAML fails; OpenCode's line reader takes each 'key: value'")
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """No description → hidden (V2: loadable with the skill tool, not listed)."""
