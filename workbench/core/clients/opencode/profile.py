@@ -117,6 +117,10 @@ class OpenCodeProfile(CommonProfile):
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
+        if sf.duplicate_keys:  # lab: yaml-duplicate-key (OpenCode 1.18.33 skips the file)
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"session error event: duplicated mapping key "
+                                     f"{sf.duplicate_keys[0][0]!r}")
         fallback = lenient_pairs(sf.frontmatter) if sf.state == "yaml-error" else None
         if sf.state == "not-mapping" or (sf.state == "yaml-error" and not fallback):
             return ReadResult(False, name=folder, mode="failed",
