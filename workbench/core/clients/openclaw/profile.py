@@ -127,7 +127,9 @@ class OpenClawProfile(CommonProfile):
                 sf.message if sf.state in ("unclosed", "empty") else "description missing")
             return ReadResult(False, name=name, mode="failed", fields=fields,
                               reason=f"{why}: description is required; skipped with a diagnostic")
-        return ReadResult(True, name=name, description=desc, fields=fields, mode=mode, note=note)
+        # trimmed at both ends, inner newlines kept (lab: block-folded, OpenClaw 2026.9.6)
+        return ReadResult(True, name=name, description=desc.strip(), fields=fields, mode=mode,
+                          note=note)
 
     # -- gating ------------------------------------------------------------------------
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
