@@ -549,4 +549,18 @@ __all__ = [
     "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",
+    "js_string",
 ]
+
+
+def js_string(value: object) -> str | None:
+    """A YAML scalar as JavaScript's ``String()`` prints it (None for lists, maps and null)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        return value.strip()
+    return None

@@ -29,7 +29,7 @@ import yaml
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, load_json_file, unreadable,
+    CommonProfile, WalkRules, folder_name, js_string, load_json_file, unreadable,
 )
 from workbench.core.listing import collapse_ws
 from workbench.core.model import Environment, Root, Skill
@@ -93,19 +93,6 @@ def retry_quoted(frontmatter: str) -> dict | None:
     except yaml.YAMLError:
         return None
     return data if isinstance(data, dict) else None
-
-
-def js_string(value: object) -> str | None:
-    """A YAML scalar as JavaScript's ``String()`` prints it (None for lists, maps and null)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
-    if isinstance(value, str):
-        return value.strip()
-    return None
 
 
 def _glob_spec(patterns: list[str]) -> pathspec.PathSpec:
