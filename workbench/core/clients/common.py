@@ -550,6 +550,7 @@ __all__ = [
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",
     "js_string",
+    "retry_quoted",
 ]
 
 
@@ -564,3 +565,30 @@ def js_string(value: object) -> str | None:
     if isinstance(value, str):
         return value.strip()
     return None
+
+
+_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
+
+
+def retry_quoted(frontmatter: str) -> dict | None:
+    """Claude Code's (and OpenCode's) second try at frontmatter that strict YAML rejects: every top-level
+    ``key: value`` line whose plain value holds ``": "`` gets that value double-quoted, then the
+    text is parsed again. The mapping, or None when it still fails (lab: ``yaml-unquoted-colon``
+    passes; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote`` stay broken; Claude Code
+    2.1.328, OpenCode 1.18.33)."""
+    out = []
+    changed = False
+    for line in frontmatter.split("\n"):
+        m = _PLAIN_PAIR.match(line)
+        if m and ": " in m.group(2) and m.group(2)[0] not in "\"'[{>|&*!%@`":
+            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{m.group(1)}: "{value}"'
+            changed = True
+        out.append(line)
+    if not changed:
+        return None
+    try:
+        data = yaml.load("\n".join(out), Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None

@@ -19,34 +19,41 @@ every collision is marked so. Depth unlimited, symlinks followed, dot-folders in
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
+import yaml
+
 from workbench.core.clients.base import Found, ReadResult
-from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable, walk_up
+from workbench.core.clients.common import (
+    CommonProfile, WalkRules, folder_name, retry_quoted, unreadable, walk_up,
+)
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
+
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 RACY = ("racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
         "saw both outcomes across 3 runs: clash-same-root, clash-opencode-*; OpenCode 1.18.33)")
 
 
-_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*$")
-
-
-def lenient_pairs(frontmatter: str) -> dict[str, str]:
-    """OpenCode's reading of frontmatter strict YAML rejects: every line, stripped, that looks
-    like ``key: value`` gives that pair (first ``:`` splits; one pair of surrounding quotes
-    removed). Checked on OpenCode 1.18.33 by the lab (``yaml-unquoted-colon``, ``yaml-tab``)."""
-    out: dict[str, str] = {}
-    for line in frontmatter.split("\n"):
-        m = _PAIR.match(line.strip())
-        if m:
-            v = m.group(2)
-            if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
-                v = v[1:-1]
-            out[m.group(1)] = v
-    return out
+def lenient_read(frontmatter: str) -> dict | None:
+    """OpenCode's second try at frontmatter strict YAML rejects: a tab before a top-level key is
+    dropped, then the text is parsed again, then once more with values holding ``": "`` quoted
+    (``common.retry_quoted``). The mapping, or None (then the file is skipped). Checked on
+    OpenCode 1.18.33 by the lab: ``yaml-unquoted-colon`` and ``yaml-tab`` are read;
+    ``yaml-unclosed-quote``, ``yaml-bad-indent`` and ``yaml-duplicate-key`` are skipped."""
+    text = "\n".join(line.lstrip("\t") for line in frontmatter.split("\n"))
+    if text != frontmatter:
+        try:
+            data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        except yaml.YAMLError:
+            data = None
+        if isinstance(data, dict):
+            return data
+    return retry_quoted(text)
 
 
 def _flag(env: Environment, key: str) -> bool:
@@ -121,7 +128,7 @@ class OpenCodeProfile(CommonProfile):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"session error event: duplicated mapping key "
                                      f"{sf.duplicate_keys[0][0]!r}")
-        fallback = lenient_pairs(sf.frontmatter) if sf.state == "yaml-error" else None
+        fallback = lenient_read(sf.frontmatter) if sf.state == "yaml-error" else None
         if sf.state == "not-mapping" or (sf.state == "yaml-error" and not fallback):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"session error event: {sf.message}")
@@ -135,7 +142,8 @@ class OpenCodeProfile(CommonProfile):
         return ReadResult(True, name=name, description=desc if isinstance(desc, str) else "",
                           fields=dict(data), mode="strict" if fallback is None else "fallback",
                           note="" if fallback is None else
-                          "strict YAML fails; OpenCode's line reader takes each 'key: value'")
+                          "strict YAML fails; OpenCode's second try (tabs dropped, ': ' values "
+                          "quoted) reads it")
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """No description → hidden (V2: loadable with the skill tool, not listed)."""
