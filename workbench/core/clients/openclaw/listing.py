@@ -62,7 +62,7 @@ COMPACT_DESCRIPTION_MIN_CHARS = 4
 COMPACT_DESCRIPTION_MAX_CHARS = 220
 CONTEXT_CAP_MIN = 64
 
-INTRO_1 = "The following skills provide specialized instructions for specific tasks."
+INTRO_1 = "\n\nThe following skills provide specialized instructions for specific tasks."
 LOAD_FULL = "Read a skill's file at its listed location when the task matches its description."
 LOAD_COMPACT_DESC = ("Read a skill's file at its listed location when the task matches its name or "
                      "description.")
@@ -331,7 +331,10 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
                           else sorted(views, key=lambda v: locale_key(v.name)))
     assumptions = ["Name order approximates JavaScript localeCompare(\"en\") (ICU) without ICU.",
                    "Character counts follow JavaScript string length (UTF-16 code units)."]
-    prompt, sel, compact, cap, _note = bounded(ordered, max_in, max_chars, remote)
+    # the budget covers the whole section: heading and OpenClaw's prose count too (lab:
+    # budget-80-long picks "descriptions omitted" 3 chars over; OpenClaw 2026.9.6)
+    head = js_len(SECTION + preamble) if builtins or preamble else 0
+    prompt, sel, compact, cap, _note = bounded(ordered, max_in, max_chars - head, remote)
     # current per-skill description text as it stands in the prompt (None = no element)
     in_prompt = {id(s) for s in sel}
     cur: dict[int, str | None] = {}
@@ -410,10 +413,13 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         assumptions.append(f"OpenClaw {VERSION}'s own skills and instructions are shown as "
                            "placeholders of their real lengths (capture the installed client for "
                            "their texts).")
-    text = SECTION + preamble + prompt if prompt else ""
+    # the section trims the block: no leading blank lines without a limit note (lab: basic-one,
+    # budget-80-long; OpenClaw 2026.9.6)
+    text = SECTION + preamble + prompt.strip() if prompt else ""
     user = [e for e in entries if e.path != "<built-in>"]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         budget_unit="chars", budget_limit=max_chars, budget_used=js_len(prompt),
+                         budget_unit="chars", budget_limit=max_chars,
+                         budget_used=js_len(prompt) + head,
                          skills=user, warnings=warnings, assumptions=assumptions, info=info,
                          builtins=[e for e in entries if e.path == "<built-in>"],
                          client_version=VERSION)
