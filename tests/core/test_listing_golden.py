@@ -201,7 +201,7 @@ def test_codex_boundaries():
 def test_openclaw_boundaries():
     assert _states("openclaw_exact_fit").counts()["full"] == 4
     r = _states("openclaw_one_over_compact")
-    assert "⚠️ Skills catalog using compact format (descriptions shortened)" in r.text
+    assert "⚠️ Skills catalog using compact format (descriptions" in r.text  # cap >= 64 or none
     assert r.budget_used <= r.budget_limit
     r = _states("openclaw_names_only")
     assert r.counts()["name-only"] == 4 and "descriptions omitted" in r.text
