@@ -87,10 +87,13 @@ def _cases():
     c = {}
     s = basic()
     full = claude_full_cost(s)
-    c["claude_code_exact_fit"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full)})), None, NO_BUILTINS)
-    c["claude_code_one_over"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full - 1)})), None, NO_BUILTINS)
-    c["claude_code_most_used_kept"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": str(full - 1)}, most_used=["brand-guidelines"])), None, NO_BUILTINS)
-    c["claude_code_names_only"] = (cat("claude-code", s, env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "40"})), None, NO_BUILTINS)
+    budget = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
+    c["claude_code_exact_fit"] = (cat("claude-code", s, env(env={budget: str(full)})), None, NO_BUILTINS)
+    c["claude_code_one_over"] = (cat("claude-code", s, env(env={budget: str(full - 1)})), None, NO_BUILTINS)
+    c["claude_code_most_used_kept"] = (cat("claude-code", s, env(env={budget: str(full - 1)},
+                                                                 most_used=["brand-guidelines"])),
+                                       None, NO_BUILTINS)
+    c["claude_code_names_only"] = (cat("claude-code", s, env(env={budget: "40"})), None, NO_BUILTINS)
     c["claude_code_when_to_use_and_cap"] = (cat("claude-code", [sk("long", "d" * 1600), sk("wtu", "Does X.", when="Use when X is asked.")]), 200_000, {})
     c["claude_code_empty"] = (cat("claude-code", []), 200_000, {})
 
@@ -124,7 +127,8 @@ def _cases():
                                 {"max_skills_prompt_chars": names_max, **NO_BUILTINS})
     c["openclaw_some_omitted"] = (cat("openclaw", s), None,
                                   {"max_skills_prompt_chars": names_max - 60, **NO_BUILTINS})
-    c["openclaw_small_context"] = (cat("openclaw", [sk(f"s{i}", "word " * 60) for i in range(3)]), 4000, NO_BUILTINS)
+    c["openclaw_small_context"] = (cat("openclaw", [sk(f"s{i}", "word " * 60) for i in range(3)]), 4000,
+                                   NO_BUILTINS)
     c["openclaw_empty"] = (cat("openclaw", []), None, {})
 
     c["gemini_cli_basic"] = (cat("gemini-cli", basic()), None, {})
@@ -202,7 +206,7 @@ def test_codex_boundaries():
 def test_openclaw_boundaries():
     assert _states("openclaw_exact_fit").counts()["full"] == 4
     r = _states("openclaw_one_over_compact")
-    assert "⚠️ Skills catalog using compact format (descriptions shortened)" in r.text
+    assert "⚠️ Skills catalog using compact format (descriptions" in r.text  # cap >= 64 or none
     assert r.budget_used <= r.budget_limit
     r = _states("openclaw_names_only")
     assert r.counts()["name-only"] == 4 and "descriptions omitted" in r.text

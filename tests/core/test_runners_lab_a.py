@@ -94,4 +94,10 @@ def test_openclaw_extract_and_round_trip(tmp_path: Path) -> None:
     assert ex.listing == listing and ex.builtins == ["canvas"]
     assert ex.client_texts["prose"]["preamble"] == "Synthetic prose line.\n"
     _, rep = simulate(s, "openclaw", ws, home, ex.client_texts)
-    assert rep.text == listing
+    # the 21 built-ins this capture lacks (as if OpenClaw had cut them) stand in as placeholders
+    entries = rep.text.split("<available_skills>\n")[1].split("  </skill>\n")
+    assert rep.text.split("<available_skills>")[0] == listing.split("<available_skills>")[0]
+    alpha = listing.split("<available_skills>\n")[1].split("  <skill>\n    <name>canvas")[0]
+    assert alpha in [e + "  </skill>\n" for e in entries]
+    assert sum("⟦OpenClaw 2026.9.6" in e for e in entries) == 21
+    assert "<description>Synthetic &amp; short.</description>" in rep.text

@@ -70,13 +70,12 @@ class WalkRules:
             None = unlimited. 1 = ``<root>/<dir>/SKILL.md``.
         min_depth: shallowest level; 0 lets ``<root>/SKILL.md`` itself count.
         skip_dot: folders whose name starts with "." are not entered by the client.
-        skip_names: folder names the client does not enter (besides ``never_walked``).
-        never_walked: folders neither the client nor the report enters (default ``NEVER_WALKED``;
-            Copilot CLI enters ``node_modules``).
+        skip_names: folder names the client does not enter (besides ``NEVER_WALKED``).
         silent_names: folder names not reported at all (e.g. Codex ``.system``, which is its own root).
         stop_at_skill: the client does not look below a folder that holds a SKILL.md.
         symlinks: "follow" | "inside-root" (realpath must stay inside the root) | "none".
         client: display name used in reasons.
+        walk_names: folders of ``NEVER_WALKED`` the client does enter (OpenCode: node_modules).
     """
 
     max_depth: int | None = 1
@@ -84,10 +83,10 @@ class WalkRules:
     skip_dot: bool = False
     skip_names: frozenset[str] = frozenset({".git", "node_modules"})
     silent_names: frozenset[str] = frozenset()
-    never_walked: frozenset[str] = NEVER_WALKED
     stop_at_skill: bool = False
     symlinks: str = "follow"
     client: str = "the client"
+    walk_names: frozenset[str] = frozenset()
 
 
 #: Extra roots (``--root``, the workspace-as-root): the same walk for every client, see
@@ -170,7 +169,6 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
     seen_links: set[str] = {root_real}
     listing = dirs.listing if dirs is not None else scan_listing
     skip_names, silent, skip_dot = rules.skip_names, rules.silent_names, rules.skip_dot
-    never = rules.never_walked
     join = os.path.join
     sep = os.sep
     # (folder, depth, inherited skip reason)
@@ -221,7 +219,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             continue
         prefix = d if d.endswith(sep) else d + sep
         for name in lst[1]:
-            if name in never or name in silent:
+            if (name in NEVER_WALKED and name not in rules.walk_names) or name in silent:
                 continue
             cw = child_why
             if cw is None:
@@ -231,7 +229,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
                     cw = f"inside the dot-folder {name}/, which {rules.client} skips"
             stack.append((prefix + name, depth + 1, cw))
         for name in lst[2]:
-            if name in never or name in silent:
+            if name in NEVER_WALKED or name in silent:
                 continue
             path = join(d, name)
             st = fs_stat(path)
@@ -551,4 +549,46 @@ __all__ = [
     "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",
+    "js_string",
+    "retry_quoted",
 ]
+
+
+def js_string(value: object) -> str | None:
+    """A YAML scalar as JavaScript's ``String()`` prints it (None for lists, maps and null)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        return value.strip()
+    return None
+
+
+_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
+
+
+def retry_quoted(frontmatter: str) -> dict | None:
+    """Claude Code's (and OpenCode's) second try at frontmatter that strict YAML rejects: every top-level
+    ``key: value`` line whose plain value holds ``": "`` gets that value double-quoted, then the
+    text is parsed again. The mapping, or None when it still fails (lab: ``yaml-unquoted-colon``
+    passes; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote`` stay broken; Claude Code
+    2.1.328, OpenCode 1.18.33)."""
+    out = []
+    changed = False
+    for line in frontmatter.split("\n"):
+        m = _PLAIN_PAIR.match(line)
+        if m and ": " in m.group(2) and m.group(2)[0] not in "\"'[{>|&*!%@`":
+            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{m.group(1)}: "{value}"'
+            changed = True
+        out.append(line)
+    if not changed:
+        return None
+    try:
+        data = yaml.load("\n".join(out), Loader=_Loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError:
+        return None
+    return data if isinstance(data, dict) else None

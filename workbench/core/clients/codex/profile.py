@@ -45,7 +45,8 @@ MAX_NAME_LEN = 64  # loader.rs, counted after namespacing
 MAX_DESCRIPTION_LEN = 1024  # loader.rs
 MAX_SCAN_DEPTH = 6  # loader.rs
 #: Codex enters node_modules (lab: node-modules); only .git (a dot-folder anyway) is left out.
-WALKED_ALL = frozenset({".git"})
+NOT_WALKED = frozenset({".git"})
+WALKED_TOO = frozenset({"node_modules"})
 
 #: Listing order by scope (render.rs / manager.rs): System, Admin, Repo, User.
 SCOPE_ORDER = {"system": 0, "admin": 1, "project": 2, "user": 3, "extra": 3, "plugin": 3}
@@ -61,7 +62,7 @@ class CodexProfile(CommonProfile):
     lab_checked = True
     collision = "keep-both"
     rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
-                      skip_names=WALKED_ALL, never_walked=WALKED_ALL, client="Codex")
+                      skip_names=NOT_WALKED, walk_names=WALKED_TOO, client="Codex")
 
     def codex_home(self, env: Environment) -> Path:
         """``$CODEX_HOME`` or ``~/.codex``."""
@@ -111,12 +112,12 @@ class CodexProfile(CommonProfile):
             return super().rules_for(root)
         if root.scope == "system":
             return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
-                             skip_names=WALKED_ALL, never_walked=WALKED_ALL,
+                             skip_names=NOT_WALKED, walk_names=WALKED_TOO,
                              symlinks="none", client="Codex (System scope)")
         if root.path.name == "skills" and root.scope == "user" and root.path.parent.name != ".agents":
             # $CODEX_HOME/skills: .system is its own root; do not report it twice
             return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
-                             skip_names=WALKED_ALL, never_walked=WALKED_ALL,
+                             skip_names=NOT_WALKED, walk_names=WALKED_TOO,
                              silent_names=frozenset({".system"}), symlinks="follow", client="Codex")
         return self.rules
 

@@ -41,7 +41,7 @@ class CopilotCliProfile(CommonProfile):
     lab_checked = True
     collision = "higher-wins"
     rules = WalkRules(max_depth=8, min_depth=0, skip_dot=True, stop_at_skill=True,
-                      skip_names=frozenset({".git"}), never_walked=frozenset({".git"}),
+                      skip_names=frozenset({".git"}), walk_names=frozenset({"node_modules"}),
                       symlinks="follow", client="Copilot CLI")
 
     def copilot_home(self, env: Environment) -> Path:

@@ -119,7 +119,9 @@ def is_builtin_location(loc: str) -> bool:
 def captured_texts(listing: str) -> dict[str, Any]:
     """Built-ins and the section's prose of a real listing, in the ``client_texts`` shape."""
     body = listing[len(SECTION):]
-    k = body.find(INTRO_1)
+    k = body.find(INTRO_1.strip())
+    note = body.find("⚠️ Skills")
+    k = note if 0 <= note < k else k
     prose = body[:k] if k >= 0 else ""
     return {"builtins": [e for e in parse_entries(listing) if is_builtin_location(e["location"])],
             "prose": {"preamble": prose}}
