@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from workbench.cli import main
+from workbench.core.model import CLIENT_IDS
 from tests.helpers import write_skill
 
 
@@ -20,7 +21,7 @@ def test_explain_text_and_json(tmp_path, capsys):
     rc = main(["explain", "pdf", str(ws), "--home", str(home), "--format", "json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 1  # some clients do not look in .claude/skills
-    assert data["query"] == "pdf" and len(data["clients"]) == 8
+    assert data["query"] == "pdf" and len(data["clients"]) == len(CLIENT_IDS)
     by = {c["client"]: c for c in data["clients"]}
     assert by["claude-code"]["listing_state"] == "full"
     assert by["gemini-cli"]["findings"][0]["level"] == "error"

@@ -8,6 +8,7 @@ from pathlib import Path
 from workbench.cli import main
 from workbench.core.discovery import scan
 from workbench.core.listing import render_listing
+from workbench.core.model import CLIENT_IDS
 from workbench.core.model import Environment
 from tests.helpers import write_skill
 
@@ -53,7 +54,7 @@ def test_all_clients_and_options(tmp_path, capsys):
     rc = main(["listing", str(ws), "--home", str(home), "--client", "all", "--format", "json",
                "--listing-option", "skill_tool=false"])
     data = json.loads(capsys.readouterr().out)
-    assert rc == 0 and len(data) == 8
+    assert rc == 0 and len(data) == len(CLIENT_IDS)
     vs = [d for d in data if d["client"] == "vscode-copilot"][0]
     assert vs["budget"]["limit"] is None
 

@@ -148,24 +148,35 @@ def _clash_pp(ws: Path, home: Path, c: str) -> None:
     write_skill(personal(home, c), "dup", name="dup", description="Personal copy of dup.")
 
 
-@scenario("clash-same-root", "two folders of one root declare the same name")
-def _clash_same(ws: Path, home: Path, c: str) -> None:
-    _one(ws, home, c, "dup-a", name="dup", description="First folder copy.")
-    _one(ws, home, c, "dup-b", name="dup", description="Second folder copy.")
+
+# -- layout: (id, title, [(folder under the project root, name, description), ...]) ---------------
+
+_LAYOUTS = [
+    ("clash-same-root", "two folders of one root declare the same name",
+     [("dup-a", "dup", "First folder copy."), ("dup-b", "dup", "Second folder copy.")]),
+    ("depth-2", "a skill two levels down (grouping folder)",
+     [("group/inner", "inner", "Two levels down."), ("top", "top", "One level down.")]),
+    ("depth-3-and-7", "skills three and seven levels down",
+     [("a/b/three", "three", "Three levels down."),
+      ("a/b/c/d/e/f/seven", "seven", "Seven levels down.")]),
+    ("skill-in-skill", "a SKILL.md inside another skill's folder",
+     [("outer", "outer", "The outer skill."), ("outer/inner", "inner", "Inside the outer skill.")]),
+    ("dot-folder", "a skill inside a dot-folder of the root",
+     [(".hidden/secret", "secret", "Under a dot-folder."), ("visible", "visible", "Visible skill.")]),
+    ("node-modules", "a skill under node_modules inside the root",
+     [("node_modules/pkg", "pkg", "Under node_modules."), ("visible", "visible", "Visible skill.")]),
+]
 
 
-# -- layout ---------------------------------------------------------------------------------------
+def _layout(entries: list[tuple[str, str, str]]) -> Callable[[Path, Path, str], None]:
+    def build(ws: Path, home: Path, c: str) -> None:
+        for folder, name, desc in entries:
+            _one(ws, home, c, folder, name=name, description=desc)
+    return build
 
-@scenario("depth-2", "a skill two levels down (grouping folder)")
-def _depth2(ws: Path, home: Path, c: str) -> None:
-    _one(ws, home, c, "group/inner", name="inner", description="Two levels down.")
-    _one(ws, home, c, "top", name="top", description="One level down.")
 
-
-@scenario("depth-3-and-7", "skills three and seven levels down")
-def _depth_deep(ws: Path, home: Path, c: str) -> None:
-    _one(ws, home, c, "a/b/three", name="three", description="Three levels down.")
-    _one(ws, home, c, "a/b/c/d/e/f/seven", name="seven", description="Seven levels down.")
+for _id, _title, _entries in _LAYOUTS:
+    SCENARIOS.append(Scenario(_id, _title, _layout(_entries)))
 
 
 @scenario("grouping-folders", "two grouping folders with two skills each")
@@ -175,29 +186,11 @@ def _grouping(ws: Path, home: Path, c: str) -> None:
             _one(ws, home, c, f"{g}/{g}-{n}", name=f"{g}-{n}", description=f"{g} {n}.")
 
 
-@scenario("skill-in-skill", "a SKILL.md inside another skill's folder")
-def _nested(ws: Path, home: Path, c: str) -> None:
-    _one(ws, home, c, "outer", name="outer", description="The outer skill.")
-    _one(ws, home, c, "outer/inner", name="inner", description="Inside the outer skill.")
-
-
 @scenario("root-skill-md", "a SKILL.md directly in the root folder")
 def _root_md(ws: Path, home: Path, c: str) -> None:
     write_skill(project(ws, c).parent, project(ws, c).name, name="rooty",
                 description="SKILL.md at the root itself.")
     _one(ws, home, c, "normal", name="normal", description="A normal skill.")
-
-
-@scenario("dot-folder", "a skill inside a dot-folder of the root")
-def _dot(ws: Path, home: Path, c: str) -> None:
-    _one(ws, home, c, ".hidden/secret", name="secret", description="Under a dot-folder.")
-    _one(ws, home, c, "visible", name="visible", description="Visible skill.")
-
-
-@scenario("node-modules", "a skill under node_modules inside the root")
-def _nm(ws: Path, home: Path, c: str) -> None:
-    _one(ws, home, c, "node_modules/pkg", name="pkg", description="Under node_modules.")
-    _one(ws, home, c, "visible", name="visible", description="Visible skill.")
 
 
 @scenario("symlink-folder", "a skill folder that is a symlink to a folder outside the root")

@@ -74,8 +74,9 @@ def test_unquoted_colon_in_description(corpus, tmp_path):
     shutil.copytree(corpus / "openclaw/skills/discord", env.home / ".agents/skills/discord")
     shutil.copytree(corpus / "openclaw/skills/discord", env.home / ".claude/skills/discord")
     cats = all_clients(env)
-    assert status(cats["codex"], "discord").status == "skipped"
-    assert "invalid YAML" in status(cats["codex"], "discord").reason
+    # Codex 0.169.0 (lab: yaml-unquoted-colon) parses again with the values quoted
+    assert status(cats["codex"], "discord").status == "listed"
+    assert status(cats["codex"], "discord").parse_mode == "fallback"
     assert status(cats["gemini-cli"], "discord").parse_mode == "fallback"
     assert status(cats["gemini-cli"], "discord").description.startswith("Use when you need to control Discord")
     assert status(cats["openclaw"], "discord").parse_mode == "fallback"
@@ -87,7 +88,9 @@ def test_unquoted_colon_in_description(corpus, tmp_path):
     assert cc.description.startswith("Use when you need to control Discord")
     for cid in ("vscode-copilot", "cursor"):
         assert all(s.status == "skipped" for s in cats[cid].skills if "discord" in str(s.path))
-    assert all(s.status == "skipped" for s in cats["opencode"].skills)
+    # OpenCode 1.18.33 reads it with its line reader (lab: yaml-unquoted-colon)
+    oc = cats["opencode"].skills
+    assert {s.status for s in oc} == {"listed", "shadowed"} and {s.parse_mode for s in oc} == {"fallback"}
 
 
 def test_food_order_colon(corpus, tmp_path):
@@ -106,7 +109,7 @@ def test_bom(tmp_path):
         p.write_bytes(b"\xef\xbb\xbf---\nname: bom\ndescription: Has a BOM.\n---\n# x\n")
     cats = all_clients(env)
     cx = status(cats["codex"], "bom")
-    assert cx.status == "skipped" and cx.unverified
+    assert cx.status == "skipped" and "BOM" in cx.reason  # checked on Codex 0.169.0 by the lab
     assert status(cats["gemini-cli"], "bom").status == "skipped"
     assert status(cats["openclaw"], "bom").status == "listed"
     cc = status(cats["claude-code"], "bom")  # lab: bom (Claude Code 2.1.328 strips it)
@@ -313,7 +316,9 @@ def test_gemini_rules(tmp_path):
     g = scan(env, "gemini-cli")
     assert status(g, "rootlevel").status == "listed"
     assert status(g, "a-b-c").status == "listed"
-    assert status(g, part="/num/").status == "skipped"
+    # Gemini CLI 0.61.0 (lab): a number is not a string for js-yaml, so the line parser reads it
+    num = status(g, part="/num/")
+    assert (num.status, num.name, num.parse_mode) == ("listed", "5", "fallback")
     assert status(g, "folded").description == "Folded text.\n"
     assert status(g, "dup", "/home/").status == "shadowed"
     assert sanitise_name('a:b\\c/d<e>f*g?h"i|j') == "a-b-c-d-e-f-g-h-i-j"

@@ -171,7 +171,7 @@ def test_corpus_installed_in_temp_home(corpus, tmp_path):
     assert one(oc, "food-order").status == "gated"  # ordercli not on PATH
     assert one(oc, "mcp-builder").status == "listed"
     codex = cats["codex"]
-    assert one(codex, "discord").status == "skipped"
+    assert one(codex, "discord").status == "listed"  # Codex 0.169.0 quotes and parses again
     assert one(codex, "mcp-builder").status == "listed"
     env2 = mkenv(tmp_path, bins={"ordercli"}, touched=[env.workspace / "packages/app/x.ts"])
     cats2 = scan_all(env2)

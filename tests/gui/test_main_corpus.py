@@ -10,7 +10,7 @@ from PySide6.QtCore import QTimer
 from tests.gui.conftest import grab
 from workbench.app.skills_tree import SkillRole
 from workbench.core import discovery
-from workbench.core.model import Environment, Skill
+from workbench.core.model import CLIENT_IDS, Environment, Skill
 
 
 def _tree_rows(win) -> list[tuple[str, str, str]]:
@@ -61,7 +61,7 @@ def test_corpus_window_statuses_match_discovery(open_window, corpus, fake_home, 
     # Shadowing view (refreshed when shown): names defined more than once, a column per client.
     win.show_tab("shadowing")
     assert win.shadowing.model.rowCount() > 0
-    assert win.shadowing.model.columnCount() == 2 + 8
+    assert win.shadowing.model.columnCount() == 2 + len(CLIENT_IDS)
     ctx.set_client("claude-code")
     first = next(s for s in ctx.catalog().skills if s.status == "shadowed")
     ctx.select_skill(first.path)
@@ -89,7 +89,7 @@ def test_listing_truncated_codex_8k(open_window, corpus, fake_home, artifacts):
     assert rng is not None and entry.name in rep.text[rng[0]:rng[1]]
     # All-clients view: one row per client.
     pane.tabs.setCurrentIndex(1)
-    assert pane.clients_model.rowCount() == 8
+    assert pane.clients_model.rowCount() == len(CLIENT_IDS)
     grab(win, artifacts / "listing_truncated.png")
 
 

@@ -4,7 +4,7 @@ that the menus, the toolbar and the Help > Keyboard shortcuts dialog all read.
 ``ACTIONS`` lists every command of the main window; ``build_actions(parent, handlers)`` turns it
 into ``QAction``s (``handlers``: id -> callable; an action without a handler is created disabled
 so the table stays the single source of truth). Client switching gets one row per client
-(Ctrl+1 … Ctrl+8, in ``CLIENT_IDS`` order).
+(Ctrl+1 … Ctrl+9, in ``CLIENT_IDS`` order).
 
 Icons: one set, Qt's standard icons (``QStyle.StandardPixmap``; ``ActionSpec.icon`` names one,
 ``action_icon`` resolves it). Under a desktop icon theme Qt draws them from that theme, else from

@@ -433,6 +433,7 @@ def catalog_policy(cid: str) -> str:
         "vscode-copilot": "first wins: workspace > personal > plugin > extension",
         "cursor": "unverified",
         "agentskills": "project overrides user",
+        "copilot-cli": "first wins: .github > .agents > .claude > ~/.copilot > ~/.agents",
     }.get(cid, "client policy")
 
 

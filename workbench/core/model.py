@@ -27,6 +27,7 @@ CLIENT_IDS = (
     "vscode-copilot",
     "cursor",
     "agentskills",
+    "copilot-cli",
 )
 
 #: Discovery statuses (DESIGN.md section 1.2 / section 3 ``workbench scan``).

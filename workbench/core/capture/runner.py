@@ -218,6 +218,21 @@ class ClientRunner:
         raise NotImplementedError
 
 
+def request_tool(data: Any, name: str) -> dict[str, Any] | None:
+    """The tool definition called ``name`` in a request body (Anthropic ``tools``), or None."""
+    tools = data.get("tools") if isinstance(data, dict) else None
+    return next((t for t in tools or [] if isinstance(t, dict) and t.get("name") == name), None)
+
+
+def system_texts(data: Any) -> list[tuple[int, str]]:
+    """``(block index, text)`` of each text block of a request's ``system`` (Anthropic Messages;
+    a plain string is block 0)."""
+    system = data.get("system") if isinstance(data, dict) else None
+    blocks = [{"text": system}] if isinstance(system, str) else system or []
+    return [(i, b["text"]) for i, b in enumerate(blocks)
+            if isinstance(b, dict) and isinstance(b.get("text"), str)]
+
+
 def isolated_env(home: Path, path_dirs: list[str], extra: dict[str, str]) -> dict[str, str]:
     """An ``env -i`` style environment: HOME, XDG dirs under it, PATH, a UTF-8 locale, ``extra``."""
     env = {

@@ -21,6 +21,7 @@ DISPLAY_NAMES = {
     "vscode-copilot": "VS Code Copilot",
     "cursor": "Cursor",
     "agentskills": "Agent Skills spec",
+    "copilot-cli": "GitHub Copilot CLI",
 }
 
 

@@ -70,6 +70,7 @@ class WalkRules:
         stop_at_skill: the client does not look below a folder that holds a SKILL.md.
         symlinks: "follow" | "inside-root" (realpath must stay inside the root) | "none".
         client: display name used in reasons.
+        walk_names: folders of ``NEVER_WALKED`` the client does enter (OpenCode: node_modules).
     """
 
     max_depth: int | None = 1
@@ -80,6 +81,7 @@ class WalkRules:
     stop_at_skill: bool = False
     symlinks: str = "follow"
     client: str = "the client"
+    walk_names: frozenset[str] = frozenset()
 
 
 #: Extra roots (``--root``, the workspace-as-root): the same walk for every client, see
@@ -367,7 +369,7 @@ def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[F
             continue
         prefix = d if d.endswith(sep) else d + sep
         for name in lst[1]:
-            if name in NEVER_WALKED or name in silent:
+            if (name in NEVER_WALKED and name not in rules.walk_names) or name in silent:
                 continue
             cw = child_why
             if cw is None:
@@ -709,4 +711,46 @@ __all__ = [
     "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
     "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
     "ReadResult",
+    "js_string",
+    "retry_quoted",
 ]
+
+
+def js_string(value: object) -> str | None:
+    """A YAML scalar as JavaScript's ``String()`` prints it (None for lists, maps and null)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        return value.strip()
+    return None
+
+
+_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
+
+
+def retry_quoted(frontmatter: str) -> dict | None:
+    """Claude Code's (and OpenCode's) second try at frontmatter that strict YAML rejects: every top-level
+    ``key: value`` line whose plain value holds ``": "`` gets that value double-quoted, then the
+    text is parsed again. The mapping, or None when it still fails (lab: ``yaml-unquoted-colon``
+    passes; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote`` stay broken; Claude Code
+    2.1.328, OpenCode 1.18.33)."""
+    out = []
+    changed = False
+    for line in frontmatter.split("\n"):
+        m = _PLAIN_PAIR.match(line)
+        if m and ": " in m.group(2) and m.group(2)[0] not in "\"'[{>|&*!%@`":
+            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{m.group(1)}: "{value}"'
+            changed = True
+        out.append(line)
+    if not changed:
+        return None
+    try:
+        data = load_yaml("\n".join(out))  # bounded: aliases, depth, integer digits
+    except (yaml.YAMLError, ValueError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None

@@ -100,6 +100,10 @@ PROFILES: dict[str, Profile] = {p.id: p for p in (
                                                     "<file>/SKILL.md</file>\n</skill>\n") + 40,
             budget_note="15,000 chars, only when the skill tool is enabled (AutomaticInstructionsCollector); "
                         "path length assumed 40"),
+    Profile("copilot-cli", "GitHub Copilot CLI", "copilot-cli", None,
+            budget_chars=15_000, entry_overhead=len("<skill>\n  <name></name>\n  <description></description>\n"
+                                                    "  <location>project</location>\n</skill>\n"),
+            budget_note="15,000 chars of entries, built-ins included (observed on Copilot CLI 1.0.102)"),
     Profile("cursor", "Cursor", "cursor", CURSOR_FIELDS, budget_note="budget unknown (unpublished)"),
     Profile("claude-api", "Claude API / claude.ai uploads", None, SPEC_FIELDS, unicode_names=False,
             budget_note="no listing budget modelled"),

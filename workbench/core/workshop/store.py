@@ -98,6 +98,7 @@ DEFAULT_PROJECT_ROOTS = {
     "vscode-copilot": ".github/skills",
     "cursor": ".cursor/skills",
     "agentskills": ".agents/skills",
+    "copilot-cli": ".github/skills",
 }
 
 _SCHEMA = """

@@ -39,7 +39,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.claude_code.builtins import BUILTINS, VERSION
-from workbench.core.clients.claude_code.profile import js_string
+from workbench.core.clients.common import js_string
 from workbench.core.listing import (
     ListingReport, SkillListing, client_texts, ctx_label, locale_key, placeholder,
 )

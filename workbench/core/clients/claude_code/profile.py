@@ -25,20 +25,15 @@ import re
 from pathlib import Path
 
 import pathspec
-import yaml
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, load_json_file, unreadable,
+    CommonProfile, WalkRules, folder_name, js_string, load_json_file, retry_quoted, unreadable,
 )
 from workbench.core.listing import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 
-try:
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 #: Managed (enterprise) settings folders per OS (docs: "managed settings"); that managed skills
 #: live in ``<dir>/.claude/skills`` is *unverified*.
@@ -66,45 +61,6 @@ def _first_text_line(sf: SkillFile) -> str:
         if s:
             return s.lstrip("#").strip()
     return ""
-
-
-_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
-
-
-def retry_quoted(frontmatter: str) -> dict | None:
-    """Claude Code's second try at frontmatter that strict YAML rejects: every top-level
-    ``key: value`` line whose plain value holds ``": "`` gets that value double-quoted, then the
-    text is parsed again. The mapping, or None when it still fails (lab: ``yaml-unquoted-colon``
-    passes; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote`` stay broken; Claude Code
-    2.1.328)."""
-    out = []
-    changed = False
-    for line in frontmatter.split("\n"):
-        m = _PLAIN_PAIR.match(line)
-        if m and ": " in m.group(2) and m.group(2)[0] not in "\"'[{>|&*!%@`":
-            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
-            line = f'{m.group(1)}: "{value}"'
-            changed = True
-        out.append(line)
-    if not changed:
-        return None
-    try:
-        data = yaml.load("\n".join(out), Loader=_Loader)  # noqa: S506 - a safe loader
-    except yaml.YAMLError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def js_string(value: object) -> str | None:
-    """A YAML scalar as JavaScript's ``String()`` prints it (None for lists, maps and null)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value).removesuffix(".0") if value.is_integer() else repr(value)
-    if isinstance(value, str):
-        return value.strip()
 
 
 #: pathspec turns a glob into a backtracking regex: ``*a*a*a*a*a*a*a*a*a*a*a*a*b`` against 40

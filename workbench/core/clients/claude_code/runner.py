@@ -11,7 +11,9 @@ import re
 from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.capture.runner import (
+    ClientRunner, Extracted, Placement, RunContext, RunSpec, request_tool,
+)
 from workbench.core.clients.claude_code.builtins import builtin_names
 from workbench.core.clients.claude_code.listing import HEADER
 
@@ -40,10 +42,7 @@ class ClaudeCodeRunner(ClientRunner):
         )
 
     def is_listing_request(self, req: RecordedRequest) -> bool:
-        data = req.json()
-        return (req.api == "anthropic-messages" and isinstance(data, dict)
-                and any(t.get("name") == "Skill" for t in data.get("tools") or []
-                        if isinstance(t, dict)))
+        return req.api == "anthropic-messages" and request_tool(req.json(), "Skill") is not None
 
     def extract(self, req: RecordedRequest) -> Extracted:
         """The ``<system-reminder>`` block of the first user message that starts with the header.
@@ -54,8 +53,7 @@ class ClaudeCodeRunner(ClientRunner):
         are this version's built-ins (``builtins.py``); their texts go to ``client_texts``.
         """
         data = req.json() or {}
-        tool = next((t for t in data.get("tools") or [] if isinstance(t, dict)
-                     and t.get("name") == "Skill"), None)
+        tool = request_tool(data, "Skill")
         for mi, msg in enumerate(data.get("messages") or []):
             if not isinstance(msg, dict) or msg.get("role") != "user":
                 continue

@@ -1,47 +1,42 @@
 """Codex CLI's skill listing: a developer-role ``<skills_instructions>`` message.
 
-Source: ``openai/codex`` ``codex-rs/core-skills/src/render.rs`` @0899b7c4
-(``render_available_skills_body``, ``default_skill_metadata_budget``, ``build_available_skills``,
-``render_lines_with_description_budget``, alias plan) and ``skill_instructions.rs``; summarised in
-../shared/reference/clients.md section 2.3-2.4.
+Checked on Codex CLI 0.169.0 by the conformance lab (tests/conformance: budget-*, clash-codex-*,
+codex-window-*, codex-unicode-budget and the shared matrix); earlier shape from ``openai/codex``
+``codex-rs/core-skills/src/render.rs`` @0899b7c4 (``default_skill_metadata_budget``,
+``render_lines_with_description_budget``), ../shared/reference/clients.md section 2.3-2.4.
 
-Template (reproduced byte for byte, except the how-to block, see below)::
+Template (0.169.0: always the skill-roots variant, no how-to block)::
 
     <skills_instructions>
     ## Skills
-    A skill is a set of local instructions ... when using a specific skill.
+    {intro: Codex's prose, 261 chars in 0.169.0: a capture's text or a placeholder}
+    ### Skill roots
+    - `r0` = `/abs/root`                          <- roots holding a listed skill, in root order
     ### Available skills
-    - {name}: {description} (file: {abs path, '\\' -> '/'})
-    - {name}: (file: {path})                      <- empty or fully cut description
-    ### How to use skills
-    {how-to block}
+    - {name}: {description} (file: r0/rel/SKILL.md)
+    - {name}: (file: r1/rel/SKILL.md)             <- empty or fully cut description
     </skills_instructions>
 
-Alias variant (only when it fits more): the intro ends "...and a short path that can be expanded
-into an absolute path using the skill roots table.", then ``### Skill roots`` with lines
-``- `r0` = `/abs/root``` and entries ``(file: r0/rel/SKILL.md)``.
-
-The how-to block: the reference gives only its first two bullets verbatim; the rest of the text in
-``HOW_TO_*`` below is OUR PARAPHRASE (same structure: missing/blocked, progressive-disclosure steps
-1-5, coordination, context hygiene, safety), not Codex's prose. Codex does not count the header or
-the how-to in its budget; where the *alias plan* compares body costs it does count them, and we
-use the published lengths (``PUBLISHED_HOW_TO_*_LEN``, 1,976 and 2,136 ASCII chars) there.
+System skills (``builtins.py``: 4 in 0.169.0) are unpacked by Codex into
+``$CODEX_HOME/skills/.system`` on its first run and listed first; when they are not on disk yet the
+workbench lists them from the stored facts, texts from ``options["client_texts"]`` or placeholders
+of the right length.
 
 Budget: ``Tokens(context_window * 2 / 100, min 1)`` or, when the window is unknown,
 ``Characters(8_000)``. Cost of a line = cost of ``line + "\\n"``: tokens = ceil(UTF-8 bytes / 4);
-chars = code points. (a) all full lines fit -> done; (b) all minimum lines fit -> the remaining
-budget is handed out one description character at a time, round-robin in listing order, until
-nothing changes (prefix cut, *no* ellipsis); (c) minimum lines in order, skipping any that do not
-fit, the rest omitted. If (a) failed, the alias plan is tried and kept if it includes more
-skills, else fewer truncated chars, else lower cost.
+chars = code points. The header and the roots table are not counted. (a) all full lines fit ->
+done; (b) all minimum lines fit -> the remaining budget is handed out one description character
+at a time, round-robin in listing order, until nothing changes (prefix cut, *no* ellipsis);
+(c) minimum lines in order, skipping any that do not fit, the rest omitted.
 
 Order: System, Admin, Repo, User scope, then name, then path (``ordered_skills_for_budget``).
 Scope mapping from our model: system/bundled -> System, admin/managed -> Admin,
 project/nested -> Repo, user/plugin/extra -> User.
 
-Options: ``how_to`` (False drops the how-to block from the text; default True);
-``budget_tokens`` / ``budget_chars`` (what-if: replace the default budget by this many tokens or
-characters; Codex itself has no such setting).
+Options: ``builtins`` (False leaves out Codex's system skills: a what-if of your own skills
+only; default True); ``client_texts`` (the system skills' texts from a capture,
+``workbench.core.listing.CLIENT_TEXTS``); ``budget_tokens`` / ``budget_chars`` (what-if: replace
+the default budget by this many tokens or characters; Codex itself has no such setting).
 """
 
 from __future__ import annotations
@@ -50,8 +45,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, ceil_div, ctx_label, utf8_len
-from workbench.core.text import plural
+from workbench.core.clients.codex.builtins import BUILTINS
+from workbench.core.listing import (ListingReport, SkillListing, ceil_div, client_texts, ctx_label,
+                                   placeholder, utf8_len)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -63,51 +59,9 @@ TRUNCATION_WARNING_THRESHOLD = 100
 
 OPEN_TAG = "<skills_instructions>"
 CLOSE_TAG = "</skills_instructions>"
-INTRO_ABSOLUTE = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` "
-                  "file. Below is the list of skills that can be used. Each entry includes a name, "
-                  "description, and file path so you can open the source for full instructions "
-                  "when using a specific skill.")
-INTRO_ALIASES = ("A skill is a set of local instructions to follow that is stored in a `SKILL.md` "
-                 "file. Below is the list of skills that can be used. Each entry includes a name, "
-                 "description, and a short path that can be expanded into an absolute path using "
-                 "the skill roots table.")
-
-# The first two bullets are quoted in the reference; everything after them is OUR PARAPHRASE.
-_TRIGGER = ("- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the "
-            "task clearly matches a skill's description shown above, you must use that skill for "
-            "that turn.")
-_PARAPHRASE_TAIL = (
-    " Use every skill that is mentioned; a skill applies only to the turn that mentions it.\n"
-    "- Missing/blocked: when a named skill is not listed or its file cannot be opened, say so in "
-    "one line and carry on with the best alternative.\n"
-    "- How to use a skill (progressive disclosure):\n"
-    "  1) Once you pick a skill, open its `SKILL.md` and read just enough to follow it.\n"
-    "  2) Resolve relative paths it mentions against {dir_phrase} before trying anything else.\n"
-    "  3) Open only the reference files the request needs, never whole folders.\n"
-    "  4) Prefer running or adapting bundled `scripts/` over retyping their code.\n"
-    "  5) Reuse bundled `assets/` and templates instead of recreating them.\n"
-    "- Coordination: when several skills apply, use the smallest set and say in which order; "
-    "mention briefly which skill you use and why, or why you skip an obvious one.\n"
-    "- Context hygiene: summarise rather than paste long sections, avoid chasing references "
-    "deeply, and pick only the variant (framework, provider, domain) that matters.\n"
-    "- Safety and fallback: if a skill cannot be applied cleanly, say what is wrong, choose the "
-    "next best approach, and continue."
-)
-HOW_TO_ABSOLUTE = (
-    "- Discovery: The list above is the skills available in this session (name + description + "
-    "file path). Skill bodies live on disk at the listed paths.\n" + _TRIGGER
-    + _PARAPHRASE_TAIL.format(dir_phrase="the skill's folder")
-)
-HOW_TO_ALIASES = (
-    "- Discovery: The list above is the skills available in this session (name + description + "
-    "short path). Skill bodies live on disk at the listed paths after expanding the matching "
-    "alias from `### Skill roots`.\n" + _TRIGGER
-    + _PARAPHRASE_TAIL.format(dir_phrase="the folder of the expanded `SKILL.md` path")
-)
-#: Length (chars = bytes, ASCII) of Codex's own SKILLS_HOW_TO_USE_WITH_ABSOLUTE_PATHS /
-#: _WITH_ALIASES constants in render.rs @0899b7c4, used where Codex's cost counts the body.
-PUBLISHED_HOW_TO_ABSOLUTE_LEN = 1976
-PUBLISHED_HOW_TO_ALIASES_LEN = 2136
+#: The intro paragraph under "## Skills" is Codex's own prose: the project keeps its length only
+#: (``client_texts["prose"]["intro"]`` fills it; measured on 0.169.0 by the lab).
+PROSE_LENGTHS = {"0.169.0": {"intro": 261}}
 
 WARN_REMOVED_PREFIX = "Exceeded skills context budget. All skill descriptions were removed and"
 WARN_SHORTENED = ("Skill descriptions were shortened to fit the skills context budget. Codex can "
@@ -297,157 +251,123 @@ def _plan(budget: Budget, lines: list[_Line], root_lines: list[str], table_cost:
     return _Plan(out, alloc2, len(out), len(lines) - len(out), cut, root_lines, "c", used + table_cost)
 
 
-def _body_len(root_lines: list[str]) -> tuple[int, int]:
-    """(chars, bytes) of ``render_available_skills_body(root_lines, [])`` with Codex's *published*
-    how-to text (measured by length only)."""
-    if root_lines:
-        parts = ["## Skills", INTRO_ALIASES, "### Skill roots", *root_lines, "### Available skills",
-                 "### How to use skills"]
-        how = PUBLISHED_HOW_TO_ALIASES_LEN
-    else:
-        parts = ["## Skills", INTRO_ABSOLUTE, "### Available skills", "### How to use skills"]
-        how = PUBLISHED_HOW_TO_ABSOLUTE_LEN
-    nlines = len(parts) + 1
-    chars = 2 + sum(len(p) for p in parts) + how + (nlines - 1)
-    nbytes = 2 + sum(utf8_len(p) for p in parts) + how + (nlines - 1)
-    return chars, nbytes
+@dataclass
+class _Item:
+    """One entry to list: a scanned skill or one of Codex's system skills (``skill`` None)."""
+
+    name: str
+    description: str
+    path: str
+    root: str
+    rank: int
+    prec: int
+    skill: "Skill | None" = None
 
 
-def _table_cost(budget: Budget, root_lines: list[str]) -> int:
-    """``aliased_metadata_overhead_cost``: cost(aliased body) - cost(absolute body)."""
-    ac, ab = _body_len(root_lines)
-    bc, bb = _body_len([])
-    return max(0, budget.cost_counts(ac, ab) - budget.cost_counts(bc, bb))
+def builtin_items(skills: list["Skill"], env: "Environment", options: dict[str, Any]
+                  ) -> tuple[list[_Item], bool]:
+    """Codex's system skills not already scanned (``$CODEX_HOME/skills/.system``), with their
+    texts from ``client_texts`` or placeholders of the stored lengths; and whether all are real."""
+    from workbench.core.clients.codex.profile import CLIENT_VERSION, PROFILE
+
+    sysroot = PROFILE.codex_home(env) / "skills" / ".system"
+    root = codex_path(sysroot)
+    prec = next((r.precedence for r in PROFILE.roots(env) if r.path == sysroot), 0)
+    have = {s.name for s in skills if s.root.scope == "system"}
+    captured = {str(b.get("name", "")): str(b.get("description", ""))
+                for b in client_texts(options)["builtins"]}
+    out = []
+    real = True
+    for name, length in BUILTINS.get(CLIENT_VERSION, ()):
+        if name in have:
+            continue
+        real = real and name in captured
+        desc = captured.get(name, placeholder(f"system skill {name}: description", length))
+        out.append(_Item(name, desc, f"{root}/{name}/SKILL.md", root, 0, prec))
+    return out, real
 
 
-def _marketplace_base(p: str) -> str | None:
-    """``plugin_marketplace_base``: the folder right below ``.../plugins/cache/`` on ``p``'s path."""
-    parts = p.split("/")
-    for i in range(len(parts) - 1, 1, -1):
-        if parts[i - 1] == "cache" and parts[i - 2] == "plugins":
-            return "/".join(parts[: i + 1])
-    return None
+def intro(options: dict[str, Any]) -> tuple[str, bool]:
+    """Codex's intro paragraph: the captured text, or a placeholder of its length; and whether
+    it is the real text."""
+    got = client_texts(options)["prose"].get("intro")
+    if isinstance(got, str):
+        return got, True
+    return placeholder("Codex intro: what a skill is, how entries are written",
+                       PROSE_LENGTHS[_version()]["intro"]), False
 
 
-def _version_base(p: str) -> str | None:
-    """``plugin_version_base``: ``<marketplace>/<plugin>/<version>`` when ``p`` is below it."""
-    mb = _marketplace_base(p)
-    if mb is None:
-        return None
-    rel = [x for x in p[len(mb):].split("/") if x]
-    if len(rel) < 2:
-        return None
-    return f"{mb}/{rel[0]}/{rel[1]}"
-
-
-def _alias_roots(skills: list["Skill"]) -> tuple[list[str], dict[int, str]]:
-    """Alias roots in root order, and the alias root of each skill (``build_alias_plan``)."""
-    roots: list[str] = []
-    seen: set[str] = set()
-    root_of: dict[int, str] = {}
-    for s in sorted(skills, key=lambda s: s.root.precedence):
-        r = codex_path(s.root.path).rstrip("/") or "/"
-        root_of[id(s)] = r
-        if r not in seen:
-            seen.add(r)
-            roots.append(r)
-    counts: dict[str, int] = {}
-    for r in roots:
-        vb = _version_base(r)
-        if vb is not None:
-            counts[vb] = counts.get(vb, 0) + 1
-    alias_of_root: dict[str, str] = {}
-    for r in roots:
-        vb = _version_base(r)
-        alias_of_root[r] = r if vb is None or counts.get(vb, 0) > 1 else (_marketplace_base(r) or r)
-    ordered: list[str] = []
-    for r in roots:
-        if alias_of_root[r] not in ordered:
-            ordered.append(alias_of_root[r])
-    return ordered, {k: alias_of_root[r] for k, r in root_of.items()}
-
-
-def _with_body(skill_lines: list[str], root_lines: list[str], how_to: bool) -> str:
-    parts = ["## Skills"]
-    if root_lines:
-        parts += [INTRO_ALIASES, "### Skill roots", *root_lines]
-    else:
-        parts.append(INTRO_ABSOLUTE)
-    parts.append("### Available skills")
-    parts += skill_lines
-    if how_to:
-        parts.append("### How to use skills")
-        parts.append(HOW_TO_ALIASES if root_lines else HOW_TO_ABSOLUTE)
+def _with_body(skill_lines: list[str], root_lines: list[str], intro_text: str) -> str:
+    parts = ["## Skills", intro_text, "### Skill roots", *root_lines, "### Available skills",
+             *skill_lines]
     return OPEN_TAG + "\n" + "\n".join(parts) + "\n" + CLOSE_TAG
 
 
 def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
-    """Render Codex's listing for ``skills`` (already in listing order, see ``listing_order``).
+    """Render Codex's listing for ``skills`` (already in listing order, see ``listing_order``)
+    plus its system skills (first, System scope).
 
-    ``budget_used`` = cost of the included skill lines (+ the skill-roots table cost for the alias
-    plan), in the budget's unit; header and how-to are not counted (as in Codex).
+    ``budget_used`` = cost of the included skill lines + the skill-roots table, in the budget's
+    unit; the header is not counted (as in Codex).
     """
     budget = default_budget(context_tokens)
     if options.get("budget_tokens"):
         budget = Budget("tokens", int(options["budget_tokens"]))
     elif options.get("budget_chars"):
         budget = Budget("chars", int(options["budget_chars"]))
-    assumptions = [
-        "The '### How to use skills' block after its first two bullets is our paraphrase, not "
-        f"Codex's text ({PUBLISHED_HOW_TO_ABSOLUTE_LEN:,} chars published); Codex does not count "
-        "it in the budget.",
-    ]
+    assumptions: list[str] = []
     if budget.unit == "tokens":
         assumptions.append("Codex counts tokens as ceil(UTF-8 bytes / 4) per line (its own "
                            "estimate, not a tokenizer).")
-    if not skills:
+    system, real = builtin_items(skills, env, options) if options.get("builtins", True) else ([], True)
+    if system and not real:
+        assumptions.append("System skill descriptions are placeholders of their real lengths; "
+                           "capture the installed client (or let it unpack ~/.codex/skills/.system) "
+                           "for the texts.")
+    items = system + [_Item(s.name, s.description or "", codex_path(s.path),
+                            codex_path(s.root.path).rstrip("/") or "/", scope_rank(s),
+                            s.root.precedence, s)
+                      for s in skills]
+    items.sort(key=lambda it: (it.rank, it.name, it.path))
+    if not items:
         return ListingReport(client=CLIENT, context_tokens=context_tokens, text="", placement=PLACEMENT,
                              budget_unit=budget.unit, budget_limit=budget.limit, budget_used=0,
-                             assumptions=assumptions,
+                             assumptions=assumptions, client_version=_version(),
                              info=["No skills: Codex sends no <skills_instructions> message."])
-    abs_lines = [_Line(s.name, s.description or "", codex_path(s.path)) for s in skills]
-    plan = _plan(budget, abs_lines, [], 0)
-    if plan.case != "a":
-        aroots, per_skill = _alias_roots(skills)
-        root_lines = [f"- `r{i}` = `{r}`" for i, r in enumerate(aroots)]
-        tcost = _table_cost(budget, root_lines)
-        if aroots and tcost < budget.limit:
-            names = {r: f"r{i}" for i, r in enumerate(aroots)}
-            alias_lines = []
-            for s in skills:
-                ar = per_skill[id(s)]
-                p = codex_path(s.path)
-                if p.startswith(ar.rstrip("/") + "/"):
-                    path = f"{names[ar]}/{p[len(ar.rstrip('/')) + 1:]}"
-                else:
-                    path = p
-                alias_lines.append(_Line(s.name, s.description or "", path))
-            aplan = _plan(budget.with_limit(budget.limit - tcost), alias_lines, root_lines, tcost)
-            better = (aplan.included > plan.included if aplan.included != plan.included
-                      else aplan.truncated_chars < plan.truncated_chars
-                      if aplan.truncated_chars != plan.truncated_chars else aplan.cost < plan.cost)
-            if better:
-                plan = aplan
-    text = _with_body(plan.lines, plan.root_lines, options.get("how_to", True))
+    roots = list(dict.fromkeys(it.root for it in sorted(items, key=lambda it: it.prec)))
+    alias = {r: f"r{i}" for i, r in enumerate(roots)}
+    root_lines = [f"- `{alias[r]}` = `{r}`" for r in roots]
+    lines = []
+    for it in items:
+        path = it.path
+        if path.startswith(it.root.rstrip("/") + "/"):
+            path = f"{alias[it.root]}/{path[len(it.root.rstrip('/')) + 1:]}"
+        lines.append(_Line(it.name, it.description, path))
+    plan = _plan(budget, lines, root_lines, 0)  # the roots table is not counted (lab: budget-*)
+    intro_text, intro_real = intro(options)
+    if not intro_real:
+        assumptions.append("The intro paragraph is a placeholder of its real length (Codex's own "
+                           "text comes from a capture of the installed client).")
+    text = _with_body(plan.lines, plan.root_lines, intro_text)
     entries: list[SkillListing] = []
-    for s, a in zip(skills, plan.alloc):
-        d = len(s.description or "")
+    builtin_states: list[SkillListing] = []
+    for it, a in zip(items, plan.alloc):
+        d = len(it.description)
+        path = str(it.skill.path) if it.skill is not None else it.path
         if a is None:
-            entries.append(SkillListing(s.name, str(s.path), "omitted", d, 0,
-                                        "minimum line did not fit the budget"))
+            e = SkillListing(it.name, path, "omitted", d, 0, "minimum line did not fit the budget")
         elif d == 0:
-            entries.append(SkillListing(s.name, str(s.path), "full", 0, 0, "no description"))
+            e = SkillListing(it.name, path, "full", 0, 0, "no description")
         elif a >= d:
-            entries.append(SkillListing(s.name, str(s.path), "full", d, d))
+            e = SkillListing(it.name, path, "full", d, d)
         elif a == 0:
-            entries.append(SkillListing(s.name, str(s.path), "name-only", d, 0,
-                                        "description removed to fit the budget"))
+            e = SkillListing(it.name, path, "name-only", d, 0, "description removed to fit the budget")
         else:
-            entries.append(SkillListing(s.name, str(s.path), "truncated", d, a,
-                                        "cut round-robin (no ellipsis)"))
+            e = SkillListing(it.name, path, "truncated", d, a, "cut round-robin (no ellipsis)")
+        (entries if it.skill is not None else builtin_states).append(e)
     warnings: list[str] = []
-    total = len(skills)
+    total = len(items)
     if plan.omitted:
         prefix = WARN_REMOVED_PREFIX
         if budget.unit == "tokens":
@@ -458,15 +378,18 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
                         "model-visible skills list.")
     elif plan.truncated_chars and ceil_div(plan.truncated_chars, total) > TRUNCATION_WARNING_THRESHOLD:
         warnings.append(WARN_SHORTENED_PCT if budget.unit == "tokens" else WARN_SHORTENED)
-    info = []
-    if plan.root_lines:
-        info.append(f"Alias plan used: {plural(len(plan.root_lines), 'skill root')} abbreviated as r0.. "
-                    "(it fit more skills or cut fewer characters).")
     how = ("what-if override" if options.get("budget_tokens") or options.get("budget_chars")
            else f"{context_tokens:,} tokens × 2 %" if budget.unit == "tokens"
            else "context window unknown: 8,000-character fallback")
-    info.append(f"Budget: {budget.limit:,} {budget.unit} ({how}) at {ctx_label(context_tokens)}.")
-    used = plan.cost
+    info = [f"Skill roots abbreviated as r0..r{len(roots) - 1} (in root order).",
+            f"Budget: {budget.limit:,} {budget.unit} ({how}) at {ctx_label(context_tokens)}."]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         budget_unit=budget.unit, budget_limit=budget.limit, budget_used=used,
-                         skills=entries, warnings=warnings, assumptions=assumptions, info=info)
+                         budget_unit=budget.unit, budget_limit=budget.limit, budget_used=plan.cost,
+                         skills=entries, warnings=warnings, assumptions=assumptions, info=info,
+                         builtins=builtin_states, client_version=_version())
+
+
+def _version() -> str:
+    from workbench.core.clients.codex.profile import CLIENT_VERSION
+
+    return CLIENT_VERSION

@@ -24,6 +24,7 @@ canonical SKILL.md path is deduplicated.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 
@@ -34,9 +35,13 @@ from workbench.core.clients.common import CommonProfile, WalkRules, folder_name,
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import MAX_FILE_BYTES, SkillFile, collapse_ws, load_yaml, read_regular_file
 
+CLIENT_VERSION = "0.169.0"
 MAX_NAME_LEN = 64  # loader.rs, counted after namespacing
 MAX_DESCRIPTION_LEN = 1024  # loader.rs
 MAX_SCAN_DEPTH = 6  # loader.rs
+#: Codex enters node_modules (lab: node-modules); only .git (a dot-folder anyway) is left out.
+NOT_WALKED = frozenset({".git"})
+WALKED_TOO = frozenset({"node_modules"})
 
 #: Listing order by scope (render.rs / manager.rs): System, Admin, Repo, User.
 SCOPE_ORDER = {"system": 0, "admin": 1, "project": 2, "user": 3, "extra": 3, "plugin": 3}
@@ -48,10 +53,11 @@ class CodexProfile(CommonProfile):
     id = "codex"
     display_name = "Codex CLI"
     version_note = "openai/codex core-skills loader.rs @033d1d07, render.rs @0899b7c4"
-    client_version = "0.169.0"  # real-clients.md
+    client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "keep-both"
     rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
-                      client="Codex")
+                      skip_names=NOT_WALKED, walk_names=WALKED_TOO, client="Codex")
 
     def codex_home(self, env: Environment) -> Path:
         """``$CODEX_HOME`` or ``~/.codex``."""
@@ -101,53 +107,71 @@ class CodexProfile(CommonProfile):
             return super().rules_for(root)
         if root.scope == "system":
             return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
+                             skip_names=NOT_WALKED, walk_names=WALKED_TOO,
                              symlinks="none", client="Codex (System scope)")
         if root.path.name == "skills" and root.scope == "user" and root.path.parent.name != ".agents":
             # $CODEX_HOME/skills: .system is its own root; do not report it twice
             return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
+                             skip_names=NOT_WALKED, walk_names=WALKED_TOO,
                              silent_names=frozenset({".system"}), symlinks="follow", client="Codex")
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
-        """Codex's loader: frontmatter must open on line 1 and close; strict YAML; only
-        ``name``, ``description``, ``metadata.short-description`` read. Any violation skips the
-        skill with an error (loader.rs). Name: whitespace collapsed, default the parent folder
-        name, ≤ 64 chars after namespacing. Description: whitespace collapsed, required, ≤ 1024.
-        A UTF-8 BOM broke frontmatter detection in 0.111 (3p report, *unverified*)."""
+        """Codex's loader (checked on Codex CLI 0.169.0 by the lab: yaml-*, name-*, description-*,
+        bom, symlink-skill-md scenarios): a SKILL.md that is itself a symlink is not read; the
+        frontmatter must open on line 1 (a BOM breaks it) and close; YAML without repeated keys,
+        and when the YAML fails, once more with plain values quoted (``retry_quoted``: an
+        unquoted ``: ``, an unclosed ``[`` are read as text). ``name`` and
+        ``description`` may be any scalar (a number or boolean becomes its text); a list or map
+        skips the skill. Name: whitespace collapsed, default the folder name, ≤ 64 chars after
+        namespacing. Description: whitespace collapsed, required non-empty, cut to 1,021 chars + "..."
+        past 1,024."""
         folder = folder_name(found) or "skill"
+        if os.path.islink(found.path):
+            return ReadResult(False, name=folder, mode="failed",
+                              reason="SKILL.md is a symlink: Codex does not read a symlinked skill file "
+                                     "(a symlinked skill folder is followed)")
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=f"failed to read: {sf.message}")
         if sf.has_bom:
             return ReadResult(False, name=folder, mode="failed",
                               reason="missing YAML frontmatter delimited by ---: the file starts with a "
-                                     "UTF-8 BOM (broke detection in Codex 0.111, 3p report)",
-                              unverified=["BOM breaks Codex frontmatter detection (3p report, 0.111)"])
+                                     "UTF-8 BOM")
         if sf.state in ("no-frontmatter", "unclosed"):
             return ReadResult(False, name=folder, mode="failed",
                               reason="missing YAML frontmatter delimited by ---")
+        mode = "strict"
         if sf.state in ("yaml-error", "not-mapping"):
+            retried = retry_quoted(sf.frontmatter) if sf.state == "yaml-error" else None
+            if retried is None:
+                return ReadResult(False, name=folder, mode="failed", reason=f"invalid YAML: {sf.message}")
+            data: dict = retried
+            mode = "fallback"
+        elif sf.duplicate_keys:
             return ReadResult(False, name=folder, mode="failed",
-                              reason=f"invalid YAML: {sf.message}")
-        data = sf.data or {}
+                              reason=f"invalid YAML: duplicate key `{sf.duplicate_keys[0][0]}`")
+        else:
+            data = sf.data or {}
         raw_name = data.get("name")
-        if raw_name is not None and not isinstance(raw_name, str):
+        if raw_name is not None and not isinstance(raw_name, SCALARS):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"invalid type for `name`: expected a string, got {type(raw_name).__name__}")
-        name = collapse_ws(raw_name) if raw_name else ""
+        name = collapse_ws(scalar_text(raw_name)) if raw_name is not None else ""
         if not name:
             name = folder
         raw_desc = data.get("description")
-        if raw_desc is not None and not isinstance(raw_desc, str):
+        if raw_desc is not None and not isinstance(raw_desc, SCALARS):
             return ReadResult(False, name=name, mode="failed",
                               reason=f"invalid type for `description`: expected a string, got {type(raw_desc).__name__}")
-        desc = collapse_ws(raw_desc or "")
+        desc = collapse_ws(scalar_text(raw_desc)) if raw_desc is not None else ""
         if not desc:
             return ReadResult(False, name=name, mode="failed", reason="missing field `description`")
-        if len(desc) > MAX_DESCRIPTION_LEN:
-            return ReadResult(False, name=name, mode="failed",
-                              reason=f"invalid description: exceeds maximum length of {MAX_DESCRIPTION_LEN} "
-                                     f"characters ({len(desc)} after whitespace collapse)")
+        notes = []
+        if len(desc) > MAX_DESCRIPTION_LEN:  # 0.169.0 cuts it (lab: long-description)
+            notes.append(f"description cut from {len(desc)} to {MAX_DESCRIPTION_LEN} characters "
+                         "(ending in '...')")
+            desc = desc[:MAX_DESCRIPTION_LEN - 3] + "..."
         full = f"{root.namespace}:{name}" if root.namespace else name
         if len(full) > MAX_NAME_LEN:
             return ReadResult(False, name=name, mode="failed",
@@ -161,7 +185,10 @@ class CodexProfile(CommonProfile):
                 return ReadResult(False, name=name, mode="failed",
                                   reason="invalid metadata.short-description: exceeds maximum length of 1024 characters")
             fields["short-description"] = sd
-        return ReadResult(True, name=name, description=desc, fields=fields, mode="strict")
+        if mode != "strict":
+            notes.insert(0, f"YAML failed ({sf.message}); read again with values quoted")
+        note = "; ".join(notes)
+        return ReadResult(True, name=name, description=desc, fields=fields, mode=mode, note=note)
 
     # -- gating ------------------------------------------------------------------------
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
@@ -208,6 +235,44 @@ class CodexProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """System, Admin, Repo, User; then name; then path (render.rs)."""
         return sorted(skills, key=lambda s: (SCOPE_ORDER.get(s.root.scope, 3), s.name, str(s.path)))
+
+
+#: Frontmatter values Codex accepts as text (its loader turns a number or boolean into a string).
+SCALARS = (str, int, float, bool)
+_PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
+
+
+def scalar_text(value: object) -> str:
+    """A scalar as Codex writes it: booleans lower-case, numbers as written by YAML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def retry_quoted(frontmatter: str) -> dict | None:
+    """Codex's second try at frontmatter that YAML rejects: every top-level ``key: value`` line
+    whose value does not open with a quote or a block/flow indicator it keeps (``"'|>``) gets the
+    value double-quoted, then the text is parsed again. The mapping, or None when it still fails
+    or a key is repeated. Checked on Codex CLI 0.169.0 by the lab: an unquoted ``: `` and an
+    unclosed ``[`` are read as text; ``yaml-tab``, ``yaml-bad-indent``, ``yaml-unclosed-quote``,
+    ``yaml-duplicate-key`` stay broken."""
+    out = []
+    keys: set[str] = set()
+    for line in frontmatter.split("\n"):
+        m = _PLAIN_PAIR.match(line)
+        if m:
+            if m.group(1) in keys:
+                return None
+            keys.add(m.group(1))
+            if m.group(2)[0] not in "\"'|>":
+                value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{m.group(1)}: "{value}"'
+        out.append(line)
+    try:
+        data = load_yaml("\n".join(out))  # bounded: aliases, depth, integer digits
+    except (yaml.YAMLError, ValueError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def _load_toml(path: Path) -> dict | None:

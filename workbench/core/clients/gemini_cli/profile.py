@@ -24,7 +24,36 @@ from workbench.core.clients.common import CommonProfile, WalkRules, folder_name,
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 
+CLIENT_VERSION = "0.61.0"
 _SANITISE = re.compile(r'[:\\/<>*?"|]')
+_FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---")
+_NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")
+_DESC_LINE = re.compile(r"^\s*description:\s*(.*)$")
+_CONTINUATION = re.compile(r"^[ \t]+\S")
+
+
+def simple_frontmatter(block: str) -> tuple[str, str] | None:
+    """``parseSimpleFrontmatter`` (skillLoader.ts): per line, ``name:`` and ``description:`` (any
+    leading whitespace) take the trimmed rest of the line; indented lines after ``description:``
+    are appended, trimmed, joined with single spaces (empty parts dropped). None unless both
+    were seen. Checked on Gemini CLI 0.61.0 by the lab (tabs, list and number values)."""
+    lines = re.split(r"\r?\n", block)
+    name = desc = None
+    i = 0
+    while i < len(lines):
+        m = _NAME_LINE.match(lines[i])
+        if m:
+            name = m.group(1).strip()
+        else:
+            m = _DESC_LINE.match(lines[i])
+            if m:
+                parts = [m.group(1).strip()]
+                while i + 1 < len(lines) and _CONTINUATION.match(lines[i + 1]):
+                    parts.append(lines[i + 1].strip())
+                    i += 1
+                desc = " ".join(p for p in parts if p)
+        i += 1
+    return (name, desc) if name is not None and desc is not None else None
 
 
 def sanitise_name(name: str) -> str:
@@ -38,9 +67,10 @@ class GeminiCliProfile(CommonProfile):
     id = "gemini-cli"
     display_name = "Gemini CLI"
     version_note = "google-gemini/gemini-cli @5411f113 skillLoader.ts, skillManager.ts"
-    client_version = "0.61.0"  # real-clients.md
+    client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
+    lab_checked = True
     collision = "higher-wins"
-    within_root = "last"  # later-loaded wins with a warning; glob order within a tier assumed sorted
+    within_root = "first"  # folders load in reverse order and the later-loaded wins (lab: clash-same-root)
     rules = WalkRules(max_depth=1, min_depth=0, skip_dot=True, symlinks="follow", client="Gemini CLI")
 
     def roots(self, env: Environment) -> list[Root]:
@@ -63,43 +93,69 @@ class GeminiCliProfile(CommonProfile):
         return out
 
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
-        """Regex ``^---\\r?\\n([\\s\\S]*?)\\r?\\n---`` (so a BOM before ``---`` means no
-        frontmatter), js-yaml then the line parser (unquoted colons, indented continuation
-        lines); ``name`` and ``description`` must be (non-empty) strings or the file is silently
-        skipped; name sanitised ``[:\\\\/<>*?"|]`` → ``-``. Other fields ignored."""
+        """``skillLoader.ts``: the regex ``^---\\r?\\n([\\s\\S]*?)\\r?\\n---`` must match at
+        the very start (a BOM or spaces after the opening ``---`` mean no frontmatter: silently
+        skipped); js-yaml's ``name`` and ``description`` are used when both are strings (an empty
+        description is kept); otherwise (YAML error, a number, a list, a missing key) the simple
+        line parser (``simple_frontmatter``) reads them; no name or no description there →
+        silently skipped. Name sanitised ``[:\\\\/<>*?"|]`` → ``-``. Other fields ignored.
+        Checked on Gemini CLI 0.61.0 by the lab (gemini-parse-*, yaml-* scenarios)."""
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
-        if sf.has_bom:
+        block = None if sf.has_bom else _FRONTMATTER.match(sf.text)
+        if block is None:
+            why = ("UTF-8 BOM before '---'" if sf.has_bom else
+                   "no '---' line (exactly, no trailing spaces) opening the file, or no closing '---'")
             return ReadResult(False, name=folder, mode="failed",
-                              reason="UTF-8 BOM before '---': the frontmatter regex does not match; "
-                                     "silently skipped")
-        if not sf.has_frontmatter_block:
-            return ReadResult(False, name=folder, mode="failed",
-                              reason="no frontmatter: silently skipped")
+                              reason=f"{why}: the frontmatter regex does not match; silently skipped")
         mode, note = "strict", ""
-        if sf.ok:
-            data = sf.data or {}
-        else:
-            data = {k: lf.value for k, lf in sf.line_fields().items()}
-            mode = "fallback"
-            note = f"YAML failed ({sf.message}); read with the line parser" if sf.state != "empty" else ""
+        data = sf.data if sf.ok and isinstance(sf.data, dict) else {}
         name, desc = data.get("name"), data.get("description")
-        if not isinstance(name, str) or not name:
-            return ReadResult(False, name=folder, mode="failed", fields=data,
-                              reason="name missing or not a string: silently skipped")
-        if not isinstance(desc, str) or not desc:
-            return ReadResult(False, name=name, mode="failed", fields=data,
-                              reason="description missing or not a string: silently skipped")
+        if not (isinstance(name, str) and isinstance(desc, str)):
+            simple = simple_frontmatter(block.group(1))
+            mode = "fallback"
+            note = ("YAML failed" if not sf.ok and sf.state != "empty" else
+                    "name/description not both strings in YAML") + "; read with the line parser"
+            if simple is None:
+                return ReadResult(False, name=folder, mode="failed", fields=data,
+                                  reason="name or description missing (line parser): silently skipped")
+            name, desc = simple
         clean = sanitise_name(name)
         if clean != name:
             note = (note + "; " if note else "") + f"name sanitised to {clean}"
-        return ReadResult(True, name=clean, description=desc,
+        if not clean:  # listed with an empty <name> (lab: name-empty); the folder names it here
+            note = (note + "; " if note else "") + "empty name: listed as <name></name>"
+        return ReadResult(True, name=clean or folder, description=desc,
                           fields={"name": clean, "description": desc}, mode=mode, note=note)
 
+    def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
+        """Higher tier wins (``CommonProfile``); the winner keeps the listing position of the
+        name's first copy in load order (``SkillManager`` keeps a map: a later tier replaces the
+        value, not the key's place). Checked on Gemini CLI 0.61.0 by the lab (gemini-clash-*)."""
+        first: dict[str, tuple[int, int, str]] = {}
+        for s in sorted(skills, key=self._load_key):
+            if self.competes(s):
+                first.setdefault(s.name, self._load_key(s))
+        super().resolve_collisions(skills, env)
+        for s in skills:
+            if s.name in first and s.status != "shadowed":
+                s.flags["gemini_load_key"] = first[s.name]
+
+    @staticmethod
+    def _load_key(s: Skill) -> tuple[int, int, str]:
+        # tiers lowest first; in a tier the root's own SKILL.md (glob 'SKILL.md') before the
+        # folders ('*/SKILL.md'), which come in reverse code-point order
+        return (-s.root.precedence, 0 if s.path.parent == s.root.path else 1,
+                "".join(chr(0x10FFFF - ord(c)) for c in str(s.path)))
+
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
-        """Load order (tiers lowest → highest), as ``SkillManager`` keeps them."""
-        return sorted(skills, key=lambda s: (-s.root.precedence, str(s.path)))
+        """Load order: tiers lowest → highest (``~/.gemini/skills``, ``~/.agents/skills``,
+        ``<cwd>/.gemini/skills``, ``<cwd>/.agents/skills``), inside a tier the root's own SKILL.md
+        first, then the folders by path in *reverse* code-point order; a name overridden by a
+        later tier keeps its first place. Checked on Gemini CLI 0.61.0 by the lab
+        (gemini-tier-order, root-skill-md, clash-gemini-cli-*)."""
+        return sorted(skills, key=lambda s: s.flags.get("gemini_load_key") or self._load_key(s))
 
 
 PROFILE = GeminiCliProfile()

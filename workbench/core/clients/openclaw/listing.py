@@ -58,11 +58,14 @@ if TYPE_CHECKING:
 CLIENT = "openclaw"
 MAX_SKILLS_IN_PROMPT = 150
 MAX_SKILLS_PROMPT_CHARS = 18_000
-COMPACT_DESCRIPTION_MIN_CHARS = 4
+#: The shortest description cap the compact form tries. The lab (budget-80-long, OpenClaw
+#: 2026.9.6) shows names only where a 6-char cap would have fitted, so the floor is above 6 (the
+#: source we read had 4); 64, the small-context floor, is our assumption.
+COMPACT_DESCRIPTION_MIN_CHARS = 64
 COMPACT_DESCRIPTION_MAX_CHARS = 220
 CONTEXT_CAP_MIN = 64
 
-INTRO_1 = "The following skills provide specialized instructions for specific tasks."
+INTRO_1 = "\n\nThe following skills provide specialized instructions for specific tasks."
 LOAD_FULL = "Read a skill's file at its listed location when the task matches its description."
 LOAD_COMPACT_DESC = ("Read a skill's file at its listed location when the task matches its name or "
                      "description.")
@@ -116,14 +119,18 @@ def builtin_views(options: dict[str, Any]) -> tuple[list[_View], bool, str]:
     if options.get("builtins") is False:
         return [], False, ""
     texts = client_texts(options)
-    if texts["builtins"] or "preamble" in texts["prose"]:
-        return ([_View(b["name"], b.get("location") or "", b.get("description") or "", {},
-                       "bundled", "<built-in>") for b in texts["builtins"]], True,
-                texts["prose"].get("preamble", ""))
     pkg = f"⟦openclaw {VERSION} package⟧"
     views = [_View(n, LOCATIONS[kind].format(pkg=pkg, name=n),
                    placeholder(f"OpenClaw {VERSION} {kind} skill '{n}', {length} chars", length),
                    {}, "bundled", "<built-in>") for n, length, kind in BUILTINS.get(VERSION, ())]
+    if texts["builtins"] or "preamble" in texts["prose"]:
+        # a capture of a cut catalog lacks the built-ins OpenClaw left out: placeholders stand
+        # in for them (they still count in "included X of Y"; lab: openclaw-prompt-limit)
+        got = {b["name"] for b in texts["builtins"]}
+        return ([_View(b["name"], b.get("location") or "", b.get("description") or "", {},
+                       "bundled", "<built-in>") for b in texts["builtins"]]
+                + [v for v in views if v.name not in got], True,
+                texts["prose"].get("preamble", ""))
     n = PROSE_CHARS.get(VERSION, 0)
     prose = placeholder(f"OpenClaw {VERSION} skills instructions, {n} chars", n - 1) + "\n" \
         if n else ""
@@ -410,7 +417,9 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         assumptions.append(f"OpenClaw {VERSION}'s own skills and instructions are shown as "
                            "placeholders of their real lengths (capture the installed client for "
                            "their texts).")
-    text = SECTION + preamble + prompt if prompt else ""
+    # the section trims the block: no leading blank lines without a limit note (lab: basic-one,
+    # budget-80-long; OpenClaw 2026.9.6)
+    text = SECTION + preamble + prompt.strip() if prompt else ""
     user = [e for e in entries if e.path != "<built-in>"]
     return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
                          budget_unit="chars", budget_limit=max_chars, budget_used=js_len(prompt),

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, is_installed_extra, line_value_first_line, load_json_file,
-    memo_file, parse_loose_mapping, truthy_path, unreadable,
+    CommonProfile, WalkRules, folder_name, is_installed_extra, js_string, line_value_first_line,
+    load_json_file, memo_file, parse_loose_mapping, truthy_path, unreadable,
 )
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
@@ -119,15 +119,18 @@ class OpenClawProfile(CommonProfile):
             mode, note = "fallback", f"YAML failed ({sf.message}); read with the single-line parser"
         else:
             fields = {}
-        name = fields.get("name")
-        name = name.strip() if isinstance(name, str) and name.strip() else folder
-        desc = fields.get("description")
-        if not isinstance(desc, str) or not desc.strip():
+        # scalars are read as JavaScript prints them: name 12345, description true (lab:
+        # name-number, description-bool; OpenClaw 2026.9.6)
+        name = js_string(fields.get("name")) or folder
+        desc = js_string(fields.get("description"))
+        if not desc:
             why = "no frontmatter" if sf.state == "no-frontmatter" else (
                 sf.message if sf.state in ("unclosed", "empty") else "description missing")
             return ReadResult(False, name=name, mode="failed", fields=fields,
                               reason=f"{why}: description is required; skipped with a diagnostic")
-        return ReadResult(True, name=name, description=desc, fields=fields, mode=mode, note=note)
+        # trimmed at both ends, inner newlines kept (lab: block-folded, OpenClaw 2026.9.6)
+        return ReadResult(True, name=name, description=desc.strip(), fields=fields, mode=mode,
+                          note=note)
 
     # -- gating ------------------------------------------------------------------------
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:

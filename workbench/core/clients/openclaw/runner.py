@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.capture.runner import (
+    ClientRunner, Extracted, Placement, RunContext, RunSpec, request_tool, system_texts,
+)
 from workbench.core.clients.openclaw.listing import INTRO_1, SECTION
 
 CLOSE = "</available_skills>"
@@ -79,11 +81,8 @@ class OpenClawRunner(ClientRunner):
         or the user's skill folders (bundled, custodian and plugin skills); their texts and the
         section's prose (slot ``preamble``) go to ``client_texts``."""
         data = req.json() or {}
-        system = data.get("system")
-        blocks = [{"text": system}] if isinstance(system, str) else system or []
-        for bi, block in enumerate(blocks):
-            text = block.get("text") if isinstance(block, dict) else None
-            if not isinstance(text, str) or SECTION not in text:
+        for bi, text in system_texts(data):
+            if SECTION not in text:
                 continue
             start = text.index(SECTION)
             end = text.find(CLOSE, start)
@@ -95,8 +94,7 @@ class OpenClawRunner(ClientRunner):
             return Extracted(listing=listing,
                              placement=Placement("system", None, bi, "section '## Skills'"),
                              skills=[e["name"] for e in entries],
-                             tool=next((t for t in data.get("tools") or [] if isinstance(t, dict)
-                                        and t.get("name") == "read"), None),
+                             tool=request_tool(data, "read"),
                              builtins=[e["name"] for e in builtins],
                              client_texts=captured_texts(listing))
         return Extracted(None, None)
@@ -121,7 +119,9 @@ def is_builtin_location(loc: str) -> bool:
 def captured_texts(listing: str) -> dict[str, Any]:
     """Built-ins and the section's prose of a real listing, in the ``client_texts`` shape."""
     body = listing[len(SECTION):]
-    k = body.find(INTRO_1)
+    k = body.find(INTRO_1.strip())
+    note = body.find("⚠️ Skills")
+    k = note if 0 <= note < k else k
     prose = body[:k] if k >= 0 else ""
     return {"builtins": [e for e in parse_entries(listing) if is_builtin_location(e["location"])],
             "prose": {"preamble": prose}}

@@ -21,12 +21,39 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import yaml
+
 from workbench.core.clients.base import Found, ReadResult
-from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable, walk_up
+from workbench.core.clients.common import (
+    CommonProfile, WalkRules, folder_name, retry_quoted, unreadable, walk_up,
+)
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 
-RACY = "OpenCode V2 parses skills concurrently: the winner of a name collision is effectively racy"
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+RACY = ("racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
+        "saw both outcomes across 3 runs: clash-same-root, clash-opencode-*; OpenCode 1.18.33)")
+
+
+def lenient_read(frontmatter: str) -> dict | None:
+    """OpenCode's second try at frontmatter strict YAML rejects: a tab before a top-level key is
+    dropped, then the text is parsed again, then once more with values holding ``": "`` quoted
+    (``common.retry_quoted``). The mapping, or None (then the file is skipped). Checked on
+    OpenCode 1.18.33 by the lab: ``yaml-unquoted-colon`` and ``yaml-tab`` are read;
+    ``yaml-unclosed-quote``, ``yaml-bad-indent`` and ``yaml-duplicate-key`` are skipped."""
+    text = "\n".join(line.lstrip("\t") for line in frontmatter.split("\n"))
+    if text != frontmatter:
+        try:
+            data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
+        except yaml.YAMLError:
+            data = None
+        if isinstance(data, dict):
+            return data
+    return retry_quoted(text)
 
 
 def _flag(env: Environment, key: str) -> bool:
@@ -44,7 +71,10 @@ class OpenCodeProfile(CommonProfile):
     lab_checked = True
     collision = "higher-wins"  # on reverse scan order == last scanned wins
     within_root = "last"
-    rules = WalkRules(max_depth=None, min_depth=0, skip_dot=False, symlinks="follow", client="OpenCode")
+    #: Dot-folders below a root are not entered, node_modules is (lab: dot-folder, node-modules;
+    #: OpenCode 1.18.33).
+    rules = WalkRules(max_depth=None, min_depth=0, skip_dot=True, symlinks="follow", client="OpenCode",
+                      skip_names=frozenset({".git"}), walk_names=frozenset({"node_modules"}))
 
     def roots(self, env: Environment) -> list[Root]:
         cwd = env.cwd or env.workspace
@@ -94,18 +124,26 @@ class OpenCodeProfile(CommonProfile):
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
-        if sf.state in ("yaml-error", "not-mapping"):
+        if sf.duplicate_keys:  # lab: yaml-duplicate-key (OpenCode 1.18.33 skips the file)
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"session error event: duplicated mapping key "
+                                     f"{sf.duplicate_keys[0][0]!r}")
+        fallback = lenient_read(sf.frontmatter) if sf.state == "yaml-error" else None
+        if sf.state == "not-mapping" or (sf.state == "yaml-error" and not fallback):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"session error event: {sf.message}")
-        data = sf.data or {}
+        data = (sf.data if fallback is None else fallback) or {}
         name = data.get("name")
-        if not isinstance(name, str) or not name:
+        if not isinstance(name, str):  # "" is listed as is (lab: name-empty, OpenCode 1.18.33)
             why = "no frontmatter" if sf.state == "no-frontmatter" else "name missing or not a string"
             return ReadResult(False, name=folder, mode="failed", fields=dict(data),
                               reason=f"{why}: silently skipped")
         desc = data.get("description")
         return ReadResult(True, name=name, description=desc if isinstance(desc, str) else "",
-                          fields=dict(data), mode="strict")
+                          fields=dict(data), mode="strict" if fallback is None else "fallback",
+                          note="" if fallback is None else
+                          "strict YAML fails; OpenCode's second try (tabs dropped, ': ' values "
+                          "quoted) reads it")
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """No description → hidden (V2: loadable with the skill tool, not listed)."""
@@ -117,9 +155,7 @@ class OpenCodeProfile(CommonProfile):
         super().resolve_collisions(skills, env)
         for s in skills:
             if s.status == "shadowed":
-                s.reason += " (last scanned wins)"
-                if RACY not in s.unverified:
-                    s.unverified.append(RACY)
+                s.reason += f" (last scanned wins, usually; {RACY})"
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Sorted by name (render.ts)."""

@@ -17,7 +17,9 @@ import re
 from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
+from workbench.core.capture.runner import (
+    ClientRunner, Extracted, Placement, RunContext, RunSpec, request_tool, system_texts,
+)
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION
 from workbench.core.clients.opencode.listing import EMPTY, INTRO
 
@@ -57,23 +59,16 @@ class OpenCodeRunner(ClientRunner):
         )
 
     def is_listing_request(self, req: RecordedRequest) -> bool:
-        data = req.json()
-        return (req.api == "anthropic-messages" and isinstance(data, dict)
-                and any(isinstance(t, dict) and t.get("name") == "skill"
-                        for t in data.get("tools") or []))
+        return req.api == "anthropic-messages" and request_tool(req.json(), "skill") is not None
 
     def extract(self, req: RecordedRequest) -> Extracted:
         """The skills section at the end of a system block: from ``INTRO`` to
         ``</available_skills>`` (or the "no skills" line). Built-ins: entries whose location is
         ``<built-in>``; their texts go to ``client_texts``."""
         data = req.json() or {}
-        tool = next((t for t in data.get("tools") or [] if isinstance(t, dict)
-                     and t.get("name") == "skill"), None)
-        system = data.get("system")
-        blocks = [{"text": system}] if isinstance(system, str) else system or []
-        for bi, block in enumerate(blocks):
-            text = block.get("text") if isinstance(block, dict) else None
-            if not isinstance(text, str) or INTRO not in text:
+        tool = request_tool(data, "skill")
+        for bi, text in system_texts(data):
+            if INTRO not in text:
                 continue
             start = text.index(INTRO)
             end = text.find(CLOSE, start)

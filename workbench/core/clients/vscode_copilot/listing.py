@@ -67,6 +67,25 @@ def strip_tags(s: str) -> str:
     return _TAG.sub("", s)
 
 
+def overflow_line(names: list[str], budget: int, measure=js_len) -> tuple[str, list[str]]:
+    """``Additional skills available (invoke by name): a, b... and N more``: names joined with
+    ", " while their total (``measure``, separators included) stays <= ``budget``; "" when no name
+    fits. Returns (line, names shown). Shared with GitHub Copilot CLI's listing."""
+    shown: list[str] = []
+    total = 0
+    for n in names:
+        add = (2 if shown else 0) + measure(n)
+        if total + add > budget:
+            break
+        total += add
+        shown.append(n)
+    if not shown:
+        return "", shown
+    remaining = len(names) - len(shown)
+    more = f"... and {remaining} more" if remaining > 0 else ""
+    return f"Additional skills available (invoke by name): {', '.join(shown)}{more}", shown
+
+
 def listing_order(skills: list["Skill"]) -> list["Skill"]:
     """Discovery order (workspace, personal, plugin, extension; first wins)."""
     return list(skills)
@@ -104,20 +123,10 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     warnings: list[str] = []
     if cut_at < len(listable):
         rest = listable[cut_at:]
-        shown: list[str] = []
-        total = 0
-        for i in rest:
-            add = (2 if shown else 0) + js_len(names[i])
-            if total + add > NAMES_BUDGET:
-                break
-            total += add
-            shown.append(names[i])
+        line, shown = overflow_line([names[i] for i in rest], NAMES_BUDGET)
         remaining = len(rest) - len(shown)
-        name_list = ", ".join(shown)
-        if name_list:
-            lines.append(f"Additional skills available (invoke by name): {name_list}... and {remaining} more"
-                         if remaining > 0 else
-                         f"Additional skills available (invoke by name): {name_list}")
+        if line:
+            lines.append(line)
         for k, i in enumerate(rest):
             d = len(skills[i].description or "")
             if k < len(shown):

@@ -1,0 +1,1 @@
+"""GitHub Copilot CLI (``copilot``): see ``profile.py``, ``listing.py``, ``loading.py``, ``runner.py``."""
