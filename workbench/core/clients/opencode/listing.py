@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS, VERSION
+from workbench.core.clients.opencode.profile import has_description
 from workbench.core.listing import (
     ListingReport, SkillListing, client_texts, locale_key, placeholder,
 )
@@ -81,12 +82,12 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     OpenCode's built-ins are sorted in among the user's skills (location ``<built-in>``).
     """
     builtins, captured = builtin_entries(options)
-    listed: list[Any] = [s for s in skills if (s.description or "").strip()]
+    listed: list[Any] = [s for s in skills if has_description(s)]
     listed = sorted(listed + builtins, key=lambda s: locale_key(s.name))
     entries = []
     for s in skills:
         d = len(s.description or "")
-        if (s.description or "").strip():
+        if has_description(s):
             entries.append(SkillListing(s.name, str(s.path), "full", d, d))
         else:
             entries.append(SkillListing(s.name, str(s.path), "omitted", 0, 0,
@@ -106,8 +107,9 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         lines.append("</available_skills>")
         body = "\n".join(lines)
     warnings = []
-    if len(listed) < len(skills):
-        warnings.append(f"{len(skills) - len(listed)} skill(s) without a description are not listed "
+    missing = len(skills) + len(builtins) - len(listed)
+    if missing:
+        warnings.append(f"{missing} skill(s) without a description are not listed "
                         "by OpenCode (V2); the model only finds them if told the name.")
     assumptions = ["Name order approximates JavaScript localeCompare."]
     if builtins and not captured:
