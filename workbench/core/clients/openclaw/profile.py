@@ -44,6 +44,9 @@ class OpenClawProfile(CommonProfile):
     client_version = "2026.9.6"  # lab: tests/conformance (pinned version)
     lab_checked = True
     collision = "higher-wins"
+    #: Two folders of one root with the same name: the later path wins (lab: clash-same-root,
+    #: OpenClaw 2026.9.6).
+    within_root = "last"
     rules = WalkRules(max_depth=MAX_DEPTH, min_depth=0, skip_dot=True,
                       skip_names=frozenset({"node_modules", ".git"}), stop_at_skill=True,
                       symlinks="inside-root", client="OpenClaw")
