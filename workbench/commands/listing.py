@@ -28,6 +28,28 @@ def add_parser(subparsers, common) -> None:
                    help="client listing option, e.g. skill_tool=false (VS Code)")
     p.add_argument("--table", action="store_true",
                    help="(text) print a per-skill state table to stderr")
+    p.add_argument("--client-texts", metavar="FILE",
+                   help="JSON of the client's own texts captured from the installed client "
+                        '({"builtins": [...], "prose": {...}}, or one such object per client id): '
+                        "fills the built-in and prose placeholders")
+
+
+def load_client_texts(path: str | None) -> dict[str, Any]:
+    """``--client-texts FILE`` -> {client id or "*": texts}. Raises UsageError (with line:column)."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(open(path, encoding="utf-8").read())
+    except OSError as exc:
+        raise UsageError(f"--client-texts {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        where = f"{exc.lineno}:{exc.colno}: " if hasattr(exc, "lineno") else ""
+        raise UsageError(f"--client-texts {path}:{where}not JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise UsageError(f"--client-texts {path}: expected a JSON object")
+    if "builtins" in data or "prose" in data:
+        return {"*": data}
+    return {k: v for k, v in data.items() if isinstance(v, dict)}
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -91,6 +113,7 @@ def run(args) -> int:
     if fmt not in ("text", "json"):
         raise UsageError(f"--format {fmt!r}: expected text or json")
     options = parse_options(args.listing_option)
+    texts = load_client_texts(getattr(args, "client_texts", None))
     try:
         from workbench.core.discovery import use_workspace_as_root
         if use_workspace_as_root(env):
@@ -102,7 +125,9 @@ def run(args) -> int:
     cats = {}
     for cid in ids:
         cat = cats[cid] = _scan(env, cid)
-        reports.append(render_listing(cat, env.context_tokens, options))
+        mine = texts.get(cid) or texts.get("*")
+        reports.append(render_listing(cat, env.context_tokens,
+                                      {**options, "client_texts": mine} if mine else options))
     _empty_notes(env, cats)
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
