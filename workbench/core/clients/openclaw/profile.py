@@ -18,6 +18,8 @@ managed root and ``~/.agents/skills`` which may hold symlinked skill folders.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
@@ -103,6 +105,21 @@ class OpenClawProfile(CommonProfile):
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
+    def find(self, root: Root, env: Environment) -> list[Found]:
+        """The common walk, plus: a SKILL.md that is a symlink to a file outside the root is not
+        loaded (symlinked skill *folders* are; lab: symlink-skill-md, symlink-folder; OpenClaw
+        2026.9.6)."""
+        base = os.path.realpath(root.path)
+        out = []
+        for f in super().find(root, env):
+            if f.skip_reason is None and os.path.islink(f.path):
+                real = os.path.realpath(f.path)
+                if real != base and not real.startswith(base + os.sep):
+                    f = Found(f.path, f.depth, "SKILL.md is a symlink to a file outside the root, "
+                                               "which OpenClaw does not load")
+            out.append(f)
+        return out
+
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
         """YAML first, then the single-line ``key: value`` parser (skill-contract.ts); ``name``
         falls back to the folder; ``description`` required (missing → skipped with a
@@ -117,7 +134,8 @@ class OpenClawProfile(CommonProfile):
         mode, note = "strict", ""
         if sf.ok:
             fields = dict(sf.data or {})
-        elif sf.state in ("yaml-error", "not-mapping") and sf.has_frontmatter_block:
+        elif sf.state in ("yaml-error", "not-mapping") and sf.has_frontmatter_block \
+                and not _indented_line(sf.frontmatter):
             fields = {k: line_value_first_line(sf, k) for k in sf.line_fields()}
             mode, note = "fallback", f"YAML failed ({sf.message}); read with the single-line parser"
         else:
@@ -193,6 +211,16 @@ class OpenClawProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """By name (``localeCompare`` "en"; approximated by case-insensitive order)."""
         return sorted(skills, key=lambda s: (s.name.casefold(), s.name))
+
+
+_INDENTED_KEY = re.compile(r"^[ \t]+[A-Za-z0-9_-]+:(?:[ \t]|$)")
+
+
+def _indented_line(frontmatter: str) -> bool:
+    """Whether an indented frontmatter line looks like ``key: value``: OpenClaw's single-line
+    parser then gives up too (lab: yaml-bad-indent, yaml-tab not loaded; OpenClaw 2026.9.6). An
+    indented plain continuation line does not count (its first line is read, as in the source)."""
+    return any(_INDENTED_KEY.match(line) for line in frontmatter.split("\n"))
 
 
 def _as_list(v) -> list:
