@@ -18,6 +18,7 @@ managed root and ``~/.agents/skills`` which may hold symlinked skill folders.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -140,10 +141,10 @@ class OpenClawProfile(CommonProfile):
             mode, note = "fallback", f"YAML failed ({sf.message}); read with the single-line parser"
         else:
             fields = {}
-        # scalars are read as JavaScript prints them: name 12345, description true (lab:
-        # name-number, description-bool; OpenClaw 2026.9.6)
-        name = js_string(fields.get("name")) or folder
-        desc = js_string(fields.get("description"))
+        # values are read as JavaScript prints them: name 12345, description true, a list as JSON
+        # (lab: name-number, description-bool, description-list; OpenClaw 2026.9.6)
+        name = _js_value(fields.get("name")) or folder
+        desc = _js_value(fields.get("description"))
         if not desc:
             why = "no frontmatter" if sf.state == "no-frontmatter" else (
                 sf.message if sf.state in ("unclosed", "empty") else "description missing")
@@ -211,6 +212,17 @@ class OpenClawProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """By name (``localeCompare`` "en"; approximated by case-insensitive order)."""
         return sorted(skills, key=lambda s: (s.name.casefold(), s.name))
+
+
+def _js_value(value: object) -> str | None:
+    """A frontmatter value as OpenClaw turns it into text: strings trimmed, numbers and booleans
+    as JavaScript prints them, lists and maps as compact JSON; None for null."""
+    if isinstance(value, (list, dict)):
+        try:
+            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        except (TypeError, ValueError):
+            return None
+    return js_string(value)
 
 
 _INDENTED_KEY = re.compile(r"^[ \t]+[A-Za-z0-9_-]+:(?:[ \t]|$)")
