@@ -38,6 +38,10 @@ MAX_DEPTH = 6
 METADATA_KEYS = ("openclaw", "clawdbot", "moltbot")
 
 
+#: Skills OpenClaw loads from one folder (lab: budget-300-*, OpenClaw 2026.9.6).
+MAX_SKILLS_PER_SOURCE = 200
+
+
 class OpenClawProfile(CommonProfile):
     """OpenClaw: workspace > ~/.agents > managed > workshop > extraDirs; 6 levels, stop at SKILL.md."""
 
@@ -108,11 +112,18 @@ class OpenClawProfile(CommonProfile):
     # -- reading -----------------------------------------------------------------------
     def find(self, root: Root, env: Environment) -> list[Found]:
         """The common walk, plus: a SKILL.md that is a symlink to a file outside the root is not
-        loaded (symlinked skill *folders* are; lab: symlink-skill-md, symlink-folder; OpenClaw
-        2026.9.6)."""
+        loaded (symlinked skill *folders* are; lab: symlink-skill-md, symlink-folder); only the
+        first ``MAX_SKILLS_PER_SOURCE`` skills of a root (by path) load (lab: budget-300-short:
+        "included 127 of 222" with 300 skills and 22 built-ins). OpenClaw 2026.9.6."""
         base = os.path.realpath(root.path)
         out = []
-        for f in super().find(root, env):
+        loaded = 0
+        for f in sorted(super().find(root, env), key=lambda f: str(f.path)):
+            if f.skip_reason is None:
+                loaded += 1
+                if loaded > MAX_SKILLS_PER_SOURCE:
+                    f = Found(f.path, f.depth, f"past the first {MAX_SKILLS_PER_SOURCE} skills of "
+                                               "this folder, which OpenClaw loads")
             if f.skip_reason is None and os.path.islink(f.path):
                 real = os.path.realpath(f.path)
                 if real != base and not real.startswith(base + os.sep):
