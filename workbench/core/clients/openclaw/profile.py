@@ -119,7 +119,7 @@ class OpenClawProfile(CommonProfile):
         out = []
         loaded = 0
         for f in sorted(super().find(root, env), key=lambda f: str(f.path)):
-            if f.skip_reason is None:
+            if f.skip_reason is None and root.scope != "extra":  # extra roots: HACKING "Decisions"
                 loaded += 1
                 if loaded > MAX_SKILLS_PER_SOURCE:
                     f = Found(f.path, f.depth, f"past the first {MAX_SKILLS_PER_SOURCE} skills of "
