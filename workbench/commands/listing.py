@@ -80,7 +80,7 @@ def _scan(env, cid):
     return scan(env, cid)
 
 
-def _empty_notes(env, cats: dict) -> None:
+def _empty_notes(env, cats: dict, texts: dict | None = None) -> None:
     """On stderr: a client that lists nothing says so (an empty stdout alone looks like a bug),
     with ``workbench.core.hints.empty_hint`` when another client finds skills here."""
     quiet = [c for c in cats.values() if not c.listed()]
@@ -95,13 +95,15 @@ def _empty_notes(env, cats: dict) -> None:
                 every[cid] = _scan(env, cid)
     for c in quiet:
         name = DISPLAY_NAMES.get(c.client, c.client)
+        sends = (f"{name} lists only its own built-in skills" if (texts or {}).get(c.client)
+                 else f"{name} sends no listing")
         if c.skills:
             counts = ", ".join(f"{n} {st}" for st, n in c.counts().items() if n)
-            print(f"workbench: {c.client}: no skill is listed, so {name} sends no listing "
+            print(f"workbench: {c.client}: no skill is listed, so {sends} "
                   f"({counts}; see `workbench scan --client {c.client}`)", file=sys.stderr)
         else:
             print(f"workbench: {c.client}: " + (empty_hint(c, every) or
-                  f"{name} finds no SKILL.md here, so it sends no listing"), file=sys.stderr)
+                  f"{name} finds no SKILL.md here, so {sends}"), file=sys.stderr)
 
 
 def run(args) -> int:
@@ -128,7 +130,7 @@ def run(args) -> int:
         mine = texts.get(cid) or texts.get("*")
         reports.append(render_listing(cat, env.context_tokens,
                                       {**options, "client_texts": mine} if mine else options))
-    _empty_notes(env, cats)
+    _empty_notes(env, cats, {r.client: r.text for r in reports})
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
