@@ -144,6 +144,9 @@ class OpenClawProfile(CommonProfile):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"SKILL.md is {sf.size:,} bytes, over maxSkillFileBytes ({MAX_SKILL_FILE_BYTES:,})")
         mode, note = "strict", ""
+        if sf.duplicate_keys:  # lab: yaml-duplicate-key (OpenClaw 2026.9.6 does not load it)
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"duplicated mapping key {sf.duplicate_keys[0][0]!r}: not loaded")
         if sf.ok:
             fields = dict(sf.data or {})
         elif sf.state in ("yaml-error", "not-mapping") and sf.has_frontmatter_block \
