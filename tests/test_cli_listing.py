@@ -76,3 +76,27 @@ def test_acceptance_probe_wshobson_codex_32k(corpus, capsys):
     assert rc == 0
     assert data["budget"]["used"] <= data["budget"]["limit"]
     assert not all(s["state"] == "full" for s in data["skills"])
+
+
+def test_listing_fills_client_texts_from_a_capture(tmp_path):
+    """``--client-texts`` puts captured built-in texts in place of the placeholders (issue 11)."""
+    import json
+    import subprocess
+    import sys
+
+    ws = tmp_path / "ws"
+    (ws / ".claude/skills/alpha").mkdir(parents=True)
+    (ws / ".claude/skills/alpha/SKILL.md").write_text("---\nname: alpha\ndescription: A.\n---\n")
+    texts = tmp_path / "texts.json"
+    texts.write_text(json.dumps({"claude-code": {"builtins": [
+        {"name": "init", "description": "Synthetic init text."}], "prose": {}}}))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "WORKBENCH_HOME": str(tmp_path / "wb")}
+    out = subprocess.run([sys.executable, "-m", "workbench", "listing", str(ws), "--home",
+                          str(tmp_path), "--client", "claude-code", "--client-texts", str(texts)],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip("\n").endswith("- alpha: A.\n- init: Synthetic init text.")
+    texts.write_text("{bad")
+    bad = subprocess.run([sys.executable, "-m", "workbench", "listing", str(ws), "--client-texts",
+                          str(texts)], capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "texts.json:1:2: not JSON" in bad.stderr

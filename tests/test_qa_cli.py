@@ -59,8 +59,9 @@ def test_listing_explains_an_empty_listing(capsys, tmp_path):
     """`workbench listing` printed nothing at all (stdout and stderr empty) in the same case."""
     ws, home = _openclaw_layout(tmp_path)
     rc, out, err = run(capsys, "listing", ws, "--home", home, "--as", "project")
-    # stdout stays exactly the model-visible text: Claude Code 2.1.328 lists its built-ins only
-    assert rc == 0 and "alpha" not in out and "built-in" in out
+    # stdout stays exactly the model-visible text: Claude Code 2.1.328's own skills only (lab)
+    assert rc == 0 and out.startswith("The following skills are available for use with the Skill")
+    assert "⟦Claude Code 2.1.328 built-in 'init', 59 chars⟧" in out and "alpha" not in out
     assert "claude-code: Claude Code finds no SKILL.md here; OpenClaw finds 2 skills" in err
     rc, out, err = run(capsys, "listing", ws, "--home", home)
     assert rc == 0 and "alpha" in out and "as a collection" in err
@@ -72,8 +73,9 @@ def test_listing_says_when_nothing_is_listed(capsys, tmp_path):
                 extra="disable-model-invocation: true\n")
     home.mkdir()
     rc, out, err = run(capsys, "listing", ws, "--home", home)
-    assert rc == 0 and "alpha" not in out  # only Claude Code's own built-ins (lab: 2.1.328)
-    assert "no skill is listed" in err and "1 hidden" in err and "built-in" in err
+    assert rc == 0 and "- alpha" not in out
+    assert "no skill is listed, so Claude Code lists only its own built-in skills" in err
+    assert "1 hidden" in err
 
 
 def test_chat_rejects_empty_message_and_bad_base_url(capsys, tmp_path, monkeypatch):

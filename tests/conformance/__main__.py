@@ -3,7 +3,8 @@
 Options: ``--clients a,b`` (default: every runnable client installed in the lab cache),
 ``--scenarios id,glob*`` (default: all), ``--jobs N`` (real runs in parallel, default 2),
 ``--results PATH`` (default ``tests/conformance/results.json``), ``--no-docs`` (do not rewrite
-docs/CLIENTS.md's table), ``--keep DIR`` (copy each case's tree there), ``-v`` (print diffs).
+docs/CLIENTS.md's table), ``--keep DIR`` (copy each case's tree there), ``-v`` (print diffs),
+``--merge FILE...`` (combine results files of split runs; later files win).
 
 Prints one line per scenario x client (agree / racy / DIFF / ERROR) and the count at the end;
 exit 0 when every comparison agrees, 1 otherwise.
@@ -58,7 +59,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-docs", action="store_true")
     ap.add_argument("--keep", type=Path)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--merge", nargs="+", type=Path, metavar="RESULTS",
+                    help="merge results files of split runs into --results (and the docs); no run")
     args = ap.parse_args(argv)
+    if args.merge:
+        data = lab_report.merge_files(args.merge)
+        args.results.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+        if not args.no_docs:
+            lab_report.write_docs(data)
+        for c, v in data["clients"].items():
+            print(f"  {c:<12} {v['agree']}/{v['total']} agree")
+        agree = sum(v["agree"] for v in data["clients"].values())
+        total = sum(v["total"] for v in data["clients"].values())
+        print(f"lab: {agree}/{total} comparisons agree (merged from {len(args.merge)} runs)")
+        return 0 if agree == total else 1
     clients = installed_clients()
     if args.clients:
         wanted = [c.strip() for c in args.clients.split(",")]

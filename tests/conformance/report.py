@@ -51,6 +51,25 @@ def results_json(results: list[Any], clients: list[str], wall: float,
             "results": sorted(rows.values(), key=lambda r: (r["scenario"], r["client"]))}
 
 
+def merge_files(paths: list[Path]) -> dict[str, Any]:
+    """Several results files as one (later files win per scenario x client; per-client counts
+    recomputed). For lab runs split by client or scenario (``--merge``)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    versions: dict[str, Any] = {}
+    date, wall = "", 0.0
+    for p in paths:
+        data = json.loads(Path(p).read_text("utf-8"))
+        rows.update({(r["scenario"], r["client"]): r for r in data.get("results", [])})
+        versions.update(data.get("clients") or {})
+        date = max(date, data.get("date", ""))
+        wall += float(data.get("wall_seconds") or 0)
+    for c, v in versions.items():
+        mine = [r for r in rows.values() if r["client"] == c]
+        v.update(agree=sum(1 for r in mine if r["agree"]), total=len(mine))
+    return {"date": date, "wall_seconds": round(wall, 1), "clients": versions,
+            "results": sorted(rows.values(), key=lambda r: (r["scenario"], r["client"]))}
+
+
 def versions_table(data: dict[str, Any]) -> list[str]:
     """Per client: the version the lab checked, the date, and how many comparisons agreed."""
     lines = ["| client | version checked by the lab | date | scenarios agreeing |", "|---|---|---|---|"]

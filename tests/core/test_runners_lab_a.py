@@ -24,6 +24,12 @@ def system_request(tool: str, text: str) -> RecordedRequest:
                 "messages": [{"role": "user", "content": "hello"}]})
 
 
+def entry(name: str, description: str, location: object) -> str:
+    """One ``<skill>`` element as OpenCode and OpenClaw list it."""
+    return (f"  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n"
+            f"    <location>{location}</location>\n  </skill>\n")
+
+
 def test_placeholder_is_exact_length_and_marked() -> None:
     assert len(placeholder("x", 50)) == 50 and placeholder("x", 50).startswith("⟦x⟧")
     assert placeholder("long label", 3) == "⟦lo" and placeholder("x", 0) == ""
@@ -61,14 +67,11 @@ def test_claude_code_extract_and_round_trip(tmp_path: Path) -> None:
 def test_opencode_extract_and_round_trip(tmp_path: Path) -> None:
     s = by_id("basic-one")
     ws, home = build(s, "opencode", tmp_path)
-    path = ws / ".opencode/skills/alpha/SKILL.md"
     listing = ("Skills provide specialized instructions and workflows for specific tasks.\n"
                "Use the skill tool to load a skill when a task matches its description.\n"
-               "<available_skills>\n  <skill>\n    <name>alpha</name>\n"
-               "    <description>Alpha does things with files.</description>\n"
-               f"    <location>{path}</location>\n  </skill>\n  <skill>\n"
-               "    <name>customize-opencode</name>\n    <description>Synthetic.</description>\n"
-               "    <location>&lt;built-in&gt;</location>\n  </skill>\n</available_skills>")
+               "<available_skills>\n"
+               + entry("alpha", "Alpha does things with files.", ws / ".opencode/skills/alpha/SKILL.md")
+               + entry("customize-opencode", "Synthetic.", "&lt;built-in&gt;") + "</available_skills>")
     ex = get_runner("opencode").extract(system_request("skill", "Intro\n" + listing))
     assert ex.listing == listing and ex.builtins == ["customize-opencode"]
     _, rep = simulate(s, "opencode", ws, home, ex.client_texts)
@@ -78,18 +81,15 @@ def test_opencode_extract_and_round_trip(tmp_path: Path) -> None:
 def test_openclaw_extract_and_round_trip(tmp_path: Path) -> None:
     s = by_id("basic-one")
     ws, home = build(s, "openclaw", tmp_path)
-    path = ws / "skills/alpha/SKILL.md"
     listing = ("## Skills\nSynthetic prose line.\n"
                "The following skills provide specialized instructions for specific tasks.\n"
                "Read a skill's file at its listed location when the task matches its description.\n"
                "When a skill file references a relative path, resolve it against the skill directory "
                "(parent of SKILL.md / dirname of the path) and use that absolute path in tool commands."
-               "\n\n<available_skills>\n  <skill>\n    <name>alpha</name>\n"
-               "    <description>Alpha does things with files.</description>\n"
-               f"    <location>{path}</location>\n  </skill>\n  <skill>\n    <name>canvas</name>\n"
-               "    <description>Synthetic &amp; short.</description>\n"
-               "    <location>~/.openclaw/plugin-skills/canvas/SKILL.md</location>\n  </skill>\n"
-               "</available_skills>")
+               "\n\n<available_skills>\n"
+               + entry("alpha", "Alpha does things with files.", ws / "skills/alpha/SKILL.md")
+               + entry("canvas", "Synthetic &amp; short.", "~/.openclaw/plugin-skills/canvas/SKILL.md")
+               + "</available_skills>")
     ex = get_runner("openclaw").extract(system_request("read", "x\n" + listing + "\n## Next"))
     assert ex.listing == listing and ex.builtins == ["canvas"]
     assert ex.client_texts["prose"]["preamble"] == "Synthetic prose line.\n"

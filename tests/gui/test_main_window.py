@@ -112,7 +112,9 @@ def test_context_size_control(open_window, small_ws):
 
 
 def test_live_listing_update_from_editor_buffer(open_window, small_ws):
-    win = open_window(small_ws, client_id="claude-code")
+    # OpenCode: the frontmatter name is the skill's name (Claude Code 2.1.328 uses the folder's,
+    # so a rename there makes no clash; lab: name-differs)
+    win = open_window(small_ws, client_id="opencode")
     alpha = small_ws.workspace / ".claude" / "skills" / "alpha" / "SKILL.md"
     win.ctx.select_skill(alpha)
     new_desc = "Use when the frobnicator needs recalibrating after a flux event."

@@ -796,6 +796,7 @@ def _reread(profile: Any, old: Skill, sf: Any, env: Environment) -> Skill:
     one file; ``sf`` None = read it now)."""
     from workbench.core.clients.base import Found
     from workbench.core.clients.common import best_name
+    from workbench.core.discovery import read_name
     if sf is None:
         from workbench.core.skillfile import read_skill_file
         sf = read_skill_file(old.path)
@@ -821,7 +822,7 @@ def _reread(profile: Any, old: Skill, sf: Any, env: Environment) -> Skill:
         sk.name = best_name(sf, old.path)
         sk.status, sk.reason, sk.parse_mode = "skipped", f"internal error reading: {exc!r}", "failed"
         return sk
-    sk.name = rr.name or best_name(sf, old.path)
+    sk.name = read_name(rr, sf, old.path)
     if rr.ok and root.namespace:
         sk.name = f"{root.namespace}:{sk.name}"
     sk.description, sk.when_to_use, sk.fields = rr.description, rr.when_to_use, rr.fields

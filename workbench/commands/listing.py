@@ -11,6 +11,7 @@ e.g. ``skill_tool=false`` (VS Code), ``max_skills_prompt_chars=30000`` (OpenClaw
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -32,6 +33,28 @@ def add_parser(subparsers, common) -> None:
                    help="client listing option, e.g. skill_tool=false (VS Code)")
     p.add_argument("--table", action="store_true",
                    help="(text) print a per-skill state table to stderr")
+    p.add_argument("--client-texts", metavar="FILE",
+                   help="JSON of the client's own texts captured from the installed client "
+                        '({"builtins": [...], "prose": {...}}, or one such object per client id): '
+                        "fills the built-in and prose placeholders")
+
+
+def load_client_texts(path: str | None) -> dict[str, Any]:
+    """``--client-texts FILE`` -> {client id or "*": texts}. Raises UsageError (with line:column)."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(open(path, encoding="utf-8").read())
+    except OSError as exc:
+        raise UsageError(f"--client-texts {path}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        where = f"{exc.lineno}:{exc.colno}: " if hasattr(exc, "lineno") else ""
+        raise UsageError(f"--client-texts {path}:{where}not JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise UsageError(f"--client-texts {path}: expected a JSON object")
+    if "builtins" in data or "prose" in data:
+        return {"*": data}
+    return {k: v for k, v in data.items() if isinstance(v, dict)}
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -62,7 +85,7 @@ def _scan(env, cid):
     return scan(env, cid)
 
 
-def _empty_notes(env, cats: dict) -> None:
+def _empty_notes(env, cats: dict, texts: dict | None = None) -> None:
     """On stderr: a client that lists nothing says so (an empty stdout alone looks like a bug),
     with ``workbench.core.hints.empty_hint`` when another client finds skills here."""
     quiet = [c for c in cats.values() if not c.listed()]
@@ -77,14 +100,15 @@ def _empty_notes(env, cats: dict) -> None:
                 every[cid] = _scan(env, cid)
     for c in quiet:
         name = DISPLAY_NAMES.get(c.client, c.client)
+        sends = (f"{name} lists only its own built-in skills" if (texts or {}).get(c.client)
+                 else f"{name} sends no listing")
         if c.skills:
             counts = ", ".join(f"{n} {st}" for st, n in c.counts().items() if n)
-            print(f"workbench: {c.client}: no skill is listed ({counts}; see 'workbench scan --client "
-                  f"{c.client}'): {name} lists only its own built-in skills, if it has any", file=sys.stderr)
+            print(f"workbench: {c.client}: no skill is listed, so {sends} "
+                  f"({counts}; see 'workbench scan --client {c.client}')", file=sys.stderr)
         else:
             print(f"workbench: {c.client}: " + (empty_hint(c, every) or
-                  f"{name} finds no SKILL.md here: it lists only its own built-in skills, if it has "
-                  "any"), file=sys.stderr)
+                  f"{name} finds no SKILL.md here, so {sends}"), file=sys.stderr)
 
 
 def run(args) -> int:
@@ -96,13 +120,16 @@ def run(args) -> int:
     if fmt not in ("text", "json"):
         raise UsageError(f"--format {fmt!r}: expected text or json")
     options = parse_options(args.listing_option)
+    texts = load_client_texts(getattr(args, "client_texts", None))
     open_workspace(env, args)
     reports = []
     cats = {}
     for cid in ids:
         cat = cats[cid] = _scan(env, cid)
-        reports.append(render_listing(cat, env.context_tokens, options))
-    _empty_notes(env, cats)
+        mine = texts.get(cid) or texts.get("*")
+        reports.append(render_listing(cat, env.context_tokens,
+                                      {**options, "client_texts": mine} if mine else options))
+    _empty_notes(env, cats, {r.client: r.text for r in reports})
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]
         sys.stdout.write(dumps_indented(data) + "\n")  # = json.dump(indent=2), faster

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.clients import get_profile
+from workbench.core.clients.base import ReadResult
 from workbench.core.clients.common import (
     EXTRA_RULES, CommonProfile, best_name, installed_view, is_installed_extra, real_dir_memo, walk,
 )
@@ -257,6 +258,15 @@ def _finder(profile, env: Environment, walks: dict | None, dirs: DirCache | None
     return find
 
 
+def read_name(rr: ReadResult, sf: SkillFile | None, path: Path) -> str:
+    """The name a skill gets from ``profile.read``'s result: the client's, else the best guess
+    (``common.best_name``); an explicit ``name: ""`` a client lists as is stays empty (OpenCode
+    1.18.33; lab: name-empty)."""
+    if rr.ok and not rr.name and rr.fields.get("name") == "":
+        return ""
+    return rr.name or best_name(sf, path)
+
+
 def scan(env: Environment, client_id: str, cache: ParseCache | None = None,
          *, _walks: dict | None = None) -> Catalog:
     """Every root of ``client_id`` and every SKILL.md under them, with status and reason.
@@ -325,7 +335,7 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
                 sk.status, sk.reason, sk.parse_mode = "skipped", f"internal error reading: {exc!r}", "failed"
                 skills.append(sk)
                 continue
-            sk.name = rr.name or best_name(sf, found.path)
+            sk.name = read_name(rr, sf, found.path)
             if rr.ok and root.namespace:
                 sk.name = f"{root.namespace}:{sk.name}"
             sk.description = rr.description

@@ -18,6 +18,9 @@ managed root and ``~/.agents/skills`` which may hold symlinked skill folders.
 
 from __future__ import annotations
 
+import json
+import os
+import re
 from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
@@ -35,6 +38,10 @@ MAX_DEPTH = 6
 METADATA_KEYS = ("openclaw", "clawdbot", "moltbot")
 
 
+#: Skills OpenClaw loads from one folder (lab: budget-300-*, OpenClaw 2026.9.6).
+MAX_SKILLS_PER_SOURCE = 200
+
+
 class OpenClawProfile(CommonProfile):
     """OpenClaw: workspace > ~/.agents > managed > workshop > extraDirs; 6 levels, stop at SKILL.md."""
 
@@ -44,6 +51,9 @@ class OpenClawProfile(CommonProfile):
     client_version = "2026.9.6"  # lab: tests/conformance (pinned version)
     lab_checked = True
     collision = "higher-wins"
+    #: Two folders of one root with the same name: the later path wins (lab: clash-same-root,
+    #: OpenClaw 2026.9.6).
+    within_root = "last"
     rules = WalkRules(max_depth=MAX_DEPTH, min_depth=0, skip_dot=True,
                       skip_names=frozenset({"node_modules", ".git"}), stop_at_skill=True,
                       symlinks="inside-root", client="OpenClaw")
@@ -100,6 +110,28 @@ class OpenClawProfile(CommonProfile):
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
+    def find(self, root: Root, env: Environment) -> list[Found]:
+        """The common walk, plus: a SKILL.md that is a symlink to a file outside the root is not
+        loaded (symlinked skill *folders* are; lab: symlink-skill-md, symlink-folder); only the
+        first ``MAX_SKILLS_PER_SOURCE`` skills of a root (by path) load (lab: budget-300-short:
+        "included 127 of 222" with 300 skills and 22 built-ins). OpenClaw 2026.9.6."""
+        base = os.path.realpath(root.path)
+        out = []
+        loaded = 0
+        for f in sorted(super().find(root, env), key=lambda f: str(f.path)):
+            if f.skip_reason is None and root.scope != "extra":  # extra roots: HACKING "Decisions"
+                loaded += 1
+                if loaded > MAX_SKILLS_PER_SOURCE:
+                    f = Found(f.path, f.depth, f"past the first {MAX_SKILLS_PER_SOURCE} skills of "
+                                               "this folder, which OpenClaw loads")
+            if f.skip_reason is None and os.path.islink(f.path):
+                real = os.path.realpath(f.path)
+                if real != base and not real.startswith(base + os.sep):
+                    f = Found(f.path, f.depth, "SKILL.md is a symlink to a file outside the root, "
+                                               "which OpenClaw does not load")
+            out.append(f)
+        return out
+
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
         """YAML first, then the single-line ``key: value`` parser (skill-contract.ts); ``name``
         falls back to the folder; ``description`` required (missing → skipped with a
@@ -112,17 +144,21 @@ class OpenClawProfile(CommonProfile):
             return ReadResult(False, name=folder, mode="failed",
                               reason=f"SKILL.md is {sf.size:,} bytes, over maxSkillFileBytes ({MAX_SKILL_FILE_BYTES:,})")
         mode, note = "strict", ""
+        if sf.duplicate_keys:  # lab: yaml-duplicate-key (OpenClaw 2026.9.6 does not load it)
+            return ReadResult(False, name=folder, mode="failed",
+                              reason=f"duplicated mapping key {sf.duplicate_keys[0][0]!r}: not loaded")
         if sf.ok:
             fields = dict(sf.data or {})
-        elif sf.state in ("yaml-error", "not-mapping") and sf.has_frontmatter_block:
+        elif sf.state in ("yaml-error", "not-mapping") and sf.has_frontmatter_block \
+                and not _indented_line(sf.frontmatter):
             fields = {k: line_value_first_line(sf, k) for k in sf.line_fields()}
             mode, note = "fallback", f"YAML failed ({sf.message}); read with the single-line parser"
         else:
             fields = {}
-        # scalars are read as JavaScript prints them: name 12345, description true (lab:
-        # name-number, description-bool; OpenClaw 2026.9.6)
-        name = js_string(fields.get("name")) or folder
-        desc = js_string(fields.get("description"))
+        # values are read as JavaScript prints them: name 12345, description true, a list as JSON
+        # (lab: name-number, description-bool, description-list; OpenClaw 2026.9.6)
+        name = _js_value(fields.get("name")) or folder
+        desc = _js_value(fields.get("description"))
         if not desc:
             why = "no frontmatter" if sf.state == "no-frontmatter" else (
                 sf.message if sf.state in ("unclosed", "empty") else "description missing")
@@ -190,6 +226,27 @@ class OpenClawProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """By name (``localeCompare`` "en"; approximated by case-insensitive order)."""
         return sorted(skills, key=lambda s: (s.name.casefold(), s.name))
+
+
+def _js_value(value: object) -> str | None:
+    """A frontmatter value as OpenClaw turns it into text: strings trimmed, numbers and booleans
+    as JavaScript prints them, lists and maps as compact JSON; None for null."""
+    if isinstance(value, (list, dict)):
+        try:
+            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        except (TypeError, ValueError):
+            return None
+    return js_string(value)
+
+
+_INDENTED_KEY = re.compile(r"^[ \t]+[A-Za-z0-9_-]+:(?:[ \t]|$)")
+
+
+def _indented_line(frontmatter: str) -> bool:
+    """Whether an indented frontmatter line looks like ``key: value``: OpenClaw's single-line
+    parser then gives up too (lab: yaml-bad-indent, yaml-tab not loaded; OpenClaw 2026.9.6). An
+    indented plain continuation line does not count (its first line is read, as in the source)."""
+    return any(_INDENTED_KEY.match(line) for line in frontmatter.split("\n"))
 
 
 def _as_list(v) -> list:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS, VERSION
+from workbench.core.clients.opencode.profile import has_description
 from workbench.core.listing import (
     ListingReport, SkillListing, client_texts, locale_key, placeholder,
 )
@@ -82,12 +83,12 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
     OpenCode's built-ins are sorted in among the user's skills (location ``<built-in>``).
     """
     builtins, captured = builtin_entries(options)
-    listed: list[Any] = [s for s in skills if (s.description or "").strip()]
+    listed: list[Any] = [s for s in skills if has_description(s)]
     listed = sorted(listed + builtins, key=lambda s: locale_key(s.name))
     entries = []
     for s in skills:
         d = len(s.description or "")
-        if (s.description or "").strip():
+        if has_description(s):
             entries.append(SkillListing(s.name, str(s.path), "full", d, d))
         else:
             entries.append(SkillListing(s.name, str(s.path), "omitted", 0, 0,
@@ -107,10 +108,11 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         lines.append("</available_skills>")
         body = "\n".join(lines)
     warnings = []
-    if len(listed) < len(skills):
-        n = len(skills) - len(listed)
-        warnings.append(f"{plural(n, 'skill')} without a description {agree(n, 'is', 'are')} not listed "
-                        f"by OpenCode (V2); the model only finds {agree(n, 'it', 'them')} if told the name.")
+    missing = len(skills) + len(builtins) - len(listed)
+    if missing:
+        warnings.append(f"{plural(missing, 'skill')} without a description {agree(missing, 'is', 'are')} not "
+                        f"listed by OpenCode (V2); the model only finds {agree(missing, 'it', 'them')} if told "
+                        "the name.")
     assumptions = ["Name order approximates JavaScript localeCompare."]
     if builtins and not captured:
         assumptions.append(f"OpenCode {VERSION}'s built-in skills are shown as placeholders of "

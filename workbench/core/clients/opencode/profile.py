@@ -56,6 +56,12 @@ def lenient_read(frontmatter: str) -> dict | None:
     return retry_quoted(text)
 
 
+def has_description(skill: Skill) -> bool:
+    """Whether OpenCode lists ``skill``: a non-empty description, or a ``description`` key whose
+    value is a string (even ``""``)."""
+    return bool(skill.description.strip()) or isinstance(skill.fields.get("description"), str)
+
+
 def _flag(env: Environment, key: str) -> bool:
     v = env.getenv(key)
     return bool(v) and v.strip().lower() not in ("0", "false", "")
@@ -146,8 +152,9 @@ class OpenCodeProfile(CommonProfile):
                           "quoted) reads it")
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
-        """No description → hidden (V2: loadable with the skill tool, not listed)."""
-        if not skill.description.strip():
+        """No description → hidden (V2: loadable with the skill tool, not listed); an empty
+        string is a description (listed empty: lab ``description-empty``, OpenCode 1.18.33)."""
+        if not has_description(skill):
             return ("hidden", "no description: loadable by name but not listed (V2)")
         return None
 
