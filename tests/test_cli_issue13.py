@@ -137,12 +137,13 @@ def test_client_profile_severity_follows_the_client(tmp_path):
     f = write_skill(tmp_path / "pdf-tools", raw=BAD_YAML)
     sev = {p: [d.severity for d in lint_file(f, profile=p) if d.code == "FM003"]
            for p in ("gemini-cli", "openclaw", "claude-code", "codex", "opencode", "agentskills")}
+    # Claude Code, Codex and OpenCode retry with the value quoted (lab-checked); the spec rejects it
     assert sev == {"gemini-cli": ["warning"], "openclaw": ["warning"], "claude-code": ["warning"],
-                   "codex": ["error"], "opencode": ["error"], "agentskills": ["error"]}
+                   "codex": ["warning"], "opencode": ["warning"], "agentskills": ["error"]}
     msg = next(d.message for d in lint_file(f, profile="gemini-cli") if d.code == "FM003")
     assert "Gemini CLI still loads it through its line parser" in msg
-    assert "Codex CLI skips the skill" in next(d.message for d in lint_file(f, profile="codex")
-                                               if d.code == "FM003")
+    assert "GitHub Copilot CLI skips the skill" in next(d.message for d in lint_file(f, profile="copilot-cli")
+                                                        if d.code == "FM003")
     tabs = write_skill(tmp_path / "t",
                        raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n")
     assert {d.severity for d in lint_file(tabs, profile="gemini-cli") if d.code == "FM004"} == {"warning"}
