@@ -77,9 +77,10 @@ import random
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -402,19 +403,19 @@ class FakeAPI:
         self.stopping = threading.Event()  # ends the endless misbehaviours
 
     # -- scripting -------------------------------------------------------------------------
-    def queue(self, *turns: Turn | str) -> "FakeAPI":
+    def queue(self, *turns: Turn | str) -> FakeAPI:
         """Canned turns for the next requests, in order."""
         self._queue.extend(turns)
         return self
 
-    def on(self, substring: str, turn: Turn | str) -> "FakeAPI":
+    def on(self, substring: str, turn: Turn | str) -> FakeAPI:
         """When the last user message (no tool_result in it) contains ``substring``, reply ``turn``."""
         self.rules.append((substring, turn))
         return self
 
     def fail(self, status: int, *, times: int = 1, retry_after: float | None = None,
              error_type: str | None = None, message: str | None = None,
-             should_retry: bool = False) -> "FakeAPI":
+             should_retry: bool = False) -> FakeAPI:
         """The next ``times`` message requests answer HTTP ``status`` with the API's error shape."""
         et = error_type or _ERROR_TYPES.get(status, "api_error")
         for _ in range(times):
@@ -422,12 +423,12 @@ class FakeAPI:
         return self
 
     def stream_error(self, error_type: str = "overloaded_error", message: str = "Overloaded",
-                     after_events: int = 3) -> "FakeAPI":
+                     after_events: int = 3) -> FakeAPI:
         """The next streamed reply sends ``event: error`` after ``after_events`` events."""
         self._faults.append(Fault("stream-error", 200, error_type, message, after_events=after_events))
         return self
 
-    def misbehave(self, kind: str, times: int = 1) -> "FakeAPI":
+    def misbehave(self, kind: str, times: int = 1) -> FakeAPI:
         """The next ``times`` message requests misbehave (``Fault`` kinds "silent", "keepalive",
         "endless", "malformed-order", "malformed-json", "no-stop", "garbage"). The endless ones
         stop when the client hangs up or the server stops."""
@@ -435,7 +436,7 @@ class FakeAPI:
             self._faults.append(Fault(kind))
         return self
 
-    def drop(self, after_events: int = 3) -> "FakeAPI":
+    def drop(self, after_events: int = 3) -> FakeAPI:
         """The next streamed reply closes the connection after ``after_events`` events."""
         self._faults.append(Fault("drop", after_events=after_events))
         return self
@@ -446,7 +447,7 @@ class FakeAPI:
         assert self._server is not None, "FakeAPI not started"
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def start(self) -> "FakeAPI":
+    def start(self) -> FakeAPI:
         handler = type("Handler", (_Handler,), {"fake": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
@@ -462,7 +463,7 @@ class FakeAPI:
             self._server.server_close()
             self._server = None
 
-    def __enter__(self) -> "FakeAPI":
+    def __enter__(self) -> FakeAPI:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -592,7 +593,7 @@ class FakeBatch:
 
     _seq = itertools.count(1)
 
-    def __init__(self, fake: "FakeAPI", requests: list[dict]):
+    def __init__(self, fake: FakeAPI, requests: list[dict]):
         self.fake = fake
         self.seq = next(self._seq)
         self.id = f"msgbatch_fake_{self.seq:04d}_{fake.next_id('b')[-4:]}"

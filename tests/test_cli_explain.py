@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers import write_skill
 from workbench.cli import main
 from workbench.core.model import CLIENT_IDS
-from tests.helpers import write_skill
 
 
 def test_explain_text_and_json(tmp_path, capsys):

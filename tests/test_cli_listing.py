@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.helpers import write_skill
 from workbench.cli import main
 from workbench.core.discovery import scan
 from workbench.core.listing import render_listing
-from workbench.core.model import CLIENT_IDS
-from workbench.core.model import Environment
-from tests.helpers import write_skill
+from workbench.core.model import CLIENT_IDS, Environment
 
 
 def _ws(tmp_path: Path) -> tuple[Path, Path]:

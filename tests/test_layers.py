@@ -30,8 +30,8 @@ def test_importing_all_of_core_loads_no_qt():
         "import importlib, pkgutil, sys, workbench.core as c\n"
         "for m in pkgutil.walk_packages(c.__path__, 'workbench.core.'):\n"
         "    importlib.import_module(m.name)\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in %r]\n"
-        "print(bad); sys.exit(1 if bad else 0)\n" % (QT,)
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {QT!r}]\n"
+        "print(bad); sys.exit(1 if bad else 0)\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

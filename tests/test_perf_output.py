@@ -7,11 +7,11 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import write_skill
 from workbench.commands.lint import json_text
 from workbench.core.jsontext import dumps_indented
 from workbench.core.lint import lint_paths
 from workbench.core.lint.engine import diagnostic_records
-from tests.helpers import write_skill
 
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
                      st.floats(allow_nan=True, allow_infinity=True))

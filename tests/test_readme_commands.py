@@ -106,7 +106,7 @@ def test_every_readme_command_runs(tmp_path, monkeypatch, capsys, fake_api):  # 
                 continue  # a placeholder path or value
             if any(shared in a for a in argv) and not Path(shared, "corpus").is_dir():
                 continue
-            for i, a in enumerate(argv):
+            for i, _a in enumerate(argv):
                 if argv[i - 1] == "--base-url":
                     argv[i] = fake_api.url
                 if argv[i - 1] == "--skills":

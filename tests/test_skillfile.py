@@ -3,9 +3,10 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from workbench.core.skillfile import parse_skill_bytes, parse_skill_text, read_skill_file, MAX_FILE_BYTES
+from workbench.core.skillfile import MAX_FILE_BYTES, parse_skill_bytes, parse_skill_text, read_skill_file
 
 
 def test_ok_with_positions():

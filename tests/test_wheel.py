@@ -11,8 +11,8 @@ checks the package data, both entry points and a scan of the demo.
 from __future__ import annotations
 
 import json
-import shutil
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig

@@ -28,7 +28,7 @@ COMMON_OPTIONS = ("client", "home", "cwd", "root", "env", "bin", "os", "untruste
                   "context-tokens", "most-used", "format")
 
 
-def common_parser(only: "tuple[str, ...] | None" = None,
+def common_parser(only: tuple[str, ...] | None = None,
                   formats: str = "text or json") -> argparse.ArgumentParser:
     """The environment options of the subcommands: all of ``COMMON_OPTIONS``, or ``only`` those
     (a command module's ``COMMON_OPTIONS``: ``workbench lint --help`` does not offer ``--home``).

@@ -14,7 +14,13 @@ import time
 import pytest
 
 from workbench.core.lint import (
-    PROFILE_IDS, CatalogEntry, CatalogIndex, find_skill_files, lint_paths, lint_skillfile, lint_text,
+    PROFILE_IDS,
+    CatalogEntry,
+    CatalogIndex,
+    find_skill_files,
+    lint_paths,
+    lint_skillfile,
+    lint_text,
 )
 from workbench.core.lint.engine import _catalog_desc, _catalog_name
 from workbench.core.skillfile import read_skill_file

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tests.fakeapi import FakeAPI, Turn, text, tool_call
+from tests.fakeapi import Turn, text, tool_call
 from workbench.core.chat.engine import ChatSession
 from workbench.core.chat.settings import ChatSettings, save_settings, settings_path
 

@@ -104,6 +104,7 @@ def test_stop_ends_a_run_within_one_second(session_for, fake_api, kind):
 
 def test_read_tool_refuses_a_fifo_and_caps_a_huge_file(tmp_path):
     import os
+
     from workbench.core.chat.tools import READ_MAX_FILE_BYTES, AccessError, FileAccess
     fs = FileAccess([tmp_path], tmp_path)
     fifo = tmp_path / "pipe"

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from tests.fakeapi import tool_call
-from workbench.core.chat.tools import AccessError, FileAccess, SHELL_REFUSED
+from workbench.core.chat.tools import SHELL_REFUSED, AccessError, FileAccess
 from workbench.core.clients.claude_code.loading import substitute
 from workbench.core.clients.gemini_cli.loading import LOADER as GEMINI
 from workbench.core.clients.opencode.loading import render_result
-
 
 # -- Claude Code substitution ---------------------------------------------------------------
 

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: Each client's main project and personal skill folders (relative to workspace / HOME).
 PROJECT = {"claude-code": ".claude/skills", "codex": ".agents/skills", "gemini-cli": ".gemini/skills",

@@ -9,9 +9,9 @@ and with non-ASCII text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
-from typing import Callable
 
 from tests.conformance.scenarios import Scenario, write_skill
 

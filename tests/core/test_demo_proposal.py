@@ -1,6 +1,6 @@
 """The demo ships a pending workshop proposal (issue 8: the demo exercises every view)."""
 
-from workbench.core.demo import ensure_demo_proposal, demo_environment
+from workbench.core.demo import demo_environment, ensure_demo_proposal
 from workbench.core.workshop import WorkshopStore
 
 

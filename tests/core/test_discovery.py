@@ -7,14 +7,16 @@ import shutil
 import threading
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import write_skill
-from workbench.core.discovery import (
-    ParseCache, scan, scan_all, use_workspace_as_root, workspace_root_candidate,
-)
 from workbench.core.demo import demo_environment
-from workbench.core.model import CLIENT_IDS, STATUSES, Environment
+from workbench.core.discovery import (
+    ParseCache,
+    scan,
+    scan_all,
+    use_workspace_as_root,
+    workspace_root_candidate,
+)
+from workbench.core.model import STATUSES, Environment
 
 
 def mkenv(tmp_path: Path, **kw) -> Environment:

@@ -53,9 +53,10 @@ def test_truncated_listing_suggests_a_length_that_fits():
 
 
 def test_fit_length_is_a_real_fit():
+    import dataclasses
+
     from workbench.core.explain import _fit_length
     from workbench.core.listing import render_listing
-    import dataclasses
     skills = [sk(f"s{i}", "d" * 300) for i in range(40)]
     cat = Catalog("claude-code", env(), [ROOT], skills)
     target = skills[5]

@@ -23,7 +23,7 @@ from workbench.core.skillfile import read_skill_file, skillfile_facts, skillfile
 
 def _age(root: Path, seconds: float = 60.0) -> None:
     past = time.time() - seconds
-    for dp, dn, fn in os.walk(root):
+    for dp, _dn, fn in os.walk(root):
         for f in fn:
             os.utime(os.path.join(dp, f), (past, past), follow_symlinks=False)
         os.utime(dp, (past, past))

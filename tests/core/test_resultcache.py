@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.lint import PROFILES, CatalogEntry, CatalogIndex, find_skill_files, lint_paths, lint_skillfile
+from workbench.core.lint import (
+    PROFILES,
+    CatalogEntry,
+    CatalogIndex,
+    find_skill_files,
+    lint_paths,
+    lint_skillfile,
+)
 from workbench.core.lint.engine import CATALOG_RULES, _catalog_desc, _catalog_name
 from workbench.core.resultcache import ResultCache, profile_fingerprint, rules_version
 from workbench.core.skillfile import read_skill_file
@@ -32,7 +39,7 @@ def _skill(root: Path, name: str, desc: str, body: str = "# T\n", extra: dict[st
 def _age(root: Path, seconds: float = 60.0) -> None:
     """Back-date every file and folder (the cache never stores racily new files)."""
     past = time.time() - seconds
-    for dp, dn, fn in os.walk(root):
+    for dp, _dn, fn in os.walk(root):
         for f in fn:
             os.utime(os.path.join(dp, f), (past, past))
         os.utime(dp, (past, past))

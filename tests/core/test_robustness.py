@@ -184,7 +184,7 @@ def test_folder_without_search_permission_is_a_diagnostic(shared_tmp):
                        cwd="/", timeout=120, env=env)
     assert "Traceback" not in p.stderr, p.stderr
     results = json.loads(p.stdout)
-    for args, (rc, out) in zip(runs, results):
+    for args, (_rc, out) in zip(runs, results):
         if args[0] == "lint" and "sarif" not in args and "none" not in args[-1]:
             assert "ro/SKILL.md:1:1: error STR003 cannot read: Permission denied" in out, (args, out)
         if args[-1].endswith("none"):
@@ -235,6 +235,7 @@ def test_unclosed_html_comments_lint_in_linear_time(body):
 
 def test_html_comments_scan_matches_the_regex():
     import re
+
     from workbench.core.lint.rules.sec004_html_comment import html_comments
     for text in ["<!-- a --> b <!-- c -->", "<!--<!-- x -->-->", "<!---->", "<!-- open", "a <!-- b\n--> c"]:
         assert list(html_comments(text)) == [m.span() for m in re.finditer(r"<!--(.*?)-->", text, re.S)]

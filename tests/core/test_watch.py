@@ -151,6 +151,7 @@ def test_files_inside_a_new_folder_are_reported_even_if_inotify_missed_them(tmp_
     # inotify adds a watch for a new folder only after seeing it, so a SKILL.md written right
     # after mkdir can be missed; an "added" folder is listed once to close the race.
     import watchfiles
+
     from workbench.core.watch import _expand_new_dirs
     d = tmp_path / "new-skill"
     (d / "references").mkdir(parents=True)

@@ -15,7 +15,11 @@ import pytest
 
 from tests.helpers import write_skill
 from workbench.core.discovery import (
-    WORKSPACE_MODES, apply_workspace_mode, scan, scan_all, workspace_root_candidate,
+    WORKSPACE_MODES,
+    apply_workspace_mode,
+    scan,
+    scan_all,
+    workspace_root_candidate,
     workspace_treatment,
 )
 from workbench.core.model import CLIENT_IDS, Environment

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakeapi import Fault, FakeAPI, MessagesRequest, Turn, text, tool_call  # noqa: F401
+from tests.fakeapi import FakeAPI, Fault, MessagesRequest, Turn, text, tool_call  # noqa: F401
 from tests.helpers import write_skill
 
 
@@ -39,7 +39,7 @@ class Err:
 
 
 class _Recorder(list):
-    def __init__(self, fake: "EvalFake"):
+    def __init__(self, fake: EvalFake):
         super().__init__()
         self.fake = fake
 

@@ -10,9 +10,16 @@ import anthropic
 import pytest
 
 from tests.evals.conftest import text, tool_call
-from tests.fakeapi import FakeAPI, validate_batch_body, Invalid
-from workbench.core.evals.batch import (BatchError, BatchEval, BatchLimits, BatchStore, cancel_record,
-                                        custom_id, parse_custom_id)
+from tests.fakeapi import FakeAPI, Invalid, validate_batch_body
+from workbench.core.evals.batch import (
+    BatchError,
+    BatchEval,
+    BatchLimits,
+    BatchStore,
+    cancel_record,
+    custom_id,
+    parse_custom_id,
+)
 from workbench.core.evals.history import HistoryStore
 from workbench.core.evals.metrics import estimate_cost
 from workbench.core.evals.queryset import Query

@@ -6,7 +6,7 @@ import json
 
 from tests.evals.conftest import text, tool_call, tree_hashes
 from workbench.core.evals.history import HistoryStore
-from workbench.core.evals.improve import build_prompt, improve_description, parse_description
+from workbench.core.evals.improve import improve_description, parse_description
 from workbench.core.evals.queryset import Query
 from workbench.core.evals.runner import EvalOptions
 from workbench.core.evals.split import split_queries

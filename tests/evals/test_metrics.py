@@ -7,8 +7,14 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from workbench.core.evals.metrics import (Confusion, estimate_cost, price_for, query_status, summarize,
-                                          wilson_interval)
+from workbench.core.evals.metrics import (
+    Confusion,
+    estimate_cost,
+    price_for,
+    query_status,
+    summarize,
+    wilson_interval,
+)
 
 
 def test_wilson_known_values():

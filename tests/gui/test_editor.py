@@ -7,7 +7,7 @@ import re
 import threading
 
 import pytest
-from PySide6.QtCore import QPoint, QUrl, Qt
+from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.app.main_window import Placeholder, TAB_KEYS
-from workbench.core.model import Environment
 from tests.helpers import write_skill
+from workbench.app.main_window import TAB_KEYS, Placeholder
+from workbench.core.model import Environment
 
 
 def _env(tmp_path: Path, fake_home: Path) -> Environment:

@@ -93,8 +93,8 @@ def test_the_check_finds_cut_text(qtbot):
 def test_one_context_box_and_icons(open_window, tmp_path, fake_home):
     from PySide6.QtWidgets import QToolBar
 
-    from workbench.app.listing_pane import ContextSizeCombo
     from tests.helpers import write_skill
+    from workbench.app.listing_pane import ContextSizeCombo
     ws = tmp_path / "p"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
     win = open_window(Environment(workspace=ws, home=fake_home))
@@ -109,8 +109,8 @@ def test_one_context_box_and_icons(open_window, tmp_path, fake_home):
 
 
 def test_empty_states_say_what_to_do(open_window, tmp_path, fake_home, qtbot):
-    from workbench.app.emptystate import EmptyState
     from tests.helpers import write_skill
+    from workbench.app.emptystate import EmptyState
     ws = tmp_path / "p"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
     win = open_window(Environment(workspace=ws, home=fake_home), size=SIZE)

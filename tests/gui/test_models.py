@@ -10,8 +10,13 @@ from PySide6.QtCore import Qt
 
 from tests.helpers import write_skill
 from workbench.app.explain_pane import normalize
-from workbench.app.listing_pane import (AllClientsModel, ListingTableModel, entry_range,
-                                        format_tokens, parse_tokens)
+from workbench.app.listing_pane import (
+    AllClientsModel,
+    ListingTableModel,
+    entry_range,
+    format_tokens,
+    parse_tokens,
+)
 from workbench.app.shadowing_view import ShadowingModel, shadow_rows
 from workbench.app.skills_tree import SkillFilterProxy, SkillsTreeModel
 from workbench.core import discovery

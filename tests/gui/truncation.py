@@ -17,9 +17,20 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import (QAbstractItemView, QAbstractScrollArea, QHeaderView, QLineEdit,
-                               QPlainTextEdit, QStyle, QStyleOptionViewItem, QTabBar, QTableView,
-                               QTextEdit, QTreeView, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QHeaderView,
+    QLineEdit,
+    QPlainTextEdit,
+    QStyle,
+    QStyleOptionViewItem,
+    QTabBar,
+    QTableView,
+    QTextEdit,
+    QTreeView,
+    QWidget,
+)
 
 
 def _name(w: QWidget) -> str:

@@ -7,8 +7,18 @@ from pathlib import Path
 import pytest
 
 from workbench.core.lint import (
-    PROFILE_IDS, PROFILES, RULES, CatalogEntry, Diagnostic, Fix, TextEdit, apply_fix, find_skill_files,
-    lint_file, lint_paths, lint_text,
+    PROFILE_IDS,
+    PROFILES,
+    RULES,
+    CatalogEntry,
+    Diagnostic,
+    Fix,
+    TextEdit,
+    apply_fix,
+    find_skill_files,
+    lint_file,
+    lint_paths,
+    lint_text,
 )
 from workbench.core.model import CLIENT_IDS, Root, Skill
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from workbench.core.lint import PROFILE_IDS, apply_fix, lint_text
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from pathlib import Path
 
 import pytest
 
 from tests.workshop.conftest import snapshot
-from workbench.core.workshop import (NotFoundError, ProposalError, TransitionError, WorkshopStore,
-                                     default_store_dir)
+from workbench.core.workshop import (
+    NotFoundError,
+    ProposalError,
+    TransitionError,
+    WorkshopStore,
+    default_store_dir,
+)
 
 NEW = "---\nname: alpha\ndescription: Use when testing alpha, improved.\n---\n# Alpha\n\nRun `ls -la`.\n"
 CREATE = "---\nname: beta\ndescription: Use when testing beta.\n---\n# Beta\n"

@@ -23,9 +23,10 @@ import importlib
 import os
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 

@@ -13,12 +13,22 @@ actions such as "Open the Chat tab"; ``open_folder(widget)`` runs the window's F
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import (QAbstractItemView, QAbstractScrollArea, QApplication, QFrame, QHBoxLayout,
-                               QLabel, QPlainTextEdit, QPushButton, QTextEdit, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 #: (button label, callback) pairs.
 Actions = Sequence[tuple[str, Callable[[], object]]]

@@ -22,18 +22,30 @@ from __future__ import annotations
 import dataclasses
 import html
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPixmap
-from PySide6.QtWidgets import (QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QMessageBox, QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from workbench.core.text import agree, plural
 from workbench.app.workers import run_in_background
 from workbench.core.evals.collection import ConfusionMatrix, cell_color
 from workbench.core.evals.metrics import pct
+from workbench.core.text import agree, plural
 
 
 def estimate_text(est: dict) -> str:

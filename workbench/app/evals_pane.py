@@ -29,15 +29,35 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QProgressBar,
-                               QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
-                               QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.app.emptystate import EmptyState
 from workbench.app.workers import run_in_background
@@ -515,6 +535,7 @@ class EvalsPane(QWidget):
 
     def _settings(self):
         import dataclasses
+
         from workbench.core.chat.settings import ChatSettings, load_settings
         s = self.settings_provider() if self.settings_provider else load_settings()
         s = dataclasses.replace(s) if isinstance(s, ChatSettings) else ChatSettings()

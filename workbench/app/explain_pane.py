@@ -19,15 +19,13 @@ optional ``detail`` and ``fix``.
 from __future__ import annotations
 
 import html
-
 import textwrap
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from workbench.app import icons
 from workbench.app.context import core_module, unavailable_reason

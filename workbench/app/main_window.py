@@ -17,14 +17,26 @@ window never crashes on it. To wire a late arrival, edit its factory only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QProgressBar, QPushButton, QSplitter, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench import __version__
 from workbench.app import icons
@@ -37,6 +49,7 @@ from workbench.app.shadowing_view import ShadowingView
 from workbench.app.skills_tree import SkillsPanel
 from workbench.app.views import TAB_KEYS  # tab keys in display order (``--view`` accepts these)
 from workbench.core.model import CLIENT_IDS, STATUSES
+
 
 def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | None:
     """The banner's one-click action that switches how the workspace is shown (issue 13): as a

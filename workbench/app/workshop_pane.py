@@ -26,20 +26,36 @@ is opened only once it exists on disk (a proposal made by chat, evals or the CLI
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox,
-                               QPlainTextEdit, QPushButton, QSplitter, QTableView, QTabWidget, QTextBrowser,
-                               QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.app.emptystate import EmptyState, go_to_tab
-from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
-from workbench.core.workshop.store import default_store_dir
-from workbench.core.workshop.preview import decode_for_display, side_by_side
 from workbench.core.text import plural
+from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
+from workbench.core.workshop.preview import decode_for_display, side_by_side
+from workbench.core.workshop.store import default_store_dir
 
 _STATE_COLORS = {"pending": "#2f81f7", "applied": "#2e9d4a", "rejected": "#7d8590",
                  "quarantined": "#cf222e", "stale": "#d97a00"}

@@ -23,7 +23,11 @@ import json
 import sys
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+    UsageError,
+    add_workspace_mode_option,
+    client_ids,
+    environment_from_args,
+    open_workspace,
 )
 from workbench.commands.via import add_via_arguments, run_chat_via
 from workbench.core.chat.trace import event_line as _text_line

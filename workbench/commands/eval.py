@@ -39,16 +39,19 @@ of the command is saved to the eval history (``core.evals.history``) unless ``--
 
 from __future__ import annotations
 
-from workbench.core.text import plural
-
 import json
 import sys
 import threading
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+    UsageError,
+    add_workspace_mode_option,
+    client_ids,
+    environment_from_args,
+    open_workspace,
 )
 from workbench.commands.via import add_via_arguments, run_eval_via
+from workbench.core.text import plural
 
 
 def add_parser(subparsers, common) -> None:

@@ -14,7 +14,11 @@ import json
 import sys
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
+    UsageError,
+    add_workspace_mode_option,
+    client_ids,
+    environment_from_args,
+    help_text,
     open_workspace,
 )
 

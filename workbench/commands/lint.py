@@ -43,8 +43,6 @@ PATH arguments (decisions; the spec was silent):
 
 from __future__ import annotations
 
-from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
-
 import argparse
 import os
 import sys
@@ -53,14 +51,13 @@ from urllib.parse import quote
 
 from workbench import __version__
 from workbench.cli import UsageError
+from workbench.core.fscache import default_dir_cache
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
-from workbench.core.fscache import default_dir_cache
-from workbench.core.lint.engine import find_skill_files
+from workbench.core.lint.engine import diagnostic_records, entry_exists, find_skill_files, severity_totals
 from workbench.core.lint.profiles import profile_for_location
-from workbench.core.lint.engine import diagnostic_records, severity_totals
-from workbench.core.lint.engine import entry_exists
 from workbench.core.skillfile import special_file_problem
+from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")

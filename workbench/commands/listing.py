@@ -16,7 +16,11 @@ import sys
 from typing import Any
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, help_text,
+    UsageError,
+    add_workspace_mode_option,
+    client_ids,
+    environment_from_args,
+    help_text,
     open_workspace,
 )
 from workbench.core.jsontext import dumps_indented

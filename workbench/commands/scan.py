@@ -23,7 +23,11 @@ import sys
 from pathlib import Path
 
 from workbench.cli import (
-    UsageError, add_workspace_mode_option, client_ids, environment_from_args, open_workspace,
+    UsageError,
+    add_workspace_mode_option,
+    client_ids,
+    environment_from_args,
+    open_workspace,
 )
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, scan
@@ -83,8 +87,13 @@ def render_text(cat: Catalog, report=None) -> str:
     """A readable table per root, roots in precedence order. Listed skills say where they end
     up in ``report`` (the listing at the chosen context size): "listed in full", "listed
     truncated", "listed name only", "omitted by budget" (``listing.outcome_label``)."""
-    from workbench.core.listing import ctx_label, format_outcome_counts, listing_states, outcome_counts
-    from workbench.core.listing import outcome_label
+    from workbench.core.listing import (
+        ctx_label,
+        format_outcome_counts,
+        listing_states,
+        outcome_counts,
+        outcome_label,
+    )
     out = [f"{DISPLAY_NAMES.get(cat.client, cat.client)}: workspace {cat.env.workspace}  home {cat.env.home}"]
     states = listing_states(report)
     where = ""

@@ -36,8 +36,16 @@ import sys
 from pathlib import Path
 
 from workbench.core.text import plural
-from workbench.core.workshop import (STATES, NotFoundError, ProposalError, StoreBusyError, StoreCorruptError,
-                                     TransitionError, WorkshopError, WorkshopStore)
+from workbench.core.workshop import (
+    STATES,
+    NotFoundError,
+    ProposalError,
+    StoreBusyError,
+    StoreCorruptError,
+    TransitionError,
+    WorkshopError,
+    WorkshopStore,
+)
 from workbench.core.workshop.paths import executable_files, files_from_folder
 from workbench.core.workshop.preview import unified_diff
 

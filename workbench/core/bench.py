@@ -65,8 +65,9 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: Skills used when the corpus is absent (our own small examples).
 BUILTIN_SKILLS: dict[str, str] = {
@@ -162,7 +163,7 @@ def make_tree(dst: Path, n: int, corpus: Path | None = None, *, age_s: float = 6
             _copy_skill(src, d, new_name)
         made.append(d)
     past = time.time() - age_s
-    for dp, dn, fn in os.walk(dst):
+    for dp, _dn, fn in os.walk(dst):
         for f in fn:
             try:
                 os.utime(os.path.join(dp, f), (past, past))
@@ -328,6 +329,7 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
     fails.
     """
     import sys
+
     from workbench.core.discovery import ParseCache, scan, scan_all
     from workbench.core.lint import PROFILES, lint_paths, lint_text
     from workbench.core.resultcache import ResultCache

@@ -39,7 +39,13 @@ from pathlib import Path
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ReadResult
 from workbench.core.clients.common import (
-    EXTRA_RULES, CommonProfile, best_name, installed_view, is_installed_extra, real_dir_memo, walk,
+    EXTRA_RULES,
+    CommonProfile,
+    best_name,
+    installed_view,
+    is_installed_extra,
+    real_dir_memo,
+    walk,
 )
 from workbench.core.fscache import DirCache, default_dir_cache, snapshot
 from workbench.core.fscache import stat as _fs_stat
@@ -70,7 +76,7 @@ class ParseCache:
         dirs: the ``DirCache`` used by walks (in memory unless ``persist``).
     """
 
-    def __init__(self, persist: "bool | str | Path" = False) -> None:
+    def __init__(self, persist: bool | str | Path = False) -> None:
         self._table: dict[str, tuple[tuple[int, int], SkillFile]] = {}
         self._ids: dict[str, tuple[int, int]] = {}
         self._lock = threading.Lock()
@@ -111,13 +117,13 @@ class ParseCache:
             self._table[key] = (ident, sf)
         return sf
 
-    def prefetch(self, paths: "list[str]", jobs: int | None = None) -> int:
+    def prefetch(self, paths: list[str], jobs: int | None = None) -> int:
         """Parse the files of ``paths`` that are neither in memory nor in the store in ``jobs``
         forked processes (None = both cores from ``PREFETCH_MIN`` files, when the caller runs no
         other thread). Workers send back compact parse facts; the ``SkillFile``s built from them
         read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
         parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual)."""
-        todo: list[tuple[str, os.stat_result, "Path | str"]] = []
+        todo: list[tuple[str, os.stat_result, Path | str]] = []
         table = self._table
         stored = self.store._load() if self.store is not None else {}
         for p in paths:

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.invocation import invocation_findings
 from workbench.core.listing import ListingReport, ctx_label, render_listing
@@ -108,8 +109,8 @@ class ClientExplanation:
                 "similarity": SIMILARITY_LABEL}
 
 
-def explain(env: "Environment", name_or_path: str, clients: Iterable[str] | None = None,
-            context_tokens: int | None = None, catalogs: dict[str, "Catalog"] | None = None,
+def explain(env: Environment, name_or_path: str, clients: Iterable[str] | None = None,
+            context_tokens: int | None = None, catalogs: dict[str, Catalog] | None = None,
             options: dict[str, Any] | None = None) -> list[ClientExplanation]:
     """Explain ``name_or_path`` for each client (default: every client).
 
@@ -155,7 +156,7 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def match_skills(catalog: "Catalog", query: str) -> list["Skill"]:
+def match_skills(catalog: Catalog, query: str) -> list[Skill]:
     """Skills of ``catalog`` that ``query`` names: by path, by listed name, by ``ns:name`` suffix,
     or by folder name. Listed ones first."""
     q = query.strip()
@@ -175,14 +176,14 @@ def match_skills(catalog: "Catalog", query: str) -> list["Skill"]:
     return sorted(found, key=lambda s: order.get(s.status, 9))
 
 
-def _best_root(catalog: "Catalog"):
+def _best_root(catalog: Catalog):
     roots = [r for r in catalog.roots if r.scope in ("project", "nested") and r.active]
     roots = roots or [r for r in catalog.roots if r.active] or list(catalog.roots)
     existing = [r for r in roots if r.exists]
     return (existing or roots or [None])[0]
 
 
-def _not_found(catalog: "Catalog", query: str, exp: ClientExplanation) -> None:
+def _not_found(catalog: Catalog, query: str, exp: ClientExplanation) -> None:
     name = Path(query).parent.name if _looks_like_path(query) and query.endswith("SKILL.md") else \
         (Path(query).name if _looks_like_path(query) else query)
     root = _best_root(catalog)
@@ -206,7 +207,7 @@ def _not_found(catalog: "Catalog", query: str, exp: ClientExplanation) -> None:
     exp.findings.append(Finding("found", "error", title, detail, f"Move it to {target}"))
 
 
-def _fit_length(catalog: "Catalog", skill: "Skill", ctx: int | None,
+def _fit_length(catalog: Catalog, skill: Skill, ctx: int | None,
                 options: dict[str, Any] | None) -> int | None:
     """The longest description prefix (>= 1 char) that this client lists in full, or None."""
     desc = skill.description or ""
@@ -233,7 +234,7 @@ def _fit_length(catalog: "Catalog", skill: "Skill", ctx: int | None,
     return lo
 
 
-def _parse_finding(s: "Skill", client: str, disp: str) -> Finding:
+def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
     mode = s.parse_mode
     state = getattr(s.file, "state", None)
     quote_fix = ("Quote the description (description: \"...\"): an unquoted ': ' or ' #' inside it "
@@ -265,7 +266,7 @@ def _parse_finding(s: "Skill", client: str, disp: str) -> Finding:
     return Finding("parsed", "error", f"Rejected by {disp}: {reason}", s.parse_note, fix)
 
 
-def explain_catalog(catalog: "Catalog", name_or_path: str, context_tokens: int | None = None,
+def explain_catalog(catalog: Catalog, name_or_path: str, context_tokens: int | None = None,
                     options: dict[str, Any] | None = None,
                     report: ListingReport | None = None) -> ClientExplanation:
     """Explain one skill in one client's catalog. See the module docstring for the steps."""

@@ -34,9 +34,10 @@ import os
 import stat as _stat
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from workbench.core.safefile import atomic_write
 
@@ -94,7 +95,7 @@ def stat(path: str) -> os.stat_result | None:
         return st
 
 
-def read_blob(path: "str | os.PathLike[str]"):
+def read_blob(path: str | os.PathLike[str]):
     """The bytes of a cache file for ``marshal.loads``: a read-only ``mmap`` of it (no copy into
     a bytes object: on a 15 MB result cache that saves ~4,000 page faults) or, where mapping
     fails (empty file, special file system), its bytes. Raises OSError when it cannot be read."""
@@ -106,7 +107,7 @@ def read_blob(path: "str | os.PathLike[str]"):
             return fh.read()
 
 
-def load_cache_file(path, accept, notes: list) -> "tuple[dict | None, bool]":
+def load_cache_file(path, accept, notes: list) -> tuple[dict | None, bool]:
     """Load a marshal cache file: ``(obj, rebuild)``.
 
     ``obj`` is the loaded dict when ``accept(obj)`` says it is this format/version, else None;
@@ -342,7 +343,7 @@ class DirCache:
             self._walks[key] = (tuple(visited), tuple(mtimes), result)
             self._dirty = True
 
-    def listing(self, path: str) -> "Listing | tuple | None":
+    def listing(self, path: str) -> Listing | tuple | None:
         """The listing of folder ``path`` (a str), from the cache when the folder's mtime is
         unchanged, else from ``scandir`` (and remembered unless racily new). None when the folder
         cannot be stat'ed or listed. The result is a ``Listing`` or a plain tuple of the same

@@ -18,8 +18,9 @@ an extra root for every client ("as if installed where each client looks", HACKI
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from workbench.core.clients import DISPLAY_NAMES
 

@@ -39,7 +39,7 @@ def _mechanism(client_id: str) -> str:
     return f"The model loads it by reading SKILL.md ({d.get('read_tool')}); there is no skill tool."
 
 
-def invocation_findings(skill: "Skill", client_id: str) -> list["Finding"]:
+def invocation_findings(skill: Skill, client_id: str) -> list[Finding]:
     """Findings of the ``invoked`` step for one skill in one client (ordered: mechanism first)."""
     from workbench.core.explain import Finding
     from workbench.core.lint import lint_file

@@ -308,7 +308,7 @@ def ctx_label(context_tokens: int | None) -> str:
     return str(context_tokens)
 
 
-def render_listing(catalog: "Catalog", context_tokens: int | None = None,
+def render_listing(catalog: Catalog, context_tokens: int | None = None,
                    options: dict[str, Any] | None = None) -> ListingReport:
     """Render the listing ``catalog.client`` would send for ``catalog``.
 
@@ -387,7 +387,7 @@ def outcome_label(skill: Any, states: dict[str, str]) -> str:
     return o
 
 
-def outcome_counts(catalog: "Catalog", report: ListingReport | None) -> dict[str, int]:
+def outcome_counts(catalog: Catalog, report: ListingReport | None) -> dict[str, int]:
     """Skills per outcome (``OUTCOMES`` order, every key present; plus "listed" for listed
     skills without a listing state, only when there are any)."""
     states = listing_states(report)

@@ -185,7 +185,7 @@ class Skill:
     status: str = "listed"
     reason: str = ""
     shadowed_by: Path | None = None
-    file: "SkillFile | None" = None
+    file: SkillFile | None = None
     parse_mode: str = "strict"
     parse_note: str = ""
     fields: dict[str, Any] = field(default_factory=dict)

@@ -56,9 +56,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from workbench.core.fscache import DirCache, default_dir_cache
+from workbench.core.fscache import DirCache, default_dir_cache, load_cache_file, trim_oldest, write_cache_file
 from workbench.core.fscache import current_memo as _current_memo
-from workbench.core.fscache import load_cache_file, trim_oldest, write_cache_file
 from workbench.core.fscache import mtime as _fs_mtime
 from workbench.core.fscache import stat as _fs_stat
 

@@ -14,8 +14,8 @@ Example::
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 LABEL = "lexical similarity (Jaccard over description word sets, stop words removed; not semantic)"
 

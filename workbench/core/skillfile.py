@@ -146,7 +146,7 @@ class Span:
     end_column: int
 
     @staticmethod
-    def point(line: int, column: int = 1) -> "Span":
+    def point(line: int, column: int = 1) -> Span:
         return Span(line, column, line, column + 1)
 
 
@@ -623,7 +623,7 @@ def _parse_yaml(sf: SkillFile) -> None:
             sf.error_span = _span(node, offset)
             return
         seen: dict[str, Span] = {}
-        for knode, vnode in node.value:
+        for knode, _vnode in node.value:
             if knode.tag == _STR_TAG and type(knode.value) is str:
                 key = knode.value  # what constructing a str scalar gives, without the constructor
             else:

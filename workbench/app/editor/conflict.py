@@ -14,8 +14,15 @@ from __future__ import annotations
 import difflib
 
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 RELOAD, KEEP_MINE, CANCEL = "reload", "keep-mine", "cancel"
 

@@ -56,7 +56,7 @@ class Gutter(QWidget):
 
     PAD = 4
 
-    def __init__(self, editor: "CodeEditor") -> None:
+    def __init__(self, editor: CodeEditor) -> None:
         super().__init__(editor)
         self.editor = editor
         self.setCursor(Qt.CursorShape.ArrowCursor)

@@ -210,7 +210,7 @@ class EditorPane(QWidget):
     PREVIEW_DELAY_MS = 400
     RECOVERY_DELAY_MS = 1000
 
-    _instances: "weakref.WeakSet[EditorPane]" = weakref.WeakSet()
+    _instances: weakref.WeakSet[EditorPane] = weakref.WeakSet()
 
     def __init__(self, parent: QWidget | None = None, profile_provider: Callable[[], str | None] | None = None,
                  watcher: Any = None, *, lint_function: LintFn | None = None,

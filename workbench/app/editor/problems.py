@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import (QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QTreeWidget,
-                               QTreeWidgetItem, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from workbench.app.editor.diagnostics import DiagnosticsLayer, PinnedDiagnostic
 from workbench.app.editor.gutter import paint_severity_mark

@@ -24,9 +24,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 #: Top-level HOME entries that are never linked (fresh, empty folders in the overlay instead).
 FRESH = (".cache", ".local", ".tmp")

@@ -31,9 +31,10 @@ import re
 import threading
 import time
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 DEFAULT_REPLY = "OK."
@@ -331,7 +332,7 @@ class Recorder:
         self._thread: threading.Thread | None = None
 
     # lifecycle --------------------------------------------------------------------------------
-    def start(self) -> "Recorder":
+    def start(self) -> Recorder:
         """Bind and serve in a daemon thread. Returns self."""
         handler = _make_handler(self)
         self._server = ThreadingHTTPServer(("127.0.0.1", self._port), handler)
@@ -348,7 +349,7 @@ class Recorder:
             self._server.server_close()
             self._server = None
 
-    def __enter__(self) -> "Recorder":
+    def __enter__(self) -> Recorder:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

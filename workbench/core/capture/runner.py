@@ -21,9 +21,10 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest, Recorder, Responder
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import tempfile
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from pathlib import Path
-from typing import Any, Callable
+from types import SimpleNamespace
+from typing import Any
 
 from workbench.core.capture import get_runner
 from workbench.core.capture.overlay import make_overlay

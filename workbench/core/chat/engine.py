@@ -49,15 +49,22 @@ import math
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from workbench.core.chat.errors import ChatError, from_exception, no_key_error
 from workbench.core.chat.loadkit import Loader
 from workbench.core.chat.settings import ChatSettings
-from workbench.core.chat.tools import (FileAccess, ToolContext, ToolOutcome, ToolSpec,
-                                       make_list_tool, make_shell_tool)
+from workbench.core.chat.tools import (
+    FileAccess,
+    ToolContext,
+    ToolOutcome,
+    ToolSpec,
+    make_list_tool,
+    make_shell_tool,
+)
 
 EventSink = Callable[[dict], None]
 

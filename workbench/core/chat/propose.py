@@ -61,8 +61,9 @@ The tool's name, description and schema are this project's own wording (no clien
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from workbench.core.chat.tools import ToolContext, ToolOutcome, ToolSpec
 from workbench.core.text import plural

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from workbench.core import appdirs
 from workbench.core.safefile import atomic_write
@@ -83,7 +84,7 @@ class ChatSettings:
         return d
 
     @classmethod
-    def from_json(cls, data: Any) -> "ChatSettings":
+    def from_json(cls, data: Any) -> ChatSettings:
         """Build from a dict; unknown keys ignored, wrong types fall back to defaults. Never raises."""
         s = cls()
         if not isinstance(data, dict):

@@ -20,9 +20,10 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from workbench.core.skillfile import read_regular_file
@@ -92,7 +93,7 @@ class ToolContext:
             fork (no nested forks are simulated).
     """
 
-    fs: "FileAccess"
+    fs: FileAccess
     skills: list
     known: list
     workspace: Path

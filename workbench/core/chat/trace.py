@@ -9,7 +9,7 @@ sub-transcript) into indented lines.
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from workbench.core.text import plural
 

@@ -25,7 +25,7 @@ DISPLAY_NAMES = {
 }
 
 
-def get_profile(client_id: str) -> "ClientProfile":
+def get_profile(client_id: str) -> ClientProfile:
     """The discovery profile of a client. Raises KeyError for an unknown id."""
     if client_id not in _MODULES:
         raise KeyError(f"unknown client {client_id!r}; known: {', '.join(CLIENT_IDS)}")

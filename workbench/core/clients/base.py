@@ -14,9 +14,10 @@ One client = one package under ``workbench/core/clients/<id>/``:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Root, Skill
@@ -99,26 +100,26 @@ class ClientProfile:
         return f"modelled on {self.display_name}'s docs and source (unverified: no real client run)"
 
     # -- discovery ---------------------------------------------------------------------
-    def roots(self, env: "Environment") -> list["Root"]:
+    def roots(self, env: Environment) -> list[Root]:
         """The roots this client scans, highest precedence first, with ``exists`` filled."""
         raise NotImplementedError
 
-    def find(self, root: "Root", env: "Environment") -> Iterable[Found]:
+    def find(self, root: Root, env: Environment) -> Iterable[Found]:
         """Every SKILL.md under ``root``, including those the client would skip (with a reason)."""
         raise NotImplementedError
 
-    def read(self, sf: "SkillFile", found: Found, root: "Root", env: "Environment") -> ReadResult:
+    def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:
         """Read a parsed SKILL.md the way this client does (strict, fallback, or skip)."""
         raise NotImplementedError
 
-    def gate(self, skill: "Skill", env: "Environment") -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """(status, reason) when the skill is hidden/gated/conditional, else None (listed)."""
         return None
 
-    def resolve_collisions(self, skills: list["Skill"], env: "Environment") -> None:
+    def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
         """Mark losers of name collisions as ``shadowed`` (setting ``shadowed_by``), in place."""
         raise NotImplementedError
 
-    def listing_order(self, skills: list["Skill"]) -> list["Skill"]:
+    def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Listed skills in the order the client puts them in its listing."""
         return list(skills)

@@ -28,10 +28,11 @@ import errno
 import json
 import os
 import re
-from stat import S_ISDIR, S_ISREG
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from stat import S_ISDIR, S_ISREG
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -102,7 +103,7 @@ def is_installed_extra(root: Root) -> bool:
 
 
 def installed_view(found: list[Found], root: Path, rules: WalkRules,
-                   covered: "Iterable[str]" = (), real_dir=None) -> list[Found]:
+                   covered: Iterable[str] = (), real_dir=None) -> list[Found]:
     """An extra root's files as the client would see them once installed where it looks.
 
     ``found`` is the ``EXTRA_RULES`` walk of the extra root ``root`` (every SKILL.md up to 8
@@ -287,7 +288,7 @@ def system_folder_problem(real: str) -> str | None:
     return None
 
 
-def walk(root: Path, rules: WalkRules, dirs: "DirCache | None" = None) -> list[Found]:
+def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Found]:
     """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
     the ones the client would not find. Never raises (unreadable folders are passed over).
 
@@ -431,7 +432,7 @@ def folder_name(found_or_path: Found | Path) -> str:
     return os.path.basename(os.path.dirname(str(p)))
 
 
-def best_name(sf: "SkillFile | None", path: Path) -> str:
+def best_name(sf: SkillFile | None, path: Path) -> str:
     """A best-guess name for a file the client skips: frontmatter name, else the folder name."""
     if sf is not None:
         v = sf.get("name") if sf.ok else None
@@ -451,17 +452,17 @@ def strip_tags(s: str) -> str:
     return _TAG.sub("", s)
 
 
-def state_reason(sf: "SkillFile") -> str:
+def state_reason(sf: SkillFile) -> str:
     """A one-line reason for a file that did not parse (the skillfile message)."""
     return sf.message or sf.state
 
 
-def unreadable(sf: "SkillFile") -> bool:
+def unreadable(sf: SkillFile) -> bool:
     """States where no client gets any text: unreadable, too large, binary."""
     return sf.state in ("unreadable", "too-large", "binary")
 
 
-def line_value_first_line(sf: "SkillFile", key: str) -> str | None:
+def line_value_first_line(sf: SkillFile, key: str) -> str | None:
     """The value of ``key`` as a *single-line* parser sees it (continuation lines ignored).
 
     OpenClaw's fallback (``skill-contract.ts``) reads ``key: value`` lines only.
@@ -600,7 +601,7 @@ class CommonProfile(ClientProfile):
             r.precedence = i
         return roots
 
-    def extra_roots(self, env: "Environment", start: int) -> list[Root]:
+    def extra_roots(self, env: Environment, start: int) -> list[Root]:
         """Roots of scope ``extra`` for ``env.extra_roots`` (lowest precedence), HACKING.md."""
         out = []
         for i, p in enumerate(env.extra_roots):
@@ -622,23 +623,23 @@ class CommonProfile(ClientProfile):
             return EXTRA_RULES
         return self.rules
 
-    def find(self, root: Root, env: "Environment") -> Iterable[Found]:
+    def find(self, root: Root, env: Environment) -> Iterable[Found]:
         if not root.exists:
             return []
         return walk(root.path, self.rules_for(root))
 
-    def inactive_status(self, root: Root, env: "Environment") -> str:
+    def inactive_status(self, root: Root, env: Environment) -> str:
         """Status of skills under an inactive root: "gated" for trust, else "conditional"."""
         if root.condition and root.condition.startswith("untrusted"):
             return "gated"
         return "conditional"
 
     # -- collisions --------------------------------------------------------------------
-    def competes(self, skill: "Skill") -> bool:
+    def competes(self, skill: Skill) -> bool:
         """Whether a skill takes part in name collisions (found and read; its root active)."""
         return skill.status not in ("skipped", "shadowed") and skill.root.active
 
-    def resolve_collisions(self, skills: list["Skill"], env: "Environment") -> None:
+    def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
         """Mark losers ``shadowed`` per ``self.collision``:
 
         * "higher-wins": the root with the lowest precedence number wins; inside one root the
@@ -649,11 +650,11 @@ class CommonProfile(ClientProfile):
         """
         if self.collision == "keep-both":
             return
-        groups: dict[str, list["Skill"]] = {}
+        groups: dict[str, list[Skill]] = {}
         for s in skills:
             if self.competes(s):
                 groups.setdefault(s.name, []).append(s)
-        for name, group in groups.items():
+        for _name, group in groups.items():
             if len(group) < 2:
                 continue
             best = group[0]
@@ -669,7 +670,7 @@ class CommonProfile(ClientProfile):
                 s.shadowed_by = best.path
                 s.reason = self.shadow_reason(s, best)
 
-    def shadow_reason(self, loser: "Skill", winner: "Skill") -> str:
+    def shadow_reason(self, loser: Skill, winner: Skill) -> str:
         """One line explaining why ``loser`` is shadowed by ``winner``."""
         if loser.root is winner.root or loser.root.path == winner.root.path:
             rule = "last found wins" if self.within_root == "last" else "first found wins"

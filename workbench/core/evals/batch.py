@@ -46,10 +46,11 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from workbench.core.chat.errors import ChatError, from_exception
 from workbench.core.evals.metrics import estimate_cost, price_for
@@ -121,7 +122,7 @@ def parse_custom_id(cid: str) -> tuple[int, int, int] | None:
 
 
 def _utc() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def _obj(x: Any) -> Any:
@@ -378,7 +379,7 @@ class BatchEval:
         r0 = self.runners[0]
         s = r0.settings
         rec = {"version": 1, "kind": "batch-eval",
-               "id": f"{_dt.datetime.now(_dt.timezone.utc).strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}",
+               "id": f"{_dt.datetime.now(_dt.UTC).strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}",
                "created_at": _utc(), "state": "submitted", "batch_ids": ids,
                "workspace": str(workspace) if workspace is not None else "", "client": r0.catalog.client,
                "roots": [str(x) for x in roots or []], "context_tokens": r0.options.context_tokens,
@@ -397,7 +398,7 @@ class BatchEval:
         return rec
 
     @classmethod
-    def from_record(cls, rec: dict, catalog: Any, sdk: Any, *, settings: Any = None) -> "BatchEval":
+    def from_record(cls, rec: dict, catalog: Any, sdk: Any, *, settings: Any = None) -> BatchEval:
         """Rebuild a submitted batch eval from its record over ``catalog`` (the workspace scanned
         again). Raises ``BatchError`` for a bad record, ``EvalSetupError`` when a skill is gone."""
         import dataclasses
@@ -544,7 +545,7 @@ class BatchEval:
             t0 = _dt.datetime.fromisoformat((self.record or {})["created_at"])
         except (KeyError, TypeError, ValueError):
             return 0.0
-        return max(0.0, (_dt.datetime.now(_dt.timezone.utc) - t0).total_seconds())
+        return max(0.0, (_dt.datetime.now(_dt.UTC) - t0).total_seconds())
 
     @staticmethod
     def _add(rep: EvalReport, rec: RunRecord) -> None:

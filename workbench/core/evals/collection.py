@@ -113,7 +113,7 @@ class ConfusionMatrix:
     mode: str = "direct"
 
     @classmethod
-    def from_reports(cls, reports: list[EvalReport]) -> "ConfusionMatrix":
+    def from_reports(cls, reports: list[EvalReport]) -> ConfusionMatrix:
         """Build the matrix from one report per skill (``collection_runners``' order). Skills that
         appear only as loaded ones (listed, no query file) get a column and an empty row."""
         labels = [r.skill for r in reports]

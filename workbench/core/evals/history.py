@@ -99,7 +99,7 @@ class HistoryStore:
         """Save ``report`` (an ``EvalReport``) and return its entry. Raises OSError on a failed
         write (nothing partial is left: ``atomic_write``)."""
         body = report.to_json(details=True)
-        now = _dt.datetime.now(_dt.timezone.utc)
+        now = _dt.datetime.now(_dt.UTC)
         rid = f"{now.strftime('%Y%m%dT%H%M%S')}-{body['description_sha']}-{secrets.token_hex(2)}"
         rec = {"version": VERSION, "kind": kind, "id": rid,
                "saved_at": now.isoformat(timespec="seconds"), "workspace": str(self.workspace),

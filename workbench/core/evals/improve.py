@@ -37,23 +37,29 @@ Every evaluated attempt can be saved to the eval history (``history=HistoryStore
 
 from __future__ import annotations
 
-from workbench.core.text import plural
-
 import dataclasses
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from workbench.core.chat.errors import ChatError, from_exception
 from workbench.core.chat.settings import ChatSettings
 from workbench.core.evals.queryset import Query
-from workbench.core.evals.runner import (DEFAULT_EVAL_MODEL, EvalOptions, EvalReport, EvalRunner,
-                                         EvalSetupError, find_target)
+from workbench.core.evals.runner import (
+    DEFAULT_EVAL_MODEL,
+    EvalOptions,
+    EvalReport,
+    EvalRunner,
+    EvalSetupError,
+    find_target,
+)
 from workbench.core.evals.split import DEFAULT_HOLDOUT, DEFAULT_SEED, Split, split_queries
 from workbench.core.model import Catalog
 from workbench.core.safefile import sha256_of
+from workbench.core.text import plural
 
 #: Marker in the improver's system prompt (lets a fake server tell improver requests apart).
 IMPROVER_MARKER = "eval-improver"

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from pathlib import Path
+from typing import Any
 
 from workbench.core import appdirs
 

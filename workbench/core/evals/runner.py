@@ -52,9 +52,10 @@ import hashlib
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, no_key_error
 from workbench.core.chat.settings import ChatSettings
@@ -362,7 +363,7 @@ class EvalReport:
                 "seconds": round(self.seconds, 3), "started_at": self.started_at, "mode": self.mode,
                 "batch_ids": list(self.batch_ids)}
 
-    def subset(self, indices: list[int]) -> "EvalReport":
+    def subset(self, indices: list[int]) -> EvalReport:
         """A report over some of the queries (train or test part of a split); usage is not split
         (kept whole) and ``seconds`` copied."""
         keep = set(indices)
@@ -540,7 +541,7 @@ class EvalRunner:
                           self.catalog.client, self.settings.model, opts.runs, opts.threshold,
                           opts.concurrency, self.competitor_names(), results,
                           warnings=list(self.warnings), listing_state=self.listing_state,
-                          started_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                          started_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
                           base_url=self.settings.effective_base_url())
 
     def _session(self) -> Any:

@@ -15,12 +15,25 @@ examples in each docstring); ``PROFILES`` maps profile ids to ``Profile`` object
 
 from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
 from workbench.core.lint.engine import (
-    SKIP_DIRS, apply_fix, find_skill_files, lint_file, lint_paths, lint_skillfile, lint_text,
+    SKIP_DIRS,
+    apply_fix,
+    find_skill_files,
+    lint_file,
+    lint_paths,
+    lint_skillfile,
+    lint_text,
 )
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, get_profile
 from workbench.core.lint.registry import RULES, Finding, Rule, load_rules
 from workbench.core.lint.types import (
-    ERROR, INFO, OFF, SEVERITIES, WARNING, Diagnostic, Fix, TextEdit,
+    ERROR,
+    INFO,
+    OFF,
+    SEVERITIES,
+    WARNING,
+    Diagnostic,
+    Fix,
+    TextEdit,
 )
 
 load_rules()

@@ -15,10 +15,11 @@ import os
 import re
 import unicodedata
 from bisect import bisect_right
-from itertools import accumulate
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from workbench.core.lint.profiles import Profile
 from workbench.core.skillfile import SkillFile, Span
@@ -184,7 +185,7 @@ class LintContext:
         #: ``workbench.core.resultcache`` stats them to know a cached result is still valid.
         self.deps: set[str] = set()
 
-    def depend(self, path: "str | os.PathLike[str]") -> None:
+    def depend(self, path: str | os.PathLike[str]) -> None:
         """Record that the lint result depends on ``path`` (a folder listed or a file read besides
         SKILL.md). Rules that touch the disk other than through ``folder()``/``exists()`` call it."""
         self.deps.add(os.fspath(path))

@@ -18,9 +18,10 @@ import gc
 import hashlib
 import marshal
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
-from typing import Any, Iterable
+from typing import Any
 
 from workbench.core.fscache import SKILL_NONE, abskey, scan_listing, snapshot
 from workbench.core.fscache import fast_path as _fast_path
@@ -85,7 +86,7 @@ def _clamp(d: Diagnostic, ctx: LintContext) -> Diagnostic:
     return Diagnostic(l1, c1, l2, c2, d.severity, d.code, d.message, d.fix, d.rule, d.unverified)
 
 
-def lint_skillfile(sf: SkillFile, profile: "str | Profile" = "agentskills",
+def lint_skillfile(sf: SkillFile, profile: str | Profile = "agentskills",
                    catalog: Iterable[Any] | None = None) -> list[Diagnostic]:
     """Lint an already parsed ``SkillFile``. Returns diagnostics sorted by position.
 
@@ -98,7 +99,7 @@ def lint_skillfile(sf: SkillFile, profile: "str | Profile" = "agentskills",
     return out
 
 
-def lint_text(text: str, path: "Path | str | None" = None, profile: "str | Profile" = "agentskills",
+def lint_text(text: str, path: Path | str | None = None, profile: str | Profile = "agentskills",
               catalog: Iterable[Any] | None = None) -> list[Diagnostic]:
     """Lint SKILL.md text (e.g. an editor buffer).
 
@@ -117,13 +118,13 @@ def lint_text(text: str, path: "Path | str | None" = None, profile: "str | Profi
     return lint_skillfile(parse_skill_text(text, path), profile, catalog)
 
 
-def lint_file(path: "Path | str", profile: "str | Profile" = "agentskills",
+def lint_file(path: Path | str, profile: str | Profile = "agentskills",
               catalog: Iterable[Any] | None = None) -> list[Diagnostic]:
     """Read and lint one SKILL.md. Unreadable files give a diagnostic, not an exception."""
     return lint_skillfile(read_skill_file(path), profile, catalog)
 
 
-def find_skill_files(path: "Path | str", *, dirs: Any = None) -> list[Path]:
+def find_skill_files(path: Path | str, *, dirs: Any = None) -> list[Path]:
     """The SKILL.md files a PATH names: the file itself; ``DIR/SKILL.md`` (or ``DIR/skill.md``)
     for a skill folder; otherwise every ``SKILL.md`` below DIR, skipping ``.git`` and
     ``node_modules`` (dot-folders are walked, like discovery does). Sorted. Symlinked folders are
@@ -242,7 +243,7 @@ def _follow_links(d: str, links: Iterable[str], seen: set[str], stack: list[str]
         stack.append(path)
 
 
-def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agentskills",
+def lint_paths(paths: Iterable[Path | str], profile: str | Profile = "agentskills",
                catalog: Iterable[Any] | None = None, *, jobs: int | None = None,
                cache: Any = None) -> dict[Path, list[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
@@ -291,7 +292,7 @@ def lint_paths(paths: Iterable["Path | str"], profile: "str | Profile" = "agents
             gc.enable()
 
 
-def _lint_paths(paths: Iterable["Path | str"], prof: Profile, catalog: Any, jobs: int | None,
+def _lint_paths(paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: int | None,
                 cache: Any) -> dict[Path, list[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
@@ -466,7 +467,7 @@ class DiagnosticList(list):
 
     __slots__ = ("_src", "_cat", "_counts")
 
-    def __init__(self, src: "bytes | tuple" = (), cat: "bytes | tuple" = (),
+    def __init__(self, src: bytes | tuple = (), cat: bytes | tuple = (),
                  counts: tuple[int, int, int] | None = None):
         # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand)
         list.__init__(self)
@@ -570,7 +571,7 @@ DiagnosticList.__radd__ = _radd  # type: ignore[attr-defined]
 DiagnosticList.__hash__ = None  # type: ignore[assignment]
 
 
-def severity_totals(results: "dict[Any, list[Diagnostic]]") -> dict[str, int]:
+def severity_totals(results: dict[Any, list[Diagnostic]]) -> dict[str, int]:
     """{"error": n, "warning": n, "info": n} over ``lint_paths`` results, from the compact records
     where the lists are not built yet."""
     e = w = i = 0
@@ -591,7 +592,7 @@ def severity_totals(results: "dict[Any, list[Diagnostic]]") -> dict[str, int]:
     return {ERROR: e, "warning": w, "info": i}
 
 
-def diagnostic_records(diags: "list[Diagnostic]") -> list[tuple]:
+def diagnostic_records(diags: list[Diagnostic]) -> list[tuple]:
     """``DiagnosticList.records()`` for any list of diagnostics (a plain list is encoded)."""
     if type(diags) is DiagnosticList:
         return diags.records()
@@ -875,7 +876,7 @@ def _catalog_desc(sf: SkillFile) -> str:
 # fixes
 
 
-def apply_fix(text: str, fix: "Fix | TextEdit | Iterable[TextEdit]") -> str:
+def apply_fix(text: str, fix: Fix | TextEdit | Iterable[TextEdit]) -> str:
     """Apply a fix's edits to ``text`` and return the new text.
 
     Positions are those of the diagnostics (1-based, end exclusive, code points, after a BOM);
@@ -914,7 +915,7 @@ def apply_fix(text: str, fix: "Fix | TextEdit | Iterable[TextEdit]") -> str:
 
     spans = sorted(((off(e.line, e.column), off(e.end_line, e.end_column), e.new_text) for e in edits),
                    key=lambda t: (t[0], t[1]))
-    for (s1, e1, _), (s2, e2, _) in zip(spans, spans[1:]):
+    for (_s1, e1, _), (s2, _e2, _) in zip(spans, spans[1:]):
         if s2 < e1:
             raise ValueError("fix edits overlap")
     for s, e, new in reversed(spans):

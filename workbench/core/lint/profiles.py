@@ -73,7 +73,7 @@ class Profile:
     budget_note: str = ""
     options: dict[str, Any] = field(default_factory=dict)
 
-    def with_options(self, **kw: Any) -> "Profile":
+    def with_options(self, **kw: Any) -> Profile:
         """A copy with some attributes changed, e.g. ``PROFILES["agentskills"].with_options(unicode_names=False)``."""
         return replace(self, **kw)
 
@@ -118,7 +118,7 @@ ROOT_DIR_PROFILES = {".claude": "claude-code", ".codex": "codex", ".openclaw": "
                      ".cursor": "cursor"}
 
 
-def profile_for_location(path: "str | Path") -> tuple[str, str] | None:
+def profile_for_location(path: str | Path) -> tuple[str, str] | None:
     """(profile id, root folder such as ".claude/skills") when ``path`` is inside (or is) one
     client's own skill root (``ROOT_DIR_PROFILES``), else None. Pure path logic (no I/O besides
     making the path absolute); the innermost such folder wins."""
@@ -130,7 +130,7 @@ def profile_for_location(path: "str | Path") -> tuple[str, str] | None:
     return None
 
 
-def get_profile(profile: "str | Profile") -> Profile:
+def get_profile(profile: str | Profile) -> Profile:
     """Resolve a profile id (or pass a ``Profile`` through). Raises KeyError for an unknown id."""
     if isinstance(profile, Profile):
         return profile

@@ -38,8 +38,9 @@ import pkgutil
 import re
 import sys
 import textwrap
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 from workbench.core.lint.types import OFF, SEVERITIES, Fix
 from workbench.core.skillfile import Span
@@ -80,7 +81,7 @@ class Rule:
     name: str
     severity: str
     profiles: dict[str, str]
-    check: Callable[["LintContext"], Iterable[Finding]]
+    check: Callable[[LintContext], Iterable[Finding]]
     doc: str = ""
     unverified: bool = False
     module: str = ""
@@ -91,12 +92,12 @@ class Rule:
         s = first[0] if first else self.name
         return s.split(":", 1)[1].strip() if ":" in s else s
 
-    def severity_for(self, profile: "Profile | str") -> str:
+    def severity_for(self, profile: Profile | str) -> str:
         """The severity under a profile ("off" = the rule does not run)."""
         pid = profile if isinstance(profile, str) else profile.id
         return self.profiles.get(pid, self.severity)
 
-    def examples(self) -> list["Example"]:
+    def examples(self) -> list[Example]:
         return parse_examples(self.doc)
 
 

@@ -17,12 +17,29 @@ the linter hook), ``edit`` (description-only rewrite), ``paths`` (path safety), 
 (diffs and the listing preview as if applied), ``errors``.
 """
 
-from workbench.core.workshop.errors import (ApplyError, NotFoundError, ProposalError, StoreBusyError,
-                                            StoreCorruptError, TransitionError, WorkshopError)
+from workbench.core.workshop.errors import (
+                                            ApplyError,
+                                            NotFoundError,
+                                            ProposalError,
+                                            StoreBusyError,
+                                            StoreCorruptError,
+                                            TransitionError,
+                                            WorkshopError,
+)
 from workbench.core.workshop.scanner import Finding, LintResult, scan_files
-from workbench.core.workshop.store import (APPLY_STEPS, KINDS, ROLLBACK_STEPS, STATES, Event, FileChange,
-                                           Proposal, WorkshopStore, default_store_dir, default_target_root,
-                                           workspaces_holding)
+from workbench.core.workshop.store import (
+                                            APPLY_STEPS,
+                                            KINDS,
+                                            ROLLBACK_STEPS,
+                                            STATES,
+                                            Event,
+                                            FileChange,
+                                            Proposal,
+                                            WorkshopStore,
+                                            default_store_dir,
+                                            default_target_root,
+                                            workspaces_holding,
+)
 
 __all__ = [
     "APPLY_STEPS", "KINDS", "ROLLBACK_STEPS", "STATES", "ApplyError", "Event", "FileChange", "Finding",

@@ -37,7 +37,7 @@ def decode_for_display(data: bytes | None) -> str | None:
     return data.decode("utf-8", "replace")
 
 
-def unified_diff(change: "FileChange", context: int = 3) -> str:
+def unified_diff(change: FileChange, context: int = 3) -> str:
     """A unified diff of one file (``a/<rel>`` → ``b/<rel>``); a one-line note for binary files."""
     old, new = decode_for_display(change.old), decode_for_display(change.new)
     if old is None or new is None:
@@ -112,7 +112,7 @@ def _state_of(report, path: Path) -> str:
     return ""
 
 
-def listing_preview(proposal: "Proposal", new_skill_md: bytes, env: "Environment",
+def listing_preview(proposal: Proposal, new_skill_md: bytes, env: Environment,
                     client_id: str = "claude-code") -> ListingPreview:
     """Render ``client_id``'s listing for ``env`` now and with ``new_skill_md`` in place of the
     proposal's target. Never raises (failures become ``available=False`` with a note)."""

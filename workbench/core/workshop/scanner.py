@@ -140,7 +140,7 @@ class Finding:
                 "blocking": self.blocking}
 
     @staticmethod
-    def from_json(d: dict[str, Any]) -> "Finding":
+    def from_json(d: dict[str, Any]) -> Finding:
         return Finding(d["severity"], d["code"], d["file"], int(d["line"]), int(d["column"]),
                        d["message"], d.get("excerpt", ""), bool(d.get("preexisting", False)))
 
@@ -353,7 +353,7 @@ _STAR_CLASS = re.compile(r"(\[\^(?:\\.|[^\]\\])*\])\*")
 
 def _bounded(pattern: str) -> str:
     """``[^...]*`` -> ``[^...]{0,SPAN_CHARS}``: linear time on any line."""
-    return _STAR_CLASS.sub(lambda m: m.group(1) + "{0,%d}" % SPAN_CHARS, pattern)
+    return _STAR_CLASS.sub(lambda m: m.group(1) + "{0," + str(SPAN_CHARS) + "}", pattern)
 
 
 def _compile_all() -> None:
@@ -687,7 +687,7 @@ class LintResult:
         return {"available": self.available, "diagnostics": self.diagnostics, "note": self.note}
 
     @staticmethod
-    def from_json(d: dict[str, Any] | None) -> "LintResult":
+    def from_json(d: dict[str, Any] | None) -> LintResult:
         d = d or {}
         return LintResult(bool(d.get("available")), list(d.get("diagnostics") or []), d.get("note", ""))
 

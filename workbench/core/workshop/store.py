@@ -63,20 +63,28 @@ import secrets
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import AbstractSet, Any, Callable, Iterator
+from typing import Any
 
 from workbench.core import appdirs
 from workbench.core.safefile import ConflictError, atomic_write, fsync_dir, sha256_of
 from workbench.core.skillfile import parse_skill_bytes
 from workbench.core.text import agree, plural
 from workbench.core.workshop.edit import replace_description
-from workbench.core.workshop.errors import (ApplyError, NotFoundError, ProposalError, StoreBusyError,
-                                            StoreCorruptError, TransitionError, WorkshopError)
+from workbench.core.workshop.errors import (
+    ApplyError,
+    NotFoundError,
+    ProposalError,
+    StoreBusyError,
+    StoreCorruptError,
+    TransitionError,
+    WorkshopError,
+)
 from workbench.core.workshop.paths import SKILL_MD, check_inside, check_relpath
-from workbench.core.workshop.scanner import (Finding, LintResult, blocking, lint_proposal,
-                                             scan_files)
+from workbench.core.workshop.scanner import Finding, LintResult, blocking, lint_proposal, scan_files
 from workbench.core.workshop.switch import copy_folder, exchange, remove_tree, repair, stage_path
 
 STATES = ("pending", "applied", "rejected", "quarantined", "stale")
@@ -130,14 +138,14 @@ CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="microseconds")
 
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _executable(p: "Proposal") -> set[str]:
+def _executable(p: Proposal) -> set[str]:
     """Relpaths the proposal's current generation marks executable."""
     return {rel for rel, info in p.files.items() if info.get("executable")}
 
@@ -315,7 +323,7 @@ class Event:
 
 
 class _Tx:
-    def __init__(self, store: "WorkshopStore", conn: sqlite3.Connection):
+    def __init__(self, store: WorkshopStore, conn: sqlite3.Connection):
         self.store, self.conn, self.log = store, conn, []
 
     def emit(self, pid: str, kind: str, detail: dict[str, Any] | None = None, at: str | None = None) -> None:

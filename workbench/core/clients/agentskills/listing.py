@@ -43,12 +43,12 @@ PLACEMENT = "system prompt, or the description of the activation tool (the spec 
 TOKENS_PER_SKILL = (50, 100)
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """Discovery order."""
     return list(skills)
 
 
-def to_prompt(skills: list["Skill"]) -> str:
+def to_prompt(skills: list[Skill]) -> str:
     """The ``to_prompt`` block for ``skills`` (all of them, as given)."""
     if not skills:
         return EMPTY
@@ -61,7 +61,7 @@ def to_prompt(skills: list["Skill"]) -> str:
     return "\n".join(lines)
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any], client: str = CLIENT) -> ListingReport:
     """Render the reference listing; no budget; per-skill token guidance as info."""
     listed = [s for s in skills if (s.description or "").strip()]

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, quote_retry, unreadable,
+    CommonProfile,
+    WalkRules,
+    folder_name,
+    quote_retry,
+    unreadable,
 )
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile

@@ -41,7 +41,12 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.claude_code.builtins import BUILTINS, VERSION
 from workbench.core.clients.common import js_string
 from workbench.core.listing import (
-    ListingReport, SkillListing, client_texts, ctx_label, locale_key, placeholder,
+    ListingReport,
+    SkillListing,
+    client_texts,
+    ctx_label,
+    locale_key,
+    placeholder,
 )
 
 if TYPE_CHECKING:
@@ -64,7 +69,7 @@ PLACEMENT = ("user turn: a <system-reminder> attachment (not the system prompt);
              "is its content")
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """By level (personal before project: root precedence), then by name (``localeCompare``).
 
     Checked on Claude Code 2.1.328 by the lab (``order-three``, ``personal-and-project``).
@@ -72,7 +77,7 @@ def listing_order(skills: list["Skill"]) -> list["Skill"]:
     return sorted(skills, key=lambda s: (s.root.precedence, locale_key(s.name)))
 
 
-def entry_description(skill: "Skill") -> str:
+def entry_description(skill: Skill) -> str:
     """The text Claude Code lists after the name: description, then `` - when_to_use``, with
     ``<`` and ``>`` escaped (``&`` and quotes are not: lab ``xml-chars``, Claude Code 2.1.328)."""
     desc = skill.description or ""
@@ -82,7 +87,7 @@ def entry_description(skill: "Skill") -> str:
     return desc.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def entry_labels(skills: list["Skill"]) -> list[str]:
+def entry_labels(skills: list[Skill]) -> list[str]:
     """``name`` or ``name (declared name)`` per skill (the name is the folder's).
 
     The declared frontmatter ``name`` is shown when it differs from the folder name, has no
@@ -113,7 +118,7 @@ def _parse_int(v: str | None) -> int | None:
     return n if n > 0 else None
 
 
-def char_budget(env: "Environment | None", context_tokens: int | None,
+def char_budget(env: Environment | None, context_tokens: int | None,
                 options: dict[str, Any] | None = None) -> tuple[int, str]:
     """(budget in chars, how it was derived). See the module docstring for the rule."""
     options = options or {}
@@ -154,7 +159,7 @@ def _cut(text: str, max_desc: int) -> tuple[str, bool]:
     return text, False
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render Claude Code's listing for ``skills`` (already in listing order), built-ins after.
 

@@ -31,10 +31,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolSpec, current_body,
-                                         find_injections, find_listed, make_read_tool)
-from workbench.core.clients.claude_code.arguments import (CHECKED_ON, declared_arguments, split_args,
-                                                          substitute, substitute_spans)
+from workbench.core.chat.loadkit import (
+    Loader,
+    ToolContext,
+    ToolOutcome,
+    ToolSpec,
+    current_body,
+    find_injections,
+    find_listed,
+    make_read_tool,
+)
+from workbench.core.clients.claude_code.arguments import (
+    CHECKED_ON,
+    declared_arguments,
+    split_args,
+    substitute,
+    substitute_spans,
+)
 from workbench.core.text import plural
 
 __all__ = ["LOADER", "split_args", "substitute", "substitute_spans"]

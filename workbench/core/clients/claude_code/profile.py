@@ -28,12 +28,17 @@ import pathspec
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, js_string, load_json_file, retry_quoted, unreadable,
+    CommonProfile,
+    WalkRules,
+    folder_name,
+    js_string,
+    load_json_file,
+    retry_quoted,
+    unreadable,
 )
 from workbench.core.listing import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
-
 
 #: Managed (enterprise) settings folders per OS (docs: "managed settings"); that managed skills
 #: live in ``<dir>/.claude/skills`` is *unverified*.

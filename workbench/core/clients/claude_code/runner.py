@@ -12,7 +12,12 @@ from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import (
-    ClientRunner, Extracted, Placement, RunContext, RunSpec, request_tool,
+    ClientRunner,
+    Extracted,
+    Placement,
+    RunContext,
+    RunSpec,
+    request_tool,
 )
 from workbench.core.clients.claude_code.builtins import builtin_names
 from workbench.core.clients.claude_code.listing import HEADER

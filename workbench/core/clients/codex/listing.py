@@ -46,8 +46,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.codex.builtins import BUILTINS
-from workbench.core.listing import (ListingReport, SkillListing, ceil_div, client_texts, ctx_label,
-                                   placeholder, utf8_len)
+from workbench.core.listing import (
+    ListingReport,
+    SkillListing,
+    ceil_div,
+    client_texts,
+    ctx_label,
+    placeholder,
+    utf8_len,
+)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -76,11 +83,11 @@ _SCOPE_RANK = {"system": 0, "bundled": 0, "admin": 1, "managed": 1, "project": 2
                "user": 3, "plugin": 3, "extra": 3}
 
 
-def scope_rank(skill: "Skill") -> int:
+def scope_rank(skill: Skill) -> int:
     return _SCOPE_RANK.get(skill.root.scope, 3)
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """System, Admin, Repo, User; then name; then path (render.rs ``ordered_skills_for_budget``)."""
     return sorted(skills, key=lambda s: (scope_rank(s), s.name, str(s.path)))
 
@@ -106,7 +113,7 @@ class Budget:
     def cost_counts(self, chars: int, nbytes: int) -> int:
         return ceil_div(nbytes, 4) if self.unit == "tokens" else chars
 
-    def with_limit(self, limit: int) -> "Budget":
+    def with_limit(self, limit: int) -> Budget:
         return Budget(self.unit, limit)
 
 
@@ -261,10 +268,10 @@ class _Item:
     root: str
     rank: int
     prec: int
-    skill: "Skill | None" = None
+    skill: Skill | None = None
 
 
-def builtin_items(skills: list["Skill"], env: "Environment", options: dict[str, Any]
+def builtin_items(skills: list[Skill], env: Environment, options: dict[str, Any]
                   ) -> tuple[list[_Item], bool]:
     """Codex's system skills not already scanned (``$CODEX_HOME/skills/.system``), with their
     texts from ``client_texts`` or placeholders of the stored lengths; and whether all are real."""
@@ -303,7 +310,7 @@ def _with_body(skill_lines: list[str], root_lines: list[str], intro_text: str) -
     return OPEN_TAG + "\n" + "\n".join(parts) + "\n" + CLOSE_TAG
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render Codex's listing for ``skills`` (already in listing order, see ``listing_order``)
     plus its system skills (first, System scope).

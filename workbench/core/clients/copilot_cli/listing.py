@@ -53,7 +53,7 @@ def xml_escape(text: str) -> str:
     return "".join(_ESCAPES.get(c, c) for c in text)
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """See ``CopilotCliProfile.listing_order``."""
     return PROFILE.listing_order(skills)
 
@@ -78,7 +78,7 @@ def entry(name: str, description: str, location: str) -> str:
             f"  <location>{location}</location>\n</skill>")
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render the block for ``skills`` (listing order) plus the built-ins. ``budget_used`` = the
     running ``entry.length + 1`` total (UTF-16 code units) of the entries shown with descriptions."""
@@ -102,7 +102,7 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
         lines.append(line)
     entries: list[SkillListing] = []
     builtin_states: list[SkillListing] = []
-    for k, (name, desc, loc, s) in enumerate(items):
+    for k, (name, desc, _loc, s) in enumerate(items):
         d = len(s.description or "") if s is not None else len(desc)
         path = str(s.path) if s is not None else "<built-in>"
         if k < cut:

@@ -12,8 +12,15 @@ Observed on GitHub Copilot CLI 1.0.102 by the conformance lab (the request's ``t
 
 from __future__ import annotations
 
-from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolSpec, current_body,
-                                         find_listed, make_read_tool)
+from workbench.core.chat.loadkit import (
+    Loader,
+    ToolContext,
+    ToolOutcome,
+    ToolSpec,
+    current_body,
+    find_listed,
+    make_read_tool,
+)
 
 
 class CopilotCliLoader(Loader):

@@ -17,8 +17,14 @@ from __future__ import annotations
 import re
 
 from workbench.core.capture.recorder import RecordedRequest
-from workbench.core.capture.runner import (ClientRunner, Extracted, Placement, RunContext, RunSpec,
-                                           request_tool)
+from workbench.core.capture.runner import (
+    ClientRunner,
+    Extracted,
+    Placement,
+    RunContext,
+    RunSpec,
+    request_tool,
+)
 
 OPEN_TAG = "<available_skills>"
 CLOSE_TAG = "</available_skills>"

@@ -23,12 +23,12 @@ CLIENT = "cursor"
 PLACEMENT = "unknown (Cursor does not publish where or how skills are listed)"
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """Discovery order (Cursor's order is unpublished)."""
     return list(skills)
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """The agentskills reference listing, relabelled as Cursor's unverified best guess."""
     rep = _ref.render(skills, env, context_tokens, options, client=CLIENT)

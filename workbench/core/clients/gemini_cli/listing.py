@@ -47,12 +47,12 @@ PLACEMENT = ("system prompt section (after sub-agents, before hook context); ski
              "appear as the enum of the activate_skill tool")
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """Load order (``GeminiCliProfile.listing_order``)."""
     return PROFILE.listing_order(skills)
 
 
-def listed_name(skill: "Skill") -> str:
+def listed_name(skill: Skill) -> str:
     """The name as Gemini CLI lists it: the (sanitised) frontmatter name, even when empty."""
     name = skill.fields.get("name")
     return name if isinstance(name, str) else skill.name
@@ -74,7 +74,7 @@ def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str, str]]
     return out, all(n in captured for n, _ in BUILTINS.get(CLIENT_VERSION, ()))
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render the section: the built-ins (lowest tier, first), then ``skills``; every skill is
     ``full`` (Gemini CLI has no budget). A user skill with a built-in's name replaces it in place."""

@@ -29,8 +29,16 @@ Gemini's wording for an unknown name (the enum normally prevents it; ours is our
 
 from __future__ import annotations
 
-from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolSpec, current_body,
-                                         find_listed, folder_tree, make_read_tool)
+from workbench.core.chat.loadkit import (
+    Loader,
+    ToolContext,
+    ToolOutcome,
+    ToolSpec,
+    current_body,
+    find_listed,
+    folder_tree,
+    make_read_tool,
+)
 
 
 def render_result(name: str, body: str, tree: str) -> str:

@@ -49,7 +49,13 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.openclaw.builtins import BUILTINS, LOCATIONS, PROSE_CHARS, VERSION
 from workbench.core.listing import (
-    ListingReport, SkillListing, client_texts, collapse_ws, js_len, locale_key, placeholder,
+    ListingReport,
+    SkillListing,
+    client_texts,
+    collapse_ws,
+    js_len,
+    locale_key,
+    placeholder,
 )
 
 if TYPE_CHECKING:
@@ -137,12 +143,12 @@ def builtin_views(options: dict[str, Any]) -> tuple[list[_View], bool, str]:
     return views, False, prose
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """By name, ``localeCompare(b, "en")`` (approximated by ``locale_key``)."""
     return sorted(skills, key=lambda s: locale_key(s.name))
 
 
-def _catalog(skills: list["Skill"], load_line: str, descs: list[str | None]) -> str:
+def _catalog(skills: list[Skill], load_line: str, descs: list[str | None]) -> str:
     """``formatSkillCatalog``: descs[i] None = no description element."""
     if not skills:
         return ""
@@ -173,7 +179,7 @@ class _Bounded:
 
     _TAIL = "</available_skills>"
 
-    def __init__(self, ordered: list["Skill"], max_chars: int, remote_note: str | None) -> None:
+    def __init__(self, ordered: list[Skill], max_chars: int, remote_note: str | None) -> None:
         self.ordered = ordered
         self.total = len(ordered)
         self.max_chars = max_chars
@@ -183,7 +189,7 @@ class _Bounded:
         self._norm: dict[int, str] = {}
 
     # -- pieces ------------------------------------------------------------------------
-    def _entry_base(self, s: "Skill") -> int:
+    def _entry_base(self, s: Skill) -> int:
         n = (len("  <skill>") + 1 + js_len(f"    <name>{escape_xml(s.name)}</name>") + 1
              + js_len(f"    <location>{escape_xml(str(s.path))}</location>") + 1
              + len("  </skill>") + 1)
@@ -259,7 +265,7 @@ class _Bounded:
         return plen <= self.max_chars
 
     # -- the string ----------------------------------------------------------------------
-    def build(self, skills: list["Skill"], compact: bool, cap: int, note: bool) -> str:
+    def build(self, skills: list[Skill], compact: bool, cap: int, note: bool) -> str:
         truncated = len(skills) < self.total
         limit_note = _limit_note(truncated, compact, cap, len(skills), self.total) if note else ""
         if not compact:
@@ -278,8 +284,8 @@ class _Bounded:
         return prompt if js_len(prompt) <= self.max_chars else None
 
 
-def bounded(ordered: list["Skill"], max_in_prompt: int, max_chars: int,
-            remote_note: str | None) -> tuple[str, list["Skill"], bool, int, bool]:
+def bounded(ordered: list[Skill], max_in_prompt: int, max_chars: int,
+            remote_note: str | None) -> tuple[str, list[Skill], bool, int, bool]:
     """(prompt, skills in it, compact?, description cap, limit note included?).
 
     ``prepareSkillsForPrompt`` step by step; selections are prefix lengths ``k``.
@@ -325,7 +331,7 @@ def bounded(ordered: list["Skill"], max_in_prompt: int, max_chars: int,
     return prompt, (ordered[:k] if prompt else []), True, cap, include_note
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render OpenClaw's catalog block. ``budget_used`` = JS length of the final block."""
     max_in = int(options.get("max_skills_in_prompt", MAX_SKILLS_IN_PROMPT))
@@ -428,7 +434,7 @@ def render(skills: list["Skill"], env: "Environment", context_tokens: int | None
                          client_version=VERSION)
 
 
-def _rebuild(prompt: str, sel: list["Skill"], descs: list[str | None]) -> str:
+def _rebuild(prompt: str, sel: list[Skill], descs: list[str | None]) -> str:
     """The prompt with each <description> element replaced (``compactSkillsPromptForContext``).
 
     Equivalent to its regex over the catalog: escaped descriptions decode back to the original.

@@ -25,8 +25,17 @@ from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, is_installed_extra, js_string, line_value_first_line,
-    load_json_file, memo_file, parse_loose_mapping, truthy_path, unreadable,
+    CommonProfile,
+    WalkRules,
+    folder_name,
+    is_installed_extra,
+    js_string,
+    line_value_first_line,
+    load_json_file,
+    memo_file,
+    parse_loose_mapping,
+    truthy_path,
+    unreadable,
 )
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile

@@ -22,7 +22,13 @@ from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import (
-    ClientRunner, Extracted, Placement, RunContext, RunSpec, request_tool, system_texts,
+    ClientRunner,
+    Extracted,
+    Placement,
+    RunContext,
+    RunSpec,
+    request_tool,
+    system_texts,
 )
 from workbench.core.clients.openclaw.listing import INTRO_1, SECTION
 

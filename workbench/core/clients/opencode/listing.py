@@ -32,7 +32,11 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS, VERSION
 from workbench.core.clients.opencode.profile import has_description
 from workbench.core.listing import (
-    ListingReport, SkillListing, client_texts, locale_key, placeholder,
+    ListingReport,
+    SkillListing,
+    client_texts,
+    locale_key,
+    placeholder,
 )
 from workbench.core.text import agree, plural
 
@@ -51,7 +55,7 @@ def _escape(s: str) -> str:
             .replace('"', "&quot;").replace("'", "&apos;"))
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """Sorted by name (``localeCompare``, approximated by ``locale_key``)."""
     return sorted(skills, key=lambda s: locale_key(s.name))
 
@@ -76,7 +80,7 @@ def builtin_entries(options: dict[str, Any]) -> tuple[list[_Builtin], bool]:
                      BUILTIN_LOCATION) for n, length in BUILTINS.get(VERSION, ())], False
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render the section; listed skills are ``full``, description-less ones ``omitted``.
 

@@ -31,8 +31,16 @@ order); with no files the block is ``<skill_files>\\n</skill_files>`` (unverifie
 
 from __future__ import annotations
 
-from workbench.core.chat.loadkit import (Loader, ToolContext, ToolOutcome, ToolSpec, current_body,
-                                         find_listed, make_read_tool, skill_file_sample)
+from workbench.core.chat.loadkit import (
+    Loader,
+    ToolContext,
+    ToolOutcome,
+    ToolSpec,
+    current_body,
+    find_listed,
+    make_read_tool,
+    skill_file_sample,
+)
 
 
 def render_result(name: str, body: str, skill_dir, files) -> str:

@@ -25,7 +25,12 @@ import yaml
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
-    CommonProfile, WalkRules, folder_name, retry_quoted, unreadable, walk_up,
+    CommonProfile,
+    WalkRules,
+    folder_name,
+    retry_quoted,
+    unreadable,
+    walk_up,
 )
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile

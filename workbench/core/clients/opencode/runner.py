@@ -18,7 +18,13 @@ from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import (
-    ClientRunner, Extracted, Placement, RunContext, RunSpec, request_tool, system_texts,
+    ClientRunner,
+    Extracted,
+    Placement,
+    RunContext,
+    RunSpec,
+    request_tool,
+    system_texts,
 )
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION
 from workbench.core.clients.opencode.listing import EMPTY, INTRO

@@ -86,12 +86,12 @@ def overflow_line(names: list[str], budget: int, measure=js_len) -> tuple[str, l
     return f"Additional skills available (invoke by name): {', '.join(shown)}{more}", shown
 
 
-def listing_order(skills: list["Skill"]) -> list["Skill"]:
+def listing_order(skills: list[Skill]) -> list[Skill]:
     """Discovery order (workspace, personal, plugin, extension; first wins)."""
     return list(skills)
 
 
-def render(skills: list["Skill"], env: "Environment", context_tokens: int | None,
+def render(skills: list[Skill], env: Environment, context_tokens: int | None,
            options: dict[str, Any]) -> ListingReport:
     """Render the block. With the skill tool, ``budget_used`` = the 15,000-char entry count."""
     skill_tool = bool(options.get("skill_tool", True))
