@@ -13,6 +13,7 @@ os.environ.pop("ANTHROPIC_BASE_URL", None)
 # Never touch the real user's settings, caches, recovery files, workshop queues or keyring.
 if "WORKBENCH_HOME" not in os.environ:
     import tempfile
+
     os.environ["WORKBENCH_HOME"] = tempfile.mkdtemp(prefix="wb-tests-")
 os.environ.setdefault("WORKBENCH_NO_KEYRING", "1")
 

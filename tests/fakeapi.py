@@ -132,9 +132,18 @@ class Fault:
 
 _MISBEHAVIOURS = ("silent", "keepalive", "endless", "malformed-order", "malformed-json", "no-stop", "garbage")
 
-_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 402: "billing_error",
-                403: "permission_error", 404: "not_found_error", 413: "request_too_large",
-                429: "rate_limit_error", 500: "api_error", 503: "api_error", 529: "overloaded_error"}
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    503: "api_error",
+    529: "overloaded_error",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,8 +258,12 @@ def validate_messages_body(body: Any, *, count_only: bool = False) -> None:
         if "cache_control" not in obj or obj["cache_control"] is None:
             return
         c = obj["cache_control"]
-        if not isinstance(c, dict) or c.get("type") != "ephemeral" or \
-                set(c) - {"type", "ttl"} or c.get("ttl", "5m") not in ("5m", "1h"):
+        if (
+            not isinstance(c, dict)
+            or c.get("type") != "ephemeral"
+            or set(c) - {"type", "ttl"}
+            or c.get("ttl", "5m") not in ("5m", "1h")
+        ):
             raise Invalid(f"{where}.cache_control: invalid value {c!r}")
         breakpoints += 1
 
@@ -316,14 +329,18 @@ def validate_messages_body(body: Any, *, count_only: bool = False) -> None:
             if pending:
                 missing = [x for x in pending if x not in ids]
                 if missing:
-                    raise Invalid(f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
-                                  f"immediately after: {', '.join(missing)}. Each `tool_use` block must "
-                                  "have a corresponding `tool_result` block in the next message.")
+                    raise Invalid(
+                        f"messages.{i}: `tool_use` ids were found without `tool_result` blocks "
+                        f"immediately after: {', '.join(missing)}. Each `tool_use` block must "
+                        "have a corresponding `tool_result` block in the next message."
+                    )
             extra = [x for x in ids if x not in pending]
             if extra:
-                raise Invalid(f"messages.{i}.content: unexpected `tool_use_id` found in `tool_result` "
-                              f"blocks: {', '.join(map(str, extra))}. Each `tool_result` block must have a "
-                              "corresponding `tool_use` block in the previous message.")
+                raise Invalid(
+                    f"messages.{i}.content: unexpected `tool_use_id` found in `tool_result` "
+                    f"blocks: {', '.join(map(str, extra))}. Each `tool_result` block must have a "
+                    "corresponding `tool_use` block in the previous message."
+                )
             pending = []
         else:
             pending = [b.get("id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
@@ -351,24 +368,49 @@ def validate_messages_body(body: Any, *, count_only: bool = False) -> None:
 
 
 DEFAULT_MODELS = [
-    {"type": "model", "id": "claude-sonnet-5-5", "display_name": "Claude Sonnet 5.5",
-     "created_at": "2026-09-01T00:00:00Z", "lifecycle": "active", "max_input_tokens": 200000,
-     "max_tokens": 64000},
-    {"type": "model", "id": "claude-haiku-5-5", "display_name": "Claude Haiku 5.5",
-     "created_at": "2026-09-01T00:00:00Z", "lifecycle": "active", "max_input_tokens": 200000,
-     "max_tokens": 64000},
-    {"type": "model", "id": "claude-sonnet-4-5", "display_name": "Claude Sonnet 4.5",
-     "created_at": "2025-09-29T00:00:00Z", "lifecycle": "deprecated", "max_input_tokens": 200000,
-     "max_tokens": 64000},
+    {
+        "type": "model",
+        "id": "claude-sonnet-5-5",
+        "display_name": "Claude Sonnet 5.5",
+        "created_at": "2026-09-01T00:00:00Z",
+        "lifecycle": "active",
+        "max_input_tokens": 200000,
+        "max_tokens": 64000,
+    },
+    {
+        "type": "model",
+        "id": "claude-haiku-5-5",
+        "display_name": "Claude Haiku 5.5",
+        "created_at": "2026-09-01T00:00:00Z",
+        "lifecycle": "active",
+        "max_input_tokens": 200000,
+        "max_tokens": 64000,
+    },
+    {
+        "type": "model",
+        "id": "claude-sonnet-4-5",
+        "display_name": "Claude Sonnet 4.5",
+        "created_at": "2025-09-29T00:00:00Z",
+        "lifecycle": "deprecated",
+        "max_input_tokens": 200000,
+        "max_tokens": 64000,
+    },
 ]
 
 
 class FakeAPI:
     """The fake server (module docstring). Use as a context manager or ``start()``/``stop()``."""
 
-    def __init__(self, *, api_key: str | None = None, models: list[dict] | None = None,
-                 latency: float = 0.0, event_delay: float = 0.0, cache_min_tokens: int = 1024,
-                 serve_models: bool = True):
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        models: list[dict] | None = None,
+        latency: float = 0.0,
+        event_delay: float = 0.0,
+        cache_min_tokens: int = 1024,
+        serve_models: bool = True,
+    ):
         self.api_key = api_key
         self.models = list(DEFAULT_MODELS if models is None else models)
         self.serve_models = serve_models
@@ -397,8 +439,12 @@ class FakeAPI:
         self.batch_seed = 7
         self.batch_outcome: Callable[[str, dict], Any] | None = None
         self.batches: dict[str, FakeBatch] = {}
-        self.batch_usage: dict[str, int] = {"input_tokens": 0, "output_tokens": 0,
-                                            "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}
+        self.batch_usage: dict[str, int] = {
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+        }
         self.batch_requests = 0
         self.stopping = threading.Event()  # ends the endless misbehaviours
 
@@ -413,17 +459,25 @@ class FakeAPI:
         self.rules.append((substring, turn))
         return self
 
-    def fail(self, status: int, *, times: int = 1, retry_after: float | None = None,
-             error_type: str | None = None, message: str | None = None,
-             should_retry: bool = False) -> FakeAPI:
+    def fail(
+        self,
+        status: int,
+        *,
+        times: int = 1,
+        retry_after: float | None = None,
+        error_type: str | None = None,
+        message: str | None = None,
+        should_retry: bool = False,
+    ) -> FakeAPI:
         """The next ``times`` message requests answer HTTP ``status`` with the API's error shape."""
         et = error_type or _ERROR_TYPES.get(status, "api_error")
         for _ in range(times):
             self._faults.append(Fault("http", status, et, message or f"fake {et}", retry_after, should_retry))
         return self
 
-    def stream_error(self, error_type: str = "overloaded_error", message: str = "Overloaded",
-                     after_events: int = 3) -> FakeAPI:
+    def stream_error(
+        self, error_type: str = "overloaded_error", message: str = "Overloaded", after_events: int = 3
+    ) -> FakeAPI:
         """The next streamed reply sends ``event: error`` after ``after_events`` events."""
         self._faults.append(Fault("stream-error", 200, error_type, message, after_events=after_events))
         return self
@@ -451,8 +505,9 @@ class FakeAPI:
         handler = type("Handler", (_Handler,), {"fake": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True,
-                                        name="fakeapi")
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True, name="fakeapi"
+        )
         self._thread.start()
         return self
 
@@ -522,9 +577,12 @@ class FakeAPI:
     def usage_for(self, body: dict) -> dict[str, int]:
         """≈ tokens (chars/4); a cache_control'd prefix (tools, system and message blocks up to the
         last breakpoint) of at least ``cache_min_tokens`` is written, then read."""
-        total = max(1, len(json.dumps(body.get("messages"))) // 4
-                    + len(json.dumps(body.get("system") or "")) // 4
-                    + len(json.dumps(body.get("tools") or [])) // 4)
+        total = max(
+            1,
+            len(json.dumps(body.get("messages"))) // 4
+            + len(json.dumps(body.get("system") or "")) // 4
+            + len(json.dumps(body.get("tools") or [])) // 4,
+        )
         # the cached prefix runs up to the last cache_control breakpoint, message blocks included
         lead: list = []
         upto = 0
@@ -535,10 +593,17 @@ class FakeAPI:
                     upto = len(lead)
         lead = lead[:upto]
         has_cc = bool(lead) or "cache_control" in json.dumps([body.get("tools"), body.get("system")])
-        prefix = {"tools": body.get("tools"), "system": body.get("system"), "model": body.get("model"),
-                  "lead": lead}
-        ptoks = (len(json.dumps(body.get("tools") or [])) + len(json.dumps(body.get("system") or ""))
-                 + (len(json.dumps(lead)) if lead else 0)) // 4
+        prefix = {
+            "tools": body.get("tools"),
+            "system": body.get("system"),
+            "model": body.get("model"),
+            "lead": lead,
+        }
+        ptoks = (
+            len(json.dumps(body.get("tools") or []))
+            + len(json.dumps(body.get("system") or ""))
+            + (len(json.dumps(lead)) if lead else 0)
+        ) // 4
         read = write = 0
         if has_cc and ptoks >= self.cache_min_tokens:
             key = json.dumps(prefix, sort_keys=True)
@@ -548,15 +613,25 @@ class FakeAPI:
                 else:
                     write = ptoks
                     self._cache.add(key)
-        return {"input_tokens": max(1, total - read - write), "cache_creation_input_tokens": write,
-                "cache_read_input_tokens": read}
+        return {
+            "input_tokens": max(1, total - read - write),
+            "cache_creation_input_tokens": write,
+            "cache_read_input_tokens": read,
+        }
 
 
 def message_json(msg_id: str, model: str, turn: Turn, usage: dict, out_tokens: int) -> dict:
     """The non-streamed ``Message`` object of a reply."""
-    return {"id": msg_id, "type": "message", "role": "assistant", "model": model, "content": turn.blocks,
-            "stop_reason": turn.stop_reason, "stop_sequence": None,
-            "usage": {**usage, "output_tokens": out_tokens}}
+    return {
+        "id": msg_id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": turn.blocks,
+        "stop_reason": turn.stop_reason,
+        "stop_sequence": None,
+        "usage": {**usage, "output_tokens": out_tokens},
+    }
 
 
 _CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -580,8 +655,10 @@ def validate_batch_body(body: Any, max_requests: int = 100_000) -> list[dict]:
         if not isinstance(cid, str) or not _CUSTOM_ID.match(cid):
             raise Invalid(f"requests.{i}.custom_id: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'")
         if cid in seen:
-            raise Invalid(f"requests.{i}.custom_id: duplicate custom_id {cid!r}; custom_id must be unique "
-                          "within a batch")
+            raise Invalid(
+                f"requests.{i}.custom_id: duplicate custom_id {cid!r}; custom_id must be unique "
+                "within a batch"
+            )
         seen.add(cid)
         if r["params"].get("stream"):
             raise Invalid(f"requests.{i}.params.stream: streaming is not supported in batches")
@@ -692,16 +769,25 @@ class FakeBatch:
         def iso(t: float | None) -> str | None:
             return None if t is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
-        return {"id": self.id, "type": "message_batch", "processing_status": st,
-                "request_counts": self.counts(), "created_at": iso(self.created),
-                "expires_at": iso(self.created + 86400), "ended_at": iso(self.ended),
-                "cancel_initiated_at": iso(self.cancel_at), "archived_at": None,
-                "results_url": f"{base_url}/v1/messages/batches/{self.id}/results" if st == "ended" else None}
+        return {
+            "id": self.id,
+            "type": "message_batch",
+            "processing_status": st,
+            "request_counts": self.counts(),
+            "created_at": iso(self.created),
+            "expires_at": iso(self.created + 86400),
+            "ended_at": iso(self.ended),
+            "cancel_initiated_at": iso(self.cancel_at),
+            "archived_at": None,
+            "results_url": f"{base_url}/v1/messages/batches/{self.id}/results" if st == "ended" else None,
+        }
 
 
 def _errored(status: int, etype: str, message: str) -> dict:
-    return {"type": "errored", "error": {"type": "error", "error": {"type": etype, "message": message},
-                                         "request_id": None}}
+    return {
+        "type": "errored",
+        "error": {"type": "error", "error": {"type": etype, "message": message}, "request_id": None},
+    }
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -727,12 +813,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _error(self, status: int, etype: str, message: str, headers: dict[str, str] | None = None) -> None:
         if status == 400:
             self.fake.invalid.append(message)
-        self._json(status, {"type": "error", "error": {"type": etype, "message": message},
-                            "request_id": self._rid}, headers)
+        self._json(
+            status,
+            {"type": "error", "error": {"type": etype, "message": message}, "request_id": self._rid},
+            headers,
+        )
 
     def _auth_ok(self) -> bool:
         auth = self.headers.get("authorization") or ""
-        key = auth[7:].strip() if auth.lower().startswith("bearer ") else (self.headers.get("x-api-key") or "")
+        key = (
+            auth[7:].strip() if auth.lower().startswith("bearer ") else (self.headers.get("x-api-key") or "")
+        )
         if not key:
             self._error(401, "authentication_error", "missing API key (Authorization: Bearer or x-api-key)")
             return False
@@ -762,9 +853,15 @@ class _Handler(BaseHTTPRequestHandler):
             if not self._auth_ok():
                 return
             data = self.fake.models
-            self._json(200, {"data": data, "has_more": False,
-                             "first_id": data[0]["id"] if data else None,
-                             "last_id": data[-1]["id"] if data else None})
+            self._json(
+                200,
+                {
+                    "data": data,
+                    "has_more": False,
+                    "first_id": data[0]["id"] if data else None,
+                    "last_id": data[-1]["id"] if data else None,
+                },
+            )
             return
         self._error(404, "not_found_error", f"Not found: {path}")
 
@@ -823,8 +920,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         size = int(self.headers.get("content-length") or 0)
         if size > self.fake.batch_max_bytes:
-            self._error(413, "request_too_large", f"batch of {size} bytes exceeds the "
-                        f"{self.fake.batch_max_bytes} byte limit")
+            self._error(
+                413,
+                "request_too_large",
+                f"batch of {size} bytes exceeds the {self.fake.batch_max_bytes} byte limit",
+            )
             return
         try:
             reqs = validate_batch_body(body, self.fake.batch_max_requests)
@@ -844,14 +944,20 @@ class _Handler(BaseHTTPRequestHandler):
             items = sorted(self.fake.batches.values(), key=lambda x: x.seq, reverse=True)  # newest first
             ids = [x.id for x in items]
             if q.get("after_id") in ids:
-                items = items[ids.index(q["after_id"]) + 1:]
+                items = items[ids.index(q["after_id"]) + 1 :]
             elif q.get("before_id") in ids:
-                items = items[:ids.index(q["before_id"])]
+                items = items[: ids.index(q["before_id"])]
             limit = int(q.get("limit") or 20)
             page = [x.to_json(self.fake.url) for x in items[:limit]]
-            self._json(200, {"data": page, "has_more": len(items) > limit,
-                             "first_id": page[0]["id"] if page else None,
-                             "last_id": page[-1]["id"] if page else None})
+            self._json(
+                200,
+                {
+                    "data": page,
+                    "has_more": len(items) > limit,
+                    "first_id": page[0]["id"] if page else None,
+                    "last_id": page[-1]["id"] if page else None,
+                },
+            )
             return True
         m = _BATCH_ONE.match(path)
         if not m:
@@ -865,8 +971,12 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         lines = b.results()
         if lines is None:
-            self._error(400, "invalid_request_error", f"message batch {b.id} is still {b.status()}; "
-                        "results are available once processing has ended")
+            self._error(
+                400,
+                "invalid_request_error",
+                f"message batch {b.id} is still {b.status()}; "
+                "results are available once processing has ended",
+            )
             return True
         data = "".join(json.dumps(x) + "\n" for x in lines).encode()
         self.send_response(200)
@@ -878,39 +988,98 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     # -- SSE -------------------------------------------------------------------------------
-    def _stream(self, msg_id: str, model: str, turn: Turn, usage: dict, out_tokens: int,
-                fault: Fault | None) -> None:
+    def _stream(
+        self, msg_id: str, model: str, turn: Turn, usage: dict, out_tokens: int, fault: Fault | None
+    ) -> None:
         events: list[tuple[str, dict]] = [
-            ("message_start", {"type": "message_start", "message": {
-                "id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [],
-                "stop_reason": None, "stop_sequence": None, "usage": {**usage, "output_tokens": 1}}}),
+            (
+                "message_start",
+                {
+                    "type": "message_start",
+                    "message": {
+                        "id": msg_id,
+                        "type": "message",
+                        "role": "assistant",
+                        "model": model,
+                        "content": [],
+                        "stop_reason": None,
+                        "stop_sequence": None,
+                        "usage": {**usage, "output_tokens": 1},
+                    },
+                },
+            ),
             ("ping", {"type": "ping"}),
         ]
         for i, b in enumerate(turn.blocks):
             if b["type"] == "text":
-                events.append(("content_block_start", {"type": "content_block_start", "index": i,
-                                                       "content_block": {"type": "text", "text": ""}}))
+                events.append(
+                    (
+                        "content_block_start",
+                        {
+                            "type": "content_block_start",
+                            "index": i,
+                            "content_block": {"type": "text", "text": ""},
+                        },
+                    )
+                )
                 s = b["text"]
                 for k in range(0, len(s), 16):
-                    events.append(("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                           "delta": {"type": "text_delta", "text": s[k:k + 16]}}))
+                    events.append(
+                        (
+                            "content_block_delta",
+                            {
+                                "type": "content_block_delta",
+                                "index": i,
+                                "delta": {"type": "text_delta", "text": s[k : k + 16]},
+                            },
+                        )
+                    )
             elif b["type"] == "tool_use":
-                events.append(("content_block_start", {"type": "content_block_start", "index": i,
-                               "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}}))
+                events.append(
+                    (
+                        "content_block_start",
+                        {
+                            "type": "content_block_start",
+                            "index": i,
+                            "content_block": {
+                                "type": "tool_use",
+                                "id": b["id"],
+                                "name": b["name"],
+                                "input": {},
+                            },
+                        },
+                    )
+                )
                 js = json.dumps(b.get("input", {}))
                 if turn.stop_reason == "max_tokens" and b is turn.blocks[-1]:
                     js = js[: max(1, len(js) // 2)]  # a cut call: partial JSON
                 half = len(js) // 2
                 for part in ("", js[:half], js[half:]):
-                    events.append(("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                           "delta": {"type": "input_json_delta", "partial_json": part}}))
+                    events.append(
+                        (
+                            "content_block_delta",
+                            {
+                                "type": "content_block_delta",
+                                "index": i,
+                                "delta": {"type": "input_json_delta", "partial_json": part},
+                            },
+                        )
+                    )
             else:
-                events.append(("content_block_start", {"type": "content_block_start", "index": i,
-                                                       "content_block": b}))
+                events.append(
+                    ("content_block_start", {"type": "content_block_start", "index": i, "content_block": b})
+                )
             events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
-        events.append(("message_delta", {"type": "message_delta",
-                                         "delta": {"stop_reason": turn.stop_reason, "stop_sequence": None},
-                                         "usage": {"output_tokens": out_tokens, **usage}}))
+        events.append(
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": turn.stop_reason, "stop_sequence": None},
+                    "usage": {"output_tokens": out_tokens, **usage},
+                },
+            )
+        )
         events.append(("message_stop", {"type": "message_stop"}))
 
         self.send_response(200)
@@ -928,8 +1097,10 @@ class _Handler(BaseHTTPRequestHandler):
                         self.connection.shutdown(2)
                         return
                     if fault.kind == "stream-error":
-                        self._chunk("error", {"type": "error", "error": {"type": fault.error_type,
-                                                                          "message": fault.message}})
+                        self._chunk(
+                            "error",
+                            {"type": "error", "error": {"type": fault.error_type, "message": fault.message}},
+                        )
                         break
                 self._chunk(name, data)
                 if self.fake.event_delay:
@@ -959,20 +1130,38 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("request-id", self._rid)
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
-            start = {"type": "message_start", "message": {
-                "id": self.fake.next_id("msg"), "type": "message", "role": "assistant", "model": model,
-                "content": [], "stop_reason": None, "stop_sequence": None,
-                "usage": {"input_tokens": 1, "output_tokens": 1}}}
+            start = {
+                "type": "message_start",
+                "message": {
+                    "id": self.fake.next_id("msg"),
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 1, "output_tokens": 1},
+                },
+            }
             if kind == "keepalive":
                 while not stopping.wait(0.05):
                     self._raw(b": keep-alive\n\n")
                 return
             self._chunk("message_start", start)
-            delta = {"type": "content_block_delta", "index": 0,
-                     "delta": {"type": "text_delta", "text": "la " * 50}}
+            delta = {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": "la " * 50},
+            }
             if kind == "endless":
-                self._chunk("content_block_start", {"type": "content_block_start", "index": 0,
-                                                    "content_block": {"type": "text", "text": ""}})
+                self._chunk(
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": 0,
+                        "content_block": {"type": "text", "text": ""},
+                    },
+                )
                 while not stopping.is_set():
                     self._chunk("content_block_delta", delta)
                 return

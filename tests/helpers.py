@@ -5,8 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def write_skill(folder: Path, name: str | None = None, description: str | None = "Use when testing.",
-                body: str = "# Body\n", extra: str = "", raw: str | None = None) -> Path:
+def write_skill(
+    folder: Path,
+    name: str | None = None,
+    description: str | None = "Use when testing.",
+    body: str = "# Body\n",
+    extra: str = "",
+    raw: str | None = None,
+) -> Path:
     """Write ``folder/SKILL.md`` and return its path. ``raw`` replaces the whole file."""
     folder.mkdir(parents=True, exist_ok=True)
     p = folder / "SKILL.md"

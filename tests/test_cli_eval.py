@@ -23,20 +23,40 @@ def env(tmp_path, monkeypatch):
     home = tmp_path / "home"
     home.mkdir()
     q = tmp_path / "q.json"
-    q.write_text(json.dumps([{"query": "pos-1 merge", "should_trigger": True},
-                             {"query": "pos-2 split", "should_trigger": True},
-                             {"query": "neg-1 weather", "should_trigger": False},
-                             {"query": "neg-2 csv", "should_trigger": False}]))
+    q.write_text(
+        json.dumps(
+            [
+                {"query": "pos-1 merge", "should_trigger": True},
+                {"query": "pos-2 split", "should_trigger": True},
+                {"query": "neg-1 weather", "should_trigger": False},
+                {"query": "neg-2 csv", "should_trigger": False},
+            ]
+        )
+    )
     with EvalFake() as f:
-        f.plans = {"pos-1": [[tool_call("Skill", {"skill": "pdf"})]],
-                   "pos-2": [[tool_call("list_directory", {"path": "."}), tool_call("Skill", {"skill": "pdf"})]],
-                   "neg-1": [[text("sunny")]], "neg-2": [[tool_call("Skill", {"skill": "csv"})]]}
+        f.plans = {
+            "pos-1": [[tool_call("Skill", {"skill": "pdf"})]],
+            "pos-2": [[tool_call("list_directory", {"path": "."}), tool_call("Skill", {"skill": "pdf"})]],
+            "neg-1": [[text("sunny")]],
+            "neg-2": [[tool_call("Skill", {"skill": "csv"})]],
+        }
         yield {"ws": ws, "home": home, "q": q, "fake": f, "tmp": tmp_path}
 
 
 def _args(e, *extra):
-    return ["eval", str(e["ws"]), "--home", str(e["home"]), "--skill", "pdf", "--queries", str(e["q"]),
-            "--base-url", e["fake"].url, *extra]
+    return [
+        "eval",
+        str(e["ws"]),
+        "--home",
+        str(e["home"]),
+        "--skill",
+        "pdf",
+        "--queries",
+        str(e["q"]),
+        "--base-url",
+        e["fake"].url,
+        *extra,
+    ]
 
 
 def test_json_contract_and_exit_0(env, capsys):
@@ -80,6 +100,7 @@ def test_usage_errors_exit_2(env, capsys, monkeypatch):
 
 def test_improve_leaves_a_pending_proposal(env, capsys):
     from workbench.core.workshop.store import WorkshopStore
+
     f = env["fake"]
     f.plans["pos-1"] = [[text("no")]]
     f.plans["pos-2"] = [[text("no")]]
@@ -87,15 +108,21 @@ def test_improve_leaves_a_pending_proposal(env, capsys):
     good["pos-1"] = [[tool_call("Skill", {"skill": "pdf"})]]
     good["pos-2"] = [[tool_call("Skill", {"skill": "pdf"})]]
     f.alt_plans = [("MERGES-AND-SPLITS", good)]
-    f.improver_replies = ["<new_description>Use this skill when the user MERGES-AND-SPLITS PDF files."
-                          "</new_description>"]
+    f.improver_replies = [
+        "<new_description>Use this skill when the user MERGES-AND-SPLITS PDF files.</new_description>"
+    ]
     before = tree_hashes(env["ws"])
-    rc = main(_args(env, "--runs", "1", "--improve", "--holdout", "0.5", "--iterations", "2", "--format", "json"))
+    rc = main(
+        _args(env, "--runs", "1", "--improve", "--holdout", "0.5", "--iterations", "2", "--format", "json")
+    )
     out = json.loads(capsys.readouterr().out)
-    assert rc == 1                              # the current description fails
+    assert rc == 1  # the current description fails
     imp = out["improvement"]
     assert imp["improved"] and imp["proposal_id"] and imp["exit_reason"] == "all-train-passed"
     p = WorkshopStore(env["ws"]).get(imp["proposal_id"])
-    assert p.state == "pending" and "MERGES-AND-SPLITS" in WorkshopStore(env["ws"]).generation_files(p.id)["SKILL.md"].decode()
+    assert (
+        p.state == "pending"
+        and "MERGES-AND-SPLITS" in WorkshopStore(env["ws"]).generation_files(p.id)["SKILL.md"].decode()
+    )
     assert tree_hashes(env["ws"]) == before
     assert len(imp["split"]["test"]) == 2 and len(imp["split"]["train"]) == 2

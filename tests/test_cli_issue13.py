@@ -32,19 +32,46 @@ def _many(tmp_path, n=120):
 
 # -- item 2: "listed" must say where the skill ends up ----------------------------------------------
 
+
 def test_scan_says_where_each_listed_skill_ends_up(capsys, tmp_path):
     ws, home = _many(tmp_path)
-    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "codex", "--context-tokens", "32000",
-                     "--format", "json")
+    rc, out, _ = run(
+        capsys,
+        "scan",
+        ws,
+        "--home",
+        home,
+        "--client",
+        "codex",
+        "--context-tokens",
+        "32000",
+        "--format",
+        "json",
+    )
     data = json.loads(out)
     assert rc == 0 and data["client_version"] == "0.169.0"
     states = {s["path"]: s["listing_state"] for s in data["skills"]}
-    rc, out, _ = run(capsys, "listing", ws, "--home", home, "--client", "codex", "--context-tokens",
-                     "32000", "--format", "json")
+    rc, out, _ = run(
+        capsys,
+        "listing",
+        ws,
+        "--home",
+        home,
+        "--client",
+        "codex",
+        "--context-tokens",
+        "32000",
+        "--format",
+        "json",
+    )
     listing = {s["path"]: s["state"] for s in json.loads(out)["skills"]}
     assert states == listing  # the same verdict as the listing itself
-    assert "omitted" in states.values() and set(states.values()) <= {"full", "truncated", "name-only",
-                                                                     "omitted"}
+    assert "omitted" in states.values() and set(states.values()) <= {
+        "full",
+        "truncated",
+        "name-only",
+        "omitted",
+    }
     rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "codex", "--context-tokens", "32000")
     n_omitted = sum(1 for v in states.values() if v == "omitted")
     assert f"{n_omitted} omitted by budget" in out and "(listing at 32k)" in out
@@ -68,6 +95,7 @@ def test_scan_json_has_client_version_and_listing_state_for_every_client(capsys,
 
 # -- item 4: lint follows symlinked skill folders ---------------------------------------------------
 
+
 def _linked(tmp_path):
     src = write_skill(tmp_path / "src" / "my-skill", "my-skill", "Use when checking symlinked skill folders.")
     (tmp_path / "skills").mkdir()
@@ -90,6 +118,7 @@ def test_lint_follows_symlinked_skill_folders(capsys, tmp_path, monkeypatch):
 
 def test_find_skill_files_dedupes_by_real_path(tmp_path):
     from workbench.core.lint.engine import find_skill_files
+
     _linked(tmp_path)
     assert find_skill_files(tmp_path / "skills") == [tmp_path / "skills" / "my-skill" / "SKILL.md"]
     assert find_skill_files(tmp_path) == [tmp_path / "skills" / "my-skill" / "SKILL.md"]
@@ -97,8 +126,10 @@ def test_find_skill_files_dedupes_by_real_path(tmp_path):
 
 # -- item 5: the lint profile follows the location, and the client ----------------------------------
 
-CC_SKILL = ("---\nname: x\ndescription: Use when testing Claude Code fields in lint.\n"
-            "paths:\n  - src/**\ndisable-model-invocation: true\n---\n# Body\n")
+CC_SKILL = (
+    "---\nname: x\ndescription: Use when testing Claude Code fields in lint.\n"
+    "paths:\n  - src/**\ndisable-model-invocation: true\n---\n# Body\n"
+)
 
 
 def test_lint_infers_the_profile_from_the_root(capsys, tmp_path, monkeypatch):
@@ -120,6 +151,7 @@ def test_lint_infers_the_profile_from_the_root(capsys, tmp_path, monkeypatch):
 
 def test_profile_for_location():
     from workbench.core.lint.profiles import profile_for_location
+
     assert profile_for_location("/p/.claude/skills/x/SKILL.md") == ("claude-code", ".claude/skills")
     assert profile_for_location("/h/.config/x/.github/skills") == ("vscode-copilot", ".github/skills")
     assert profile_for_location("/p/.opencode/skill/a/SKILL.md") == ("opencode", ".opencode/skill")
@@ -134,23 +166,35 @@ def test_client_profile_severity_follows_the_client(tmp_path):
     """FM003 was an error under --profile gemini-cli although Gemini CLI loads the file through its
     line parser; the same for every client profile and for FM004 (tabs)."""
     from workbench.core.lint import lint_file
+
     f = write_skill(tmp_path / "pdf-tools", raw=BAD_YAML)
-    sev = {p: [d.severity for d in lint_file(f, profile=p) if d.code == "FM003"]
-           for p in ("gemini-cli", "openclaw", "claude-code", "codex", "opencode", "agentskills")}
+    sev = {
+        p: [d.severity for d in lint_file(f, profile=p) if d.code == "FM003"]
+        for p in ("gemini-cli", "openclaw", "claude-code", "codex", "opencode", "agentskills")
+    }
     # Claude Code, Codex and OpenCode retry with the value quoted (lab-checked); the spec rejects it
-    assert sev == {"gemini-cli": ["warning"], "openclaw": ["warning"], "claude-code": ["warning"],
-                   "codex": ["warning"], "opencode": ["warning"], "agentskills": ["error"]}
+    assert sev == {
+        "gemini-cli": ["warning"],
+        "openclaw": ["warning"],
+        "claude-code": ["warning"],
+        "codex": ["warning"],
+        "opencode": ["warning"],
+        "agentskills": ["error"],
+    }
     msg = next(d.message for d in lint_file(f, profile="gemini-cli") if d.code == "FM003")
     assert "Gemini CLI still loads it through its line parser" in msg
-    assert "GitHub Copilot CLI skips the skill" in next(d.message for d in lint_file(f, profile="copilot-cli")
-                                                        if d.code == "FM003")
-    tabs = write_skill(tmp_path / "t",
-                       raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n")
+    assert "GitHub Copilot CLI skips the skill" in next(
+        d.message for d in lint_file(f, profile="copilot-cli") if d.code == "FM003"
+    )
+    tabs = write_skill(
+        tmp_path / "t", raw="---\nname: t\ndescription: Use when tabs.\nmetadata:\n\tauthor: me\n---\n"
+    )
     assert {d.severity for d in lint_file(tabs, profile="gemini-cli") if d.code == "FM004"} == {"warning"}
     assert {d.severity for d in lint_file(tabs, profile="codex") if d.code == "FM004"} == {"error"}
 
 
 # -- item 7: workshop actions treat the workspace the same way --------------------------------------
+
 
 def test_workshop_show_id_finds_its_workspace(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
@@ -158,8 +202,9 @@ def test_workshop_show_id_finds_its_workspace(capsys, tmp_path, monkeypatch):
     skill = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     new = tmp_path / "new.md"
     new.write_text(skill.read_text() + "\nMore.\n")
-    rc, out, err = run(capsys, "workshop", "propose-update", ws, "alpha", "--proposal", new,
-                       "--format", "json")
+    rc, out, err = run(
+        capsys, "workshop", "propose-update", ws, "alpha", "--proposal", new, "--format", "json"
+    )
     assert rc == 0, err
     pid = json.loads(out)["id"]
     elsewhere = tmp_path / "elsewhere"
@@ -167,8 +212,12 @@ def test_workshop_show_id_finds_its_workspace(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(elsewhere)
     rc, out, err = run(capsys, "workshop", "show", pid, "--format", "json")  # README: `workshop show ID`
     assert rc == 0 and json.loads(out)["id"] == pid and f"is in the queue of {ws}" in err
-    for argv in (["workshop", "show", pid, ws], ["workshop", "--workspace", ws, "show", pid],
-                 ["workshop", "show", pid, "--workspace", ws], ["workshop", "list", ws]):
+    for argv in (
+        ["workshop", "show", pid, ws],
+        ["workshop", "--workspace", ws, "show", pid],
+        ["workshop", "show", pid, "--workspace", ws],
+        ["workshop", "list", ws],
+    ):
         rc, out, err = run(capsys, *argv)
         assert rc == 0 and pid in out, (argv, err)
     rc, out, err = run(capsys, "workshop", "show", pid, ws, "--workspace", elsewhere)
@@ -176,6 +225,7 @@ def test_workshop_show_id_finds_its_workspace(capsys, tmp_path, monkeypatch):
 
 
 # -- item 9: inputs are checked ---------------------------------------------------------------------
+
 
 def test_missing_folders_are_usage_errors(capsys, tmp_path):
     ws = tmp_path / "ws"
@@ -201,9 +251,14 @@ def test_an_empty_folder_says_so(capsys, tmp_path):
 
 # -- item 12: subcommands show only the options that apply ------------------------------------------
 
+
 def test_options_that_do_not_apply_are_not_offered(capsys):
-    for cmd, absent in (("lint", "--home"), ("lint", "--context-tokens"), ("bench", "--client"),
-                        ("workshop", "--untrusted")):
+    for cmd, absent in (
+        ("lint", "--home"),
+        ("lint", "--context-tokens"),
+        ("bench", "--client"),
+        ("workshop", "--untrusted"),
+    ):
         with pytest.raises(SystemExit):
             main([cmd, "--help"])
         assert absent not in capsys.readouterr().out, (cmd, absent)
@@ -214,10 +269,12 @@ def test_options_that_do_not_apply_are_not_offered(capsys):
 
 # -- item 12: wording ------------------------------------------------------------------------------
 
+
 def test_no_count_is_followed_by_a_noun_with_s_in_parentheses():
-    """"1 errors", "skill(s)": counts use ``workbench.core.text.plural`` (the whole kind: every
+    """ "1 errors", "skill(s)": counts use ``workbench.core.text.plural`` (the whole kind: every
     f-string in the package)."""
     from pathlib import Path
+
     pkg = Path(__file__).resolve().parents[1] / "workbench"
     bad = []
     for f in pkg.rglob("*.py"):
@@ -239,12 +296,14 @@ def test_claude_code_budget_warning_at_a_tiny_context(capsys, tmp_path):
 
 def test_chat_warns_about_an_empty_listing_and_no_request_none(capsys, tmp_path, monkeypatch):
     from tests.fakeapi import FakeAPI
+
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "wb"))
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     (tmp_path / "empty").mkdir()
     with FakeAPI() as fake:
-        rc, out, err = run(capsys, "chat", "hi", tmp_path / "empty", "--home", tmp_path / "empty",
-                           "--base-url", fake.url)
+        rc, out, err = run(
+            capsys, "chat", "hi", tmp_path / "empty", "--home", tmp_path / "empty", "--base-url", fake.url
+        )
     assert rc == 0, err
     assert "lists no skill" in err and "empty listing" in err
     assert "request None" not in out
@@ -255,6 +314,7 @@ def test_base_url_ending_in_v1_is_named(capsys, tmp_path, monkeypatch):
     rc, out, err = run(capsys, "chat", "hi", tmp_path, "--base-url", "http://127.0.0.1:9/v1")
     assert rc == 2 and "ends in /v1" in err and "http://127.0.0.1:9" in err
     from workbench.core.chat.errors import base_url_problem
+
     assert base_url_problem("http://h:1/v1/") and not base_url_problem("http://h:1/api")
 
 
@@ -265,6 +325,7 @@ def test_base_url_v1_404_says_why(tmp_path):
     from workbench.core.chat.settings import ChatSettings
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     cat = scan(Environment(workspace=tmp_path, home=tmp_path, env={}, bins=set()), "claude-code")
     with FakeAPI() as fake:
         res = ChatSession(cat, settings=ChatSettings(base_url=fake.url + "/v1"), api_key="k").send("hi")
@@ -279,8 +340,21 @@ def test_eval_against_an_unreachable_server_says_why(capsys, tmp_path, monkeypat
     write_skill(ws / ".claude" / "skills" / "a", "a", "Use when testing evals.")
     q = tmp_path / "q.json"
     q.write_text(json.dumps([{"query": f"q{i}", "should_trigger": i % 2 == 0} for i in range(6)]))
-    rc, out, err = run(capsys, "eval", ws, "--home", tmp_path, "--skill", "a", "--queries", q,
-                       "--base-url", "http://127.0.0.1:9", "--runs", "2")
+    rc, out, err = run(
+        capsys,
+        "eval",
+        ws,
+        "--home",
+        tmp_path,
+        "--skill",
+        "a",
+        "--queries",
+        q,
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--runs",
+        "2",
+    )
     assert rc == 1
     assert "Cannot reach http://127.0.0.1:9" in err
     assert "(connection)" in out  # each ERR line says which kind of error
@@ -288,6 +362,7 @@ def test_eval_against_an_unreachable_server_says_why(capsys, tmp_path, monkeypat
 
 def test_help_has_no_raw_backticks_and_lists_views(capsys):
     from workbench.cli import COMMANDS
+
     for cmd in COMMANDS:
         with pytest.raises(SystemExit):
             main([cmd, "--help"])
@@ -303,11 +378,21 @@ def test_help_has_no_raw_backticks_and_lists_views(capsys):
 
 def test_bom_severity_follows_the_client(tmp_path):
     from workbench.core.lint import lint_file
+
     f = tmp_path / "pdf-tools" / "SKILL.md"
     f.parent.mkdir()
-    f.write_text("\ufeff---\nname: pdf-tools\ndescription: Use when reading a PDF.\n---\n# B\n",
-                 encoding="utf-8")
-    sev = {p: {d.severity for d in lint_file(f, profile=p) if d.code == "FM008"}
-           for p in ("openclaw", "opencode", "vscode-copilot", "gemini-cli", "codex", "agentskills")}
-    assert sev == {"openclaw": {"warning"}, "opencode": {"warning"}, "vscode-copilot": {"warning"},
-                   "gemini-cli": {"error"}, "codex": {"error"}, "agentskills": {"error"}}
+    f.write_text(
+        "\ufeff---\nname: pdf-tools\ndescription: Use when reading a PDF.\n---\n# B\n", encoding="utf-8"
+    )
+    sev = {
+        p: {d.severity for d in lint_file(f, profile=p) if d.code == "FM008"}
+        for p in ("openclaw", "opencode", "vscode-copilot", "gemini-cli", "codex", "agentskills")
+    }
+    assert sev == {
+        "openclaw": {"warning"},
+        "opencode": {"warning"},
+        "vscode-copilot": {"warning"},
+        "gemini-cli": {"error"},
+        "codex": {"error"},
+        "agentskills": {"error"},
+    }

@@ -32,8 +32,13 @@ def run(capsys, *argv):
 
 def test_acceptance_probe_subprocess(tmp_path):
     d = skill(tmp_path, "demo-skill", PROBE)
-    p = subprocess.run([sys.executable, "-m", "workbench", "lint", str(d), "--format", "json"],
-                       capture_output=True, text=True, cwd=REPO, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "workbench", "lint", str(d), "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert p.returncode == 1, p.stderr
     data = json.loads(p.stdout)
     diags = data["diagnostics"]
@@ -43,9 +48,12 @@ def test_acceptance_probe_subprocess(tmp_path):
             assert k in x
     errs = [x for x in diags if x["severity"] == "error"]
     assert errs and all(x["line"] >= 2 for x in errs)
-    assert data["summary"] == {"files": 1, "errors": len(errs),
-                               "warnings": sum(x["severity"] == "warning" for x in diags),
-                               "infos": sum(x["severity"] == "info" for x in diags)}
+    assert data["summary"] == {
+        "files": 1,
+        "errors": len(errs),
+        "warnings": sum(x["severity"] == "warning" for x in diags),
+        "infos": sum(x["severity"] == "info" for x in diags),
+    }
 
 
 def test_text_format_and_exit_codes(tmp_path, capsys):
@@ -60,7 +68,11 @@ def test_text_format_and_exit_codes(tmp_path, capsys):
 
 
 def test_warnings_only_exit_zero(tmp_path, capsys):
-    d = skill(tmp_path, "pdf-tools", GOOD.format(n="pdf-tools").replace("Use when the user asks to read a PDF.", "Reads them."))
+    d = skill(
+        tmp_path,
+        "pdf-tools",
+        GOOD.format(n="pdf-tools").replace("Use when the user asks to read a PDF.", "Reads them."),
+    )
     rc, out, _ = run(capsys, d)
     assert rc == 0 and "warning DESC004" in out
 
@@ -84,7 +96,7 @@ def test_folder_without_skill_is_an_error(tmp_path, capsys):
 
 def test_profile_selection(tmp_path, capsys):
     d = skill(tmp_path, "pdf-tools", GOOD.format(n="pdf-tools").replace("---\n# x", "model: opus\n---\n# x"))
-    rc, out, _ = run(capsys, d)                          # agentskills: unknown field -> error
+    rc, out, _ = run(capsys, d)  # agentskills: unknown field -> error
     assert rc == 1 and "FLD001" in out
     rc, out, _ = run(capsys, d, "--client", "claude-code")  # --client selects the profile
     assert rc == 0 and "FLD001" not in out
@@ -148,8 +160,11 @@ def test_github_format(tmp_path, capsys):
 def test_github_escaping():
     from workbench.commands.lint import github_line
     from workbench.core.lint import Diagnostic
+
     ln = github_line(Path("a,b:c/SKILL.md"), Diagnostic(1, 1, 1, 2, "info", "X", "50% done\nnext"))
-    assert ln == "::notice file=a%2Cb%3Ac/SKILL.md,line=1,col=1,endLine=1,endColumn=2,title=X::50%25 done%0Anext"
+    assert (
+        ln == "::notice file=a%2Cb%3Ac/SKILL.md,line=1,col=1,endLine=1,endColumn=2,title=X::50%25 done%0Anext"
+    )
 
 
 def test_pre_commit_hook_definition():

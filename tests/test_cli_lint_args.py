@@ -39,6 +39,7 @@ def run(capsys, *argv):
 
 # ---- #3: what a PATH may be ----------------------------------------------------------------
 
+
 def test_text_file_is_a_usage_error(tmp_path, capsys):
     for sub in ("scripts", "stuff", "more"):
         (tmp_path / sub).mkdir()
@@ -109,19 +110,32 @@ def test_folders_still_work(tmp_path, capsys):
 
 # ---- #4: plurals ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n,noun,want", [(0, "file", "0 files"), (1, "file", "1 file"), (2, "file", "2 files"),
-                                         (1, "info", "1 info"), (3, "info", "3 infos"),
-                                         (1, "error", "1 error"), (11, "warning", "11 warnings")])
+
+@pytest.mark.parametrize(
+    "n,noun,want",
+    [
+        (0, "file", "0 files"),
+        (1, "file", "1 file"),
+        (2, "file", "2 files"),
+        (1, "info", "1 info"),
+        (3, "info", "3 infos"),
+        (1, "error", "1 error"),
+        (11, "warning", "11 warnings"),
+    ],
+)
 def test_plural(n, noun, want):
     assert plural(n, noun) == want
 
 
-@pytest.mark.parametrize("counts,want", [
-    ((1, 4, 0, 0), "1 file: 4 errors, 0 warnings, 0 infos"),
-    ((1, 1, 1, 1), "1 file: 1 error, 1 warning, 1 info"),
-    ((2, 0, 2, 5), "2 files: 0 errors, 2 warnings, 5 infos"),
-    ((0, 1, 0, 0), "0 files: 1 error, 0 warnings, 0 infos"),
-])
+@pytest.mark.parametrize(
+    "counts,want",
+    [
+        ((1, 4, 0, 0), "1 file: 4 errors, 0 warnings, 0 infos"),
+        ((1, 1, 1, 1), "1 file: 1 error, 1 warning, 1 info"),
+        ((2, 0, 2, 5), "2 files: 0 errors, 2 warnings, 5 infos"),
+        ((0, 1, 0, 0), "0 files: 1 error, 0 warnings, 0 infos"),
+    ],
+)
 def test_summary_text(counts, want):
     keys = ("files", "errors", "warnings", "infos")
     assert summary_text(dict(zip(keys, counts))) == want
@@ -129,12 +143,19 @@ def test_summary_text(counts, want):
 
 def test_summary_line_end_to_end(tmp_path, capsys):
     # 1 file with exactly 1 error (FLD001), 1 warning (DESC004) and no info
-    d = skill(tmp_path, "pdf-tools", "---\nname: pdf-tools\ndescription: Extracts text from PDF files.\n"
-              "model: opus\n---\n# x\n")
+    d = skill(
+        tmp_path,
+        "pdf-tools",
+        "---\nname: pdf-tools\ndescription: Extracts text from PDF files.\nmodel: opus\n---\n# x\n",
+    )
     rc, out, err = run(capsys, d)
-    n_err, n_warn, n_info = (sum(f" {s} " in ln for ln in out.splitlines()) for s in ("error", "warning", "info"))
+    n_err, n_warn, n_info = (
+        sum(f" {s} " in ln for ln in out.splitlines()) for s in ("error", "warning", "info")
+    )
     assert rc == 1
-    assert err.strip() == (f"1 file: {plural(n_err, 'error')}, {plural(n_warn, 'warning')}, "
-                           f"{plural(n_info, 'info')} (profile agentskills, the default; "
-                           "--profile ID for a client's rules)")
+    assert err.strip() == (
+        f"1 file: {plural(n_err, 'error')}, {plural(n_warn, 'warning')}, "
+        f"{plural(n_info, 'info')} (profile agentskills, the default; "
+        "--profile ID for a client's rules)"
+    )
     assert "1 files" not in err

@@ -23,8 +23,9 @@ def _ws(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_text_is_exactly_the_listing(tmp_path, capsys):
     ws, home = _ws(tmp_path)
-    rc = main(["listing", str(ws), "--home", str(home), "--client", "claude-code",
-               "--context-tokens", "200000"])
+    rc = main(
+        ["listing", str(ws), "--home", str(home), "--client", "claude-code", "--context-tokens", "200000"]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     env = Environment(workspace=ws, home=home, context_tokens=200000)
@@ -40,8 +41,16 @@ def test_json_shape(tmp_path, capsys):
     rc = main(["listing", str(ws), "--home", str(home), "--client", "openclaw", "--format", "json"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0
-    assert set(data) == {"client", "context_tokens", "budget", "text", "skills", "warnings",
-                         "client_version", "model"}
+    assert set(data) == {
+        "client",
+        "context_tokens",
+        "budget",
+        "text",
+        "skills",
+        "warnings",
+        "client_version",
+        "model",
+    }
     assert set(data["budget"]) == {"unit", "limit", "used"}
     assert {s["name"] for s in data["skills"]} == {"pdf", "xlsx"}
     assert set(data["skills"][0]) == {"name", "path", "state", "description_chars", "shown_chars"}
@@ -50,8 +59,20 @@ def test_json_shape(tmp_path, capsys):
 
 def test_all_clients_and_options(tmp_path, capsys):
     ws, home = _ws(tmp_path)
-    rc = main(["listing", str(ws), "--home", str(home), "--client", "all", "--format", "json",
-               "--listing-option", "skill_tool=false"])
+    rc = main(
+        [
+            "listing",
+            str(ws),
+            "--home",
+            str(home),
+            "--client",
+            "all",
+            "--format",
+            "json",
+            "--listing-option",
+            "skill_tool=false",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert rc == 0 and len(data) == len(CLIENT_IDS)
     vs = [d for d in data if d["client"] == "vscode-copilot"][0]
@@ -69,8 +90,20 @@ def test_usage_errors(tmp_path, capsys):
 
 def test_acceptance_probe_wshobson_codex_32k(corpus, capsys):
     src = corpus / "wshobson-agents"
-    rc = main(["listing", str(src), "--root", str(src), "--client", "codex",
-               "--context-tokens", "32000", "--format", "json"])
+    rc = main(
+        [
+            "listing",
+            str(src),
+            "--root",
+            str(src),
+            "--client",
+            "codex",
+            "--context-tokens",
+            "32000",
+            "--format",
+            "json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert rc == 0
     assert data["budget"]["used"] <= data["budget"]["limit"]
@@ -87,15 +120,42 @@ def test_listing_fills_client_texts_from_a_capture(tmp_path):
     (ws / ".claude/skills/alpha").mkdir(parents=True)
     (ws / ".claude/skills/alpha/SKILL.md").write_text("---\nname: alpha\ndescription: A.\n---\n")
     texts = tmp_path / "texts.json"
-    texts.write_text(json.dumps({"claude-code": {"builtins": [
-        {"name": "init", "description": "Synthetic init text."}], "prose": {}}}))
+    texts.write_text(
+        json.dumps(
+            {
+                "claude-code": {
+                    "builtins": [{"name": "init", "description": "Synthetic init text."}],
+                    "prose": {},
+                }
+            }
+        )
+    )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "WORKBENCH_HOME": str(tmp_path / "wb")}
-    out = subprocess.run([sys.executable, "-m", "workbench", "listing", str(ws), "--home",
-                          str(tmp_path), "--client", "claude-code", "--client-texts", str(texts)],
-                         capture_output=True, text=True, env=env)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "workbench",
+            "listing",
+            str(ws),
+            "--home",
+            str(tmp_path),
+            "--client",
+            "claude-code",
+            "--client-texts",
+            str(texts),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.rstrip("\n").endswith("- alpha: A.\n- init: Synthetic init text.")
     texts.write_text("{bad")
-    bad = subprocess.run([sys.executable, "-m", "workbench", "listing", str(ws), "--client-texts",
-                          str(texts)], capture_output=True, text=True, env=env)
+    bad = subprocess.run(
+        [sys.executable, "-m", "workbench", "listing", str(ws), "--client-texts", str(texts)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert bad.returncode == 2 and "texts.json:1:2: not JSON" in bad.stderr

@@ -35,8 +35,18 @@ def test_scan_json_contract(capsys, tmp_path):
 
 def test_scan_all_json(capsys):
     demo = demo_dir()
-    rc, out, _ = run(capsys, demo / "workspace", "--home", demo / "home", "--client", "all",
-                     "--format", "json", "--bin", "curl")
+    rc, out, _ = run(
+        capsys,
+        demo / "workspace",
+        "--home",
+        demo / "home",
+        "--client",
+        "all",
+        "--format",
+        "json",
+        "--bin",
+        "curl",
+    )
     assert rc == 0
     d = json.loads(out)
     assert list(d["clients"]) == list(CLIENT_IDS)
@@ -62,8 +72,13 @@ def test_scan_workspace_of_skills_becomes_extra_root(capsys, corpus):
 
 def test_scan_usage_errors(capsys, tmp_path):
     missing = tmp_path / "nope"
-    for argv in ([missing], [tmp_path, "--home", missing], [tmp_path, "--root", missing],
-                 [tmp_path, "--client", "emacs"], [tmp_path, "--format", "xml"]):
+    for argv in (
+        [missing],
+        [tmp_path, "--home", missing],
+        [tmp_path, "--root", missing],
+        [tmp_path, "--client", "emacs"],
+        [tmp_path, "--format", "xml"],
+    ):
         rc, out, err = run(capsys, *argv)
         assert rc == 2, argv
         assert err.startswith("workbench: ")

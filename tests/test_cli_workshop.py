@@ -33,8 +33,16 @@ def run(capsys, *argv):
 
 
 def test_propose_update_list_show_apply_rollback_json(ws, capsys, tmp_path):
-    code, out, err = run(capsys, "workshop", "propose-update", "alpha", "--proposal", str(tmp_path / "new.md"),
-                         "--format", "json")
+    code, out, err = run(
+        capsys,
+        "workshop",
+        "propose-update",
+        "alpha",
+        "--proposal",
+        str(tmp_path / "new.md"),
+        "--format",
+        "json",
+    )
     assert code == 0, err
     p = json.loads(out)
     assert p["state"] == "pending" and p["kind"] == "update" and p["id"]
@@ -70,25 +78,65 @@ def test_propose_create_with_folder_and_target_root(ws, capsys, tmp_path):
     write_skill(src, name="beta", description="Use when beta.")
     (src / "scripts").mkdir()
     (src / "scripts" / "b.py").write_text("print(2)\n")
-    code, out, err = run(capsys, "workshop", "propose-create", "--name", "beta", "--proposal", str(src),
-                         "--target-root", str(ws / "skills"), "--format", "json")
+    code, out, err = run(
+        capsys,
+        "workshop",
+        "propose-create",
+        "--name",
+        "beta",
+        "--proposal",
+        str(src),
+        "--target-root",
+        str(ws / "skills"),
+        "--format",
+        "json",
+    )
     assert code == 0, err
     p = json.loads(out)
     assert p["state"] == "pending" and set(p["files"]) == {"SKILL.md", "scripts/b.py"}
     assert run(capsys, "workshop", "apply", p["id"])[0] == 0
     assert (ws / "skills/beta/scripts/b.py").read_text() == "print(2)\n"
     # the target now exists: proposing it again is refused
-    code, _, err = run(capsys, "workshop", "propose-create", "--name", "beta", "--proposal", str(src),
-                       "--target-root", str(ws / "skills"))
+    code, _, err = run(
+        capsys,
+        "workshop",
+        "propose-create",
+        "--name",
+        "beta",
+        "--proposal",
+        str(src),
+        "--target-root",
+        str(ws / "skills"),
+    )
     assert code == 1 and "already exists" in err
 
 
 def test_propose_create_default_root_is_client_project_folder(ws, capsys, tmp_path):
-    code, out, _ = run(capsys, "workshop", "propose-create", "--name", "g", "--proposal", str(tmp_path / "new.md"),
-                       "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "workshop",
+        "propose-create",
+        "--name",
+        "g",
+        "--proposal",
+        str(tmp_path / "new.md"),
+        "--format",
+        "json",
+    )
     assert json.loads(out)["target"] == str(ws / ".claude" / "skills" / "g" / "SKILL.md")
-    code, out, _ = run(capsys, "workshop", "propose-create", "--name", "h", "--proposal", str(tmp_path / "new.md"),
-                       "--client", "openclaw", "--format", "json")
+    code, out, _ = run(
+        capsys,
+        "workshop",
+        "propose-create",
+        "--name",
+        "h",
+        "--proposal",
+        str(tmp_path / "new.md"),
+        "--client",
+        "openclaw",
+        "--format",
+        "json",
+    )
     assert json.loads(out)["target"] == str(ws / "skills" / "h" / "SKILL.md")
 
 
@@ -107,7 +155,10 @@ def test_reject_quarantine_and_reasons(ws, capsys, tmp_path):
     assert json.loads(out)["state"] == "rejected" and json.loads(out)["reason"] == "nope"
     code, _, err = run(capsys, "workshop", "quarantine", pid)
     assert code == 1 and "only pending" in err
-    assert json.loads(run(capsys, "workshop", "list", "--state", "rejected", "--format", "json")[1])[0]["id"] == pid
+    assert (
+        json.loads(run(capsys, "workshop", "list", "--state", "rejected", "--format", "json")[1])[0]["id"]
+        == pid
+    )
 
 
 def test_unknown_id_and_unknown_name(ws, capsys, tmp_path):
@@ -134,7 +185,12 @@ def test_blocked_apply_exits_1(ws, capsys, tmp_path):
 def test_subprocess_entry_point(ws, tmp_path):
     env = {**os.environ, "WORKBENCH_HOME": os.environ["WORKBENCH_HOME"]}
     repo = Path(__file__).resolve().parents[1]
-    r = subprocess.run([sys.executable, "-m", "workbench", "workshop", "--workspace", str(ws), "list",
-                        "--format", "json"], capture_output=True, text=True, env=env, cwd=repo)
+    r = subprocess.run(
+        [sys.executable, "-m", "workbench", "workshop", "--workspace", str(ws), "list", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=repo,
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == []

@@ -25,8 +25,9 @@ def test_desktop_file_validates():
 
 def test_metainfo_validates():
     exe = _need("appstreamcli")
-    r = subprocess.run([exe, "validate", "--no-net", str(PKG / f"{APP_ID}.metainfo.xml")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [exe, "validate", "--no-net", str(PKG / f"{APP_ID}.metainfo.xml")], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 

@@ -13,12 +13,22 @@ from workbench.core.jsontext import dumps_indented
 from workbench.core.lint import lint_paths
 from workbench.core.lint.engine import diagnostic_records
 
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
-                     st.floats(allow_nan=True, allow_infinity=True))
-_json = st.recursive(_scalars, lambda kids: st.one_of(
-    st.lists(kids, max_size=4), st.tuples(kids, kids),
-    st.dictionaries(st.one_of(st.text(max_size=5), st.integers(), st.booleans()), kids, max_size=4)),
-    max_leaves=20)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=8),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
+_json = st.recursive(
+    _scalars,
+    lambda kids: st.one_of(
+        st.lists(kids, max_size=4),
+        st.tuples(kids, kids),
+        st.dictionaries(st.one_of(st.text(max_size=5), st.integers(), st.booleans()), kids, max_size=4),
+    ),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -32,8 +42,18 @@ def test_dumps_indented_is_json_dumps(obj, indent, level):
 
 def _old_json(results, summary, profile_id):
     flat = [(p, d) for p, ds in results.items() for d in ds]
-    return json.dumps({"diagnostics": [dict(path=str(p), **d.to_json()) for p, d in flat],
-                       "summary": summary, "profile": profile_id}, indent=2, ensure_ascii=False) + "\n"
+    return (
+        json.dumps(
+            {
+                "diagnostics": [dict(path=str(p), **d.to_json()) for p, d in flat],
+                "summary": summary,
+                "profile": profile_id,
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
 
 
 def test_lint_json_text_matches_standard_encoder(tmp_path, corpus):
@@ -66,15 +86,22 @@ def test_lint_and_scan_import_no_heavy_modules(tmp_path):
     import os
     import subprocess
     import sys
+
     write_skill(tmp_path / "a", raw="---\nname: a\ndescription: Use when testing.\n---\n# A\n")
-    code = ("import sys\nfrom workbench.cli import main\n"
-            f"for argv in (['lint', {str(tmp_path)!r}, '--no-cache'], ['scan', {str(tmp_path)!r}, "
-            f"'--home', {str(tmp_path)!r}]):\n"
-            "    main(argv)\n"
-            "heavy = ('PySide6', 'anthropic', 'markdown_it', 'workbench.app', 'workbench.core.workshop',"
-            " 'workbench.core.chat', 'workbench.core.evals')\n"
-            "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env={**os.environ, "WORKBENCH_HOME": str(tmp_path / "home")})
+    code = (
+        "import sys\nfrom workbench.cli import main\n"
+        f"for argv in (['lint', {str(tmp_path)!r}, '--no-cache'], ['scan', {str(tmp_path)!r}, "
+        f"'--home', {str(tmp_path)!r}]):\n"
+        "    main(argv)\n"
+        "heavy = ('PySide6', 'anthropic', 'markdown_it', 'workbench.app', 'workbench.core.workshop',"
+        " 'workbench.core.chat', 'workbench.core.evals')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "WORKBENCH_HOME": str(tmp_path / "home")},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "[]"

@@ -39,19 +39,40 @@ def _reference_split(sf: SkillFile) -> None:
     sf.close_line = close + 1
     fm_lines = [ln.rstrip("\r") for ln in lines[1:close]]
     sf.frontmatter = "\n".join(fm_lines)
-    sf.body = "\n".join(lines[close + 1:])
+    sf.body = "\n".join(lines[close + 1 :])
     sf.body_line = close + 2
-    sf.dash_lines.extend(j + 2 for j, ln in enumerate(fm_lines)
-                         if "---" in ln and not ln.lstrip().startswith("#"))
+    sf.dash_lines.extend(
+        j + 2 for j, ln in enumerate(fm_lines) if "---" in ln and not ln.lstrip().startswith("#")
+    )
     if not sf.frontmatter.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
         sf.state = "empty"
         sf.message = "the frontmatter between the '---' lines is empty"
         sf.error_span = Span(1, 1, sf.close_line, 4)
 
 
-_LINES = st.sampled_from(["---", "--- ", "---\t", "---\r", "---\r\r", " ---", "----", "", " ", "\r",
-                          "name: x", "description: >", "  folded text", "# c", "a: b---", "x: 1",
-                          "```", "body ---", "é"])
+_LINES = st.sampled_from(
+    [
+        "---",
+        "--- ",
+        "---\t",
+        "---\r",
+        "---\r\r",
+        " ---",
+        "----",
+        "",
+        " ",
+        "\r",
+        "name: x",
+        "description: >",
+        "  folded text",
+        "# c",
+        "a: b---",
+        "x: 1",
+        "```",
+        "body ---",
+        "é",
+    ]
+)
 
 
 @settings(max_examples=600, deadline=None)
@@ -61,8 +82,18 @@ def test_split_matches_the_line_by_line_version(lines, trailing):
     got, want = SkillFile(path=None, text=text), SkillFile(path=None, text=text)
     _split(got)
     _reference_split(want)
-    fields = ("state", "message", "error_span", "open_line", "open_trailing_ws", "close_line",
-              "frontmatter", "body", "body_line", "dash_lines")
+    fields = (
+        "state",
+        "message",
+        "error_span",
+        "open_line",
+        "open_trailing_ws",
+        "close_line",
+        "frontmatter",
+        "body",
+        "body_line",
+        "dash_lines",
+    )
     assert {f: getattr(got, f) for f in fields} == {f: getattr(want, f) for f in fields}
 
 
@@ -76,8 +107,10 @@ def test_keys_and_duplicates_of_every_scalar_kind():
 
 def test_block_scalar_value_span_stops_at_its_last_content_line():
     crlf = "---\r\nname: a\r\ndescription: >\r\n  one\r\n  two\r\n\r\nlicense: MIT\r\n---\r\nb\r\n"
-    for text, value in ((crlf, "one two\n"),
-                        ("---\nname: a\ndescription: |\n  one\n  two\n\n\n---\nbody\n", "one\ntwo\n")):
+    for text, value in (
+        (crlf, "one two\n"),
+        ("---\nname: a\ndescription: |\n  one\n  two\n\n\n---\nbody\n", "one\ntwo\n"),
+    ):
         sf = parse_skill_text(text)
         assert sf.fields["description"].value_span == Span(3, 14, 5, 6)  # "  two" ends at column 6
         assert sf.data["description"] == value
@@ -90,6 +123,7 @@ def test_linting_leaves_no_cyclic_garbage(corpus):
 
     from workbench.core.lint.engine import _records_chunk, find_skill_files
     from workbench.core.lint.profiles import get_profile
+
     files = [str(f) for f in find_skill_files(corpus)][:400]
     gc.collect()
     was = gc.isenabled()

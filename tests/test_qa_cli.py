@@ -50,8 +50,9 @@ def test_scan_as_project_says_which_client_finds_the_skills(capsys, tmp_path):
     notes = json.loads(out)["notes"]
     assert any("OpenClaw finds 2 skills" in n for n in notes)
     # the client that does find them gets no such note
-    rc, out, _ = run(capsys, "scan", ws, "--home", home, "--client", "openclaw", "--format", "json",
-                     "--as", "project")
+    rc, out, _ = run(
+        capsys, "scan", ws, "--home", home, "--client", "openclaw", "--format", "json", "--as", "project"
+    )
     assert not any("finds no SKILL.md" in n for n in json.loads(out)["notes"])
 
 
@@ -69,8 +70,12 @@ def test_listing_explains_an_empty_listing(capsys, tmp_path):
 
 def test_listing_says_when_nothing_is_listed(capsys, tmp_path):
     ws, home = tmp_path / "ws", tmp_path / "home"
-    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.",
-                extra="disable-model-invocation: true\n")
+    write_skill(
+        ws / ".claude" / "skills" / "alpha",
+        "alpha",
+        "Use when alpha.",
+        extra="disable-model-invocation: true\n",
+    )
     home.mkdir()
     rc, out, err = run(capsys, "listing", ws, "--home", home)
     assert rc == 0 and "- alpha" not in out

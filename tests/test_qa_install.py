@@ -85,5 +85,7 @@ def test_test_extra_covers_test_imports():
                 pytest.fail(f"{f.relative_to(REPO)} imports {mod!r}, which is not installed")
             if not dists & available:
                 missing.setdefault(mod, []).append(str(f.relative_to(REPO)))
-    assert not missing, ("imported by tests but not installed by `pip install -e '.[test]'`: "
-                         f"{missing} — add them to [project.optional-dependencies] test")
+    assert not missing, (
+        "imported by tests but not installed by `pip install -e '.[test]'`: "
+        f"{missing} — add them to [project.optional-dependencies] test"
+    )

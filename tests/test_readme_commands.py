@@ -26,8 +26,17 @@ from workbench.cli import COMMANDS, main
 REPO = Path(__file__).resolve().parents[1]
 
 #: Allowed exit codes per subcommand (never 2 = usage error): findings may exit 1.
-EXPECTED = {"scan": {0}, "listing": {0}, "explain": {0, 1}, "lint": {0, 1}, "chat": {0},
-            "eval": {0, 1}, "bench": {0}, "workshop": {0}, "capture": {0, 1, 2}}
+EXPECTED = {
+    "scan": {0},
+    "listing": {0},
+    "explain": {0, 1},
+    "lint": {0, 1},
+    "chat": {0},
+    "eval": {0, 1},
+    "bench": {0},
+    "workshop": {0},
+    "capture": {0, 1, 2},
+}
 #: ``capture`` and ``--via-client`` run the user's installed client: where it is not installed they
 #: end with a usage error (exit 2) that says so.
 NEEDS_CLIENT = {"capture"}
@@ -61,7 +70,7 @@ def expand(line: str) -> list[tuple[dict[str, str], list[str]]]:
     words = words[1:]  # "workbench"
     if ">" in words:
         i = words.index(">")
-        del words[i:i + 2]
+        del words[i : i + 2]
     if "|" not in words:
         return [(env, words)]
     parts, cur = [], []
@@ -121,8 +130,9 @@ def test_every_readme_command_runs(tmp_path, monkeypatch, capsys, fake_api):  # 
                 demo = next(Path(p) for p in argv if Path(p).is_dir())
                 src = next(demo.rglob("code-review/SKILL.md"))
                 text = src.read_text(encoding="utf-8")
-                (work / "new-SKILL.md").write_text(text + "\nOne more line for the proposal.\n",
-                                                   encoding="utf-8")
+                (work / "new-SKILL.md").write_text(
+                    text + "\nOne more line for the proposal.\n", encoding="utf-8"
+                )
             if "ID" in argv:
                 assert proposal_id, "README shows workshop ID actions before a propose command"
                 argv = [proposal_id if a == "ID" else a for a in argv]

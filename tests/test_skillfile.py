@@ -41,17 +41,20 @@ def test_bom_crlf_trailing_spaces():
     assert sf.data == {"name": "a", "description": "b"}
 
 
-@pytest.mark.parametrize("text,state", [
-    ("# Canvas\n\ntext", "no-frontmatter"),
-    ("\n---\nname: a\n---\n", "no-frontmatter"),
-    ("---\nname: a\n", "unclosed"),
-    ("---\n---\nbody", "empty"),
-    ("---\n# only a comment\n---\n", "empty"),
-    ("---\n- a\n- b\n---\n", "not-mapping"),
-    ("---\njust a string\n---\n", "not-mapping"),
-    ("---\nmetadata:\n\tx: 1\n---\n", "yaml-error"),
-    ("---\nname: [invalid\n---\n", "yaml-error"),
-])
+@pytest.mark.parametrize(
+    "text,state",
+    [
+        ("# Canvas\n\ntext", "no-frontmatter"),
+        ("\n---\nname: a\n---\n", "no-frontmatter"),
+        ("---\nname: a\n", "unclosed"),
+        ("---\n---\nbody", "empty"),
+        ("---\n# only a comment\n---\n", "empty"),
+        ("---\n- a\n- b\n---\n", "not-mapping"),
+        ("---\njust a string\n---\n", "not-mapping"),
+        ("---\nmetadata:\n\tx: 1\n---\n", "yaml-error"),
+        ("---\nname: [invalid\n---\n", "yaml-error"),
+    ],
+)
 def test_bad_frontmatter_states(text, state):
     sf = parse_skill_text(text)
     assert sf.state == state, sf.message
@@ -90,8 +93,15 @@ def test_unreadable(tmp_path: Path):
 def test_fuzz_never_raises(text):
     for t in (text, "---\n" + text, "---\n" + text + "\n---\n" + text):
         sf = parse_skill_text(t)
-        assert sf.state in ("ok", "no-frontmatter", "unclosed", "empty", "yaml-error",
-                            "not-mapping", "binary")
+        assert sf.state in (
+            "ok",
+            "no-frontmatter",
+            "unclosed",
+            "empty",
+            "yaml-error",
+            "not-mapping",
+            "binary",
+        )
         if sf.state != "ok":
             assert sf.message
 

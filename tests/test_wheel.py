@@ -52,18 +52,29 @@ def test_built_wheel_ships_resources_and_entry_points(tmp_path):
     for name in ("pyproject.toml", "MANIFEST.in", "README.md"):
         shutil.copy2(REPO / name, src / name)
     wheels = tmp_path / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-          "--no-index", "-w", wheels, src])
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            wheels,
+            src,
+        ]
+    )
     (wheel,) = wheels.glob("skill_workbench-*.whl")
 
     target = tmp_path / "venv"
     venv.create(target, with_pip=False)
     py = target / "bin" / "python"
-    site = Path(_run([py, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
-                .stdout.strip())
+    site = Path(_run([py, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip())
     (site / "zz_borrowed_deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--no-deps",
-          "--no-index", wheel])
+    _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--no-deps", "--no-index", wheel])
 
     out = json.loads(_run([py, "-c", _PROBE], cwd=tmp_path).stdout)
     assert Path(out["resources"]).is_relative_to(site), out  # the wheel's copy, not the checkout

@@ -24,12 +24,25 @@ class UsageError(Exception):
 
 
 #: The common options (``common_parser``), by name.
-COMMON_OPTIONS = ("client", "home", "cwd", "root", "env", "bin", "os", "untrusted", "touched",
-                  "context-tokens", "most-used", "format")
+COMMON_OPTIONS = (
+    "client",
+    "home",
+    "cwd",
+    "root",
+    "env",
+    "bin",
+    "os",
+    "untrusted",
+    "touched",
+    "context-tokens",
+    "most-used",
+    "format",
+)
 
 
-def common_parser(only: tuple[str, ...] | None = None,
-                  formats: str = "text or json") -> argparse.ArgumentParser:
+def common_parser(
+    only: tuple[str, ...] | None = None, formats: str = "text or json"
+) -> argparse.ArgumentParser:
     """The environment options of the subcommands: all of ``COMMON_OPTIONS``, or ``only`` those
     (a command module's ``COMMON_OPTIONS``: ``workbench lint --help`` does not offer ``--home``).
     ``formats`` is the ``--format`` help text (a module's ``FORMATS_HELP``)."""
@@ -37,34 +50,66 @@ def common_parser(only: tuple[str, ...] | None = None,
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("environment")
     if "client" in want:
-        g.add_argument("--client", default="claude-code",
-                       help=f"one of {', '.join(CLIENT_IDS)} (or 'all' where it makes sense)")
+        g.add_argument(
+            "--client",
+            default="claude-code",
+            help=f"one of {', '.join(CLIENT_IDS)} (or 'all' where it makes sense)",
+        )
     if "home" in want:
         g.add_argument("--home", type=Path, help="simulated home directory (default: yours)")
     if "cwd" in want:
         g.add_argument("--cwd", type=Path, help="the client's current directory (default: WORKSPACE)")
     if "root" in want:
-        g.add_argument("--root", type=Path, action="append", default=[],
-                       help="an extra skill root of scope 'extra' (repeatable)")
+        g.add_argument(
+            "--root",
+            type=Path,
+            action="append",
+            default=[],
+            help="an extra skill root of scope 'extra' (repeatable)",
+        )
     if "env" in want:
-        g.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
-                       help="set an environment variable for the simulated client (repeatable)")
+        g.add_argument(
+            "--env",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="set an environment variable for the simulated client (repeatable)",
+        )
     if "bin" in want:
-        g.add_argument("--bin", action="append", default=None, metavar="NAME",
-                       help="a binary treated as present on PATH; when any is given only those count")
+        g.add_argument(
+            "--bin",
+            action="append",
+            default=None,
+            metavar="NAME",
+            help="a binary treated as present on PATH; when any is given only those count",
+        )
     if "os" in want:
-        g.add_argument("--os", choices=("linux", "darwin", "win32"), dest="os_name",
-                       help="the simulated operating system (default: this one)")
+        g.add_argument(
+            "--os",
+            choices=("linux", "darwin", "win32"),
+            dest="os_name",
+            help="the simulated operating system (default: this one)",
+        )
     if "untrusted" in want:
         g.add_argument("--untrusted", action="store_true", help="the workspace folder is not trusted")
     if "touched" in want:
-        g.add_argument("--touched", type=Path, action="append", default=[],
-                       help="a file the agent has worked with (activates nested roots and paths globs)")
+        g.add_argument(
+            "--touched",
+            type=Path,
+            action="append",
+            default=[],
+            help="a file the agent has worked with (activates nested roots and paths globs)",
+        )
     if "context-tokens" in want:
         g.add_argument("--context-tokens", type=int, help="the model's context window in tokens")
     if "most-used" in want:
-        g.add_argument("--most-used", action="append", default=[], metavar="NAME",
-                       help="(Claude Code) a skill marked most-used; keeps its description longest")
+        g.add_argument(
+            "--most-used",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="(Claude Code) a skill marked most-used; keeps its description longest",
+        )
     if "format" in want:
         g.add_argument("--format", default="text", help=f"output format: {formats}")
     return p
@@ -76,16 +121,20 @@ def environment_from_args(args: argparse.Namespace) -> Environment:
     if not ws.exists():
         raise UsageError(f"{ws}: no such folder")
     if not ws.is_dir():  # issue 13 item 9: `workbench README.md` silently opened the parent folder
-        raise UsageError(f"{ws}: not a folder; WORKSPACE is a project folder or a folder of skills "
-                         f"(the folder holding it: {ws.absolute().parent})")
+        raise UsageError(
+            f"{ws}: not a folder; WORKSPACE is a project folder or a folder of skills "
+            f"(the folder holding it: {ws.absolute().parent})"
+        )
     for opt in ("home", "cwd"):  # a missing folder silently gave other results (exit 0)
         v = getattr(args, opt, None)
         if v is not None and not Path(v).expanduser().is_dir():
-            raise UsageError(f"--{opt} {v}: " + ("no such folder" if not Path(v).expanduser().exists()
-                                                 else "not a folder"))
+            raise UsageError(
+                f"--{opt} {v}: " + ("no such folder" if not Path(v).expanduser().exists() else "not a folder")
+            )
     env_vars = None
     if args.env:
         import os
+
         env_vars = dict(os.environ)
         for kv in args.env:
             if "=" not in kv:
@@ -121,18 +170,23 @@ def environment_from_args(args: argparse.Namespace) -> Environment:
 def add_workspace_mode_option(p: argparse.ArgumentParser) -> None:
     """``--as auto|project|collection`` for the commands that scan a workspace
     (``discovery.apply_workspace_mode``)."""
-    p.add_argument("--as", dest="workspace_mode", choices=("auto", "project", "collection"),
-                   default="auto",
-                   help="how to treat WORKSPACE: 'project' (each client scans its own roots in it), "
-                        "'collection' (its skills as if installed where each client looks) or "
-                        "'auto' (default: a collection unless it holds a client's dot-folder root "
-                        "such as .claude/skills)")
+    p.add_argument(
+        "--as",
+        dest="workspace_mode",
+        choices=("auto", "project", "collection"),
+        default="auto",
+        help="how to treat WORKSPACE: 'project' (each client scans its own roots in it), "
+        "'collection' (its skills as if installed where each client looks) or "
+        "'auto' (default: a collection unless it holds a client's dot-folder root "
+        "such as .claude/skills)",
+    )
 
 
 def open_workspace(env: Environment, args: argparse.Namespace, *, announce: bool = True):
     """Apply ``--as`` (default auto) to ``env`` and return the ``discovery.WorkspaceTreatment``.
     With ``announce``, a collection's banner goes to stderr (``workbench: ...``)."""
     from workbench.core.discovery import apply_workspace_mode
+
     t = apply_workspace_mode(env, getattr(args, "workspace_mode", None) or "auto")
     if announce and t.mode == "collection":
         print(f"workbench: {t.banner} (--as project to turn this off)", file=sys.stderr)
@@ -147,7 +201,9 @@ def client_ids(args: argparse.Namespace, allow_all: bool = True) -> list[str]:
             raise UsageError("--client all is not supported by this command")
         return list(CLIENT_IDS)
     if c not in CLIENT_IDS:
-        raise UsageError(f"--client {c!r}: expected one of {', '.join(CLIENT_IDS)}" + (", all" if allow_all else ""))
+        raise UsageError(
+            f"--client {c!r}: expected one of {', '.join(CLIENT_IDS)}" + (", all" if allow_all else "")
+        )
     return [c]
 
 
@@ -177,22 +233,36 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         # A fresh parent per subcommand: argparse shares parent actions, so one command's
         # set_defaults(client=...) would otherwise change the default for all of them.
-        mod.add_parser(sub, common_parser(getattr(mod, "COMMON_OPTIONS", None),
-                                          getattr(mod, "FORMATS_HELP", "text or json")))
+        mod.add_parser(
+            sub,
+            common_parser(getattr(mod, "COMMON_OPTIONS", None), getattr(mod, "FORMATS_HELP", "text or json")),
+        )
     return parser
 
 
 def gui_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="workbench", parents=[common_parser()],
-                                description="Open the Skill Workbench window.")
-    p.add_argument("workspace", nargs="?", help="project folder or folder of skills "
-                   "(default: the current directory; the bundled demo when nothing is found)")
+    p = argparse.ArgumentParser(
+        prog="workbench", parents=[common_parser()], description="Open the Skill Workbench window."
+    )
+    p.add_argument(
+        "workspace",
+        nargs="?",
+        help="project folder or folder of skills "
+        "(default: the current directory; the bundled demo when nothing is found)",
+    )
     add_workspace_mode_option(p)
-    p.add_argument("--screenshot", type=Path, metavar="PNG",
-                   help="render the window offscreen, write the PNG and exit")
+    p.add_argument(
+        "--screenshot", type=Path, metavar="PNG", help="render the window offscreen, write the PNG and exit"
+    )
     from workbench.app.views import TAB_KEYS  # no Qt
-    p.add_argument("--view", default=None, choices=TAB_KEYS, metavar="TAB",
-                   help=f"with --screenshot: the tab to show first ({', '.join(TAB_KEYS)})")
+
+    p.add_argument(
+        "--view",
+        default=None,
+        choices=TAB_KEYS,
+        metavar="TAB",
+        help=f"with --screenshot: the tab to show first ({', '.join(TAB_KEYS)})",
+    )
     p.add_argument("--size", default="1400x900", help="with --screenshot: window size WxH")
     p.add_argument("--version", action="version", version=f"workbench {__version__}")
     return p
@@ -236,6 +306,7 @@ def _main(argv: list[str] | None) -> int:
 def _open_window(argv: list[str]) -> int:
     args = gui_parser().parse_args(argv)
     from workbench.app.main import run_gui  # Qt only imported for the window
+
     return int(run_gui(args) or 0)
 
 

@@ -26,15 +26,30 @@ pytestmark = pytest.mark.bench
 
 
 def skill_500() -> str:
-    fm = ["---", "name: big-skill", "description: >", "  Use when benchmarking the editor with a",
-          "  long SKILL.md file full of markdown.", "allowed-tools: Bash(git:*) Read", "---"]
+    fm = [
+        "---",
+        "name: big-skill",
+        "description: >",
+        "  Use when benchmarking the editor with a",
+        "  long SKILL.md file full of markdown.",
+        "allowed-tools: Bash(git:*) Read",
+        "---",
+    ]
     body = []
     i = 0
     while len(fm) + len(body) < 500:
         i += 1
-        body += [f"## Section {i}", "", f"Run !`git log -n {i}` and read [ref](references/r{i}.md) "
-                 f"with $ARGUMENTS and `inline code` **bold** _em_.", "", "```bash",
-                 f"echo $1 {i}", "```", ""]
+        body += [
+            f"## Section {i}",
+            "",
+            f"Run !`git log -n {i}` and read [ref](references/r{i}.md) "
+            f"with $ARGUMENTS and `inline code` **bold** _em_.",
+            "",
+            "```bash",
+            f"echo $1 {i}",
+            "```",
+            "",
+        ]
     return "\n".join((fm + body)[:500]) + "\n"
 
 
@@ -55,8 +70,10 @@ def test_bench_lint_per_keystroke():
         run_lint(t)
         times.append((time.perf_counter() - t0) * 1000)
     p50, p95 = statistics.median(times), pct(times, 95)
-    print(f"\nlint ({'engine' if real else 'stand-in'}) on 500 lines: p50 {p50:.2f} ms, "
-          f"p95 {p95:.2f} ms (target p95 <= 20 ms)")
+    print(
+        f"\nlint ({'engine' if real else 'stand-in'}) on 500 lines: p50 {p50:.2f} ms, "
+        f"p95 {p95:.2f} ms (target p95 <= 20 ms)"
+    )
     assert p95 < 200  # a sanity bound only; the figure is the report
 
 
@@ -99,10 +116,12 @@ def test_bench_highlighter_per_keystroke(qtbot):
     t0 = time.perf_counter()
     hl.rehighlight()
     full = (time.perf_counter() - t0) * 1000
-    print(f"\nhighlighter per keystroke: with {statistics.median(with_hl):.3f} ms "
-          f"(p95 {pct(with_hl, 95):.3f}; {blocks_per_key:.2f} blocks re-highlighted per key), "
-          f"without {statistics.median(without):.3f} ms (p95 {pct(without, 95):.3f}); "
-          f"full rehighlight of 500 lines {full:.1f} ms")
+    print(
+        f"\nhighlighter per keystroke: with {statistics.median(with_hl):.3f} ms "
+        f"(p95 {pct(with_hl, 95):.3f}; {blocks_per_key:.2f} blocks re-highlighted per key), "
+        f"without {statistics.median(without):.3f} ms (p95 {pct(without, 95):.3f}); "
+        f"full rehighlight of 500 lines {full:.1f} ms"
+    )
     assert blocks_per_key >= 1
 
 
@@ -122,5 +141,7 @@ def test_bench_keystroke_to_diagnostics_in_pane(qtbot, tmp_path):
             pane.lint_now()
         times.append((time.perf_counter() - t0) * 1000)
     pane.shutdown()
-    print(f"\npane keystroke -> diagnostics shown (debounce bypassed): p50 "
-          f"{statistics.median(times):.2f} ms, p95 {pct(times, 95):.2f} ms")
+    print(
+        f"\npane keystroke -> diagnostics shown (debounce bypassed): p50 "
+        f"{statistics.median(times):.2f} ms, p95 {pct(times, 95):.2f} ms"
+    )

@@ -29,17 +29,28 @@ pytestmark = pytest.mark.bench
 
 
 def big_skill(lines: int = 500) -> str:
-    head = ("---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files, fills forms and merges "
-            "documents. Use when the user asks to read, split, merge or fill a PDF.\nallowed-tools: Read Grep "
-            "Bash(pdftotext:*)\nmetadata:\n  author: example\n  version: \"1.2\"\n---\n")
+    head = (
+        "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files, fills forms and merges "
+        "documents. Use when the user asks to read, split, merge or fill a PDF.\nallowed-tools: Read Grep "
+        "Bash(pdftotext:*)\nmetadata:\n  author: example\n  version: \"1.2\"\n---\n"
+    )
     body = []
     i = 0
     while len(body) < lines - 8:
         i += 1
-        body += [f"## Step {i}", "", f"Read [the guide](references/guide-{i}.md) before running the tool.",
-                 "Use `python scripts/extract.py input.pdf` and check the output carefully.", "",
-                 "```bash", f"pdftotext -layout file{i}.pdf - | head -n {i}", "```", "",
-                 "- Keep answers short; quote page numbers.", "- Never guess the content of scanned pages."]
+        body += [
+            f"## Step {i}",
+            "",
+            f"Read [the guide](references/guide-{i}.md) before running the tool.",
+            "Use `python scripts/extract.py input.pdf` and check the output carefully.",
+            "",
+            "```bash",
+            f"pdftotext -layout file{i}.pdf - | head -n {i}",
+            "```",
+            "",
+            "- Keep answers short; quote page numbers.",
+            "- Never guess the content of scanned pages.",
+        ]
     return head + "\n".join(body[: lines - 8]) + "\n"
 
 
@@ -57,8 +68,10 @@ def test_keystroke_p95(tmp_path):
             times.append((time.perf_counter() - t0) * 1000)
         times.sort()
         p95 = times[int(len(times) * 0.95)]
-        print(f"\nkeystroke {prof}: median {statistics.median(times):.2f} ms, p95 {p95:.2f} ms, "
-              f"max {times[-1]:.2f} ms (500-line SKILL.md)")
+        print(
+            f"\nkeystroke {prof}: median {statistics.median(times):.2f} ms, p95 {p95:.2f} ms, "
+            f"max {times[-1]:.2f} ms (500-line SKILL.md)"
+        )
         assert p95 <= 20.0
 
 
@@ -68,7 +81,9 @@ def test_corpus_per_profile(corpus):
     sfs = [read_skill_file(f) for f in files]
     cat = CatalogIndex([CatalogEntry(_catalog_name(sf), _catalog_desc(sf), sf.path) for sf in sfs])
     t_parse = time.perf_counter() - t0
-    print(f"\ncorpus: {len(sfs)} files, walk+read+parse {t_parse:.2f} s ({1000 * t_parse / len(sfs):.2f} ms/file)")
+    print(
+        f"\ncorpus: {len(sfs)} files, walk+read+parse {t_parse:.2f} s ({1000 * t_parse / len(sfs):.2f} ms/file)"
+    )
     for pid in PROFILE_IDS:
         t = time.perf_counter()
         n = sum(len(lint_skillfile(sf, pid, cat)) for sf in sfs)
@@ -81,6 +96,8 @@ def test_lint_paths_throughput(corpus):
     res = lint_paths([corpus], profile="claude-code")
     dt = time.perf_counter() - t
     per = dt / len(res)
-    print(f"\nlint_paths(corpus): {len(res)} files in {dt:.2f} s = {1000 * per:.2f} ms/file; "
-          f"10,000 skills ≈ {10_000 * per:.1f} s on one core, ≈ {10_000 * per / 2:.1f} s on 2 cores "
-          f"(target 1 s: not met by a single Python process)")
+    print(
+        f"\nlint_paths(corpus): {len(res)} files in {dt:.2f} s = {1000 * per:.2f} ms/file; "
+        f"10,000 skills ≈ {10_000 * per:.1f} s on one core, ≈ {10_000 * per / 2:.1f} s on 2 cores "
+        f"(target 1 s: not met by a single Python process)"
+    )

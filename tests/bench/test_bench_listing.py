@@ -21,6 +21,7 @@ pytestmark = pytest.mark.bench
 
 def _catalogs(root: Path, tmp: Path):
     from workbench.core.discovery import scan_all
+
     (tmp / "ws").mkdir(exist_ok=True)
     (tmp / "home").mkdir(exist_ok=True)
     env = Environment(workspace=tmp / "ws", home=tmp / "home", env={}, extra_roots=[root.resolve()])

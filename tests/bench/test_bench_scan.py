@@ -22,8 +22,19 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_bench_cli_scan_all_corpus(corpus, tmp_path):
-    cmd = [sys.executable, "-m", "workbench", "scan", str(corpus), "--root", str(corpus),
-           "--client", "all", "--format", "json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "workbench",
+        "scan",
+        str(corpus),
+        "--root",
+        str(corpus),
+        "--client",
+        "all",
+        "--format",
+        "json",
+    ]
     best = 1e9
     for _ in range(3):
         t = time.perf_counter()
@@ -38,8 +49,10 @@ def _tree(root: Path, n: int) -> None:
     for i in range(n):
         d = root / f"g{i % 50:02d}" / f"skill-{i:05d}"
         d.mkdir(parents=True)
-        (d / "SKILL.md").write_text(f"---\nname: skill-{i:05d}\ndescription: Use when doing task number {i} "
-                                    f"with the synthetic benchmark tree.\n---\n# Skill {i}\n\nBody.\n")
+        (d / "SKILL.md").write_text(
+            f"---\nname: skill-{i:05d}\ndescription: Use when doing task number {i} "
+            f"with the synthetic benchmark tree.\n---\n# Skill {i}\n\nBody.\n"
+        )
 
 
 def test_bench_scan_10k(tmp_path):
@@ -59,5 +72,7 @@ def test_bench_scan_10k(tmp_path):
     scan_all(env, cache)
     all_warm = time.perf_counter() - t
     assert len(cat.skills) == 10_000
-    print(f"\n10,000 skills: scan one client cold (parse) {cold:.2f} s, warm {warm:.2f} s; "
-          f"all 8 clients warm {all_warm:.2f} s")
+    print(
+        f"\n10,000 skills: scan one client cold (parse) {cold:.2f} s, warm {warm:.2f} s; "
+        f"all 8 clients warm {all_warm:.2f} s"
+    )

@@ -20,17 +20,42 @@ if os.environ.get("FAKE_CLIENT_SLEEP"):
 
 BASE = os.environ["ANTHROPIC_BASE_URL"].rstrip("/")
 TOOLS = [
-    {"name": "Skill", "description": "Load a skill.", "input_schema": {
-        "type": "object", "properties": {"skill": {"type": "string"}}, "required": ["skill"]}},
-    {"name": "Bash", "description": "Run a shell command.", "input_schema": {
-        "type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}},
+    {
+        "name": "Skill",
+        "description": "Load a skill.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"skill": {"type": "string"}},
+            "required": ["skill"],
+        },
+    },
+    {
+        "name": "Bash",
+        "description": "Run a shell command.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}},
+            "required": ["command"],
+        },
+    },
 ]
 messages = [{"role": "user", "content": [{"type": "text", "text": sys.argv[1]}]}]
 for _ in range(6):
-    body = json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 256, "tools": TOOLS,
-                       "messages": messages, "stream": False}).encode()
-    req = urllib.request.Request(BASE + "/v1/messages", data=body, method="POST",
-                                 headers={"content-type": "application/json", "x-api-key": "fake"})
+    body = json.dumps(
+        {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 256,
+            "tools": TOOLS,
+            "messages": messages,
+            "stream": False,
+        }
+    ).encode()
+    req = urllib.request.Request(
+        BASE + "/v1/messages",
+        data=body,
+        method="POST",
+        headers={"content-type": "application/json", "x-api-key": "fake"},
+    )
     with urllib.request.urlopen(req, timeout=30) as resp:
         msg = json.loads(resp.read())
     messages.append({"role": "assistant", "content": msg["content"]})

@@ -22,9 +22,19 @@ def real_home(tmp_path: Path) -> Path:
     (h / ".claude/skills/mine/SKILL.md").write_text("---\nname: mine\ndescription: x\n---\n")
     (h / ".claude/projects").mkdir()
     (h / ".claude/.credentials.json").write_text('{"token": "SECRET"}')
-    (h / ".claude/settings.json").write_text(json.dumps({
-        "env": {"ANTHROPIC_BASE_URL": "https://elsewhere.example", "ANTHROPIC_API_KEY": "SECRET", "FOO": "1"},
-        "apiKeyHelper": "cat /secret", "permissions": {"allow": []}}))
+    (h / ".claude/settings.json").write_text(
+        json.dumps(
+            {
+                "env": {
+                    "ANTHROPIC_BASE_URL": "https://elsewhere.example",
+                    "ANTHROPIC_API_KEY": "SECRET",
+                    "FOO": "1",
+                },
+                "apiKeyHelper": "cat /secret",
+                "permissions": {"allow": []},
+            }
+        )
+    )
     (h / ".claude.json").write_text('{"oauthAccount": "SECRET"}')
     (h / ".config/opencode").mkdir(parents=True)
     (h / ".config/opencode/opencode.json").write_text('{"provider": {"x": {"apiKey": "SECRET"}}}')
@@ -55,9 +65,11 @@ def test_overlay_links_skills_copies_sanitised_settings_and_hides_secrets(real_h
     (dest / ".claude/settings.json").write_text("{}")
     (dest / ".claude/new.json").write_text("{}")
     assert _snapshot(real_home) == before
-    assert "SECRET" not in "".join(p.read_text(errors="ignore") for p in dest.rglob("*")
-                                   if p.is_file() and not p.is_symlink()
-                                   and ".claude/skills" not in str(p))
+    assert "SECRET" not in "".join(
+        p.read_text(errors="ignore")
+        for p in dest.rglob("*")
+        if p.is_file() and not p.is_symlink() and ".claude/skills" not in str(p)
+    )
 
 
 def test_overlay_makes_nested_config_real_and_keeps_siblings(real_home, tmp_path):
@@ -72,13 +84,19 @@ def test_overlay_makes_nested_config_real_and_keeps_siblings(real_home, tmp_path
 
 def test_every_runnable_client_has_an_overlay():
     from workbench.core.capture import RUNNABLE_CLIENTS
+
     assert set(RUNNABLE_CLIENTS) <= set(OVERLAYS)
 
 
 def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     e = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "workbench", "capture", *args], capture_output=True,
-                          text=True, timeout=120, env=e)
+    return subprocess.run(
+        [sys.executable, "-m", "workbench", "capture", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=e,
+    )
 
 
 def _fake_bin(tmp_path: Path, body: str) -> Path:
@@ -99,10 +117,14 @@ def test_cli_errors_are_clear(tmp_path, monkeypatch):
     r = _cli(str(ws), "--client", "claude-code", env={"PATH": "/nonexistent"})
     assert r.returncode == 2 and "not installed" in r.stderr and "--bin" in r.stderr
     # exits non-zero at once
-    bad = _fake_bin(tmp_path, 'case "$1" in --version) echo 9.9.9;; *) echo "boom: no config" >&2; exit 3;; esac\n')
+    bad = _fake_bin(
+        tmp_path, 'case "$1" in --version) echo 9.9.9;; *) echo "boom: no config" >&2; exit 3;; esac\n'
+    )
     r = _cli(str(ws), "--client", "claude-code", "--bin", str(bad), "--home", str(tmp_path))
     assert r.returncode == 1 and "exited with code 3" in r.stderr and "boom" in r.stderr
     # never sends anything: stopped at the timeout, exit 1
     slow = _fake_bin(tmp_path, 'case "$1" in --version) echo 9.9.9;; *) sleep 30;; esac\n')
-    r = _cli(str(ws), "--client", "claude-code", "--bin", str(slow), "--timeout", "2", "--home", str(tmp_path))
+    r = _cli(
+        str(ws), "--client", "claude-code", "--bin", str(slow), "--timeout", "2", "--home", str(tmp_path)
+    )
     assert r.returncode == 1 and "within 2 s" in r.stderr

@@ -51,12 +51,22 @@ def _env(ws: Path) -> Environment:
 
 def test_skill_load_passes_and_shell_call_never_reaches_the_client(ws, fake_api, tmp_path):
     pwned = tmp_path / "PWNED"
-    fake_api.queue(tool_call("Skill", {"skill": "pdf"}),
-                   tool_call("Bash", {"command": f"touch {pwned}"}),
-                   text("never reached"))
-    res = chat_via_client(_env(ws), "claude-code", "fill my pdf", base_url=fake_api.url, api_key="sk-test",
-                          skill_dirs=[ws / ".claude/skills/pdf"], exe=Path(sys.executable),
-                          runner=FakeRunner(), timeout=60)
+    fake_api.queue(
+        tool_call("Skill", {"skill": "pdf"}),
+        tool_call("Bash", {"command": f"touch {pwned}"}),
+        text("never reached"),
+    )
+    res = chat_via_client(
+        _env(ws),
+        "claude-code",
+        "fill my pdf",
+        base_url=fake_api.url,
+        api_key="sk-test",
+        skill_dirs=[ws / ".claude/skills/pdf"],
+        exe=Path(sys.executable),
+        runner=FakeRunner(),
+        timeout=60,
+    )
     assert res.error is None, res.error
     assert res.loaded == ["pdf"]
     assert [b["name"] for b in res.blocked] == ["Bash"]
@@ -71,9 +81,20 @@ def test_eval_via_client_counts_triggers_in_the_eval_format(ws, fake_api):
     fake_api.on("pdf", tool_call("Skill", {"skill": "pdf"}))
     fake_api.after_tool = text("done")
     fake_api.default = text("no skill needed")
-    rep = eval_via_client(_env(ws), "claude-code", "pdf", [("fill my pdf form", True), ("what time is it", False)],
-                          2, base_url=fake_api.url, api_key="k", skill_dirs=[ws / ".claude/skills/pdf"],
-                          exe=Path(sys.executable), runner=FakeRunner(), concurrency=2, timeout=60)
+    rep = eval_via_client(
+        _env(ws),
+        "claude-code",
+        "pdf",
+        [("fill my pdf form", True), ("what time is it", False)],
+        2,
+        base_url=fake_api.url,
+        api_key="k",
+        skill_dirs=[ws / ".claude/skills/pdf"],
+        exe=Path(sys.executable),
+        runner=FakeRunner(),
+        concurrency=2,
+        timeout=60,
+    )
     by_q = {r["query"]: r for r in rep["results"]}
     assert by_q["fill my pdf form"]["triggers"] == 2 and by_q["fill my pdf form"]["pass"] is True
     assert by_q["what time is it"]["triggers"] == 0 and by_q["what time is it"]["pass"] is True
@@ -81,8 +102,17 @@ def test_eval_via_client_counts_triggers_in_the_eval_format(ws, fake_api):
 
 
 def test_unreachable_upstream_is_an_error_not_a_non_trigger(ws):
-    res = chat_via_client(_env(ws), "claude-code", "fill my pdf", base_url="http://127.0.0.1:9",
-                          api_key="k", skill_dirs=[], exe=Path(sys.executable), runner=FakeRunner(), timeout=30)
+    res = chat_via_client(
+        _env(ws),
+        "claude-code",
+        "fill my pdf",
+        base_url="http://127.0.0.1:9",
+        api_key="k",
+        skill_dirs=[],
+        exe=Path(sys.executable),
+        runner=FakeRunner(),
+        timeout=30,
+    )
     assert res.error and "cannot reach" in res.error
 
 

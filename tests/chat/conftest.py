@@ -23,8 +23,12 @@ def isolated(tmp_path, monkeypatch):
 def skills_dir(tmp_path) -> Path:
     """A folder of two skills (``pdf`` with scripts, ``csv``), used as an extra root."""
     d = tmp_path / "collection"
-    write_skill(d / "pdf", "pdf", "Use for PDF files - extract, merge, fill forms.",
-                body="# PDF\n\nRun scripts/fill.py on $ARGUMENTS.\nAssets in {baseDir}/assets.\n")
+    write_skill(
+        d / "pdf",
+        "pdf",
+        "Use for PDF files - extract, merge, fill forms.",
+        body="# PDF\n\nRun scripts/fill.py on $ARGUMENTS.\nAssets in {baseDir}/assets.\n",
+    )
     (d / "pdf" / "scripts").mkdir()
     (d / "pdf" / "scripts" / "fill.py").write_text("print('x')\n")
     write_skill(d / "csv", "csv", "Use for CSV files and spreadsheets.", body="# CSV\n\nUse pandas.\n")
@@ -45,7 +49,8 @@ def make_catalog(tmp_path, skills_dir, fake_home):
         env = Environment(workspace=ws, home=fake_home, extra_roots=[skills_dir], env={}, bins=set())
         cat = scan(env, client_id)
         assert sorted(s.name for s in cat.listed()) == ["csv", "pdf"], [
-            (s.name, s.status, s.reason) for s in cat.skills]
+            (s.name, s.status, s.reason) for s in cat.skills
+        ]
         return cat
 
     return make

@@ -7,9 +7,13 @@ import pytest
 
 from tests.fakeapi import tool_call
 
-READ_CLIENTS = {"openclaw": ("read", "path"), "codex": ("read_file", "path"),
-                "vscode-copilot": ("read_file", "filePath"), "cursor": ("read_file", "path"),
-                "agentskills": ("read_file", "path")}
+READ_CLIENTS = {
+    "openclaw": ("read", "path"),
+    "codex": ("read_file", "path"),
+    "vscode-copilot": ("read_file", "filePath"),
+    "cursor": ("read_file", "path"),
+    "agentskills": ("read_file", "path"),
+}
 
 
 def _load_call(client: str, skill_md: str):
@@ -23,8 +27,10 @@ def _load_call(client: str, skill_md: str):
     return tool_call(name, {key: skill_md})
 
 
-@pytest.mark.parametrize("client", ["claude-code", "codex", "openclaw", "gemini-cli", "opencode",
-                                    "vscode-copilot", "cursor", "agentskills"])
+@pytest.mark.parametrize(
+    "client",
+    ["claude-code", "codex", "openclaw", "gemini-cli", "opencode", "vscode-copilot", "cursor", "agentskills"],
+)
 def test_client_loads_skill_in_its_own_shape(client, session_for, fake_api, skills_dir):
     skill_md = str(skills_dir / "pdf" / "SKILL.md")
     fake_api.on("fill this PDF", _load_call(client, skill_md))
@@ -83,7 +89,10 @@ def test_client_loads_skill_in_its_own_shape(client, session_for, fake_api, skil
     elif client == "opencode":
         assert content.startswith('<skill_content name="pdf">\n# Skill: pdf\n\n# PDF\n')
         assert f"Base directory for this skill: {pdf_dir.as_uri()}\n" in content
-        assert f"<skill_files>\n<file>{pdf_dir / 'scripts' / 'fill.py'}</file>\n</skill_files>\n</skill_content>" in content
+        assert (
+            f"<skill_files>\n<file>{pdf_dir / 'scripts' / 'fill.py'}</file>\n</skill_files>\n</skill_content>"
+            in content
+        )
     elif client == "gemini-cli":
         assert content.startswith('<activated_skill name="pdf">\n  <instructions>\n    # PDF')
         assert "\n  </instructions>\n\n  <available_resources>\n    " in content

@@ -18,7 +18,9 @@ def test_plain_answer_without_tools(session_for, fake_api):
     assert res.text == "OK" and res.triggered == [] and res.stop_reason == "end_turn"
     assert len(fake_api.message_requests) == 1 and fake_api.message_requests[0].stream
     u = [e for e in res.events if e["type"] == "usage"][0]
-    assert u["request_id"] == fake_api.requests[-1].headers.get("request-id") or u["request_id"].startswith("req_")
+    assert u["request_id"] == fake_api.requests[-1].headers.get("request-id") or u["request_id"].startswith(
+        "req_"
+    )
     assert res.usage["input_tokens"] > 0 and res.usage["output_tokens"] > 0
 
 
@@ -27,8 +29,12 @@ def test_json_shape_of_design_section_3(session_for, fake_api):
     d = session_for().send("open the csv").to_json()
     for k in ("client", "model", "triggered", "events", "usage", "stop_reason"):
         assert k in d
-    assert set(d["usage"]) == {"input_tokens", "output_tokens", "cache_read_input_tokens",
-                               "cache_creation_input_tokens"}
+    assert set(d["usage"]) == {
+        "input_tokens",
+        "output_tokens",
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+    }
     types = [e["type"] for e in d["events"]]
     assert types[0] == "listing"
     assert {"tool_use", "skill_loaded", "tool_result", "text", "usage"} <= set(types)
@@ -68,8 +74,13 @@ def test_pause_turn_is_resent(session_for, fake_api):
 
 
 def test_max_tokens_cut_tool_use_is_not_run(session_for, fake_api):
-    cut = Turn([{"type": "text", "text": "Loading"},
-                {"type": "tool_use", "id": "", "name": "Skill", "input": {"skill": "pdf"}}], "max_tokens")
+    cut = Turn(
+        [
+            {"type": "text", "text": "Loading"},
+            {"type": "tool_use", "id": "", "name": "Skill", "input": {"skill": "pdf"}},
+        ],
+        "max_tokens",
+    )
     fake_api.queue(cut)
     s = session_for()
     res = s.send("go")
@@ -101,22 +112,32 @@ def test_second_turn_does_not_resend_user_turn_listing(session_for, fake_api):
     s.send("one")
     s.send("two")
     second = fake_api.message_requests[1]
-    reminders = [b for m in second.messages if m["role"] == "user" for b in m["content"]
-                 if b.get("type") == "text" and b["text"].startswith("<system-reminder>")]
+    reminders = [
+        b
+        for m in second.messages
+        if m["role"] == "user"
+        for b in m["content"]
+        if b.get("type") == "text" and b["text"].startswith("<system-reminder>")
+    ]
     assert len(reminders) == 1
     assert [m["role"] for m in second.messages] == ["user", "assistant", "user"]
 
 
 def test_extra_tool_hook(session_for, fake_api):
     from workbench.core.chat.tools import ToolOutcome, ToolSpec
+
     seen = []
 
     def handler(inp, ctx):
         seen.append(inp)
         return ToolOutcome("proposal noted")
 
-    extra = ToolSpec("propose_skill", "Propose a skill.", {"type": "object", "properties": {
-        "name": {"type": "string"}}, "required": ["name"]}, handler)
+    extra = ToolSpec(
+        "propose_skill",
+        "Propose a skill.",
+        {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        handler,
+    )
     fake_api.on("propose", tool_call("propose_skill", {"name": "new"}))
     session_for(session_kw={"extra_tools": [extra]}).send("propose one")
     assert seen == [{"name": "new"}]
@@ -124,6 +145,7 @@ def test_extra_tool_hook(session_for, fake_api):
 
 
 # -- caching ------------------------------------------------------------------------------
+
 
 def test_cache_breakpoints_and_hit(session_for, fake_api):
     fake_api.cache_min_tokens = 50
@@ -147,6 +169,7 @@ def test_small_prefix_not_cached_is_explained(session_for, fake_api):
 
 # -- errors -------------------------------------------------------------------------------
 
+
 def test_no_key_contacts_nobody(make_catalog, fake_api):
     s = ChatSession(make_catalog(), settings=ChatSettings(base_url=fake_api.url), api_key=None)
     res = s.send("hi")
@@ -154,8 +177,17 @@ def test_no_key_contacts_nobody(make_catalog, fake_api):
     assert fake_api.requests == []
 
 
-@pytest.mark.parametrize("status,kind", [(401, "auth"), (403, "permission"), (404, "not-found"),
-                                         (500, "server"), (503, "overloaded"), (529, "overloaded")])
+@pytest.mark.parametrize(
+    "status,kind",
+    [
+        (401, "auth"),
+        (403, "permission"),
+        (404, "not-found"),
+        (500, "server"),
+        (503, "overloaded"),
+        (529, "overloaded"),
+    ],
+)
 def test_http_errors(session_for, fake_api, status, kind):
     fake_api.fail(status)
     res = session_for().send("hi")
@@ -209,8 +241,9 @@ def test_connection_refused(make_catalog):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    s = ChatSession(make_catalog(), settings=ChatSettings(base_url=f"http://127.0.0.1:{port}",
-                                                          max_retries=0), api_key="k")
+    s = ChatSession(
+        make_catalog(), settings=ChatSettings(base_url=f"http://127.0.0.1:{port}", max_retries=0), api_key="k"
+    )
     res = s.send("hi")
     assert res.error.kind == "connection" and f"127.0.0.1:{port}" in res.error.message
 
@@ -228,6 +261,7 @@ def test_model_context_window_exceeded_stop_reason(session_for, fake_api):
 
 
 # -- cancel -------------------------------------------------------------------------------
+
 
 def test_stop_cancels_a_slow_stream(session_for, fake_api):
     fake_api.queue(text("x" * 2000))  # 125 text deltas
@@ -269,6 +303,7 @@ def test_session_cancel_from_another_thread(session_for, fake_api):
 
 # -- the key never leaks ------------------------------------------------------------------
 
+
 def test_key_never_in_trace_request_or_settings(session_for, fake_api, tmp_path):
     secret = "sk-ant-SECRET-0123456789"
     fake_api.on("pdf", tool_call("Skill", {"skill": "pdf"}))
@@ -276,8 +311,13 @@ def test_key_never_in_trace_request_or_settings(session_for, fake_api, tmp_path)
     res = s.send("pdf please")
     fake_api.fail(401)
     res_err = s.send("again")
-    blob = json.dumps(res.to_json()) + json.dumps(res_err.to_json()) + json.dumps(s.last_request) \
-        + json.dumps(s.history) + repr(res_err.error)
+    blob = (
+        json.dumps(res.to_json())
+        + json.dumps(res_err.to_json())
+        + json.dumps(s.last_request)
+        + json.dumps(s.history)
+        + repr(res_err.error)
+    )
     assert secret not in blob
     save_settings(s.settings)
     assert secret not in settings_path().read_text()

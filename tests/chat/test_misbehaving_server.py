@@ -24,10 +24,18 @@ def run_with_deadline(session_for, **kw):
     return res, time.monotonic() - t
 
 
-@pytest.mark.parametrize("kind, error_kind", [
-    ("silent", "timeout"), ("keepalive", "timeout"), ("endless", ("timeout", "too-large")),
-    ("malformed-order", "protocol"), ("malformed-json", "protocol"), ("no-stop", "connection"),
-    ("garbage", None)])
+@pytest.mark.parametrize(
+    "kind, error_kind",
+    [
+        ("silent", "timeout"),
+        ("keepalive", "timeout"),
+        ("endless", ("timeout", "too-large")),
+        ("malformed-order", "protocol"),
+        ("malformed-json", "protocol"),
+        ("no-stop", "connection"),
+        ("garbage", None),
+    ],
+)
 def test_every_misbehaviour_ends_within_the_deadline(session_for, fake_api, kind, error_kind):
     fake_api.misbehave(kind)
     res, seconds = run_with_deadline(session_for)
@@ -62,10 +70,12 @@ def test_turn_deadline_ends_a_turn_before_the_request_deadline(session_for, fake
 
 def test_huge_retry_after_is_capped_and_said(session_for, fake_api, monkeypatch):
     from workbench.core.chat import errors
+
     fake_api.fail(429, retry_after=86400, should_retry=True)
     fake_api.queue(text("after the wait"))
     monkeypatch.setattr(errors, "RETRY_AFTER_CAP_S", 0.2)
     from workbench.core.chat import backend
+
     monkeypatch.setattr(backend, "RETRY_AFTER_CAP_S", 0.2)
     t = time.monotonic()
     res, _ = run_with_deadline(session_for, max_retries=1)
@@ -79,6 +89,7 @@ def test_huge_retry_after_is_capped_and_said(session_for, fake_api, monkeypatch)
 
 def test_endless_stream_hits_the_output_cap(session_for, fake_api, monkeypatch):
     from workbench.core.chat import engine
+
     monkeypatch.setattr(engine, "MAX_OUTPUT_CHARS", 20_000)
     fake_api.misbehave("endless")
     s = session_for(timeout=30)
@@ -106,6 +117,7 @@ def test_read_tool_refuses_a_fifo_and_caps_a_huge_file(tmp_path):
     import os
 
     from workbench.core.chat.tools import READ_MAX_FILE_BYTES, AccessError, FileAccess
+
     fs = FileAccess([tmp_path], tmp_path)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -116,9 +128,10 @@ def test_read_tool_refuses_a_fifo_and_caps_a_huge_file(tmp_path):
     big = tmp_path / "big.log"
     with open(big, "wb") as fh:  # sparse: 3 GB on paper, nothing on disk
         fh.write(b"first line\n")
-        fh.seek(3 * 1024 ** 3)
+        fh.seek(3 * 1024**3)
         fh.write(b"\n")
     import resource
+
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     out, _ = fs.read_text("big.log", limit=5)
     assert out.startswith("first line")
@@ -129,6 +142,7 @@ def test_read_tool_refuses_a_fifo_and_caps_a_huge_file(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="/bin/sh")
 def test_shell_tool_output_is_capped_and_children_are_killed(monkeypatch, tmp_path):
     from workbench.core.chat import tools
+
     t = time.monotonic()
     code, out = tools._run_capped("yes", tmp_path)  # prints forever: killed past the cap
     assert len(out) == 4 * tools.SHELL_MAX_CHARS and time.monotonic() - t < 5

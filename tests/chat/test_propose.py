@@ -24,9 +24,11 @@ from workbench.core.workshop import StoreBusyError, TransitionError, WorkshopSto
 
 REPO = Path(__file__).resolve().parents[2]
 
-NEW_SKILL = ("---\nname: changelog-writer\ndescription: Use when the user asks for release notes or a "
-             "CHANGELOG entry from recent commits.\n---\n# Changelog writer\n\n1. Read `git log`.\n"
-             "2. Group by type.\n")
+NEW_SKILL = (
+    "---\nname: changelog-writer\ndescription: Use when the user asks for release notes or a "
+    "CHANGELOG entry from recent commits.\n---\n# Changelog writer\n\n1. Read `git log`.\n"
+    "2. Group by type.\n"
+)
 
 
 def tree_hashes(root: Path, skip: tuple[Path, ...] = ()) -> dict[str, str]:
@@ -77,10 +79,20 @@ def _results(fake_api):
 def test_create_is_pending_and_nothing_live_is_written(chat, fake_api, tmp_path, wbhome):
     session, cat = chat()
     before = tree_hashes(tmp_path, skip=(wbhome,))
-    fake_api.on("changelog", tool_call(TOOL_NAME, {
-        "action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL,
-        "files": {"references/format.md": "# Keep a Changelog\n"},
-        "note": "drafted from the conversation"}, text="I'll draft a skill for that."))
+    fake_api.on(
+        "changelog",
+        tool_call(
+            TOOL_NAME,
+            {
+                "action": "create",
+                "name": "changelog-writer",
+                "skill_md": NEW_SKILL,
+                "files": {"references/format.md": "# Keep a Changelog\n"},
+                "note": "drafted from the conversation",
+            },
+            text="I'll draft a skill for that.",
+        ),
+    )
     fake_api.after_tool = text("Drafted; review it in the Workshop.")
     res = session.send("make me a changelog skill")
 
@@ -89,7 +101,10 @@ def test_create_is_pending_and_nothing_live_is_written(chat, fake_api, tmp_path,
     req0 = fake_api.message_requests[0]
     assert TOOL_NAME in req0.tool_names
     sch = req0.tool(TOOL_NAME)["input_schema"]
-    assert sch["required"] == ["action", "name", "skill_md"] and sch["properties"]["action"]["enum"] == ["create", "update"]
+    assert sch["required"] == ["action", "name", "skill_md"] and sch["properties"]["action"]["enum"] == [
+        "create",
+        "update",
+    ]
     assert "cannot apply" in req0.tool(TOOL_NAME)["description"]
 
     store = WorkshopStore(cat.env.workspace)
@@ -99,8 +114,10 @@ def test_create_is_pending_and_nothing_live_is_written(chat, fake_api, tmp_path,
     assert p.kind == "create" and p.name == "changelog-writer" and p.source == "chat"
     assert p.note == "drafted from the conversation"
     assert p.skill_md == cat.env.workspace / ".claude" / "skills" / "changelog-writer" / "SKILL.md"
-    assert store.generation_files(p.id) == {"SKILL.md": NEW_SKILL.encode(),
-                                            "references/format.md": b"# Keep a Changelog\n"}
+    assert store.generation_files(p.id) == {
+        "SKILL.md": NEW_SKILL.encode(),
+        "references/format.md": b"# Keep a Changelog\n",
+    }
     assert wbhome in store.dir.parents  # the store is under WORKBENCH_HOME, not in the workspace
 
     # the live tree is untouched: same files, same bytes, no new folders
@@ -116,7 +133,12 @@ def test_create_is_pending_and_nothing_live_is_written(chat, fake_api, tmp_path,
     assert types.index("tool_use") < types.index("proposal") < types.index("tool_result")
     ev = next(e for e in res.events if e["type"] == "proposal")
     assert {k: ev[k] for k in ("id", "state", "kind", "name", "target")} == {
-        "id": p.id, "state": "pending", "kind": "create", "name": "changelog-writer", "target": str(p.skill_md)}
+        "id": p.id,
+        "state": "pending",
+        "kind": "create",
+        "name": "changelog-writer",
+        "target": str(p.skill_md),
+    }
     assert ev["tool_use_id"] == tr[0]["tool_use_id"] and ev["turn"] == 1 and ev["blocking"] == 0
     json.dumps(res.to_json())  # the proposal event is part of the serialisable trace
 
@@ -125,7 +147,9 @@ def test_update_binds_to_the_live_hash(chat, fake_api, skills_dir, wbhome, tmp_p
     session, cat = chat()
     live = skills_dir / "pdf" / "SKILL.md"
     old = live.read_bytes()
-    new_text = old.decode().replace("Use for PDF files", "Use when the user mentions PDF files") + "\nMore steps.\n"
+    new_text = (
+        old.decode().replace("Use for PDF files", "Use when the user mentions PDF files") + "\nMore steps.\n"
+    )
     before = tree_hashes(tmp_path, skip=(wbhome,))
     fake_api.on("improve", tool_call(TOOL_NAME, {"action": "update", "name": "pdf", "skill_md": new_text}))
     res = session.send("improve the pdf skill")
@@ -153,10 +177,14 @@ def test_bad_inputs_are_error_results_and_the_loop_continues(chat, fake_api, ski
     before = tree_hashes(tmp_path, skip=(wbhome,))
     fake_api.queue(
         tool_call(TOOL_NAME, {"action": "update", "name": "nope", "skill_md": NEW_SKILL}),
-        tool_call(TOOL_NAME, {"action": "create", "name": "evil", "skill_md": NEW_SKILL,
-                              "files": {"../x": "escape"}}),
-        tool_call(TOOL_NAME, {"action": "create", "name": "pdf", "skill_md": NEW_SKILL,
-                              "target_root": str(skills_dir)}),
+        tool_call(
+            TOOL_NAME,
+            {"action": "create", "name": "evil", "skill_md": NEW_SKILL, "files": {"../x": "escape"}},
+        ),
+        tool_call(
+            TOOL_NAME,
+            {"action": "create", "name": "pdf", "skill_md": NEW_SKILL, "target_root": str(skills_dir)},
+        ),
         tool_call(TOOL_NAME, {"action": "create", "name": "x", "skill_md": NEW_SKILL, "target_root": "/etc"}),
         text("I could not make a proposal."),
     )
@@ -191,18 +219,24 @@ def call(make_catalog):
     return run
 
 
-@pytest.mark.parametrize("inp, msg", [
-    ({"action": "delete", "name": "a", "skill_md": "x"}, 'action must be "create" or "update"'),
-    ({"action": "create", "name": "  ", "skill_md": "x"}, "name must be a non-empty string"),
-    ({"action": "create", "name": "a"}, "skill_md must be the complete SKILL.md text"),
-    ({"action": "create", "name": "a", "skill_md": "x", "files": ["a"]}, "files must be an object"),
-    ({"action": "create", "name": "a", "skill_md": "x", "files": {"a.bin": 3}}, "must be text"),
-    ({"action": "create", "name": "a", "skill_md": "x", "note": 5}, "note must be a string"),
-    ({"action": "create", "name": "a/b", "skill_md": "x"}, "invalid skill folder name"),
-    ({"action": "create", "name": "a", "skill_md": "x", "files": {"SKILL.md": "y"}}, "proposal text itself"),
-    ({"action": "create", "name": "a", "skill_md": "x", "files": {"/etc/passwd": "y"}}, "absolute paths"),
-    ({"action": "update", "name": "pdf", "skill_md": "x", "target_root": "skills"}, "create\" only"),
-])
+@pytest.mark.parametrize(
+    "inp, msg",
+    [
+        ({"action": "delete", "name": "a", "skill_md": "x"}, 'action must be "create" or "update"'),
+        ({"action": "create", "name": "  ", "skill_md": "x"}, "name must be a non-empty string"),
+        ({"action": "create", "name": "a"}, "skill_md must be the complete SKILL.md text"),
+        ({"action": "create", "name": "a", "skill_md": "x", "files": ["a"]}, "files must be an object"),
+        ({"action": "create", "name": "a", "skill_md": "x", "files": {"a.bin": 3}}, "must be text"),
+        ({"action": "create", "name": "a", "skill_md": "x", "note": 5}, "note must be a string"),
+        ({"action": "create", "name": "a/b", "skill_md": "x"}, "invalid skill folder name"),
+        (
+            {"action": "create", "name": "a", "skill_md": "x", "files": {"SKILL.md": "y"}},
+            "proposal text itself",
+        ),
+        ({"action": "create", "name": "a", "skill_md": "x", "files": {"/etc/passwd": "y"}}, "absolute paths"),
+        ({"action": "update", "name": "pdf", "skill_md": "x", "target_root": "skills"}, "create\" only"),
+    ],
+)
 def test_bad_input_messages(call, inp, msg):
     out = call(inp)
     assert out.is_error and msg in out.content and out.events == []
@@ -228,15 +262,22 @@ def test_update_of_read_only_skill_is_refused(call, skills_dir):
 def test_ambiguous_name_lists_candidates_then_a_path_resolves(call, tmp_path, skills_dir, fake_home):
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     other = tmp_path / "other"
     write_skill(other / "pdf", "pdf", "Another PDF skill.")
-    env = Environment(workspace=tmp_path / "ws", home=fake_home, extra_roots=[skills_dir, other], env={}, bins=set())
+    env = Environment(
+        workspace=tmp_path / "ws", home=fake_home, extra_roots=[skills_dir, other], env={}, bins=set()
+    )
     cat = scan(env, "claude-code")
     assert len(cat.by_name("pdf")) == 2
     out = call({"action": "update", "name": "pdf", "skill_md": NEW_SKILL}, catalog=cat)
     assert out.is_error and "ambiguous" in out.content
-    assert str(skills_dir / "pdf" / "SKILL.md") in out.content and str(other / "pdf" / "SKILL.md") in out.content
-    out = call({"action": "update", "name": str(other / "pdf" / "SKILL.md"), "skill_md": NEW_SKILL}, catalog=cat)
+    assert (
+        str(skills_dir / "pdf" / "SKILL.md") in out.content and str(other / "pdf" / "SKILL.md") in out.content
+    )
+    out = call(
+        {"action": "update", "name": str(other / "pdf" / "SKILL.md"), "skill_md": NEW_SKILL}, catalog=cat
+    )
     assert not out.is_error, out.content
     assert out.events[0]["target"] == str(other / "pdf" / "SKILL.md")
     # a path that is not a catalog skill is not accepted
@@ -258,18 +299,37 @@ def test_blocking_findings_are_reported_but_still_pending(call):
 
 def test_target_root_is_a_skill_root_of_the_client(call, make_catalog, skills_dir):
     cat = make_catalog()
-    out = call({"action": "create", "name": "n1", "skill_md": NEW_SKILL, "target_root": ".claude/skills"},
-               catalog=cat)
+    out = call(
+        {"action": "create", "name": "n1", "skill_md": NEW_SKILL, "target_root": ".claude/skills"},
+        catalog=cat,
+    )
     assert not out.is_error and out.events[0]["target"] == str(
-        cat.env.workspace / ".claude" / "skills" / "n1" / "SKILL.md")
-    out = call({"action": "create", "name": "n2", "skill_md": NEW_SKILL, "target_root": str(skills_dir)}, catalog=cat)
+        cat.env.workspace / ".claude" / "skills" / "n1" / "SKILL.md"
+    )
+    out = call(
+        {"action": "create", "name": "n2", "skill_md": NEW_SKILL, "target_root": str(skills_dir)}, catalog=cat
+    )
     assert not out.is_error and out.events[0]["target"] == str(skills_dir / "n2" / "SKILL.md")
-    out = call({"action": "create", "name": "n3", "skill_md": NEW_SKILL, "target_root": "../outside"}, catalog=cat)
+    out = call(
+        {"action": "create", "name": "n3", "skill_md": NEW_SKILL, "target_root": "../outside"}, catalog=cat
+    )
     assert out.is_error and "skill roots" in out.content
 
 
-@pytest.mark.parametrize("root", [".github/workflows", ".claude/commands", "scripts", ".vscode", ".git/hooks",
-                                  ".", "skills", "~/.bashrc.d", "/etc"])
+@pytest.mark.parametrize(
+    "root",
+    [
+        ".github/workflows",
+        ".claude/commands",
+        "scripts",
+        ".vscode",
+        ".git/hooks",
+        ".",
+        "skills",
+        "~/.bashrc.d",
+        "/etc",
+    ],
+)
 def test_target_root_outside_the_client_roots_is_refused(call, make_catalog, wbhome, root):
     """Issue 12 item 2: the model cannot place a skill in workflow, command, hook or editor
     folders (nor any folder that is not a skill root of the client); nothing is stored."""
@@ -295,6 +355,7 @@ def test_existing_name_is_mentioned_on_create(call, make_catalog):
 def test_busy_store_is_an_error_result(call):
     def busy():
         raise StoreBusyError("the workshop database is in use by another workbench process; try again")
+
     out = call({"action": "create", "name": "n", "skill_md": NEW_SKILL}, store_factory=busy)
     assert out.is_error and "try again" in out.content
 
@@ -310,10 +371,23 @@ def test_not_offered_unless_passed(session_for, fake_api):
 
 def _cli(args, tmp_path, fake_api):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    env.update({"WORKBENCH_HOME": str(tmp_path / "wbhome"), "WORKBENCH_NO_KEYRING": "1",
-                "PYTHONPATH": str(REPO), "ANTHROPIC_BASE_URL": fake_api.url, "ANTHROPIC_API_KEY": "dummy"})
-    return subprocess.run([sys.executable, "-m", "workbench", "chat", *args], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=120)
+    env.update(
+        {
+            "WORKBENCH_HOME": str(tmp_path / "wbhome"),
+            "WORKBENCH_NO_KEYRING": "1",
+            "PYTHONPATH": str(REPO),
+            "ANTHROPIC_BASE_URL": fake_api.url,
+            "ANTHROPIC_API_KEY": "dummy",
+        }
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "workbench", "chat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
 
 
 def test_cli_allow_propose(fake_api, tmp_path, wbhome):
@@ -321,7 +395,9 @@ def test_cli_allow_propose(fake_api, tmp_path, wbhome):
     write_skill(ws / ".claude" / "skills" / "pdf", "pdf", "Use for PDF files.")
     home = tmp_path / "clihome"
     home.mkdir()
-    fake_api.on("draft", tool_call(TOOL_NAME, {"action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL}))
+    fake_api.on(
+        "draft", tool_call(TOOL_NAME, {"action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL})
+    )
     base = ["draft a skill", str(ws), "--home", str(home), "--model", "fake-1"]
 
     r = _cli(base + ["--format", "json"], tmp_path, fake_api)  # without the flag: not offered
@@ -362,8 +438,16 @@ def test_corpus_skills_as_drafts_never_crash(call, make_catalog, corpus):
                     files[f.relative_to(md.parent).as_posix()] = f.read_text(encoding="utf-8")
                 except (UnicodeDecodeError, OSError):
                     continue
-        out = call({"action": "create", "name": md.parent.name, "skill_md": md.read_text(encoding="utf-8",
-                   errors="replace"), "files": files, "note": str(md.relative_to(corpus))}, catalog=cat)
+        out = call(
+            {
+                "action": "create",
+                "name": md.parent.name,
+                "skill_md": md.read_text(encoding="utf-8", errors="replace"),
+                "files": files,
+                "note": str(md.relative_to(corpus)),
+            },
+            catalog=cat,
+        )
         if out.is_error:
             refused += 1
             assert out.content.startswith("No proposal was made:") and out.events == []
@@ -371,8 +455,10 @@ def test_corpus_skills_as_drafts_never_crash(call, make_catalog, corpus):
             made += 1
             ev = out.events[0]
             assert ev["state"] == "pending" and ev["kind"] == "create" and PENDING_TEXT in out.content
-            assert ev["blocking"] == sum(1 for ln in out.content.splitlines() if ln.startswith("  critical"))\
+            assert (
+                ev["blocking"] == sum(1 for ln in out.content.splitlines() if ln.startswith("  critical"))
                 or ev["blocking"] > 10
+            )
     assert made >= len(skill_mds) * 0.9, (made, refused)
     assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in skill_mds} == before
     store = WorkshopStore(cat.env.workspace)

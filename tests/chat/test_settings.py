@@ -53,7 +53,10 @@ def test_settings_round_trip_and_bad_values(tmp_path):
 
 
 def test_base_url_from_setting_then_env():
-    assert ChatSettings(base_url="http://a/").effective_base_url({"ANTHROPIC_BASE_URL": "http://b"}) == "http://a"
+    assert (
+        ChatSettings(base_url="http://a/").effective_base_url({"ANTHROPIC_BASE_URL": "http://b"})
+        == "http://a"
+    )
     assert ChatSettings().effective_base_url({"ANTHROPIC_BASE_URL": "http://b"}) == "http://b"
     assert ChatSettings().effective_base_url({}) is None
 

@@ -14,31 +14,41 @@ from workbench.core.clients.opencode.loading import render_result
 
 # -- Claude Code substitution ---------------------------------------------------------------
 
-@pytest.mark.parametrize("body,args,expected", [
-    # expected values: the real Claude Code 2.1.328 (see tests/chat/test_cc_arguments.py)
-    ("A $ARGUMENTS B", "x y", "A x y B"),
-    ("$0|$1|$2", "a 'b c'", "a|b c|$2"),
-    ("$ARGUMENTS[1] then $ARGUMENTS[0]", "one two", "two then one"),
-    ("dir=${CLAUDE_SKILL_DIR}", None, "dir=/skills/pdf"),
-    ("No placeholder.", "file.pdf", "No placeholder.\n\nARGUMENTS: file.pdf"),
-    ("No placeholder.\n", "", "No placeholder.\n"),
-    ("cost $5 is $ARGUMENTSX", "q", "cost $5 is qX"),
-    ("unbalanced $0", "'a b", "unbalanced 'a b"),
-])
+
+@pytest.mark.parametrize(
+    "body,args,expected",
+    [
+        # expected values: the real Claude Code 2.1.328 (see tests/chat/test_cc_arguments.py)
+        ("A $ARGUMENTS B", "x y", "A x y B"),
+        ("$0|$1|$2", "a 'b c'", "a|b c|$2"),
+        ("$ARGUMENTS[1] then $ARGUMENTS[0]", "one two", "two then one"),
+        ("dir=${CLAUDE_SKILL_DIR}", None, "dir=/skills/pdf"),
+        ("No placeholder.", "file.pdf", "No placeholder.\n\nARGUMENTS: file.pdf"),
+        ("No placeholder.\n", "", "No placeholder.\n"),
+        ("cost $5 is $ARGUMENTSX", "q", "cost $5 is qX"),
+        ("unbalanced $0", "'a b", "unbalanced 'a b"),
+    ],
+)
 def test_claude_code_substitution(body, args, expected):
     assert substitute(body, args, Path("/skills/pdf")) == expected
 
 
 def test_claude_code_named_arguments_and_session_id():
-    out = substitute("from $src to $dst in ${CLAUDE_SESSION_ID}", "a.txt b.txt", Path("/s"),
-                     session_id="sess-1", declared=["src", "dst"])
+    out = substitute(
+        "from $src to $dst in ${CLAUDE_SESSION_ID}",
+        "a.txt b.txt",
+        Path("/s"),
+        session_id="sess-1",
+        declared=["src", "dst"],
+    )
     assert out == "from a.txt to b.txt in sess-1"
 
 
 def test_injections_reported_never_run(session_for, fake_api, skills_dir, tmp_path):
     marker = tmp_path / "ran"
     (skills_dir / "pdf" / "SKILL.md").write_text(
-        f"---\nname: pdf\ndescription: Use for PDF files.\n---\nStatus: !`touch {marker}`\n")
+        f"---\nname: pdf\ndescription: Use for PDF files.\n---\nStatus: !`touch {marker}`\n"
+    )
     fake_api.on("pdf", tool_call("Skill", {"skill": "pdf"}))
     res = session_for().send("pdf")
     ev = [e for e in res.events if e["type"] == "skill_loaded"][0]
@@ -48,21 +58,25 @@ def test_injections_reported_never_run(session_for, fake_api, skills_dir, tmp_pa
 
 # -- wrappers -----------------------------------------------------------------------------
 
+
 def test_opencode_wrapper_exact(tmp_path):
     d = tmp_path / "s"
     d.mkdir()
     out = render_result("s", "\n  body\n", d, [d / "a.txt"])
-    assert out == ('<skill_content name="s">\n# Skill: s\n\nbody\n\n'
-                   f"Base directory for this skill: {d.as_uri()}\n"
-                   "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n"
-                   "Note: file list is sampled.\n\n"
-                   f"<skill_files>\n<file>{d / 'a.txt'}</file>\n</skill_files>\n</skill_content>")
+    assert out == (
+        '<skill_content name="s">\n# Skill: s\n\nbody\n\n'
+        f"Base directory for this skill: {d.as_uri()}\n"
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n"
+        "Note: file list is sampled.\n\n"
+        f"<skill_files>\n<file>{d / 'a.txt'}</file>\n</skill_files>\n</skill_content>"
+    )
 
 
 def test_gemini_enum_and_empty():
     class S:
         def __init__(self, n):
             self.name = n
+
     t = GEMINI.tools([S("a"), S("b")])[0]
     assert t.name == "activate_skill"
     assert t.input_schema["properties"]["name"]["enum"] == ["a", "b"]
@@ -72,6 +86,7 @@ def test_gemini_enum_and_empty():
 
 
 # -- confinement --------------------------------------------------------------------------
+
 
 def test_file_access_confined(tmp_path):
     ws = tmp_path / "ws"
@@ -103,8 +118,9 @@ def test_read_outside_is_error_result_and_symlinked_skill_counts(session_for, fa
     link = tmp_path / "ws" / "pdf-link.md"
     link.parent.mkdir(exist_ok=True)
     link.symlink_to(skills_dir / "pdf" / "SKILL.md")
-    fake_api.queue(tool_call("read_file", {"path": "/etc/hostname"}),
-                   tool_call("read_file", {"path": str(link)}))
+    fake_api.queue(
+        tool_call("read_file", {"path": "/etc/hostname"}), tool_call("read_file", {"path": str(link)})
+    )
     res = session_for("agentskills").send("go")
     r1 = fake_api.message_requests[1].tool_results[0]
     assert r1["is_error"] is True and "refused" in r1["content"]
@@ -117,6 +133,7 @@ def test_file_url_path_accepted(session_for, fake_api, skills_dir):
 
 
 # -- shell --------------------------------------------------------------------------------
+
 
 def test_shell_runs_nothing_by_default(session_for, fake_api, tmp_path):
     marker = tmp_path / "ws" / "made"
@@ -141,6 +158,7 @@ def test_shell_with_approval(session_for, fake_api):
 def test_every_loader_exists_and_describes_itself():
     from workbench.core.chat.engine import get_loader
     from workbench.core.model import CLIENT_IDS
+
     for cid in CLIENT_IDS:
         d = get_loader(cid).describe()
         assert d["client"] == cid and d["placement"] in ("system", "user-reminder", "user-context")

@@ -59,8 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-docs", action="store_true")
     ap.add_argument("--keep", type=Path)
     ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--merge", nargs="+", type=Path, metavar="RESULTS",
-                    help="merge results files of split runs into --results (and the docs); no run")
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="RESULTS",
+        help="merge results files of split runs into --results (and the docs); no run",
+    )
     args = ap.parse_args(argv)
     if args.merge:
         data = lab_report.merge_files(args.merge)
@@ -81,11 +86,17 @@ def main(argv: list[str] | None = None) -> int:
         print("no real client installed (run: python -m tests.conformance.install)", file=sys.stderr)
         return 2
     scenarios = select(args.scenarios)
-    jobs = [(s, c) for c in sorted(clients, key=lambda c: SLOW_FIRST.index(c)
-                                    if c in SLOW_FIRST else 99)
-            for s in scenarios if s.applies_to(c)]
-    print(f"lab: {len(scenarios)} scenarios x {len(clients)} clients = {len(jobs)} comparisons, "
-          f"{args.jobs} at a time", flush=True)
+    jobs = [
+        (s, c)
+        for c in sorted(clients, key=lambda c: SLOW_FIRST.index(c) if c in SLOW_FIRST else 99)
+        for s in scenarios
+        if s.applies_to(c)
+    ]
+    print(
+        f"lab: {len(scenarios)} scenarios x {len(clients)} clients = {len(jobs)} comparisons, "
+        f"{args.jobs} at a time",
+        flush=True,
+    )
     start = time.monotonic()
     results: list[Comparison] = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -93,8 +104,11 @@ def main(argv: list[str] | None = None) -> int:
         for fut in as_completed(futs):
             cmp = fut.result()
             results.append(cmp)
-            print(f"{cmp.status:<6} {cmp.scenario:<44} {cmp.client:<12} {cmp.seconds:5.1f}s"
-                  + (f"  {cmp.error}" if cmp.error else ""), flush=True)
+            print(
+                f"{cmp.status:<6} {cmp.scenario:<44} {cmp.client:<12} {cmp.seconds:5.1f}s"
+                + (f"  {cmp.error}" if cmp.error else ""),
+                flush=True,
+            )
             if cmp.status in ("DIFF", "ERROR"):
                 for d in cmp.diffs:
                     print(f"         {d}", flush=True)
@@ -111,10 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_docs:
         lab_report.write_docs(data)
     for c, rs in per_client.items():
-        print(f"  {c:<12} {sum(r.agree for r in rs)}/{len(rs)} agree "
-              f"({sum(r.racy for r in rs)} racy)")
-    print(f"lab: {agree}/{len(results)} comparisons agree across {len(scenarios)} scenarios "
-          f"and {len(clients)} clients in {wall / 60:.1f} min")
+        print(f"  {c:<12} {sum(r.agree for r in rs)}/{len(rs)} agree ({sum(r.racy for r in rs)} racy)")
+    print(
+        f"lab: {agree}/{len(results)} comparisons agree across {len(scenarios)} scenarios "
+        f"and {len(clients)} clients in {wall / 60:.1f} min"
+    )
     return 0 if agree == len(results) else 1
 
 

@@ -30,8 +30,9 @@ def install(client_id: str) -> bool:
     prefix.mkdir(parents=True, exist_ok=True)
     pkgs = [f"{runner.npm_package}@{runner.version}", *runner.extra_packages]
     print(f"{client_id}: npm install {' '.join(pkgs)} into {prefix}", flush=True)
-    done = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-                           "--loglevel=error", *pkgs])
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *pkgs]
+    )
     ok = done.returncode == 0 and runner.lab_executable() is not None
     if not ok:
         print(f"{client_id}: install failed (exit {done.returncode})", file=sys.stderr)

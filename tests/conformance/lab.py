@@ -41,9 +41,14 @@ from workbench.core.listing import ListingReport, render_listing
 from workbench.core.model import Catalog, Environment
 
 #: The context window each runner configures for its model (tokens); the workbench uses the same.
-CONTEXT_TOKENS: dict[str, int] = {"claude-code": 200_000, "opencode": 200_000, "openclaw": 200_000,
-                                  "codex": 272_000, "gemini-cli": 1_048_576,
-                                  "copilot-cli": 200_000}
+CONTEXT_TOKENS: dict[str, int] = {
+    "claude-code": 200_000,
+    "opencode": 200_000,
+    "openclaw": 200_000,
+    "codex": 272_000,
+    "gemini-cli": 1_048_576,
+    "copilot-cli": 200_000,
+}
 #: Seconds before a real run is stopped.
 TIMEOUT: dict[str, float] = {"openclaw": 180.0}
 DEFAULT_TIMEOUT = 120.0
@@ -83,15 +88,28 @@ class Comparison:
         return "DIFF"
 
     def to_json(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "client": self.client, "status": self.status,
-                "agree": self.agree, "checks": self.checks, "diffs": self.diffs,
-                "racy": self.racy, "outcomes": self.outcomes, "real_skills": self.real_skills,
-                "sim_skills": self.sim_skills, "builtins": self.builtins,
-                "listing_sha256_16": self.listing_sha, "listing_chars": self.listing_chars,
-                "version": self.version, "seconds": round(self.seconds, 1), "error": self.error}
+        return {
+            "scenario": self.scenario,
+            "client": self.client,
+            "status": self.status,
+            "agree": self.agree,
+            "checks": self.checks,
+            "diffs": self.diffs,
+            "racy": self.racy,
+            "outcomes": self.outcomes,
+            "real_skills": self.real_skills,
+            "sim_skills": self.sim_skills,
+            "builtins": self.builtins,
+            "listing_sha256_16": self.listing_sha,
+            "listing_chars": self.listing_chars,
+            "version": self.version,
+            "seconds": round(self.seconds, 1),
+            "error": self.error,
+        }
 
 
 # -- building ----------------------------------------------------------------------------------
+
 
 def build(scenario: Scenario, client: str, base: Path) -> tuple[Path, Path]:
     """(workspace, home) under ``base``, removed first if present; the workspace is a git repo."""
@@ -100,8 +118,11 @@ def build(scenario: Scenario, client: str, base: Path) -> tuple[Path, Path]:
         if p.exists():
             shutil.rmtree(p)
         p.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(ws)], check=True,
-                   env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)})
+    subprocess.run(
+        ["git", "init", "-q", str(ws)],
+        check=True,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)},
+    )
     scenario.make(ws, home, client)
     return ws, home
 
@@ -112,14 +133,25 @@ def environment(scenario: Scenario, client: str, ws: Path, home: Path) -> Enviro
     exe = runner.lab_executable() or runner.find_installed() or Path("/usr/bin/false")
     env = {"HOME": str(home), "PATH": os.pathsep.join(runner.path_dirs(exe))}
     env.update(scenario.options.get("env") or {})
-    return Environment(workspace=ws, home=home, cwd=ws, env=env, bins=None,
-                       trusted=bool(scenario.options.get("trusted", True)),
-                       context_tokens=scenario.options.get("context_tokens", CONTEXT_TOKENS.get(client)))
+    return Environment(
+        workspace=ws,
+        home=home,
+        cwd=ws,
+        env=env,
+        bins=None,
+        trusted=bool(scenario.options.get("trusted", True)),
+        context_tokens=scenario.options.get("context_tokens", CONTEXT_TOKENS.get(client)),
+    )
 
 
-def simulate(scenario: Scenario, client: str, ws: Path, home: Path,
-             client_texts: dict[str, Any] | None = None,
-             catalog: Catalog | None = None) -> tuple[Catalog, ListingReport]:
+def simulate(
+    scenario: Scenario,
+    client: str,
+    ws: Path,
+    home: Path,
+    client_texts: dict[str, Any] | None = None,
+    catalog: Catalog | None = None,
+) -> tuple[Catalog, ListingReport]:
     """The workbench side: scan + render (with the captured client texts when given)."""
     env = environment(scenario, client, ws, home)
     cat = catalog if catalog is not None else scan(env, client)
@@ -135,18 +167,27 @@ def run_real(scenario: Scenario, client: str, ws: Path, home: Path) -> Capture:
     options = dict((scenario.options.get("run") or {}).get(client) or {})
     options.setdefault("trusted", bool(scenario.options.get("trusted", True)))
     options.setdefault("env", dict(scenario.options.get("env") or {}))
-    return run_client(runner, ws, home=home, options=options, ask_version=False,
-                      timeout=TIMEOUT.get(client, DEFAULT_TIMEOUT))
+    return run_client(
+        runner,
+        ws,
+        home=home,
+        options=options,
+        ask_version=False,
+        timeout=TIMEOUT.get(client, DEFAULT_TIMEOUT),
+    )
 
 
 # -- comparing ---------------------------------------------------------------------------------
+
 
 def _listing_diff(real: str, sim: str) -> tuple[str, list[str]]:
     """(a text-free summary, a printable unified diff) of two listings."""
     rl, sl = real.split("\n"), sim.split("\n")
     first = next((i for i, (a, b) in enumerate(zip(rl, sl)) if a != b), min(len(rl), len(sl)))
-    summary = (f"listing differs from line {first + 1} (real {len(real)} chars / {len(rl)} lines, "
-               f"workbench {len(sim)} chars / {len(sl)} lines)")
+    summary = (
+        f"listing differs from line {first + 1} (real {len(real)} chars / {len(rl)} lines, "
+        f"workbench {len(sim)} chars / {len(sl)} lines)"
+    )
     diff = list(difflib.unified_diff(rl, sl, "real", "workbench", n=1, lineterm=""))
     return summary, [d[:220] for d in diff[:40]]
 
@@ -159,8 +200,9 @@ def _real_winner(real_listing: str, cands: list[Any]) -> list[str]:
     return [str(s.path) for s in cands if s.description and s.description in real_listing]
 
 
-def racy_order(client: str, report: ListingReport, real_text: str, real_names: list[str],
-               sim_names: list[str]) -> str | None:
+def racy_order(
+    client: str, report: ListingReport, real_text: str, real_names: list[str], sim_names: list[str]
+) -> str | None:
     """Evidence (one line, names only) when the real listing holds the same lines as the
     workbench's in another order, and the client's model declares that order racy
     (``clients/<id>/listing.py`` ``RACY_ORDER``, shown to the user as a report warning); else
@@ -178,13 +220,15 @@ def racy_order(client: str, report: ListingReport, real_text: str, real_names: l
     return f"{len(moved)} of {len(sim_names)} skills in another place ({', '.join(moved[:6])})"
 
 
-def compare(scenario: Scenario, client: str, captures: list[Capture], catalog: Catalog,
-            report: ListingReport) -> Comparison:
+def compare(
+    scenario: Scenario, client: str, captures: list[Capture], catalog: Catalog, report: ListingReport
+) -> Comparison:
     """The four checks for one scenario x client (see the module docstring)."""
     first = captures[0]
     ex = first.extracted
-    cmp = Comparison(scenario.id, client, False, version=first.version,
-                     seconds=sum(c.seconds for c in captures))
+    cmp = Comparison(
+        scenario.id, client, False, version=first.version, seconds=sum(c.seconds for c in captures)
+    )
     bad = next((c for c in captures if c.error or c.extracted is None or c.listing is None), None)
     if bad is not None:
         cmp.error = bad.error or "no listing in the client's request"
@@ -207,8 +251,10 @@ def compare(scenario: Scenario, client: str, captures: list[Capture], catalog: C
         cmp.racy = True
         cmp.checks["racy"] = racy_marked
         if not racy_marked:
-            cmp.diffs.append(f"real runs differ ({len(distinct)} outcomes in {len(listings)} runs) "
-                             "but the workbench does not mark the clash racy")
+            cmp.diffs.append(
+                f"real runs differ ({len(distinct)} outcomes in {len(listings)} runs) "
+                "but the workbench does not mark the clash racy"
+            )
     cmp.checks["listing"] = sim_text in distinct
     order_racy = racy_order(client, report, real_text, cmp.real_skills, sim_names)
     if order_racy:  # same entries, order nondeterministic in the client and marked so by the model
@@ -273,11 +319,11 @@ def run_case(scenario: Scenario, client: str, keep: Path | None = None) -> Compa
         return compare(scenario, client, captures, catalog, report)
     except Exception as exc:  # noqa: BLE001 - one broken case must not stop the lab
         import traceback
+
         cmp = Comparison(scenario.id, client, False, error=f"lab error: {exc!r}")
         cmp.detail.append(traceback.format_exc())
         return cmp
     finally:
         if keep is not None:
-            shutil.copytree(base, keep / f"{scenario.id}-{client}", symlinks=True,
-                            dirs_exist_ok=True)
+            shutil.copytree(base, keep / f"{scenario.id}-{client}", symlinks=True, dirs_exist_ok=True)
         shutil.rmtree(base, ignore_errors=True)

@@ -17,13 +17,25 @@ from tests.conformance.scenarios import Scenario, write_skill
 
 #: Every scope each client has that a scenario can write to: (label, "ws" | "home", folder).
 SCOPES_B: dict[str, list[tuple[str, str, str]]] = {
-    "codex": [("project-codex", "ws", ".codex/skills"), ("codex-home", "home", ".codex/skills"),
-              ("home-agents", "home", ".agents/skills"), ("repo-agents", "ws", ".agents/skills")],
-    "gemini-cli": [("home-gemini", "home", ".gemini/skills"), ("home-agents", "home", ".agents/skills"),
-                   ("ws-gemini", "ws", ".gemini/skills"), ("ws-agents", "ws", ".agents/skills")],
-    "copilot-cli": [("ws-github", "ws", ".github/skills"), ("ws-agents", "ws", ".agents/skills"),
-                    ("ws-claude", "ws", ".claude/skills"), ("home-copilot", "home", ".copilot/skills"),
-                    ("home-agents", "home", ".agents/skills")],
+    "codex": [
+        ("project-codex", "ws", ".codex/skills"),
+        ("codex-home", "home", ".codex/skills"),
+        ("home-agents", "home", ".agents/skills"),
+        ("repo-agents", "ws", ".agents/skills"),
+    ],
+    "gemini-cli": [
+        ("home-gemini", "home", ".gemini/skills"),
+        ("home-agents", "home", ".agents/skills"),
+        ("ws-gemini", "ws", ".gemini/skills"),
+        ("ws-agents", "ws", ".agents/skills"),
+    ],
+    "copilot-cli": [
+        ("ws-github", "ws", ".github/skills"),
+        ("ws-agents", "ws", ".agents/skills"),
+        ("ws-claude", "ws", ".claude/skills"),
+        ("home-copilot", "home", ".copilot/skills"),
+        ("home-agents", "home", ".agents/skills"),
+    ],
 }
 
 SCENARIOS_B: list[Scenario] = []
@@ -41,76 +53,111 @@ def _clash(a: tuple[str, str, str], b: tuple[str, str, str]) -> Callable[[Path, 
     def build(ws: Path, home: Path) -> None:
         for scope in (a, b):
             write_skill(_at(ws, home, scope), "clash", name="clash", description=f"Copy from {scope[0]}.")
-            write_skill(_at(ws, home, scope), f"only-{scope[0]}", name=f"only-{scope[0]}",
-                        description=f"Only in {scope[0]}.")
+            write_skill(
+                _at(ws, home, scope),
+                f"only-{scope[0]}",
+                name=f"only-{scope[0]}",
+                description=f"Only in {scope[0]}.",
+            )
+
     return build
 
 
 for _client, _scopes in SCOPES_B.items():
     for _a, _b in combinations(_scopes, 2):
-        _add(f"clash-{_client}-{_a[0]}-{_b[0]}", f"{_client}: the same name in {_a[0]} and {_b[0]}",
-             _clash(_a, _b), (_client,))
+        _add(
+            f"clash-{_client}-{_a[0]}-{_b[0]}",
+            f"{_client}: the same name in {_a[0]} and {_b[0]}",
+            _clash(_a, _b),
+            (_client,),
+        )
 
 
 def _many(root_of: Callable[[Path, Path], Path], count: int, desc: Callable[[int], str]):
     def build(ws: Path, home: Path) -> None:
         for i in range(count):
             write_skill(root_of(ws, home), f"s-{i:03d}", name=f"s-{i:03d}", description=desc(i))
+
     return build
 
 
 # -- Codex ---------------------------------------------------------------------------------------
+
 
 def _codex_openai_yaml(ws: Path, home: Path) -> None:
     root = ws / ".agents/skills"
     write_skill(root, "explicit-only", name="explicit-only", description="Only by $explicit-only.")
     (root / "explicit-only/agents").mkdir(parents=True)
     (root / "explicit-only/agents/openai.yaml").write_text(
-        "policy:\n  allow_implicit_invocation: false\n", "utf-8")
+        "policy:\n  allow_implicit_invocation: false\n", "utf-8"
+    )
     write_skill(root, "implicit-ok", name="implicit-ok", description="Listed as usual.")
     (root / "implicit-ok/agents").mkdir(parents=True)
     (root / "implicit-ok/agents/openai.yaml").write_text(
-        "interface:\n  display_name: Implicit OK\npolicy:\n  allow_implicit_invocation: true\n", "utf-8")
+        "interface:\n  display_name: Implicit OK\npolicy:\n  allow_implicit_invocation: true\n", "utf-8"
+    )
     write_skill(root, "bad-sidecar", name="bad-sidecar", description="Broken openai.yaml: fails open.")
     (root / "bad-sidecar/agents").mkdir(parents=True)
     (root / "bad-sidecar/agents/openai.yaml").write_text("policy: [unclosed\n", "utf-8")
 
 
-_add("codex-openai-yaml", "Codex agents/openai.yaml policy.allow_implicit_invocation", _codex_openai_yaml,
-     ("codex",))
+_add(
+    "codex-openai-yaml",
+    "Codex agents/openai.yaml policy.allow_implicit_invocation",
+    _codex_openai_yaml,
+    ("codex",),
+)
 
 
 def _long(i: int) -> str:
     return (f"Skill {i} handles its own task well. " * 12)[:300].strip()
 
 
-_add("codex-window-32k", "Codex with a 32k context window: 2% = 640 tokens for 40 skills",
-     _many(lambda ws, home: ws / ".agents/skills", 40, _long), ("codex",),
-     options={"context_tokens": 32_000,
-              "run": {"codex": {"codex_config": "model_context_window = 32000"}}})
-_add("codex-window-8k-omitted", "Codex with an 8k window: some skills left out entirely",
-     _many(lambda ws, home: ws / ".agents/skills", 60, _long), ("codex",),
-     options={"context_tokens": 8_000,
-              "run": {"codex": {"codex_config": "model_context_window = 8000"}}})
+_add(
+    "codex-window-32k",
+    "Codex with a 32k context window: 2% = 640 tokens for 40 skills",
+    _many(lambda ws, home: ws / ".agents/skills", 40, _long),
+    ("codex",),
+    options={"context_tokens": 32_000, "run": {"codex": {"codex_config": "model_context_window = 32000"}}},
+)
+_add(
+    "codex-window-8k-omitted",
+    "Codex with an 8k window: some skills left out entirely",
+    _many(lambda ws, home: ws / ".agents/skills", 60, _long),
+    ("codex",),
+    options={"context_tokens": 8_000, "run": {"codex": {"codex_config": "model_context_window = 8000"}}},
+)
 
 
 def _codex_unicode(ws: Path, home: Path) -> None:
     for i in range(40):
-        write_skill(ws / ".agents/skills", f"u-{i:02d}", name=f"u-{i:02d}",
-                    description=("Überprüft 日本語 Texte und Emoji 🚀 sorgfältig. " * 8)[:250])
+        write_skill(
+            ws / ".agents/skills",
+            f"u-{i:02d}",
+            name=f"u-{i:02d}",
+            description=("Überprüft 日本語 Texte und Emoji 🚀 sorgfältig. " * 8)[:250],
+        )
 
 
-_add("codex-unicode-budget", "Codex token budget counts UTF-8 bytes (non-ASCII descriptions)",
-     _codex_unicode, ("codex",),
-     options={"context_tokens": 32_000,
-              "run": {"codex": {"codex_config": "model_context_window = 32000"}}})
+_add(
+    "codex-unicode-budget",
+    "Codex token budget counts UTF-8 bytes (non-ASCII descriptions)",
+    _codex_unicode,
+    ("codex",),
+    options={"context_tokens": 32_000, "run": {"codex": {"codex_config": "model_context_window = 32000"}}},
+)
 
 
 # -- Gemini CLI ----------------------------------------------------------------------------------
 
+
 def _gemini_tiers(ws: Path, home: Path) -> None:
-    tiers = {"hg": home / ".gemini/skills", "ha": home / ".agents/skills",
-             "wg": ws / ".gemini/skills", "wa": ws / ".agents/skills"}
+    tiers = {
+        "hg": home / ".gemini/skills",
+        "ha": home / ".agents/skills",
+        "wg": ws / ".gemini/skills",
+        "wa": ws / ".agents/skills",
+    }
     for tag, root in tiers.items():
         for n in ("zulu", "alpha", "Mike", "echo"):
             write_skill(root, f"{n}-{tag}", name=f"{n}-{tag}", description=f"{n} in {tag}.")
@@ -118,8 +165,12 @@ def _gemini_tiers(ws: Path, home: Path) -> None:
     write_skill(tiers["wa"], "shared", name="shared", description="Overridden by the workspace.")
 
 
-_add("gemini-tier-order", "Gemini CLI load order across its four tiers (and an override)",
-     _gemini_tiers, ("gemini-cli",))
+_add(
+    "gemini-tier-order",
+    "Gemini CLI load order across its four tiers (and an override)",
+    _gemini_tiers,
+    ("gemini-cli",),
+)
 
 
 def _gemini_trust(ws: Path, home: Path) -> None:
@@ -128,13 +179,23 @@ def _gemini_trust(ws: Path, home: Path) -> None:
 
 
 # An untrusted folder cannot be captured: Gemini CLI 0.61.0 refuses a headless run there (exit 55).
-_add("gemini-trusted-file", "Gemini CLI trusted by trustedFolders.json: workspace and user skills",
-     _gemini_trust, ("gemini-cli",))
-_add("gemini-trusted-env", "Gemini CLI trusted by GEMINI_CLI_TRUST_WORKSPACE=true",
-     _gemini_trust, ("gemini-cli",), options={"run": {"gemini-cli": {"trust_via": "env"}}})
+_add(
+    "gemini-trusted-file",
+    "Gemini CLI trusted by trustedFolders.json: workspace and user skills",
+    _gemini_trust,
+    ("gemini-cli",),
+)
+_add(
+    "gemini-trusted-env",
+    "Gemini CLI trusted by GEMINI_CLI_TRUST_WORKSPACE=true",
+    _gemini_trust,
+    ("gemini-cli",),
+    options={"run": {"gemini-cli": {"trust_via": "env"}}},
+)
 
 
 # -- GitHub Copilot CLI --------------------------------------------------------------------------
+
 
 def _copilot_ignored(ws: Path, home: Path) -> None:
     write_skill(home / ".claude/skills", "home-claude", name="home-claude", description="~/.claude.")
@@ -143,8 +204,12 @@ def _copilot_ignored(ws: Path, home: Path) -> None:
     write_skill(ws / ".github/skills", "seen", name="seen", description="ws .github.")
 
 
-_add("copilot-ignored-folders", "Copilot CLI does not read ~/.claude/skills, .codex or .gemini",
-     _copilot_ignored, ("copilot-cli",))
+_add(
+    "copilot-ignored-folders",
+    "Copilot CLI does not read ~/.claude/skills, .codex or .gemini",
+    _copilot_ignored,
+    ("copilot-cli",),
+)
 
 
 def _copilot_untrusted(ws: Path, home: Path) -> None:
@@ -152,13 +217,18 @@ def _copilot_untrusted(ws: Path, home: Path) -> None:
     write_skill(home / ".copilot/skills", "home-skill", name="home-skill", description="User skill.")
 
 
-_add("copilot-untrusted", "Copilot CLI without folder trust", _copilot_untrusted, ("copilot-cli",),
-     options={"trusted": False})
+_add(
+    "copilot-untrusted",
+    "Copilot CLI without folder trust",
+    _copilot_untrusted,
+    ("copilot-cli",),
+    options={"trusted": False},
+)
 
 
 def _desc_len(total_entry: int) -> str:
     """A description making ``<skill>`` entry + 1 for a 5-char name exactly ``total_entry``."""
-    return ("Edge " + "abcdefghij" * 100)[:total_entry - 99]
+    return ("Edge " + "abcdefghij" * 100)[: total_entry - 99]
 
 
 def _copilot_edge(last: int) -> Callable[[Path, Path], None]:
@@ -168,20 +238,37 @@ def _copilot_edge(last: int) -> Callable[[Path, Path], None]:
             write_skill(root, f"s-{i:03d}", name=f"s-{i:03d}", description=_desc_len(399))
         write_skill(root, "s-036", name="s-036", description=_desc_len(last))
         write_skill(root, "s-037", name="s-037", description="Small one after the edge.")
+
     return build
 
 
-_add("copilot-budget-exact", "Copilot CLI: entries total exactly 15,000 chars (fits)",
-     _copilot_edge(636), ("copilot-cli",))
-_add("copilot-budget-one-over", "Copilot CLI: entries total 15,001 chars (the last goes by name)",
-     _copilot_edge(637), ("copilot-cli",))
+_add(
+    "copilot-budget-exact",
+    "Copilot CLI: entries total exactly 15,000 chars (fits)",
+    _copilot_edge(636),
+    ("copilot-cli",),
+)
+_add(
+    "copilot-budget-one-over",
+    "Copilot CLI: entries total 15,001 chars (the last goes by name)",
+    _copilot_edge(637),
+    ("copilot-cli",),
+)
 
 
 def _copilot_unicode(ws: Path, home: Path) -> None:
     for i in range(45):
-        write_skill(ws / ".github/skills", f"u-{i:02d}", name=f"u-{i:02d}",
-                    description=("Überprüft 日本語 Texte 🚀 & <Tags> sorgfältig. " * 10)[:300])
+        write_skill(
+            ws / ".github/skills",
+            f"u-{i:02d}",
+            name=f"u-{i:02d}",
+            description=("Überprüft 日本語 Texte 🚀 & <Tags> sorgfältig. " * 10)[:300],
+        )
 
 
-_add("copilot-budget-unicode", "Copilot CLI budget with non-ASCII and escaped characters",
-     _copilot_unicode, ("copilot-cli",))
+_add(
+    "copilot-budget-unicode",
+    "Copilot CLI budget with non-ASCII and escaped characters",
+    _copilot_unicode,
+    ("copilot-cli",),
+)

@@ -52,9 +52,20 @@ def test_capture_matches_the_simulation_and_differs_with_other_builtins(client: 
     assert rep.diff == [], "\n".join(rep.diff)
     if not rep.builtins:
         return  # a client without built-ins cannot be given other ones
-    store_client_texts(client, "0.0.0-other", {"builtins": [
-        {"name": "another-version-skill", "description": "A built-in of another version " * 4,
-         "location": None}], "prose": {}})
+    store_client_texts(
+        client,
+        "0.0.0-other",
+        {
+            "builtins": [
+                {
+                    "name": "another-version-skill",
+                    "description": "A built-in of another version " * 4,
+                    "location": None,
+                }
+            ],
+            "prose": {},
+        },
+    )
     other = capture(env, client, exe=exe, timeout=240, texts_version="0.0.0-other")
     assert other.error is None and other.diff
 
@@ -65,17 +76,26 @@ def test_forwarding_through_real_claude_code_blocks_the_shell_call(fake_api, tmp
     exe = _installed("claude-code")
     ws = tmp_path / "ws"
     (ws / ".claude/skills/pdf").mkdir(parents=True)
-    (ws / ".claude/skills/pdf/SKILL.md").write_text("---\nname: pdf\ndescription: Use for PDF files.\n---\n"
-                                                    "Fill the form.\n")
+    (ws / ".claude/skills/pdf/SKILL.md").write_text(
+        "---\nname: pdf\ndescription: Use for PDF files.\n---\nFill the form.\n"
+    )
     subprocess.run(["git", "init", "-q", str(ws)], check=True)
     (tmp_path / "home").mkdir()
     pwned = tmp_path / "PWNED"
-    fake_api.queue(tool_call("Skill", {"skill": "pdf"}), tool_call("Bash", {"command": f"touch {pwned}"}),
-                   text("never"))
+    fake_api.queue(
+        tool_call("Skill", {"skill": "pdf"}), tool_call("Bash", {"command": f"touch {pwned}"}), text("never")
+    )
     fake_api.default = text("done")
-    res = chat_via_client(Environment(workspace=ws, home=tmp_path / "home"), "claude-code", "fill my pdf",
-                          base_url=fake_api.url, api_key="sk-test", skill_dirs=[ws / ".claude/skills/pdf"],
-                          exe=exe, timeout=120)
+    res = chat_via_client(
+        Environment(workspace=ws, home=tmp_path / "home"),
+        "claude-code",
+        "fill my pdf",
+        base_url=fake_api.url,
+        api_key="sk-test",
+        skill_dirs=[ws / ".claude/skills/pdf"],
+        exe=exe,
+        timeout=120,
+    )
     assert res.loaded == ["pdf"], res.to_json()
     assert [b["name"] for b in res.blocked] == ["Bash"]
     assert not pwned.exists()

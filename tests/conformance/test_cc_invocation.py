@@ -27,24 +27,46 @@ from workbench.core.clients.claude_code.commands import BUILTIN_COMMANDS, NOT_BU
 RUNNER = get_runner("claude-code")
 pytestmark = pytest.mark.skipif(
     os.environ.get("WB_LAB") != "1" or RUNNER.lab_executable() is None,
-    reason="the conformance lab is off (set WB_LAB=1 and install the pinned clients)")
+    reason="the conformance lab is off (set WB_LAB=1 and install the pinned clients)",
+)
 
 
 def _tool_use_events(model: str, name: str, inp: dict) -> list[bytes]:
     """A streamed reply that calls ``name`` with ``inp`` (built from the recorder's text events)."""
+
     def sse(event: str, data: dict) -> bytes:
         return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
     start = anthropic_events(model, "")[0]
-    return [start,
-            sse("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
-                "type": "tool_use", "id": "toolu_lab", "name": name, "input": {}}}),
-            sse("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
-                "type": "input_json_delta", "partial_json": json.dumps(inp)}}),
-            sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
-            sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use",
-                                                                     "stop_sequence": None},
-                                  "usage": {"output_tokens": 5}}),
-            sse("message_stop", {"type": "message_stop"})]
+    return [
+        start,
+        sse(
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "tool_use", "id": "toolu_lab", "name": name, "input": {}},
+            },
+        ),
+        sse(
+            "content_block_delta",
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": json.dumps(inp)},
+            },
+        ),
+        sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        ),
+        sse("message_stop", {"type": "message_stop"}),
+    ]
 
 
 def _deliver(tmp: Path, body: str, args: str | None, declared: str) -> tuple[str | None, Path]:
@@ -54,8 +76,9 @@ def _deliver(tmp: Path, body: str, args: str | None, declared: str) -> tuple[str
     skill.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(ws)], check=True)
     fm = f"arguments: {declared}\n" if declared else ""
-    (skill / "SKILL.md").write_text(f"---\nname: tally\ndescription: Sums numbers.\n{fm}---\n{body}",
-                                    encoding="utf-8", newline="")
+    (skill / "SKILL.md").write_text(
+        f"---\nname: tally\ndescription: Sums numbers.\n{fm}---\n{body}", encoding="utf-8", newline=""
+    )
     calls = {"n": 0}
 
     def responder(req: RecordedRequest) -> Reply | None:
@@ -67,8 +90,10 @@ def _deliver(tmp: Path, body: str, args: str | None, declared: str) -> tuple[str
         calls["n"] += 1
         if calls["n"] == 1:
             inp = {"skill": "tally"} if args is None else {"skill": "tally", "args": args}
-            return Reply(headers={"content-type": "text/event-stream"},
-                         events=_tool_use_events(data["model"], "Skill", inp))
+            return Reply(
+                headers={"content-type": "text/event-stream"},
+                events=_tool_use_events(data["model"], "Skill", inp),
+            )
         return None
 
     class Once(type(RUNNER)):  # type: ignore[misc]
@@ -90,8 +115,9 @@ def _deliver(tmp: Path, body: str, args: str | None, declared: str) -> tuple[str
 
 
 @pytest.mark.parametrize("body,args,declared,expected", REAL_CASES)
-def test_substitution_agrees_with_the_real_client(tmp_path: Path, body: str, args: str | None,
-                                                  declared: str, expected: str) -> None:
+def test_substitution_agrees_with_the_real_client(
+    tmp_path: Path, body: str, args: str | None, declared: str, expected: str
+) -> None:
     got, skill = _deliver(tmp_path, body, args, declared)
     assert got is not None and got.replace(str(skill), "/w/.claude/skills/tally") == expected
     assert substitute(body, args, "/w/.claude/skills/tally", declared=declared.split()) == expected

@@ -32,12 +32,19 @@ def test_every_scenario_builds_and_simulates(tmp_path: Path, client: str) -> Non
 
 
 def test_results_and_table_hold_no_text(tmp_path: Path) -> None:
-    cmp = Comparison("basic-one", "claude-code", True, checks={"listing": True},
-                     real_skills=["alpha"], sim_skills=["alpha"], listing_sha="ab", listing_chars=9)
+    cmp = Comparison(
+        "basic-one",
+        "claude-code",
+        True,
+        checks={"listing": True},
+        real_skills=["alpha"],
+        sim_skills=["alpha"],
+        listing_sha="ab",
+        listing_chars=9,
+    )
     data = report.results_json([cmp], ["claude-code"], 1.0)
     assert data["clients"]["claude-code"]["agree"] == 1
-    assert "listing" not in json.dumps(data["results"][0]).replace('"listing"', "").replace(
-        "listing_", "")
+    assert "listing" not in json.dumps(data["results"][0]).replace('"listing"', "").replace("listing_", "")
     docs = tmp_path / "CLIENTS.md"
     docs.write_text("# Client support\n", "utf-8")
     readme = tmp_path / "README.md"

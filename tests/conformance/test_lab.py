@@ -22,10 +22,13 @@ CLIENTS = installed_clients() if ENABLED else []
 CASES = [(s, c) for c in CLIENTS for s in SCENARIOS if s.applies_to(c)]
 
 
-@pytest.mark.skipif(not ENABLED or not CASES, reason="set WB_LAB=1 with the clients installed "
-                    "(python -m tests.conformance.install)")
-@pytest.mark.parametrize("scenario,client", CASES or [(None, None)],
-                         ids=[f"{s.id}-{c}" for s, c in CASES] or ["lab"])
+@pytest.mark.skipif(
+    not ENABLED or not CASES,
+    reason="set WB_LAB=1 with the clients installed (python -m tests.conformance.install)",
+)
+@pytest.mark.parametrize(
+    "scenario,client", CASES or [(None, None)], ids=[f"{s.id}-{c}" for s, c in CASES] or ["lab"]
+)
 def test_lab(scenario, client) -> None:
     cmp = run_case(scenario, client)
     assert cmp.error is None, cmp.error

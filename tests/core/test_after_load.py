@@ -41,9 +41,13 @@ def _codes(path: Path, profile: str) -> dict[str, list]:
 
 # 1. argument substitution in code -------------------------------------------------------------
 def test_dollar_one_in_awk_is_flagged_with_escape_fix(ws: Path) -> None:
-    p = write_skill(ws / ".claude/skills/tally", "tally", "Sums a CSV column. Use when asked for a total.",
-                    extra="argument-hint: <file> <label>",
-                    body="\n```sh\nawk -F, '{ total += $1 } END { print total }' data.csv\n```\n")
+    p = write_skill(
+        ws / ".claude/skills/tally",
+        "tally",
+        "Sums a CSV column. Use when asked for a total.",
+        extra="argument-hint: <file> <label>",
+        body="\n```sh\nawk -F, '{ total += $1 } END { print total }' data.csv\n```\n",
+    )
     (d,) = _codes(p, "claude-code")["CC013"]
     assert (d.line, d.column, d.severity) == (8, 21, "warning")
     assert "2nd argument" in d.message and "\\$1" in d.message
@@ -55,9 +59,13 @@ def test_dollar_one_in_awk_is_flagged_with_escape_fix(ws: Path) -> None:
 
 # 2. context: fork ----------------------------------------------------------------------------
 def test_fork_explained_and_conversation_reference_flagged(ws: Path) -> None:
-    p = write_skill(ws / ".claude/skills/finish", "finish", "Finishes tasks. Use when the user asks to finish up.",
-                    extra="context: fork\nagent: general-purpose",
-                    body="\nTake the tasks the user mentioned earlier in this conversation and finish each.\n")
+    p = write_skill(
+        ws / ".claude/skills/finish",
+        "finish",
+        "Finishes tasks. Use when the user asks to finish up.",
+        extra="context: fork\nagent: general-purpose",
+        body="\nTake the tasks the user mentioned earlier in this conversation and finish each.\n",
+    )
     codes = _codes(p, "claude-code")
     msgs = [d.message for d in codes["CC014"]]
     assert any("does not see the conversation" in m for m in msgs)
@@ -80,8 +88,12 @@ def test_status_takes_over_the_builtin_command(ws: Path) -> None:
 
 # 4. Codex and disable-model-invocation -----------------------------------------------------------
 def test_codex_ignores_disable_model_invocation_and_explain_names_the_cause(ws: Path) -> None:
-    p = write_skill(ws / ".agents/skills/deploy", "deploy", "Deploys the app. Use only on request.",
-                    extra="disable-model-invocation: true")
+    p = write_skill(
+        ws / ".agents/skills/deploy",
+        "deploy",
+        "Deploys the app. Use only on request.",
+        extra="disable-model-invocation: true",
+    )
     (d,) = _codes(p, "codex")["CX003"]
     assert d.severity == "warning" and "agents/openai.yaml" in d.message
     assert "FLD001" not in _codes(p, "codex")
@@ -99,6 +111,7 @@ def test_codex_ignores_disable_model_invocation_and_explain_names_the_cause(ws: 
 
 def test_hidden_fix_follows_the_cause() -> None:
     from workbench.core.explain import hidden_fix
+
     assert hidden_fix("missing-description: loaded but not listed").startswith("Add a description")
     assert "disable-model-invocation" in hidden_fix("disable-model-invocation: true: not listed")
     assert "config.toml" in hidden_fix("disabled by [[skills.config]] enabled = false in config.toml")
@@ -106,8 +119,12 @@ def test_hidden_fix_follows_the_cause() -> None:
 
 # 5. relative paths in the body -------------------------------------------------------------------
 def test_skill_relative_path_info_for_claude_code(ws: Path) -> None:
-    p = write_skill(ws / ".claude/skills/spec", "spec", "Checks specs. Use when asked about the spec.",
-                    body="\nRead `references/spec.md` first, then `references/missing.md`.\n")
+    p = write_skill(
+        ws / ".claude/skills/spec",
+        "spec",
+        "Checks specs. Use when asked about the spec.",
+        body="\nRead `references/spec.md` first, then `references/missing.md`.\n",
+    )
     (p.parent / "references").mkdir()
     (p.parent / "references/spec.md").write_text("# spec\n")
     (d,) = _codes(p, "claude-code")["BODY009"]
@@ -118,6 +135,7 @@ def test_skill_relative_path_info_for_claude_code(ws: Path) -> None:
 
 def test_failed_read_says_the_file_is_in_the_skill_folder(tmp_path: Path) -> None:
     from workbench.core.chat.tools import FileAccess, ToolContext, make_read_tool
+
     skill_dir = tmp_path / "skills/spec"
     (skill_dir / "references").mkdir(parents=True)
     (skill_dir / "references/spec.md").write_text("x")

@@ -25,8 +25,9 @@ from workbench.core.lint import find_skill_files, lint_paths
 from workbench.core.model import CLIENT_IDS, Environment
 from workbench.core.skillfile import read_skill_file, special_file_problem
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or os.name != "posix",
-                                reason="FIFOs and symlinks need POSIX")
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or os.name != "posix", reason="FIFOs and symlinks need POSIX"
+)
 
 GOOD = "---\nname: good\ndescription: A good skill. Use when testing broken entries.\n---\n# Good\n"
 
@@ -65,8 +66,8 @@ def make_bad_root(base: Path) -> Path:
     os.mkfifo(base / "a-fifo")
     os.symlink(base / "a-fifo", root / "to-fifo" / "SKILL.md")
     os.symlink("SKILL.md", root / "self-loop" / "SKILL.md")
-    os.symlink("loop", root / "loop")                       # a skill folder that loops
-    os.symlink(base / "deleted-skill", root / "gone")       # a skill folder whose target is gone
+    os.symlink("loop", root / "loop")  # a skill folder that loops
+    os.symlink(base / "deleted-skill", root / "gone")  # a skill folder whose target is gone
     _age(base)
     return root
 
@@ -84,6 +85,7 @@ def _in_thread(fn, *args):
 
     def target():
         box["value"] = fn(*args)
+
     t = threading.Thread(target=target, daemon=True)
     t.start()
     t.join(60)
@@ -116,6 +118,7 @@ def _check(cat) -> None:
 
 # ---- read_skill_file -----------------------------------------------------------------------
 
+
 def test_read_skill_file_never_opens_special_files(tmp_path, monkeypatch):
     root = make_bad_root(tmp_path)
     opened: list[str] = []
@@ -124,6 +127,7 @@ def test_read_skill_file_never_opens_special_files(tmp_path, monkeypatch):
     def spy(path, flags, *a, **kw):
         opened.append(os.fspath(path))
         return real_open(path, flags, *a, **kw)
+
     monkeypatch.setattr(os, "open", spy)
     for folder, reason in EXPECTED.items():
         sf = _in_thread(read_skill_file, root / folder / "SKILL.md")
@@ -136,11 +140,17 @@ def test_read_skill_file_never_opens_special_files(tmp_path, monkeypatch):
 def test_special_file_problem_messages(tmp_path):
     root = make_bad_root(tmp_path)
     assert special_file_problem(root / "good" / "SKILL.md") is None
-    assert special_file_problem(root / "dangling" / "SKILL.md") == \
-        f"SKILL.md is a broken symlink to {tmp_path / 'nowhere' / 'SKILL.md'}"
-    assert special_file_problem(root / "to-folder" / "SKILL.md") == \
-        f"SKILL.md is a symlink to a folder ({tmp_path / 'a-folder'})"
-    assert special_file_problem(root / "self-loop" / "SKILL.md") == "SKILL.md is a symlink that loops (SKILL.md)"
+    assert (
+        special_file_problem(root / "dangling" / "SKILL.md")
+        == f"SKILL.md is a broken symlink to {tmp_path / 'nowhere' / 'SKILL.md'}"
+    )
+    assert (
+        special_file_problem(root / "to-folder" / "SKILL.md")
+        == f"SKILL.md is a symlink to a folder ({tmp_path / 'a-folder'})"
+    )
+    assert (
+        special_file_problem(root / "self-loop" / "SKILL.md") == "SKILL.md is a symlink that loops (SKILL.md)"
+    )
 
 
 def test_unreadable_regular_file_is_skipped_by_every_client(tmp_path, monkeypatch):
@@ -157,6 +167,7 @@ def test_unreadable_regular_file_is_skipped_by_every_client(tmp_path, monkeypatc
         if os.fspath(path) == str(locked):
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, flags, *a, **kw)
+
     monkeypatch.setattr(os, "open", deny)
     sf = read_skill_file(locked)
     assert sf.state == "unreadable" and sf.message == "cannot read: Permission denied"
@@ -167,6 +178,7 @@ def test_unreadable_regular_file_is_skipped_by_every_client(tmp_path, monkeypatc
 
 
 # ---- discovery -----------------------------------------------------------------------------
+
 
 def test_every_client_reports_every_broken_entry(tmp_path):
     env = _env(tmp_path, make_bad_root(tmp_path))
@@ -210,19 +222,23 @@ def test_walk_without_symlinks_is_remembered_with_its_reasons(tmp_path):
     again = walk(root, EXTRA_RULES, dirs=dc)
     assert dc.hits and first == again
     assert [(f.path.parent.name, f.skip_reason) for f in again] == [
-        ("fifo", "SKILL.md is not a regular file (FIFO)"), ("folder", "SKILL.md is a folder, not a file")]
+        ("fifo", "SKILL.md is not a regular file (FIFO)"),
+        ("folder", "SKILL.md is a folder, not a file"),
+    ]
 
 
 def test_broken_folder_links_reported_only_where_skill_folders_live(tmp_path):
     root = tmp_path / "skills"
     (root / "group").mkdir(parents=True)
-    os.symlink(tmp_path / "missing", root / "group" / "deep-gone")   # depth 2: not reported
-    os.symlink(tmp_path / "missing", root / ".hidden")               # dot-name: not reported
-    os.symlink("deep-loop", root / "group" / "deep-loop")            # a loop at depth 2
+    os.symlink(tmp_path / "missing", root / "group" / "deep-gone")  # depth 2: not reported
+    os.symlink(tmp_path / "missing", root / ".hidden")  # dot-name: not reported
+    os.symlink("deep-loop", root / "group" / "deep-loop")  # a loop at depth 2
     one_level = WalkRules(max_depth=1, client="X")
-    assert walk(root, one_level) == []                                # X only looks 1 level deep
+    assert walk(root, one_level) == []  # X only looks 1 level deep
     got = {f.path.parent.name: f.skip_reason for f in walk(root, EXTRA_RULES)}
-    assert got == {"deep-loop": "the skill folder deep-loop/ is a symlink that loops (deep-loop -> deep-loop)"}
+    assert got == {
+        "deep-loop": "the skill folder deep-loop/ is a symlink that loops (deep-loop -> deep-loop)"
+    }
 
 
 def test_rescan_after_fixing_a_broken_entry(tmp_path):
@@ -234,10 +250,11 @@ def test_rescan_after_fixing_a_broken_entry(tmp_path):
     target.mkdir()
     (target / "SKILL.md").write_text(GOOD.replace("name: good", "name: dangling"))
     got = _reasons(scan(env, "agentskills", cache))
-    assert got["dangling"][0] == "listed"   # the unreadable verdict was not cached
+    assert got["dangling"][0] == "listed"  # the unreadable verdict was not cached
 
 
 # ---- config files next to skills -------------------------------------------------------------
+
 
 def test_config_readers_do_not_open_fifos(tmp_path):
     fifo = tmp_path / "openclaw.json"
@@ -247,6 +264,7 @@ def test_config_readers_do_not_open_fifos(tmp_path):
 
 
 # ---- lint ----------------------------------------------------------------------------------
+
 
 def test_lint_reports_broken_skill_md_entries(tmp_path):
     root = make_bad_root(tmp_path)
@@ -276,11 +294,27 @@ def test_cli_lint_and_scan_on_broken_entries(tmp_path, capsys, monkeypatch):
         assert f"error STR003 {EXPECTED[folder]}" in out and "1 file: 1 error" in err
     (tmp_path / "ws2").mkdir()
     (tmp_path / "home").mkdir()
-    rc = _in_thread(main, ["scan", str(tmp_path / "ws2"), "--home", str(tmp_path / "home"), "--client", "all",
-                           "--root", str(root), "--format", "json", "--no-cache"])
+    rc = _in_thread(
+        main,
+        [
+            "scan",
+            str(tmp_path / "ws2"),
+            "--home",
+            str(tmp_path / "home"),
+            "--client",
+            "all",
+            "--root",
+            str(root),
+            "--format",
+            "json",
+            "--no-cache",
+        ],
+    )
     out, err = capsys.readouterr()
     assert rc == 0
     data = json.loads(out)["clients"]
     for cid in CLIENT_IDS:
-        skipped = {Path(s["path"]).parent.name: s["reason"] for s in data[cid]["skills"] if s["status"] == "skipped"}
+        skipped = {
+            Path(s["path"]).parent.name: s["reason"] for s in data[cid]["skills"] if s["status"] == "skipped"
+        }
         assert set(skipped) == set(EXPECTED), cid

@@ -27,7 +27,9 @@ def mkenv(tmp_path: Path, **kw) -> Environment:
 
 
 def status(cat, name=None, part=None):
-    got = [s for s in cat.skills if (name is None or s.name == name) and (part is None or part in str(s.path))]
+    got = [
+        s for s in cat.skills if (name is None or s.name == name) and (part is None or part in str(s.path))
+    ]
     assert len(got) == 1, [(s.name, str(s.path), s.status, s.reason) for s in cat.skills]
     return got[0]
 
@@ -51,8 +53,14 @@ def test_profiles_follow_the_contract(cid, tmp_path):
 
 def test_description_wrapped_by_a_formatter(tmp_path):
     env = mkenv(tmp_path)
-    write_skill(env.home / ".agents/skills/wrap", raw="---\nname: wrap\ndescription: Use when the user asks\n  to wrap lines.\n---\n# x\n")
-    write_skill(env.home / ".claude/skills/wrap", raw="---\nname: wrap\ndescription: Use when the user asks\n  to wrap lines.\n---\n# x\n")
+    write_skill(
+        env.home / ".agents/skills/wrap",
+        raw="---\nname: wrap\ndescription: Use when the user asks\n  to wrap lines.\n---\n# x\n",
+    )
+    write_skill(
+        env.home / ".claude/skills/wrap",
+        raw="---\nname: wrap\ndescription: Use when the user asks\n  to wrap lines.\n---\n# x\n",
+    )
     for cid, cat in all_clients(env).items():
         for s in cat.skills:
             if s.status != "skipped":
@@ -61,7 +69,10 @@ def test_description_wrapped_by_a_formatter(tmp_path):
 
 def test_wrapped_description_with_colon_line_parsers(tmp_path):
     env = mkenv(tmp_path)
-    write_skill(env.home / ".agents/skills/wc", raw="---\nname: wc\ndescription: Use when: the user asks\n  to wrap.\n---\n")
+    write_skill(
+        env.home / ".agents/skills/wc",
+        raw="---\nname: wc\ndescription: Use when: the user asks\n  to wrap.\n---\n",
+    )
     cats = all_clients(env)
     assert status(cats["gemini-cli"], "wc").description == "Use when: the user asks to wrap."
     oc = status(cats["openclaw"], "wc")
@@ -71,6 +82,7 @@ def test_wrapped_description_with_colon_line_parsers(tmp_path):
 def test_unquoted_colon_in_description(corpus, tmp_path):
     env = mkenv(tmp_path)
     import shutil
+
     shutil.copytree(corpus / "openclaw/skills/discord", env.home / ".agents/skills/discord")
     shutil.copytree(corpus / "openclaw/skills/discord", env.home / ".claude/skills/discord")
     cats = all_clients(env)
@@ -78,7 +90,9 @@ def test_unquoted_colon_in_description(corpus, tmp_path):
     assert status(cats["codex"], "discord").status == "listed"
     assert status(cats["codex"], "discord").parse_mode == "fallback"
     assert status(cats["gemini-cli"], "discord").parse_mode == "fallback"
-    assert status(cats["gemini-cli"], "discord").description.startswith("Use when you need to control Discord")
+    assert status(cats["gemini-cli"], "discord").description.startswith(
+        "Use when you need to control Discord"
+    )
     assert status(cats["openclaw"], "discord").parse_mode == "fallback"
     ag = status(cats["agentskills"], "discord")
     assert ag.status == "listed" and ag.parse_mode == "fallback" and "discord tool: send" in ag.description
@@ -96,6 +110,7 @@ def test_unquoted_colon_in_description(corpus, tmp_path):
 def test_food_order_colon(corpus, tmp_path):
     env = mkenv(tmp_path, bins={"ordercli"})
     import shutil
+
     shutil.copytree(corpus / "openclaw/skills/food-order", env.workspace / "skills/food-order")
     oc = status(scan(env, "openclaw"), "food-order")
     assert oc.status == "listed" and "Triggers: order food" in oc.description
@@ -118,6 +133,7 @@ def test_bom(tmp_path):
 
 def test_no_frontmatter_canvas(corpus, tmp_path):
     import shutil
+
     env = mkenv(tmp_path)
     for root in (".claude/skills", ".agents/skills", ".copilot/skills", ".cursor/skills"):
         shutil.copytree(corpus / "openclaw/skills/canvas", env.home / root / "canvas")
@@ -279,11 +295,17 @@ def test_codex_config_disable_and_untrusted(tmp_path):
 def test_openclaw_rules(tmp_path):
     env = mkenv(tmp_path, bins={"present"}, os_name="linux", env={"TOKEN": "x"})
     ws = env.workspace / "skills"
-    write_skill(ws / "ok", "ok", extra='metadata: {"openclaw": {"requires": {"bins": ["present"], "env": ["TOKEN"]}}}')
+    write_skill(
+        ws / "ok", "ok", extra='metadata: {"openclaw": {"requires": {"bins": ["present"], "env": ["TOKEN"]}}}'
+    )
     write_skill(ws / "mac", "mac", extra='metadata: {"clawdbot": {"os": ["darwin"]}}')
     write_skill(ws / "any", "any", extra='metadata: {"moltbot": {"requires": {"anyBins": ["a", "b"]}}}')
     write_skill(ws / "env", "env", extra='metadata: {"openclaw": {"requires": {"env": ["MISSING"]}}}')
-    write_skill(ws / "always", "always", extra='metadata: {"openclaw": {"always": true, "requires": {"bins": ["zz"]}}}')
+    write_skill(
+        ws / "always",
+        "always",
+        extra='metadata: {"openclaw": {"always": true, "requires": {"bins": ["zz"]}}}',
+    )
     write_skill(ws / "nodesc", "nodesc", description=None)
     write_skill(ws / "outer", "outer")
     write_skill(ws / "outer" / "inner", "inner")
@@ -310,7 +332,10 @@ def test_gemini_rules(tmp_path):
     write_skill(env.workspace / ".gemini/skills", "rootlevel")
     write_skill(env.workspace / ".agents/skills/a", "a:b/c")
     write_skill(env.workspace / ".agents/skills/num", raw="---\nname: 5\ndescription: x\n---\n")
-    write_skill(env.workspace / ".agents/skills/folded", raw="---\nname: folded\ndescription: >\n  Folded text.\n---\n")
+    write_skill(
+        env.workspace / ".agents/skills/folded",
+        raw="---\nname: folded\ndescription: >\n  Folded text.\n---\n",
+    )
     write_skill(env.home / ".gemini/skills/dup", "dup")
     write_skill(env.workspace / ".agents/skills/dup", "dup")
     g = scan(env, "gemini-cli")

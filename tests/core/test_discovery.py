@@ -32,8 +32,11 @@ def mkenv(tmp_path: Path, **kw) -> Environment:
 
 
 def one(cat, name=None, path_part=None):
-    got = [s for s in cat.skills if (name is None or s.name == name)
-           and (path_part is None or path_part in str(s.path))]
+    got = [
+        s
+        for s in cat.skills
+        if (name is None or s.name == name) and (path_part is None or path_part in str(s.path))
+    ]
     assert len(got) == 1, [(s.name, str(s.path), s.status) for s in cat.skills]
     return got[0]
 
@@ -74,6 +77,7 @@ def test_parse_cache_threads(tmp_path):
                 assert cache.get(p).ok
         except Exception as exc:  # pragma: no cover
             errs.append(exc)
+
     ts = [threading.Thread(target=work) for _ in range(4)]
     for t in ts:
         t.start()
@@ -117,7 +121,9 @@ def test_demo_exercises_every_status():
 
 def test_demo_touched_activates_paths_and_nested():
     d = demo_environment()
-    env = demo_environment(touched=[d.workspace / "src/api/users.ts", d.workspace / "packages/web/src/app.ts"])
+    env = demo_environment(
+        touched=[d.workspace / "src/api/users.ts", d.workspace / "packages/web/src/app.ts"]
+    )
     cc = scan(env, "claude-code")
     assert one(cc, "api-conventions").status == "listed"
     nested = one(cc, path_part="packages/web")
@@ -160,8 +166,11 @@ def test_corpus_installed_in_temp_home(corpus, tmp_path):
     _copy(corpus, "openclaw/skills/food-order", ag / "food-order")
     _copy(corpus, "anthropics-skills/skills/mcp-builder", env.workspace / ".agents/skills/mcp-builder")
     # a monorepo package with its own .claude/skills
-    _copy(corpus, "anthropics-skills/skills/webapp-testing",
-          env.workspace / "packages/app/.claude/skills/webapp-testing")
+    _copy(
+        corpus,
+        "anthropics-skills/skills/webapp-testing",
+        env.workspace / "packages/app/.claude/skills/webapp-testing",
+    )
     cats = scan_all(env)
     cc = cats["claude-code"]
     assert one(cc, "brainstorming").status == "listed"

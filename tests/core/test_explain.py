@@ -25,9 +25,11 @@ def steps(exp):
 
 
 def test_full_chain_for_a_listed_skill_with_overlaps():
-    skills = [sk("pdf-forms", "Fill and extract PDF forms and text"),
-              sk("pdf-reader", "Extract text from PDF files"),
-              sk("xlsx", "Spreadsheet formulas and charts")]
+    skills = [
+        sk("pdf-forms", "Fill and extract PDF forms and text"),
+        sk("pdf-reader", "Extract text from PDF files"),
+        sk("xlsx", "Spreadsheet formulas and charts"),
+    ]
     exp = explain_catalog(Catalog("claude-code", env(), [ROOT], skills), "pdf-forms", 200_000)
     assert steps(exp) == list(STEPS)
     assert exp.listing_state == "full" and exp.level in ("ok", "info", "warn")
@@ -57,6 +59,7 @@ def test_fit_length_is_a_real_fit():
 
     from workbench.core.explain import _fit_length
     from workbench.core.listing import render_listing
+
     skills = [sk(f"s{i}", "d" * 300) for i in range(40)]
     cat = Catalog("claude-code", env(), [ROOT], skills)
     target = skills[5]
@@ -85,7 +88,9 @@ def test_shadowed_and_gated_and_fallback():
     fb = sk("loose", "Loose yaml", parse_mode="fallback", parse_note="unquoted colon recovered")
     cat = Catalog("openclaw", env(), [ROOT], [winner, loser, gated, fb])
     e1 = explain_catalog(cat, str(loser.path))
-    assert e1.path == str(loser.path) and any(f.step == "shadowed" and f.level == "error" for f in e1.findings)
+    assert e1.path == str(loser.path) and any(
+        f.step == "shadowed" and f.level == "error" for f in e1.findings
+    )
     e2 = explain_catalog(cat, "deploy")  # the winner, by name
     assert e2.path == str(winner.path) and any("Shadows 1" in f.title for f in e2.findings)
     e3 = explain_catalog(cat, "mac-only")

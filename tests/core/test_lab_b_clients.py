@@ -35,6 +35,7 @@ def one(cat, name):
 
 # -- Gemini CLI ----------------------------------------------------------------------------------
 
+
 def test_gemini_load_order_and_override_in_place(tmp_path):
     env = mkenv(tmp_path)
     for root, tag in ((env.home / ".gemini/skills", "hg"), (env.workspace / ".agents/skills", "wa")):
@@ -64,12 +65,16 @@ def test_gemini_same_root_clash_first_folder_wins(tmp_path):
 
 def test_gemini_line_parser_and_fence(tmp_path):
     env = mkenv(tmp_path)
-    write_raw(env.workspace / ".agents/skills", {
-        "tabs": "---\nname: tabs\n\tdescription: Tab indented.\n---\n",
-        "listdesc": "---\nname: listdesc\ndescription:\n  - a\n  - b\n---\n",
-        "booldesc": "---\nname: booldesc\ndescription: true\n---\n",
-        "empty": '---\nname: empty\ndescription: ""\n---\n',
-        "fence": "---  \nname: fence\ndescription: Spaces after the fence.\n---\n"})
+    write_raw(
+        env.workspace / ".agents/skills",
+        {
+            "tabs": "---\nname: tabs\n\tdescription: Tab indented.\n---\n",
+            "listdesc": "---\nname: listdesc\ndescription:\n  - a\n  - b\n---\n",
+            "booldesc": "---\nname: booldesc\ndescription: true\n---\n",
+            "empty": '---\nname: empty\ndescription: ""\n---\n',
+            "fence": "---  \nname: fence\ndescription: Spaces after the fence.\n---\n",
+        },
+    )
     cat = scan(env, "gemini-cli")
     assert (one(cat, "tabs").description, one(cat, "tabs").parse_mode) == ("Tab indented.", "fallback")
     assert one(cat, "listdesc").description == "- a - b"
@@ -84,8 +89,15 @@ def test_gemini_line_parser_and_fence(tmp_path):
 def test_gemini_capture_texts_fill_the_builtins(tmp_path):
     env = mkenv(tmp_path)
     write_skill(env.workspace / ".gemini/skills/a", "a", "A.")
-    texts = {"builtins": [{"name": "skill-creator", "description": "made-up text",
-                           "location": "/pkg/bundle/builtin/skill-creator/SKILL.md"}]}
+    texts = {
+        "builtins": [
+            {
+                "name": "skill-creator",
+                "description": "made-up text",
+                "location": "/pkg/bundle/builtin/skill-creator/SKILL.md",
+            }
+        ]
+    }
     rep = render_listing(scan(env, "gemini-cli"), None, {"client_texts": texts})
     assert "<description>made-up text</description>" in rep.text
     assert "/pkg/bundle/builtin/skill-creator/SKILL.md" in rep.text
@@ -94,16 +106,29 @@ def test_gemini_capture_texts_fill_the_builtins(tmp_path):
 
 def test_gemini_runner_extracts_builtins():
     from workbench.core.clients.gemini_cli.runner import RUNNER
-    listing = ("# Available Agent Skills\n\nIntro.\n\n<available_skills>\n"
-               "  <skill>\n    <name>b1</name>\n    <description>D1</description>\n"
-               "    <location>/x/bundle/builtin/b1/SKILL.md</location>\n  </skill>\n"
-               "  <skill>\n    <name>mine</name>\n    <description>D2</description>\n"
-               "    <location>/ws/.gemini/skills/mine/SKILL.md</location>\n  </skill>\n"
-               "</available_skills>")
-    body = {"systemInstruction": {"parts": [{"text": "Before.\n\n" + listing + "\n\nAfter."}]},
-            "tools": [{"functionDeclarations": [{"name": "activate_skill"}]}]}
-    req = RecordedRequest(0, "POST", "/v1beta/models/m:streamGenerateContent", {}, {},
-                          json.dumps(body).encode(), "gemini-stream", 0.0)
+
+    listing = (
+        "# Available Agent Skills\n\nIntro.\n\n<available_skills>\n"
+        "  <skill>\n    <name>b1</name>\n    <description>D1</description>\n"
+        "    <location>/x/bundle/builtin/b1/SKILL.md</location>\n  </skill>\n"
+        "  <skill>\n    <name>mine</name>\n    <description>D2</description>\n"
+        "    <location>/ws/.gemini/skills/mine/SKILL.md</location>\n  </skill>\n"
+        "</available_skills>"
+    )
+    body = {
+        "systemInstruction": {"parts": [{"text": "Before.\n\n" + listing + "\n\nAfter."}]},
+        "tools": [{"functionDeclarations": [{"name": "activate_skill"}]}],
+    }
+    req = RecordedRequest(
+        0,
+        "POST",
+        "/v1beta/models/m:streamGenerateContent",
+        {},
+        {},
+        json.dumps(body).encode(),
+        "gemini-stream",
+        0.0,
+    )
     ex = RUNNER.extract(req)
     assert ex.listing == listing and ex.skills == ["b1", "mine"] and ex.builtins == ["b1"]
     assert ex.tool == {"name": "activate_skill"}
@@ -113,15 +138,20 @@ def test_gemini_runner_extracts_builtins():
 
 # -- Codex CLI -----------------------------------------------------------------------------------
 
+
 def test_codex_reading(tmp_path):
     env = mkenv(tmp_path)
     root = env.workspace / ".agents/skills"
-    write_raw(root, {
-        "colon": "---\nname: colon\ndescription: Use this: when colons.\n---\n",
-        "num": "---\nname: 12345\ndescription: Numeric name.\n---\n",
-        "bool": "---\nname: bool\ndescription: true\n---\n",
-        "tabs": "---\nname: tabs\n\tdescription: Tab.\n---\n",
-        "listdesc": "---\nname: listdesc\ndescription:\n  - a\n---\n"})
+    write_raw(
+        root,
+        {
+            "colon": "---\nname: colon\ndescription: Use this: when colons.\n---\n",
+            "num": "---\nname: 12345\ndescription: Numeric name.\n---\n",
+            "bool": "---\nname: bool\ndescription: true\n---\n",
+            "tabs": "---\nname: tabs\n\tdescription: Tab.\n---\n",
+            "listdesc": "---\nname: listdesc\ndescription:\n  - a\n---\n",
+        },
+    )
     target = write_skill(tmp_path / "elsewhere/real", "filelink", "Linked file.")
     (root / "filelink").mkdir()
     os.symlink(target, root / "filelink/SKILL.md")
@@ -144,8 +174,12 @@ def test_codex_listing_roots_table_and_system_skills(tmp_path):
     lines = rep.text.split("\n")
     sysroot = f"{env.home}/.codex/skills/.system"
     # the roots table in root order (user ~/.agents, system, repo), every time
-    assert lines[3:7] == ["### Skill roots", f"- `r0` = `{env.home}/.agents/skills`",
-                          f"- `r1` = `{sysroot}`", f"- `r2` = `{env.workspace}/.agents/skills`"]
+    assert lines[3:7] == [
+        "### Skill roots",
+        f"- `r0` = `{env.home}/.agents/skills`",
+        f"- `r1` = `{sysroot}`",
+        f"- `r2` = `{env.workspace}/.agents/skills`",
+    ]
     assert "How to use skills" not in rep.text and lines[-1] == "</skills_instructions>"
     # system skills first (placeholders of the stored lengths), then repo, then user
     names = [ln.split(":")[0][2:] for ln in lines if ln.startswith("- ") and "(file: " in ln]
@@ -166,6 +200,7 @@ def test_codex_budget_ignores_the_roots_table(tmp_path):
 
 
 # -- GitHub Copilot CLI --------------------------------------------------------------------------
+
 
 def test_copilot_roots_precedence_and_order(tmp_path):
     env = mkenv(tmp_path)
@@ -191,11 +226,15 @@ def test_copilot_roots_precedence_and_order(tmp_path):
 def test_copilot_reading(tmp_path):
     env = mkenv(tmp_path)
     root = env.workspace / ".github/skills"
-    write_raw(root, {
-        "colon": "---\nname: colon\ndescription: Use this: when.\n---\n",
-        "twice": "---\nname: twice\ndescription: a\ndescription: b\n---\n",
-        "num": "---\nname: 5\ndescription: n\n---\n",
-        "nodesc": "---\nname: nodesc\n---\nFirst line.\n\nSecond.\n"})
+    write_raw(
+        root,
+        {
+            "colon": "---\nname: colon\ndescription: Use this: when.\n---\n",
+            "twice": "---\nname: twice\ndescription: a\ndescription: b\n---\n",
+            "num": "---\nname: 5\ndescription: n\n---\n",
+            "nodesc": "---\nname: nodesc\n---\nFirst line.\n\nSecond.\n",
+        },
+    )
     write_skill(root / "noname", description="No name.")
     write_skill(root / "spaced", "My Fancy Skill", "Spaces.")
     write_skill(root / "long", "long", "x" * 1025)
@@ -204,7 +243,8 @@ def test_copilot_reading(tmp_path):
     cat = scan(env, "copilot-cli")
     status = {s.path.parent.name: s.status for s in cat.skills}
     assert {k: status[k] for k in ("colon", "twice", "num", "long")} == dict.fromkeys(
-        ("colon", "twice", "num", "long"), "skipped")
+        ("colon", "twice", "num", "long"), "skipped"
+    )
     assert one(cat, "nodesc").description == "First line. Second."
     assert one(cat, "noname").status == "listed"
     assert one(cat, "My-Fancy-Skill").status == "listed"
@@ -232,14 +272,17 @@ def test_copilot_budget_edge_and_overflow_line(tmp_path):
 
     def desc(entry_plus_one: int) -> str:  # a 5-char name: entry + 1 = 99 + len(description)
         return "d" * (entry_plus_one - 99)
+
     for i in range(36):
         write_skill(root / f"s-{i:03d}", f"s-{i:03d}", desc(399))
     write_skill(root / "s-036", "s-036", desc(636))
     write_skill(root / "s-037", "s-037", "Small.")
     rep = render_listing(scan(env, "copilot-cli"))
     assert rep.budget_used == 15_000
-    assert rep.text.endswith("Additional skills available (invoke by name): s-037, "
-                             "customize-cloud-agent, github-pr-media\n</available_skills>")
+    assert rep.text.endswith(
+        "Additional skills available (invoke by name): s-037, "
+        "customize-cloud-agent, github-pr-media\n</available_skills>"
+    )
     assert [b.state for b in rep.builtins] == ["name-only", "name-only"]
     write_skill(root / "s-036", "s-036", desc(637))
     rep = render_listing(scan(env, "copilot-cli"))
@@ -260,16 +303,22 @@ def test_copilot_escaping_and_captured_builtins(tmp_path):
 
 def test_copilot_runner_extract():
     from workbench.core.clients.copilot_cli.runner import RUNNER
-    listing = ("<available_skills>\n<skill>\n  <name>mine</name>\n  <description>D</description>\n"
-               "  <location>project</location>\n</skill>\n<skill>\n  <name>b1</name>\n"
-               "  <description>B</description>\n  <location>builtin</location>\n</skill>\n"
-               "Additional skills available (invoke by name): later, customize-cloud-agent\n"
-               "</available_skills>")
-    body = {"system": [{"type": "text", "text": "A"},
-                       {"type": "text", "text": f"<skill>\n{listing}\n</skill>"}],
-            "messages": [{"role": "user", "content": "hello"}], "tools": [{"name": "skill"}]}
-    req = RecordedRequest(0, "POST", "/v1/messages", {}, {}, json.dumps(body).encode(),
-                          "anthropic-messages", 0.0)
+
+    listing = (
+        "<available_skills>\n<skill>\n  <name>mine</name>\n  <description>D</description>\n"
+        "  <location>project</location>\n</skill>\n<skill>\n  <name>b1</name>\n"
+        "  <description>B</description>\n  <location>builtin</location>\n</skill>\n"
+        "Additional skills available (invoke by name): later, customize-cloud-agent\n"
+        "</available_skills>"
+    )
+    body = {
+        "system": [{"type": "text", "text": "A"}, {"type": "text", "text": f"<skill>\n{listing}\n</skill>"}],
+        "messages": [{"role": "user", "content": "hello"}],
+        "tools": [{"name": "skill"}],
+    }
+    req = RecordedRequest(
+        0, "POST", "/v1/messages", {}, {}, json.dumps(body).encode(), "anthropic-messages", 0.0
+    )
     assert RUNNER.is_listing_request(req)
     ex = RUNNER.extract(req)
     assert ex.listing == listing and ex.placement.block_index == 1
@@ -280,22 +329,37 @@ def test_copilot_runner_extract():
 def test_codex_runner_extract_and_config(tmp_path):
     from workbench.core.capture.runner import RunContext
     from workbench.core.clients.codex.runner import RUNNER
-    ctx = RunContext(home=tmp_path, workspace=tmp_path / "ws", base_url="http://127.0.0.1:1",
-                     exe=Path("/bin/codex"), options={"codex_config": "model_context_window = 32000"})
+
+    ctx = RunContext(
+        home=tmp_path,
+        workspace=tmp_path / "ws",
+        base_url="http://127.0.0.1:1",
+        exe=Path("/bin/codex"),
+        options={"codex_config": "model_context_window = 32000"},
+    )
     spec = RUNNER.prepare(ctx)
     import tomllib
+
     cfg = tomllib.loads((tmp_path / ".codex/config.toml").read_text())
     assert cfg["model_context_window"] == 32000 and cfg["model_provider"] == "standin"
     assert cfg["projects"][str(tmp_path / "ws")]["trust_level"] == "trusted"
     assert spec.env["CODEX_HOME"] == str(tmp_path / ".codex")
     write_skill(tmp_path / ".codex/skills/.system/imagegen", "imagegen", "Made-up  text.")
-    listing = ("<skills_instructions>\n## Skills\nIntro.\n### Skill roots\n- `r0` = `/r`\n"
-               "### Available skills\n- imagegen: Made-up text. (file: r0/imagegen/SKILL.md)\n"
-               "- a: b: c (file: r0/a/SKILL.md)\n</skills_instructions>")
-    body = {"input": [{"type": "message", "role": "developer", "content": [{"type": "input_text",
-                                                                            "text": listing}]}]}
-    ex = RUNNER.extract(RecordedRequest(0, "POST", "/v1/responses", {}, {}, json.dumps(body).encode(),
-                                        "openai-responses", 0.0))
+    listing = (
+        "<skills_instructions>\n## Skills\nIntro.\n### Skill roots\n- `r0` = `/r`\n"
+        "### Available skills\n- imagegen: Made-up text. (file: r0/imagegen/SKILL.md)\n"
+        "- a: b: c (file: r0/a/SKILL.md)\n</skills_instructions>"
+    )
+    body = {
+        "input": [
+            {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": listing}]}
+        ]
+    }
+    ex = RUNNER.extract(
+        RecordedRequest(
+            0, "POST", "/v1/responses", {}, {}, json.dumps(body).encode(), "openai-responses", 0.0
+        )
+    )
     assert ex.listing == listing and ex.skills == ["imagegen", "a"] and ex.builtins == ["imagegen"]
     assert ex.client_texts["builtins"][0]["description"] == "Made-up text."
     assert ex.client_texts["prose"] == {"intro": "Intro."}
@@ -317,6 +381,7 @@ def test_gemini_empty_name_is_listed_empty(tmp_path):
 
 def test_codex_quoted_retry_and_walk(tmp_path):
     from workbench.core.clients.codex.profile import retry_quoted
+
     assert retry_quoted("name: a\ndescription: [unclosed") == {"name": "a", "description": "[unclosed"}
     assert retry_quoted('name: a\ndescription: "never closed') is None
     assert retry_quoted("name: a\ndescription: x\ndescription: y") is None
@@ -333,6 +398,7 @@ def test_codex_quoted_retry_and_walk(tmp_path):
 
 def test_gemini_racy_order_is_warned_and_accepted_by_the_lab(tmp_path):
     from tests.conformance.lab import racy_order
+
     env = mkenv(tmp_path)
     for n in ("a", "b", "c"):
         write_skill(env.workspace / f".gemini/skills/{n}", n, f"{n}.")
@@ -340,10 +406,11 @@ def test_gemini_racy_order_is_warned_and_accepted_by_the_lab(tmp_path):
     assert any("racy" in w for w in rep.warnings)
     lines = rep.text.split("\n")
     i = lines.index("    <name>c</name>") - 1  # swap the first two entries (5 lines each)
-    swapped = "\n".join(lines[:i] + lines[i + 5:i + 10] + lines[i:i + 5] + lines[i + 10:])
+    swapped = "\n".join(lines[:i] + lines[i + 5 : i + 10] + lines[i : i + 5] + lines[i + 10 :])
     assert racy_order("gemini-cli", rep, swapped, ["b", "c", "a"], ["c", "b", "a"])
-    assert racy_order("gemini-cli", rep, swapped.replace("b.", "x."), ["b", "c", "a"],
-                      ["c", "b", "a"]) is None
+    assert (
+        racy_order("gemini-cli", rep, swapped.replace("b.", "x."), ["b", "c", "a"], ["c", "b", "a"]) is None
+    )
     assert racy_order("copilot-cli", rep, swapped, ["b", "c", "a"], ["c", "b", "a"]) is None
 
 

@@ -17,11 +17,11 @@ from workbench.core.model import CLIENT_IDS, Environment
 @pytest.fixture(scope="module")
 def catalogs(corpus, tmp_path_factory):
     from workbench.core.discovery import scan_all
+
     base = tmp_path_factory.mktemp("corpus-env")
     (base / "ws").mkdir()
     (base / "home").mkdir()
-    env = Environment(workspace=base / "ws", home=base / "home", env={},
-                      extra_roots=[Path(corpus).resolve()])
+    env = Environment(workspace=base / "ws", home=base / "home", env={}, extra_roots=[Path(corpus).resolve()])
     return scan_all(env)
 
 

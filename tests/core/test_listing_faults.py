@@ -34,8 +34,9 @@ def test_claude_code_81_descriptions_dropped_names_stay():
         assert f"- {s.name}" in rep.text
     # the least-used (last) lose their descriptions first; most-used can be pinned
     assert rep.skills[-1].state == "name-only" and rep.skills[0].state == "full"
-    rep2 = render_listing(Catalog("claude-code", env(most_used=["skill-112"]), [ROOT], skills), 200_000,
-                          {"builtins": False})
+    rep2 = render_listing(
+        Catalog("claude-code", env(most_used=["skill-112"]), [ROOT], skills), 200_000, {"builtins": False}
+    )
     assert rep2.state_of("skill-112").state == "full"
 
 
@@ -56,16 +57,28 @@ def test_claude_code_builtins_take_the_budget():
 def test_claude_code_budget_rules():
     skills = [sk("a", "x" * 100)]
     cat = Catalog("claude-code", env(), [ROOT], skills)
-    assert render_listing(cat, None).budget_limit == 8000          # fallback
-    assert render_listing(cat, 1_000_000).budget_limit == 40_000    # 1 % x 4 chars/token
+    assert render_listing(cat, None).budget_limit == 8000  # fallback
+    assert render_listing(cat, 1_000_000).budget_limit == 40_000  # 1 % x 4 chars/token
     cat_env = Catalog("claude-code", env(env={"SLASH_COMMAND_TOOL_CHAR_BUDGET": "1234"}), [ROOT], skills)
     assert render_listing(cat_env, 1_000_000).budget_limit == 1234  # env var overrides
     assert any("4 chars/token" in a for a in render_listing(cat, 200_000).assumptions)
 
 
 def _vscode_entry_overhead(name: str, path: str) -> int:
-    return len("\n".join(["<skill>", f"<name>{name}</name>", "<description></description>",
-                          f"<file>{path}</file>", "</skill>"])) + 1
+    return (
+        len(
+            "\n".join(
+                [
+                    "<skill>",
+                    f"<name>{name}</name>",
+                    "<description></description>",
+                    f"<file>{path}</file>",
+                    "</skill>",
+                ]
+            )
+        )
+        + 1
+    )
 
 
 def test_vscode_63_found_about_21_invocable():
@@ -106,8 +119,16 @@ def test_cjk_description_measured_in_characters_not_bytes():
     desc = "日本語の説明文" * 48 + "説明文説明文"  # 342 characters
     assert len(desc) == 342 and len(desc.encode("utf-8")) == 1026
     s = sk("cjk", desc)
-    for client in ("claude-code", "codex", "openclaw", "gemini-cli", "opencode",
-                   "vscode-copilot", "cursor", "agentskills"):
+    for client in (
+        "claude-code",
+        "codex",
+        "openclaw",
+        "gemini-cli",
+        "opencode",
+        "vscode-copilot",
+        "cursor",
+        "agentskills",
+    ):
         rep = render_listing(Catalog(client, env(), [ROOT], [s]), 200_000)
         e = rep.state_of("cjk")
         assert e.description_chars == 342, client
@@ -124,9 +145,14 @@ def test_cjk_description_measured_in_characters_not_bytes():
 def test_codex_round_robin_cuts_cjk_by_characters():
     desc = "説" * 100
     s1, s2 = sk("a", desc), sk("b", "x" * 100)
-    rep = render_listing(Catalog("codex", env(), [ROOT], [s1, s2]), None,
-                         {"budget_chars": 2 + len("- a: (file: r0/a/SKILL.md)") + len("- b: (file: r0/b/SKILL.md)") + 20,
-                          "builtins": False})
+    rep = render_listing(
+        Catalog("codex", env(), [ROOT], [s1, s2]),
+        None,
+        {
+            "budget_chars": 2 + len("- a: (file: r0/a/SKILL.md)") + len("- b: (file: r0/b/SKILL.md)") + 20,
+            "builtins": False,
+        },
+    )
     a, b = rep.state_of("a"), rep.state_of("b")
     assert a.state == b.state == "truncated"
     assert 0 < a.shown_chars < 100 and ("説" * a.shown_chars + " (file:") in rep.text
@@ -140,10 +166,12 @@ def test_1077_char_description_cut_by_codex_and_others(tmp_path):
     assert len(desc) == 1077
     folder = tmp_path / "skills" / "quarterly-report"
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(f"---\nname: quarterly-report\ndescription: {desc}\n---\n# Q\n",
-                                     encoding="utf-8")
-    e = Environment(workspace=tmp_path / "ws", home=tmp_path / "home", env={},
-                    extra_roots=[tmp_path / "skills"])
+    (folder / "SKILL.md").write_text(
+        f"---\nname: quarterly-report\ndescription: {desc}\n---\n# Q\n", encoding="utf-8"
+    )
+    e = Environment(
+        workspace=tmp_path / "ws", home=tmp_path / "home", env={}, extra_roots=[tmp_path / "skills"]
+    )
     (tmp_path / "ws").mkdir()
     (tmp_path / "home").mkdir()
     codex = scan(e, "codex")

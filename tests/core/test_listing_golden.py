@@ -54,6 +54,7 @@ def basic(**kw):
 
 def claude_full_cost(skills):
     from workbench.core.clients.claude_code.listing import entry_description
+
     return sum(len(f"- {s.name}: {entry_description(s)}") + 1 for s in skills)
 
 
@@ -72,6 +73,7 @@ def codex_min_chars(skills):
 
 def _openclaw_max_for(skills, compact_cap=None):
     from workbench.core.clients.openclaw import listing as oc
+
     ordered = oc.listing_order(skills)
     b = oc._Bounded(ordered, 10**9, None)
     if compact_cap is None:
@@ -90,11 +92,17 @@ def _cases():
     budget = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
     c["claude_code_exact_fit"] = (cat("claude-code", s, env(env={budget: str(full)})), None, NO_BUILTINS)
     c["claude_code_one_over"] = (cat("claude-code", s, env(env={budget: str(full - 1)})), None, NO_BUILTINS)
-    c["claude_code_most_used_kept"] = (cat("claude-code", s, env(env={budget: str(full - 1)},
-                                                                 most_used=["brand-guidelines"])),
-                                       None, NO_BUILTINS)
+    c["claude_code_most_used_kept"] = (
+        cat("claude-code", s, env(env={budget: str(full - 1)}, most_used=["brand-guidelines"])),
+        None,
+        NO_BUILTINS,
+    )
     c["claude_code_names_only"] = (cat("claude-code", s, env(env={budget: "40"})), None, NO_BUILTINS)
-    c["claude_code_when_to_use_and_cap"] = (cat("claude-code", [sk("long", "d" * 1600), sk("wtu", "Does X.", when="Use when X is asked.")]), 200_000, {})
+    c["claude_code_when_to_use_and_cap"] = (
+        cat("claude-code", [sk("long", "d" * 1600), sk("wtu", "Does X.", when="Use when X is asked.")]),
+        200_000,
+        {},
+    )
     c["claude_code_empty"] = (cat("claude-code", []), 200_000, {})
 
     s = basic()
@@ -106,12 +114,16 @@ def _cases():
     c["codex_all_names_only"] = (cat("codex", s), None, {"budget_chars": mc, "builtins": False})
     c["codex_some_omitted"] = (cat("codex", s), None, {"budget_chars": mc - 1, "builtins": False})
     c["codex_full_text_tokens"] = (cat("codex", basic() + [sk("nodesc", "")]), 128_000, {})
-    order = [sk("u-skill", "User scope.", r=root("/home/u/.agents/skills", "user", 3)),
-             sk("r-skill", "Repo scope.", r=root("/ws/.agents/skills", "project", 1)),
-             sk("s-skill", "System scope.", r=root("/home/u/.codex/skills/.system", "system", 2)),
-             sk("a-skill", "Admin scope.", r=root("/etc/codex/skills", "admin", 4))]
+    order = [
+        sk("u-skill", "User scope.", r=root("/home/u/.agents/skills", "user", 3)),
+        sk("r-skill", "Repo scope.", r=root("/ws/.agents/skills", "project", 1)),
+        sk("s-skill", "System scope.", r=root("/home/u/.codex/skills/.system", "system", 2)),
+        sk("a-skill", "Admin scope.", r=root("/etc/codex/skills", "admin", 4)),
+    ]
     c["codex_scope_order"] = (cat("codex", order), 128_000, {"builtins": False})
-    long_root = root("/home/u/work/a-very-long-shared-prefix/for-a-collection/of-skills-with-long-paths", "user", 0)
+    long_root = root(
+        "/home/u/work/a-very-long-shared-prefix/for-a-collection/of-skills-with-long-paths", "user", 0
+    )
     many = [sk(f"shared-root-skill-{i}", "", r=long_root) for i in range(12)]
     lines = [codex._Line(x.name, "", f"r0/{x.name}/SKILL.md") for x in many]
     alias_min = sum(ln.min_chars for ln in lines)  # Codex 0.169.0: the roots table is not counted
@@ -121,22 +133,42 @@ def _cases():
     mx = _openclaw_max_for(s)
     names_max = _openclaw_max_for(s, 0)
     c["openclaw_exact_fit"] = (cat("openclaw", s), None, {"max_skills_prompt_chars": mx, **NO_BUILTINS})
-    c["openclaw_one_over_compact"] = (cat("openclaw", s), None,
-                                      {"max_skills_prompt_chars": mx - 1, **NO_BUILTINS})
-    c["openclaw_names_only"] = (cat("openclaw", s), None,
-                                {"max_skills_prompt_chars": names_max, **NO_BUILTINS})
-    c["openclaw_some_omitted"] = (cat("openclaw", s), None,
-                                  {"max_skills_prompt_chars": names_max - 60, **NO_BUILTINS})
-    c["openclaw_small_context"] = (cat("openclaw", [sk(f"s{i}", "word " * 60) for i in range(3)]), 4000,
-                                   NO_BUILTINS)
+    c["openclaw_one_over_compact"] = (
+        cat("openclaw", s),
+        None,
+        {"max_skills_prompt_chars": mx - 1, **NO_BUILTINS},
+    )
+    c["openclaw_names_only"] = (
+        cat("openclaw", s),
+        None,
+        {"max_skills_prompt_chars": names_max, **NO_BUILTINS},
+    )
+    c["openclaw_some_omitted"] = (
+        cat("openclaw", s),
+        None,
+        {"max_skills_prompt_chars": names_max - 60, **NO_BUILTINS},
+    )
+    c["openclaw_small_context"] = (
+        cat("openclaw", [sk(f"s{i}", "word " * 60) for i in range(3)]),
+        4000,
+        NO_BUILTINS,
+    )
     c["openclaw_empty"] = (cat("openclaw", []), None, {})
 
     c["gemini_cli_basic"] = (cat("gemini-cli", basic()), None, {})
     c["copilot_cli_basic"] = (cat("copilot-cli", basic()), None, {})
     c["gemini_cli_empty"] = (cat("gemini-cli", []), None, {})
-    c["opencode_sorted"] = (cat("opencode", basic() + [sk("Alpha", "Capital A."), sk("no-desc", "")]), None, {})
+    c["opencode_sorted"] = (
+        cat("opencode", basic() + [sk("Alpha", "Capital A."), sk("no-desc", "")]),
+        None,
+        {},
+    )
     c["opencode_empty"] = (cat("opencode", []), None, {})
-    c["vscode_read_file"] = (cat("vscode-copilot", basic() + [sk("tagged", "Uses <b>bold</b> tags.")]), None, {"skill_tool": False})
+    c["vscode_read_file"] = (
+        cat("vscode-copilot", basic() + [sk("tagged", "Uses <b>bold</b> tags.")]),
+        None,
+        {"skill_tool": False},
+    )
     vs = [sk(f"skill-{i:02d}", "x" * 400) for i in range(40)]
     c["vscode_skill_tool_cap"] = (cat("vscode-copilot", vs), None, {"skill_tool": True})
     c["agentskills_basic"] = (cat("agentskills", basic()), None, {})
@@ -149,10 +181,15 @@ CASES = _cases()
 
 
 def dump(rep: ListingReport) -> str:
-    lines = [rep.text, "", "===== report (not model-visible) =====",
-             f"client: {rep.client}", f"context_tokens: {rep.context_tokens}",
-             f"budget: {rep.budget_used} / {rep.budget_limit} {rep.budget_unit}",
-             f"counts: {rep.counts()}"]
+    lines = [
+        rep.text,
+        "",
+        "===== report (not model-visible) =====",
+        f"client: {rep.client}",
+        f"context_tokens: {rep.context_tokens}",
+        f"budget: {rep.budget_used} / {rep.budget_limit} {rep.budget_unit}",
+        f"counts: {rep.counts()}",
+    ]
     for s in rep.skills:
         lines.append(f"  {s.state:<9} {s.shown_chars}/{s.description_chars}  {s.name}")
     for w in rep.warnings:
@@ -174,6 +211,7 @@ def test_golden(case):
 
 
 # -- the boundary semantics the golden files pin, asserted directly as well --------------
+
 
 def _states(case):
     catalog, ctx, opts = CASES[case]
@@ -216,11 +254,13 @@ def test_openclaw_boundaries():
 
 def test_codex_round_robin_matches_render_rs_unit_tests():
     """Expectations ported from render.rs's own tests (equal cuts; unused share redistributed)."""
+
     def run(pairs, extra):
         skills = [sk(n, d) for n, d in pairs]
         budget = codex_min_chars(skills) + extra
         rep = render_listing(cat("codex", skills), None, {"budget_chars": budget, "builtins": False})
         return {e.name: e.shown_chars for e in rep.skills}, rep
+
     shown, rep = run([("beta-skill", "uvwxyz"), ("alpha-skill", "abcdef")], 6)
     assert shown == {"alpha-skill": 2, "beta-skill": 2} and not rep.warnings
     shown, _ = run([("short-skill", "x"), ("long-skill", "abcdefghi")], 11)

@@ -56,8 +56,9 @@ def tree(tmp_path: Path) -> Path:
     (root / "nofm").mkdir()
     (root / "nofm" / "SKILL.md").write_text("# just a body\n\nFirst paragraph.\n")
     (root / "when").mkdir()
-    (root / "when" / "SKILL.md").write_text("---\nname: when\ndescription: Dated. Use when testing.\n"
-                                            "created: 2024-01-02\n---\nBody\n")
+    (root / "when" / "SKILL.md").write_text(
+        "---\nname: when\ndescription: Dated. Use when testing.\ncreated: 2024-01-02\n---\nBody\n"
+    )
     (root / "deep" / "a" / "b").mkdir(parents=True)
     _skill(root / "deep" / "a" / "b", "leaf", "Deep one. Use when testing depth.")
     _age(root)
@@ -67,7 +68,9 @@ def tree(tmp_path: Path) -> Path:
 def _env(tmp_path: Path, root: Path) -> Environment:
     (tmp_path / "ws").mkdir(exist_ok=True)
     (tmp_path / "home").mkdir(exist_ok=True)
-    return Environment(workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[root], env={}, bins=set())
+    return Environment(
+        workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[root], env={}, bins=set()
+    )
 
 
 def _json(cats) -> dict:
@@ -123,7 +126,9 @@ def test_changes_invalidate(tree, tmp_path, change):
     scan_all(env, ParseCache(persist=tmp_path / "c"))
     if change == "edit":
         p = tree / "pdf-tools" / "SKILL.md"
-        p.write_text("---\nname: pdf-tools\ndescription: Now about Word files. Use when editing .docx.\n---\n")
+        p.write_text(
+            "---\nname: pdf-tools\ndescription: Now about Word files. Use when editing .docx.\n---\n"
+        )
         _age(tree / "pdf-tools", 30)
     elif change == "add":
         _skill(tree, "newcomer", "Brand new. Use when testing adds.")
@@ -161,7 +166,9 @@ def test_racy_new_files_are_not_stored(tmp_path):
     assert len(c.dirs) == 0  # the folders are racily new too
 
 
-@pytest.mark.parametrize("garbage", [b"", b"junk", b"\xff" * 50, marshal.dumps({"format": 1}), marshal.dumps([1])])
+@pytest.mark.parametrize(
+    "garbage", [b"", b"junk", b"\xff" * 50, marshal.dumps({"format": 1}), marshal.dumps([1])]
+)
 def test_corrupt_cache_files_are_ignored(tree, tmp_path, garbage):
     env = _env(tmp_path, tree)
     ref = _plain(env)
@@ -228,7 +235,8 @@ def test_symlinks_are_rechecked(tmp_path):
     # folder (tests/core/test_bad_entries.py), never silently dropped.
     got = scan(env, "agentskills", ParseCache(persist=tmp_path / "c")).skills
     assert [(s.status, s.reason.split(" to ")[0]) for s in got] == [
-        ("skipped", "the skill folder linked/ is a broken symlink")]
+        ("skipped", "the skill folder linked/ is a broken symlink")
+    ]
 
 
 def test_find_skill_files_with_and_without_dircache(tree, tmp_path):

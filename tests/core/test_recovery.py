@@ -17,13 +17,12 @@ def test_default_folder_under_state_dir(tmp_path, monkeypatch):
 def test_write_get_remove_round_trip(tmp_path):
     store = RecoveryStore(tmp_path / "rec")
     target = tmp_path / "skills" / "a" / "SKILL.md"
-    text = "---\nname: a\n---\nnbsp:\u00a0 emoji: \U0001F600 lone surrogate-free\n"
+    text = "---\nname: a\n---\nnbsp:\u00a0 emoji: \U0001f600 lone surrogate-free\n"
     f = store.write(target, text, base_sha256="abc", has_bom=True, newline="\r\n")
     assert f.parent == store.folder and f.suffix == ".json"
     e = store.get(target)
     assert e is not None and e.ok
-    assert (e.path, e.text, e.base_sha256, e.has_bom, e.newline) == (
-        str(target), text, "abc", True, "\r\n")
+    assert (e.path, e.text, e.base_sha256, e.has_bom, e.newline) == (str(target), text, "abc", True, "\r\n")
     assert e.pid == os.getpid()
     assert [x.key for x in store.entries()] == [recovery_key(target)]
     assert store.remove(target) is True

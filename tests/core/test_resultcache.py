@@ -25,7 +25,9 @@ from workbench.core.skillfile import read_skill_file
 RULES_DIR = Path(__file__).resolve().parents[2] / "workbench" / "core" / "lint" / "rules"
 
 
-def _skill(root: Path, name: str, desc: str, body: str = "# T\n", extra: dict[str, str] | None = None) -> Path:
+def _skill(
+    root: Path, name: str, desc: str, body: str = "# T\n", extra: dict[str, str] | None = None
+) -> Path:
     d = root / name
     d.mkdir(parents=True)
     p = d / "SKILL.md"
@@ -55,9 +57,13 @@ def _reference(root: Path, profile: str) -> dict[Path, list]:
 @pytest.fixture()
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "skills"
-    _skill(root, "pdf-tools", "Extracts text from PDF files. Use when the user asks to read a PDF.",
-           "See [forms](references/forms.md) and [missing](references/nope.md).\n```bash\nx\n",
-           {"references/forms.md": "forms", "README.md": "hi"})
+    _skill(
+        root,
+        "pdf-tools",
+        "Extracts text from PDF files. Use when the user asks to read a PDF.",
+        "See [forms](references/forms.md) and [missing](references/nope.md).\n```bash\nx\n",
+        {"references/forms.md": "forms", "README.md": "hi"},
+    )
     _skill(root, "pdf-copy", "Extracts text from PDF files. Use when the user asks to read a PDF.")
     _skill(root, "dup", "First.")
     (root / "other").mkdir()
@@ -158,9 +164,16 @@ def test_catalog_rules_recomputed_not_cached(tree, tmp_path):
     assert c.hits == len(res) - 1
 
 
-@pytest.mark.parametrize("garbage", [b"", b"not marshal at all", b"\xff" * 100,
-                                     marshal.dumps({"format": 1, "rules": "x"}),
-                                     marshal.dumps([1, 2, 3])])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"",
+        b"not marshal at all",
+        b"\xff" * 100,
+        marshal.dumps({"format": 1, "rules": "x"}),
+        marshal.dumps([1, 2, 3]),
+    ],
+)
 def test_corrupt_cache_is_ignored_and_rebuilt(tree, tmp_path, garbage):
     prof = PROFILES["agentskills"]
     c = ResultCache(prof, tmp_path / "c")
@@ -226,6 +239,7 @@ def test_diagnostic_list_behaves_like_a_list(tree, tmp_path):
     import pickle
 
     from workbench.core.lint.engine import DiagnosticList
+
     prof = PROFILES["agentskills"]
     lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
     ref = _reference(tree, "agentskills")
@@ -247,8 +261,10 @@ def test_diagnostic_list_behaves_like_a_list(tree, tmp_path):
     lazy = DiagnosticList((), (), (0, 0, 0))
     assert lazy == [] and not lazy and len(lazy) == 0
     other = lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
-    a, b = other[tree / "pdf-tools" / "SKILL.md"], lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))[
-        tree / "pdf-tools" / "SKILL.md"]
+    a, b = (
+        other[tree / "pdf-tools" / "SKILL.md"],
+        lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))[tree / "pdf-tools" / "SKILL.md"],
+    )
     assert a == b  # two unbuilt lists compare by content
 
 
@@ -298,6 +314,7 @@ def test_missing_path_still_raises(tmp_path):
 
 def test_warm_lint_uses_listing_cache(tree, tmp_path):
     from workbench.core import fscache
+
     prof = PROFILES["agentskills"]
     fscache._defaults.clear()
     lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))

@@ -15,19 +15,27 @@ from workbench.core.listing import placeholder
 
 
 def req(body: dict) -> RecordedRequest:
-    return RecordedRequest(0, "POST", "/v1/messages", {}, {}, json.dumps(body).encode(),
-                           "anthropic-messages", 0.0)
+    return RecordedRequest(
+        0, "POST", "/v1/messages", {}, {}, json.dumps(body).encode(), "anthropic-messages", 0.0
+    )
 
 
 def system_request(tool: str, text: str) -> RecordedRequest:
-    return req({"tools": [{"name": tool}], "system": [{"type": "text", "text": text}],
-                "messages": [{"role": "user", "content": "hello"}]})
+    return req(
+        {
+            "tools": [{"name": tool}],
+            "system": [{"type": "text", "text": text}],
+            "messages": [{"role": "user", "content": "hello"}],
+        }
+    )
 
 
 def entry(name: str, description: str, location: object) -> str:
     """One ``<skill>`` element as OpenCode and OpenClaw list it."""
-    return (f"  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n"
-            f"    <location>{location}</location>\n  </skill>\n")
+    return (
+        f"  <skill>\n    <name>{name}</name>\n    <description>{description}</description>\n"
+        f"    <location>{location}</location>\n  </skill>\n"
+    )
 
 
 def test_placeholder_is_exact_length_and_marked() -> None:
@@ -36,25 +44,36 @@ def test_placeholder_is_exact_length_and_marked() -> None:
 
 
 def _claude_listing(user: str) -> str:
-    return ("The following skills are available for use with the Skill tool:\n\n" + user
-            + "\n- dataviz: Synthetic built-in text.\nwith a second line\n- init\n"
-              "- security-review: Another synthetic text.")
+    return (
+        "The following skills are available for use with the Skill tool:\n\n"
+        + user
+        + "\n- dataviz: Synthetic built-in text.\nwith a second line\n- init\n"
+        "- security-review: Another synthetic text."
+    )
 
 
 def test_claude_code_extract_and_round_trip(tmp_path: Path) -> None:
     s = by_id("basic-one")
     ws, home = build(s, "claude-code", tmp_path)
     listing = _claude_listing("- alpha: Alpha does things with files.")
-    body = {"tools": [{"name": "Skill"}], "messages": [{"role": "user", "content": [
-        {"type": "text", "text": "<system-reminder>\nother\n</system-reminder>"},
-        {"type": "text", "text": f"<system-reminder>\n{listing}\n</system-reminder>"},
-        {"type": "text", "text": "hello"}]}]}
+    body = {
+        "tools": [{"name": "Skill"}],
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "<system-reminder>\nother\n</system-reminder>"},
+                    {"type": "text", "text": f"<system-reminder>\n{listing}\n</system-reminder>"},
+                    {"type": "text", "text": "hello"},
+                ],
+            }
+        ],
+    }
     runner = get_runner("claude-code")
     assert runner.is_listing_request(req(body))
     ex = runner.extract(req(body))
     assert ex.listing == listing and ex.placement.message_index == 0
-    assert ex.placement.block_index == 1 and ex.skills == ["alpha", "dataviz", "init",
-                                                            "security-review"]
+    assert ex.placement.block_index == 1 and ex.skills == ["alpha", "dataviz", "init", "security-review"]
     assert ex.builtins == ["dataviz", "init", "security-review"]
     assert ex.client_texts["builtins"][0]["description"] == "Synthetic built-in text.\nwith a second line"
     _, rep = simulate(s, "claude-code", ws, home, ex.client_texts)
@@ -67,11 +86,14 @@ def test_claude_code_extract_and_round_trip(tmp_path: Path) -> None:
 def test_opencode_extract_and_round_trip(tmp_path: Path) -> None:
     s = by_id("basic-one")
     ws, home = build(s, "opencode", tmp_path)
-    listing = ("Skills provide specialized instructions and workflows for specific tasks.\n"
-               "Use the skill tool to load a skill when a task matches its description.\n"
-               "<available_skills>\n"
-               + entry("alpha", "Alpha does things with files.", ws / ".opencode/skills/alpha/SKILL.md")
-               + entry("customize-opencode", "Synthetic.", "&lt;built-in&gt;") + "</available_skills>")
+    listing = (
+        "Skills provide specialized instructions and workflows for specific tasks.\n"
+        "Use the skill tool to load a skill when a task matches its description.\n"
+        "<available_skills>\n"
+        + entry("alpha", "Alpha does things with files.", ws / ".opencode/skills/alpha/SKILL.md")
+        + entry("customize-opencode", "Synthetic.", "&lt;built-in&gt;")
+        + "</available_skills>"
+    )
     ex = get_runner("opencode").extract(system_request("skill", "Intro\n" + listing))
     assert ex.listing == listing and ex.builtins == ["customize-opencode"]
     _, rep = simulate(s, "opencode", ws, home, ex.client_texts)
@@ -81,15 +103,17 @@ def test_opencode_extract_and_round_trip(tmp_path: Path) -> None:
 def test_openclaw_extract_and_round_trip(tmp_path: Path) -> None:
     s = by_id("basic-one")
     ws, home = build(s, "openclaw", tmp_path)
-    listing = ("## Skills\nSynthetic prose line.\n"
-               "The following skills provide specialized instructions for specific tasks.\n"
-               "Read a skill's file at its listed location when the task matches its description.\n"
-               "When a skill file references a relative path, resolve it against the skill directory "
-               "(parent of SKILL.md / dirname of the path) and use that absolute path in tool commands."
-               "\n\n<available_skills>\n"
-               + entry("alpha", "Alpha does things with files.", ws / "skills/alpha/SKILL.md")
-               + entry("canvas", "Synthetic &amp; short.", "~/.openclaw/plugin-skills/canvas/SKILL.md")
-               + "</available_skills>")
+    listing = (
+        "## Skills\nSynthetic prose line.\n"
+        "The following skills provide specialized instructions for specific tasks.\n"
+        "Read a skill's file at its listed location when the task matches its description.\n"
+        "When a skill file references a relative path, resolve it against the skill directory "
+        "(parent of SKILL.md / dirname of the path) and use that absolute path in tool commands."
+        "\n\n<available_skills>\n"
+        + entry("alpha", "Alpha does things with files.", ws / "skills/alpha/SKILL.md")
+        + entry("canvas", "Synthetic &amp; short.", "~/.openclaw/plugin-skills/canvas/SKILL.md")
+        + "</available_skills>"
+    )
     ex = get_runner("openclaw").extract(system_request("read", "x\n" + listing + "\n## Next"))
     assert ex.listing == listing and ex.builtins == ["canvas"]
     assert ex.client_texts["prose"]["preamble"] == "Synthetic prose line.\n"

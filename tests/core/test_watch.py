@@ -153,6 +153,7 @@ def test_files_inside_a_new_folder_are_reported_even_if_inotify_missed_them(tmp_
     import watchfiles
 
     from workbench.core.watch import _expand_new_dirs
+
     d = tmp_path / "new-skill"
     (d / "references").mkdir(parents=True)
     (d / "SKILL.md").write_text("x")

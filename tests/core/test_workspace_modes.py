@@ -125,8 +125,10 @@ def test_extra_root_never_reports_a_file_a_client_root_covers(tmp_path):
         assert not [s for s in cat.skills if "deduplicated by real path" in s.reason], cid
     cc = scan(env, "claude-code")
     inst = [s for s in cc.skills if s.name in ("inst", "deep")]
-    assert {(s.name, s.status, s.root.scope) for s in inst} == {("inst", "listed", "project"),
-                                                               ("deep", "skipped", "project")}
+    assert {(s.name, s.status, s.root.scope) for s in inst} == {
+        ("inst", "listed", "project"),
+        ("deep", "skipped", "project"),
+    }
 
 
 def test_extra_root_applies_the_clients_depth_and_nesting(tmp_path):
@@ -140,7 +142,8 @@ def test_extra_root_applies_the_clients_depth_and_nesting(tmp_path):
     oc = scan(env, "openclaw")  # stops at a folder holding a SKILL.md
     assert statuses(oc, "inner") == ["skipped"]
     assert "does not look below a folder that holds a SKILL.md" in next(
-        s.reason for s in oc.skills if s.name == "inner")
+        s.reason for s in oc.skills if s.name == "inner"
+    )
     codex = scan(env, "codex")  # 6 levels, skips dot-folders
     assert statuses(codex, "inner") == ["listed"]
     assert statuses(codex, ".hidden") == ["skipped"]

@@ -82,8 +82,10 @@ class EvalFake(FakeAPI):
         """(plan, hop, run) for this request, or (None, None, None) for an unscripted query."""
         q = user_query(req)
         table = self.plans
-        listing = "\n".join(b.get("text", "") for b in req.first_user_blocks if b.get("type") == "text") \
+        listing = (
+            "\n".join(b.get("text", "") for b in req.first_user_blocks if b.get("type") == "text")
             + req.system_text
+        )
         for marker, alt in self.alt_plans:
             if marker in listing:
                 table = alt
@@ -120,16 +122,25 @@ class EvalFake(FakeAPI):
                 e = plan[hop]
                 if e.in_stream:
                     return Fault("stream-error", 200, "overloaded_error", "Overloaded", after_events=3)
-                return Fault("http", e.status, {429: "rate_limit_error", 529: "overloaded_error"}.get(
-                    e.status, "api_error"), f"fake {e.status}", e.retry_after, False)
+                return Fault(
+                    "http",
+                    e.status,
+                    {429: "rate_limit_error", 529: "overloaded_error"}.get(e.status, "api_error"),
+                    f"fake {e.status}",
+                    e.retry_after,
+                    False,
+                )
         return super().take_fault()
 
     def _script(self, req: MessagesRequest):
         if "eval-improver" in req.system_text:
             with self._flock:
                 self.improver_requests.append(req)
-                return self.improver_replies.pop(0) if self.improver_replies else \
-                    "<new_description>Use this skill for anything.</new_description>"
+                return (
+                    self.improver_replies.pop(0)
+                    if self.improver_replies
+                    else "<new_description>Use this skill for anything.</new_description>"
+                )
         plan, hop, run = getattr(self._tl, "plan", (None, None, None))
         if plan is None:
             return None
@@ -164,8 +175,12 @@ def workspace(tmp_path) -> Path:
     """A project with three Claude Code skills: pdf (under test), csv and greeter (competitors)."""
     ws = tmp_path / "proj"
     sk = ws / ".claude" / "skills"
-    write_skill(sk / "pdf", "pdf", "Use for PDF files - extract text, merge, fill forms.",
-                body="# PDF\n\nUse pypdf.\n")
+    write_skill(
+        sk / "pdf",
+        "pdf",
+        "Use for PDF files - extract text, merge, fill forms.",
+        body="# PDF\n\nUse pypdf.\n",
+    )
     write_skill(sk / "csv", "csv", "Use for CSV files and spreadsheets.", body="# CSV\n")
     write_skill(sk / "greeter", "greeter", "Use at the start of every conversation.", body="# Hi\n")
     (ws / "notes.txt").write_text("a workspace file\n")
@@ -176,16 +191,19 @@ def workspace(tmp_path) -> Path:
 def catalog(workspace, fake_home):
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     env = Environment(workspace=workspace, home=fake_home, env={}, bins=set())
     cat = scan(env, "claude-code")
-    assert sorted(s.name for s in cat.listed()) == ["csv", "greeter", "pdf"], \
-        [(s.name, s.status, s.reason) for s in cat.skills]
+    assert sorted(s.name for s in cat.listed()) == ["csv", "greeter", "pdf"], [
+        (s.name, s.status, s.reason) for s in cat.skills
+    ]
     return cat
 
 
 @pytest.fixture()
 def settings(fake):
     from workbench.core.chat.settings import ChatSettings
+
     return ChatSettings(base_url=fake.url, model="claude-haiku-5-5", max_retries=0, max_turns=6)
 
 

@@ -53,7 +53,7 @@ def script_200(fake):
             plans[key] = [[load("pdf")], [text("no")], [load("pdf")]]
             qs.append(Query(f"{key} maybe a pdf", True))
         else:
-            plans[key] = [[load("greeter"), load("pdf")]]   # a competitor first: the direct eval goes on
+            plans[key] = [[load("greeter"), load("pdf")]]  # a competitor first: the direct eval goes on
             qs.append(Query(f"{key} hello", False))
     fake.plans = plans
     return qs
@@ -64,7 +64,7 @@ def per_query(rep):
 
 
 def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, catalog, settings, tmp_path):
-    fake.cache_min_tokens = 4096                 # haiku's minimum cacheable prefix (prices.json)
+    fake.cache_min_tokens = 4096  # haiku's minimum cacheable prefix (prices.json)
     qs = script_200(fake)
     opts = EvalOptions(runs=3, concurrency=8, max_attempts=1, backoff_base=0.01)
     sdk = sdk_for(fake)
@@ -72,9 +72,13 @@ def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, ca
     assert direct.summary.errored == 0 and fake.invalid == []
 
     # errored and expired requests, only on run-independent queries (kind 0, 1, 2)
-    faults = {custom_id(0, 10, 1): ("errored", 500), custom_id(0, 11, 0): "expired",
-              custom_id(0, 20, 0): ("errored", 529), custom_id(0, 20, 1): "expired",
-              custom_id(0, 20, 2): ("errored", 400)}
+    faults = {
+        custom_id(0, 10, 1): ("errored", 500),
+        custom_id(0, 11, 0): "expired",
+        custom_id(0, 20, 0): ("errored", 529),
+        custom_id(0, 20, 1): "expired",
+        custom_id(0, 20, 2): ("errored", 400),
+    }
     fake.batch_outcome = lambda cid, params: faults.get(cid)
     fake.batch_max_requests = 250
     fake.batch_seconds = 3.0
@@ -94,14 +98,19 @@ def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, ca
     assert polls[0]["counts"]["processing"] == 600 and polls[0]["ended"] is False
     del be, runner
 
-    rec2 = BatchStore(HistoryStore(catalog.env.workspace)).find(rec["batch_ids"][1])   # by a batch id
+    rec2 = BatchStore(HistoryStore(catalog.env.workspace)).find(rec["batch_ids"][1])  # by a batch id
     assert rec2["id"] == rec["id"] and rec2["state"] == "submitted"
     be2 = BatchEval.from_record(rec2, catalog, sdk, settings=settings)
     be2.store = store
     seen = []
     assert be2.wait(None, seen.append, poll_seconds=0.2) is True
-    assert seen[-1]["counts"] == {"processing": 0, "succeeded": 595, "errored": 3, "canceled": 0,
-                                  "expired": 2}
+    assert seen[-1]["counts"] == {
+        "processing": 0,
+        "succeeded": 595,
+        "errored": 3,
+        "canceled": 0,
+        "expired": 2,
+    }
     [batch] = be2.collect()
     be2.finish(["h1"])
     assert store.find(rec["id"])["state"] == "done"
@@ -125,9 +134,11 @@ def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, ca
     # the cost shown before submitting vs what the server reported, at the batch price
     actual = estimate_cost(fake.batch_usage, settings.model, batch=True)["usd"]
     assumed = estimate_cost({**est["usage"], "output_tokens": 64 * 600}, settings.model, batch=True)["usd"]
-    print(f"estimate ${est['usd']:.6f} (output {est['output_per_request']}/request, {est['output_source']}) "
-          f"vs reported ${actual:.6f}: {est['usd'] / actual - 1:+.2%}; "
-          f"with 64 assumed: {assumed / actual - 1:+.2%}")
+    print(
+        f"estimate ${est['usd']:.6f} (output {est['output_per_request']}/request, {est['output_source']}) "
+        f"vs reported ${actual:.6f}: {est['usd'] / actual - 1:+.2%}; "
+        f"with 64 assumed: {assumed / actual - 1:+.2%}"
+    )
     assert est["usd"] == pytest.approx(actual, rel=0.05), (est, fake.batch_usage)
     assert est["usd_direct"] == pytest.approx(est["usd"] * 2, rel=1e-3)
 
@@ -135,15 +146,22 @@ def test_200x3_batch_matches_direct_with_errors_expiry_restart_and_cost(fake, ca
 def test_uncalibrated_estimate_and_cache_model(fake, catalog, settings):
     qs = [Query(f"<{i:03d}> convert", True) for i in range(40)]
     fake.plans = {f"<{i:03d}>": [[load("pdf")]] for i in range(40)}
-    fake.cache_min_tokens = 10            # everything cacheable on the server and in the table
+    fake.cache_min_tokens = 10  # everything cacheable on the server and in the table
     from workbench.core import appdirs
+
     appdirs.config_dir().mkdir(parents=True, exist_ok=True)
-    (appdirs.config_dir() / "eval_prices.json").write_text(json.dumps(
-        {"claude-sonnet-5-5": {"input": 3, "output": 15, "min_cache_tokens": 10}}))
+    (appdirs.config_dir() / "eval_prices.json").write_text(
+        json.dumps({"claude-sonnet-5-5": {"input": 3, "output": 15, "min_cache_tokens": 10}})
+    )
     sdk = sdk_for(fake)
-    runner = EvalRunner(catalog, "pdf", qs, settings=settings.__class__(**{**settings.__dict__,
-                                                                          "model": "claude-sonnet-5-5"}),
-                        client=sdk, options=EvalOptions(runs=2))
+    runner = EvalRunner(
+        catalog,
+        "pdf",
+        qs,
+        settings=settings.__class__(**{**settings.__dict__, "model": "claude-sonnet-5-5"}),
+        client=sdk,
+        options=EvalOptions(runs=2),
+    )
     be = BatchEval([runner], sdk)
     est = be.estimate()
     assert est["output_source"] == "assumed" and est["cache_write_tokens"] > 0
@@ -156,8 +174,9 @@ def test_uncalibrated_estimate_and_cache_model(fake, catalog, settings):
     actual = estimate_cost(fake.batch_usage, "claude-sonnet-5-5", batch=True)["usd"]
     assert fake.batch_usage["cache_read_input_tokens"] > 0
     # output tokens are assumed (64 per request); the input side (with the cache model) is counted
-    same_out = estimate_cost({**est["usage"], "output_tokens": fake.batch_usage["output_tokens"]},
-                             "claude-sonnet-5-5", batch=True)["usd"]
+    same_out = estimate_cost(
+        {**est["usage"], "output_tokens": fake.batch_usage["output_tokens"]}, "claude-sonnet-5-5", batch=True
+    )["usd"]
     assert same_out == pytest.approx(actual, rel=0.05)
 
 
@@ -177,11 +196,16 @@ def test_cancel_marks_canceled_runs_not_non_triggers(fake, catalog, settings, tm
 
 
 def test_batch_server_validation(fake):
-    ok = {"custom_id": "a-1", "params": {"model": "m", "max_tokens": 5,
-                                         "messages": [{"role": "user", "content": "hi"}]}}
+    ok = {
+        "custom_id": "a-1",
+        "params": {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]},
+    }
     assert validate_batch_body({"requests": [ok]}) == [ok]
-    for bad, why in ((dict(ok, custom_id="a b"), "custom_id"), (dict(ok, custom_id="x" * 65), "custom_id"),
-                     (dict(ok, params=dict(ok["params"], stream=True)), "stream")):
+    for bad, why in (
+        (dict(ok, custom_id="a b"), "custom_id"),
+        (dict(ok, custom_id="x" * 65), "custom_id"),
+        (dict(ok, params=dict(ok["params"], stream=True)), "stream"),
+    ):
         with pytest.raises(Invalid, match=why):
             validate_batch_body({"requests": [bad]})
     with pytest.raises(Invalid, match="duplicate"):
@@ -197,6 +221,7 @@ def test_batch_server_validation(fake):
     b = sdk.messages.batches.create(requests=[bad, ok])
     assert [x.id for x in sdk.messages.batches.list()] == [b.id]
     import time
+
     time.sleep(0.05)
     got = {r.custom_id: r.result.type for r in sdk.messages.batches.results(b.id)}
     assert got == {"x": "errored", "a-1": "succeeded"} and fake.invalid[-1].startswith("x: max_tokens")
@@ -207,9 +232,13 @@ def test_results_come_in_another_order_and_expire_batch():
     with FakeAPI() as fake:
         fake.batch_seconds = 10
         sdk = sdk_for(fake)
-        reqs = [{"custom_id": f"r{i}", "params": {"model": "m", "max_tokens": 5,
-                                                  "messages": [{"role": "user", "content": f"q{i}"}]}}
-                for i in range(30)]
+        reqs = [
+            {
+                "custom_id": f"r{i}",
+                "params": {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": f"q{i}"}]},
+            }
+            for i in range(30)
+        ]
         b = sdk.messages.batches.create(requests=reqs)
         assert b.processing_status == "in_progress" and b.results_url is None
         with pytest.raises(anthropic.AnthropicError, match="results_url"):
@@ -241,14 +270,19 @@ def test_custom_ids_and_bad_record(catalog, settings):
 
 def test_price_table_is_dated_sourced_and_complete():
     from workbench.core.evals.metrics import PRICE_TABLE, token_prices
+
     assert PRICE_TABLE["dated"] and PRICE_TABLE["sources"] and PRICE_TABLE["batch_discount"] == 0.5
     for key, p in PRICE_TABLE["models"].items():
         assert {"input", "output", "cache_write", "cache_read", "min_cache_tokens", "verified"} <= set(p), key
         assert p["cache_write"] == pytest.approx(p["input"] * 1.25)
         assert p["cache_read"] == pytest.approx(p["input"] / 10)
         assert token_prices(p)["cache_read_input_tokens"] == p["cache_read"]
-    u = {"input_tokens": 1_000_000, "output_tokens": 1_000_000, "cache_read_input_tokens": 1_000_000,
-         "cache_creation_input_tokens": 1_000_000}
+    u = {
+        "input_tokens": 1_000_000,
+        "output_tokens": 1_000_000,
+        "cache_read_input_tokens": 1_000_000,
+        "cache_creation_input_tokens": 1_000_000,
+    }
     full, half = estimate_cost(u, "claude-haiku-5-5"), estimate_cost(u, "claude-haiku-5-5", batch=True)
     assert full["usd"] == pytest.approx(1 + 5 + 0.1 + 1.25) and half["usd"] == pytest.approx(full["usd"] / 2)
     assert "batch price x0.5 (unverified)" in half["assumption"]

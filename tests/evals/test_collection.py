@@ -14,8 +14,8 @@ from workbench.core.evals.collection import NONE, ConfusionMatrix, cell_color, l
 from workbench.core.evals.runner import EvalReport, QueryResult, RunRecord
 
 SKILLS = [f"tool-{i:02d}" for i in range(20)]
-STEALS = {"tool-03": "tool-07", "tool-11": "tool-12"}     # victim -> thief (both positives)
-FALSE_TRIGGER = ("tool-05", "neg")                          # tool-05's negative loads tool-05 itself
+STEALS = {"tool-03": "tool-07", "tool-11": "tool-12"}  # victim -> thief (both positives)
+FALSE_TRIGGER = ("tool-05", "neg")  # tool-05's negative loads tool-05 itself
 
 
 def make_collection(tmp_path):
@@ -24,8 +24,12 @@ def make_collection(tmp_path):
     qdir.mkdir()
     plans = {}
     for i, name in enumerate(SKILLS):
-        write_skill(coll / "skills" / name, name, f"Use for task family number {i}: widgets of kind {i}.",
-                    body=f"# {name}\n")
+        write_skill(
+            coll / "skills" / name,
+            name,
+            f"Use for task family number {i}: widgets of kind {i}.",
+            body=f"# {name}\n",
+        )
         qs = []
         for k in (1, 2):
             key = f"<{name}-p{k}>"
@@ -42,7 +46,7 @@ def make_collection(tmp_path):
 
 @pytest.fixture()
 def coll(tmp_path, monkeypatch):
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")      # the rest: conftest.isolated
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")  # the rest: conftest.isolated
     home = tmp_path / "home"
     home.mkdir()
     c, q, plans = make_collection(tmp_path)
@@ -53,8 +57,22 @@ def coll(tmp_path, monkeypatch):
 
 
 def _args(e, *extra):
-    return ["eval", str(e["coll"]), "--home", str(e["home"]), "--all-skills", "--queries-dir", str(e["q"]),
-            "--base-url", e["fake"].url, "--runs", "2", "--client", "claude-code", *extra]
+    return [
+        "eval",
+        str(e["coll"]),
+        "--home",
+        str(e["home"]),
+        "--all-skills",
+        "--queries-dir",
+        str(e["q"]),
+        "--base-url",
+        e["fake"].url,
+        "--runs",
+        "2",
+        "--client",
+        "claude-code",
+        *extra,
+    ]
 
 
 def check_matrix(m: dict):
@@ -71,8 +89,10 @@ def check_matrix(m: dict):
     assert ps["tool-03"]["recall"] == 0.0 and ps["tool-07"]["precision"] == 0.5
     assert ps["tool-05"]["precision"] == pytest.approx(4 / 6, abs=1e-4) and ps["tool-05"]["recall"] == 1.0
     assert ps["tool-12"]["precision"] == 0.5 and ps["tool-00"]["precision"] == 1.0
-    assert [(x["victim"], x["thief"], x["runs"], x["share"]) for x in m["steals"]] == \
-        [("tool-03", "tool-07", 4, 1.0), ("tool-11", "tool-12", 4, 1.0)]
+    assert [(x["victim"], x["thief"], x["runs"], x["share"]) for x in m["steals"]] == [
+        ("tool-03", "tool-07", 4, 1.0),
+        ("tool-11", "tool-12", 4, 1.0),
+    ]
 
 
 def test_collection_direct_json_text_and_html(coll, capsys):
@@ -80,7 +100,7 @@ def test_collection_direct_json_text_and_html(coll, capsys):
     rc = main(_args(coll, "--format", "json", "--matrix-html", str(html_out)))
     cap = capsys.readouterr()
     out = json.loads(cap.out)
-    assert rc == 1                                          # steals make queries fail
+    assert rc == 1  # steals make queries fail
     assert set(out["skills"]) == set(SKILLS) and len(out["history_ids"]) == 20
     assert any("ghost.json" in n for n in out["notes"]) and coll["fake"].invalid == []
     assert "as if installed" in cap.err
@@ -105,8 +125,22 @@ def test_collection_batch_same_matrix_and_resume(coll, capsys):
     rc = main(_args(coll, "--batch", "--no-wait", "--format", "json"))
     sub = json.loads(capsys.readouterr().out)
     assert rc == 0 and sub["batch_ids"]
-    rc = main(["eval", str(coll["coll"]), "--home", str(coll["home"]), "--resume", sub["batch_eval"],
-               "--base-url", coll["fake"].url, "--poll", "0.05", "--format", "json"])
+    rc = main(
+        [
+            "eval",
+            str(coll["coll"]),
+            "--home",
+            str(coll["home"]),
+            "--resume",
+            sub["batch_eval"],
+            "--base-url",
+            coll["fake"].url,
+            "--poll",
+            "0.05",
+            "--format",
+            "json",
+        ]
+    )
     out2 = json.loads(capsys.readouterr().out)
     check_matrix(out2["matrix"])
     # a finished record can be cancelled (no-op on the server) and unknown ids are a usage error
@@ -125,8 +159,22 @@ def test_estimate_only_and_usage_errors(coll, capsys):
     assert main(["eval", str(coll["coll"]), "--all-skills"]) == 2
     empty = coll["tmp"] / "empty"
     empty.mkdir()
-    assert main(["eval", str(empty), "--all-skills", "--queries-dir", str(coll["q"]),
-                 "--home", str(coll["home"]), "--client", "claude-code"]) == 2
+    assert (
+        main(
+            [
+                "eval",
+                str(empty),
+                "--all-skills",
+                "--queries-dir",
+                str(coll["q"]),
+                "--home",
+                str(coll["home"]),
+                "--client",
+                "claude-code",
+            ]
+        )
+        == 2
+    )
     assert "lists no skill here" in capsys.readouterr().err
     assert main(["eval", str(coll["coll"])]) == 2
     assert "--skill NAME --queries FILE" in capsys.readouterr().err
@@ -151,8 +199,15 @@ def test_matrix_counts_errors_apart_and_colours():
         for i, (should, outcomes) in enumerate(rows):
             q = QueryResult(i, f"q{i}", should, len(outcomes), 0.5)
             for ri, (outcome, also) in enumerate(outcomes):
-                q.add(RunRecord(i, ri, outcome=outcome, also_loaded=also,
-                                error={"kind": "server"} if outcome == "errored" else None))
+                q.add(
+                    RunRecord(
+                        i,
+                        ri,
+                        outcome=outcome,
+                        also_loaded=also,
+                        error={"kind": "server"} if outcome == "errored" else None,
+                    )
+                )
             results.append(q)
         return EvalReport(skill, "", "", "claude-code", "m", 2, 0.5, 1, [], results)
 

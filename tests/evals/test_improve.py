@@ -15,8 +15,9 @@ GOOD = "Use this skill when the user works with GOODDESC documents - extract, me
 
 
 def _queries():
-    return [Query(f"pos-{i:02d} handle this document", True) for i in range(10)] + \
-           [Query(f"neg-{i:02d} something else", False) for i in range(10)]
+    return [Query(f"pos-{i:02d} handle this document", True) for i in range(10)] + [
+        Query(f"neg-{i:02d} something else", False) for i in range(10)
+    ]
 
 
 def _script(fake):
@@ -29,15 +30,26 @@ def _script(fake):
 
 def test_loop_finds_a_better_description_and_leaves_a_proposal(fake, catalog, settings, workspace):
     from workbench.core.workshop.store import WorkshopStore
+
     _script(fake)
-    fake.improver_replies = ["<new_description>" + "x" * 1100 + "</new_description>",   # too long: ask again
-                             f"Here it is.\n<new_description>\n  {GOOD}\n</new_description>"]
+    fake.improver_replies = [
+        "<new_description>" + "x" * 1100 + "</new_description>",  # too long: ask again
+        f"Here it is.\n<new_description>\n  {GOOD}\n</new_description>",
+    ]
     before = tree_hashes(workspace)
     qs = _queries()
     hist = HistoryStore(workspace)
-    res = improve_description(catalog, "pdf", qs, settings=settings, api_key="k",
-                              options=EvalOptions(runs=2, backoff_base=0.01), iterations=5, history=hist)
-    assert tree_hashes(workspace) == before                   # the SKILL.md was never written
+    res = improve_description(
+        catalog,
+        "pdf",
+        qs,
+        settings=settings,
+        api_key="k",
+        options=EvalOptions(runs=2, backoff_base=0.01),
+        iterations=5,
+        history=hist,
+    )
+    assert tree_hashes(workspace) == before  # the SKILL.md was never written
     assert res.exit_reason == "all-train-passed" and res.best == 1
     assert [a.iteration for a in res.evaluated] == [0, 1]
     assert res.attempts[1].description == GOOD
@@ -72,12 +84,22 @@ def test_loop_finds_a_better_description_and_leaves_a_proposal(fake, catalog, se
 
 def test_ties_keep_the_current_description_and_duplicates_are_rejected(fake, catalog, settings, workspace):
     from workbench.core.workshop.store import WorkshopStore
+
     _script(fake)
-    fake.improver_replies = ["<new_description>Use for other things.</new_description>",
-                             "<new_description>Use   for other\nthings.</new_description>",
-                             "no tags at all"]
-    res = improve_description(catalog, "pdf", _queries(), settings=settings, api_key="k",
-                              options=EvalOptions(runs=1, backoff_base=0.01), iterations=3)
+    fake.improver_replies = [
+        "<new_description>Use for other things.</new_description>",
+        "<new_description>Use   for other\nthings.</new_description>",
+        "no tags at all",
+    ]
+    res = improve_description(
+        catalog,
+        "pdf",
+        _queries(),
+        settings=settings,
+        api_key="k",
+        options=EvalOptions(runs=1, backoff_base=0.01),
+        iterations=3,
+    )
     assert res.exit_reason == "max-iterations"
     assert [a.rejected != "" for a in res.attempts] == [False, False, True, True]
     assert "already tried" in res.attempts[2].rejected and "no <new_description>" in res.attempts[3].rejected
@@ -104,11 +126,19 @@ def test_improver_error_stops_the_loop(fake, catalog, settings):
             with fake._flock:
                 fake._in_flight -= 1
             from tests.fakeapi import Fault
+
             return Fault("http", 400, "invalid_request_error", "bad improver request")
         return orig()
 
     fake.take_fault = take
-    res = improve_description(catalog, "pdf", _queries(), settings=settings, api_key="k",
-                              options=EvalOptions(runs=1, backoff_base=0.01), iterations=2)
+    res = improve_description(
+        catalog,
+        "pdf",
+        _queries(),
+        settings=settings,
+        api_key="k",
+        options=EvalOptions(runs=1, backoff_base=0.01),
+        iterations=2,
+    )
     assert res.exit_reason == "improver-error" and res.error["kind"] == "bad-request"
     assert res.best == 0 and res.proposal_id is None and len(res.evaluated) == 1

@@ -31,7 +31,7 @@ def test_wilson_known_values():
 
 def test_query_status_rules():
     assert query_status(True, 3, 2, 0, 0.5) == (2 / 3, True, "passed")
-    assert query_status(True, 2, 1, 1, 0.5) == (0.5, True, "passed")   # rate >= threshold
+    assert query_status(True, 2, 1, 1, 0.5) == (0.5, True, "passed")  # rate >= threshold
     assert query_status(False, 2, 1, 0, 0.5) == (0.5, False, "failed")  # negative needs rate < threshold
     assert query_status(False, 0, 0, 3, 0.5) == (None, None, "errored")  # errors are not non-triggers
     assert query_status(True, 0, 0, 0, 0.5) == (None, None, "not-run")
@@ -71,16 +71,22 @@ def test_confusion_f1_zero():
 
 
 def test_cost_estimate_and_override(tmp_path, monkeypatch):
-    u = {"input_tokens": 1_000_000, "output_tokens": 100_000, "cache_read_input_tokens": 1_000_000,
-         "cache_creation_input_tokens": 0}
+    u = {
+        "input_tokens": 1_000_000,
+        "output_tokens": 100_000,
+        "cache_read_input_tokens": 1_000_000,
+        "cache_creation_input_tokens": 0,
+    }
     c = estimate_cost(u, "claude-haiku-5-5")
     assert c["usd"] == pytest.approx(1.0 + 0.5 + 0.1) and "assumed" in c["assumption"]
     assert estimate_cost(u, "llama3")["usd"] is None
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path))
     from workbench.core import appdirs
+
     appdirs.config_dir().mkdir(parents=True, exist_ok=True)
-    (appdirs.config_dir() / "eval_prices.json").write_text(json.dumps({"llama3": {"input": 0, "output": 0},
-                                                                       "bad": {"input": "x"}}))
+    (appdirs.config_dir() / "eval_prices.json").write_text(
+        json.dumps({"llama3": {"input": 0, "output": 0}, "bad": {"input": "x"}})
+    )
     assert price_for("llama3")[0] == "llama3"
     assert estimate_cost(u, "llama3")["usd"] == 0.0
     assert price_for("bad") is None

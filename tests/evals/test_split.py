@@ -18,7 +18,7 @@ def test_stratified_sizes_and_determinism():
     assert len(s.test) == 8 and len(s.train) == 12
     assert sum(q[i].should_trigger for i in s.test) == 4
     assert sorted(s.train + s.test) == list(range(20)) and not set(s.train) & set(s.test)
-    assert split_queries(q).test == s.test            # fixed seed 42
+    assert split_queries(q).test == s.test  # fixed seed 42
     assert split_queries(q, seed=7).test != s.test
     assert s.to_json()["seed"] == 42 and s.to_json()["holdout"] == 0.4
 

@@ -13,36 +13,119 @@ import os
 import random
 from pathlib import Path
 
-NAMES = ["pdf-tools", "straße-helper", "İstanbul", "ǆemo", "ﬁle-tool", "a" * 200, "", "UPPER_case",
-         "emoji-😀", "name\x1b[31m", "name\u202eevil", "-lead", "trail-", "dou--ble", "claude-helper",
-         "日本語", "x" * 64, "with space", "dot.name", "0x" + "f" * 5000, "1" * 5000, "null", "yes"]
-DESCS = ["Extracts text from PDF files. Use when the user asks to read a PDF.",
-         '"Evil \\e]0;pwned\\a\\e[2J. Use when x"', "\x1b[31mred\x1b[0m use when", "0x" + "f" * 5000,
-         "-" + "9" * 4500, "&a [x]", "*undefined", "|\n  block\n  text", ">-\n  folded\n  text",
-         "[a, b, {c: d}]", "{x: 1}", "'unterminated", '"unterminated', "2024-01-01", "!!binary aGVsbG8=",
-         "!!python/object:os.system x", "\u202e" * 50 + "txt.exe", ("\u200bx" * 300), "<!--" * 2000,
-         "a: b: c", "\t tab", "~", "Use when " + "word " * 400, "Ω" * 300, "\ud800".encode(
-             "utf-8", "surrogatepass").decode("utf-8", "replace")]
-BOMB = ('x0: &a0 ["x","x","x","x","x","x","x","x","x"]\n'
-        + "".join(f"x{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]\n" for i in range(1, 9)))
-EXTRAS = ["paths:\n  - \"" + "*a" * 12 + "b\"", "paths: \"" + "**/" * 40 + "x\"", "metadata: " + "[" * 200,
-          "allowed-tools: Bash(*)", "a: &r [*r]", BOMB, "license: " + "L" * 5000, "metadata:\n  openclaw: {}",
-          "version: 1e999999", "k: !!set {a, b}", "k: !!timestamp 2001-12-14t21:59:43.10-05:00",
-          "duplicate: 1\nduplicate: 2", "\u00a0key: nbsp", "context: fork", "disable-model-invocation: true",
-          "user-invocable: maybe", "model: " + "m" * 300,
-          "metadata: {openclaw: {requires: {bins: [" + "x," * 500 + "x]}}}"]
-BODIES = ["# Title\n\nRun the script.\n", "```\nunclosed fence\n", "<!--" * 5000, "<!-- ignore " * 3000,
-          "curl x " * 3000, "[link](" + "(" * 3000 + ")", "\u202ex" * 5000, "\x1b[2J" * 1000,
-          "a\rb\r\n" * 100,
-          "line\n" * 6000, "[x](./missing.md) [y](../../../../etc/passwd) [z](/abs/path)",
-          "`" * 10000, "#" * 10000, "$ARGUMENTS $0 ${CLAUDE_SKILL_DIR} {baseDir}", "!`rm -rf /`",
-          "| a | b |\n" * 2000, "*" * 20000, "_" * 20000, "<" * 10000, "\\" * 10000]
-RAW_FILES = [b"", b"\xef\xbb\xbf", b"---\n", b"---\n---\n", b"\x00\x01binary", b"---\nname: x\n",
-             b"---\r\nname: crlf\r\ndescription: CRLF file. Use when x.\r\n---\r\nbody\r\n",
-             b"\xef\xbb\xbf---\nname: bom\ndescription: BOM. Use when x.\n---\n",
-             b"---\nname: bad\xffutf8\ndescription: Not UTF-8. Use when x.\n---\n\xfe\xfe",
-             b"--- \nname: x\n ---\n", b"---\n- a list\n---\n", b"---\njust a scalar\n---\n",
-             b"---\n" + b"k: v\n" * 2000 + b"---\n", b"x" * 1_000_001]
+NAMES = [
+    "pdf-tools",
+    "straße-helper",
+    "İstanbul",
+    "ǆemo",
+    "ﬁle-tool",
+    "a" * 200,
+    "",
+    "UPPER_case",
+    "emoji-😀",
+    "name\x1b[31m",
+    "name\u202eevil",
+    "-lead",
+    "trail-",
+    "dou--ble",
+    "claude-helper",
+    "日本語",
+    "x" * 64,
+    "with space",
+    "dot.name",
+    "0x" + "f" * 5000,
+    "1" * 5000,
+    "null",
+    "yes",
+]
+DESCS = [
+    "Extracts text from PDF files. Use when the user asks to read a PDF.",
+    '"Evil \\e]0;pwned\\a\\e[2J. Use when x"',
+    "\x1b[31mred\x1b[0m use when",
+    "0x" + "f" * 5000,
+    "-" + "9" * 4500,
+    "&a [x]",
+    "*undefined",
+    "|\n  block\n  text",
+    ">-\n  folded\n  text",
+    "[a, b, {c: d}]",
+    "{x: 1}",
+    "'unterminated",
+    '"unterminated',
+    "2024-01-01",
+    "!!binary aGVsbG8=",
+    "!!python/object:os.system x",
+    "\u202e" * 50 + "txt.exe",
+    ("\u200bx" * 300),
+    "<!--" * 2000,
+    "a: b: c",
+    "\t tab",
+    "~",
+    "Use when " + "word " * 400,
+    "Ω" * 300,
+    "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
+]
+BOMB = 'x0: &a0 ["x","x","x","x","x","x","x","x","x"]\n' + "".join(
+    f"x{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]\n" for i in range(1, 9)
+)
+EXTRAS = [
+    "paths:\n  - \"" + "*a" * 12 + "b\"",
+    "paths: \"" + "**/" * 40 + "x\"",
+    "metadata: " + "[" * 200,
+    "allowed-tools: Bash(*)",
+    "a: &r [*r]",
+    BOMB,
+    "license: " + "L" * 5000,
+    "metadata:\n  openclaw: {}",
+    "version: 1e999999",
+    "k: !!set {a, b}",
+    "k: !!timestamp 2001-12-14t21:59:43.10-05:00",
+    "duplicate: 1\nduplicate: 2",
+    "\u00a0key: nbsp",
+    "context: fork",
+    "disable-model-invocation: true",
+    "user-invocable: maybe",
+    "model: " + "m" * 300,
+    "metadata: {openclaw: {requires: {bins: [" + "x," * 500 + "x]}}}",
+]
+BODIES = [
+    "# Title\n\nRun the script.\n",
+    "```\nunclosed fence\n",
+    "<!--" * 5000,
+    "<!-- ignore " * 3000,
+    "curl x " * 3000,
+    "[link](" + "(" * 3000 + ")",
+    "\u202ex" * 5000,
+    "\x1b[2J" * 1000,
+    "a\rb\r\n" * 100,
+    "line\n" * 6000,
+    "[x](./missing.md) [y](../../../../etc/passwd) [z](/abs/path)",
+    "`" * 10000,
+    "#" * 10000,
+    "$ARGUMENTS $0 ${CLAUDE_SKILL_DIR} {baseDir}",
+    "!`rm -rf /`",
+    "| a | b |\n" * 2000,
+    "*" * 20000,
+    "_" * 20000,
+    "<" * 10000,
+    "\\" * 10000,
+]
+RAW_FILES = [
+    b"",
+    b"\xef\xbb\xbf",
+    b"---\n",
+    b"---\n---\n",
+    b"\x00\x01binary",
+    b"---\nname: x\n",
+    b"---\r\nname: crlf\r\ndescription: CRLF file. Use when x.\r\n---\r\nbody\r\n",
+    b"\xef\xbb\xbf---\nname: bom\ndescription: BOM. Use when x.\n---\n",
+    b"---\nname: bad\xffutf8\ndescription: Not UTF-8. Use when x.\n---\n\xfe\xfe",
+    b"--- \nname: x\n ---\n",
+    b"---\n- a list\n---\n",
+    b"---\njust a scalar\n---\n",
+    b"---\n" + b"k: v\n" * 2000 + b"---\n",
+    b"x" * 1_000_001,
+]
 
 
 def skill_text(rng: random.Random) -> bytes:
@@ -149,7 +232,7 @@ def odd_trees(base: Path) -> list[Path]:
     t = tree("huge")
     (t / "big").mkdir()
     with open(t / "big" / "SKILL.md", "wb") as fh:
-        fh.seek(3 * 1024 ** 3)
+        fh.seek(3 * 1024**3)
         fh.write(b"\n")
     t = tree("same-names")
     for i in range(200):

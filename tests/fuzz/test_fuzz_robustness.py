@@ -103,9 +103,11 @@ def test_generated_files_never_crash_hang_or_blow_up(tmp_path, fuzz_home, monkey
         total += len(write_batch(root, rng, FILES // BATCHES))
         _through_everything(run, root, fuzz_home, f"batch{b}", explain_all=False)
     assert total >= FILES
-    print(f"\nfuzz: {total} files, {run.runs} runs in {time.perf_counter() - t0:.1f} s; slowest "
-          f"{run.worst[0]:.2f} s ({run.worst[1][:80]}); peak RSS {_peak_bytes() / 2**20:.0f} MB; "
-          + ", ".join(f"{k} {v:.1f} s" for k, v in run.by_op.items()))
+    print(
+        f"\nfuzz: {total} files, {run.runs} runs in {time.perf_counter() - t0:.1f} s; slowest "
+        f"{run.worst[0]:.2f} s ({run.worst[1][:80]}); peak RSS {_peak_bytes() / 2**20:.0f} MB; "
+        + ", ".join(f"{k} {v:.1f} s" for k, v in run.by_op.items())
+    )
     assert run.crashes == [], "\n".join(run.crashes[:5])
     assert run.slow == []
     assert _peak_bytes() < MAX_BYTES
@@ -124,14 +126,38 @@ def test_odd_trees_never_crash_hang_or_blow_up(tmp_path, fuzz_home, monkeypatch)
         assert run.slow == []
         assert _peak_bytes() < MAX_BYTES
         # a handful through the real CLI in a subprocess (locale, output encoding, exit codes)
-        env = {**os.environ, "LC_ALL": "C.UTF-8", "WORKBENCH_HOME": str(tmp_path / "wb"),
-               "PYTHONPATH": str(REPO)}
+        env = {
+            **os.environ,
+            "LC_ALL": "C.UTF-8",
+            "WORKBENCH_HOME": str(tmp_path / "wb"),
+            "PYTHONPATH": str(REPO),
+        }
         base = tmp_path / "trees"
-        for argv in (["lint", "--format", "json", str(base)], ["lint", "--format", "sarif", str(base)],
-                     ["scan", "--client", "all", "--format", "json", "--home", str(fuzz_home),
-                      "--root", str(base / "non-utf8"), "--root", str(base / "control-names"), str(base)]):
-            p = subprocess.run([sys.executable, "-m", "workbench", *argv], capture_output=True, cwd=REPO,
-                               env=env, timeout=120)
+        for argv in (
+            ["lint", "--format", "json", str(base)],
+            ["lint", "--format", "sarif", str(base)],
+            [
+                "scan",
+                "--client",
+                "all",
+                "--format",
+                "json",
+                "--home",
+                str(fuzz_home),
+                "--root",
+                str(base / "non-utf8"),
+                "--root",
+                str(base / "control-names"),
+                str(base),
+            ],
+        ):
+            p = subprocess.run(
+                [sys.executable, "-m", "workbench", *argv],
+                capture_output=True,
+                cwd=REPO,
+                env=env,
+                timeout=120,
+            )
             assert p.returncode in (0, 1), (argv, p.stderr.decode("utf-8", "replace")[-2000:])
             assert p.stdout.strip(), (argv, p.returncode, p.stderr.decode("utf-8", "replace")[-2000:])
             json.loads(p.stdout.decode("utf-8"))  # valid UTF-8 and valid JSON

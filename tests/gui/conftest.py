@@ -25,14 +25,21 @@ def open_window(qtbot):
     allow_demo=False, wait=True) -> MainWindow``."""
     made = []
 
-    def make(env, client_id=None, context_tokens=None, watch=False, allow_demo=False, wait=True,
-             size=(1400, 900)):
+    def make(
+        env, client_id=None, context_tokens=None, watch=False, allow_demo=False, wait=True, size=(1400, 900)
+    ):
         from workbench.app.context import AppContext
         from workbench.app.main_window import MainWindow
         from workbench.app.settings import Settings
 
-        ctx = AppContext(Settings(persist=False), env, client_id=client_id,
-                         context_tokens=context_tokens, allow_demo=allow_demo, watch=watch)
+        ctx = AppContext(
+            Settings(persist=False),
+            env,
+            client_id=client_id,
+            context_tokens=context_tokens,
+            allow_demo=allow_demo,
+            watch=watch,
+        )
         win = MainWindow(ctx)
         qtbot.addWidget(win)
         win.resize(*size)
@@ -45,6 +52,7 @@ def open_window(qtbot):
 
     yield make
     from workbench.app import workers
+
     for w in made:
         w.ctx.shutdown()
         w.close()
@@ -54,6 +62,7 @@ def open_window(qtbot):
 def grab(win, path: Path) -> Path:
     """Save a screenshot of ``win`` to ``path`` (PNG)."""
     from PySide6.QtCore import QCoreApplication
+
     for _ in range(3):
         QCoreApplication.processEvents()
     assert win.grab().save(str(path), "PNG")

@@ -14,6 +14,7 @@ from tests.helpers import write_skill
 @pytest.fixture()
 def env(tmp_path: Path):
     from workbench.core.model import Environment
+
     ws = tmp_path / "ws"
     write_skill(ws / ".claude/skills/pdf", "pdf", "Use for PDF files.")
     subprocess.run(["git", "init", "-q", str(ws)], check=True)
@@ -23,14 +24,29 @@ def env(tmp_path: Path):
 
 def _report(**kw):
     from workbench.core.capture.capture import CaptureReport, listing_diff
-    real = ("The following skills are available for use with the Skill tool:\n\n"
-            "- pdf: Use for PDF files.\n- builtin-one: A built-in skill the simulation did not know.")
-    sim = ("The following skills are available for use with the Skill tool:\n\n"
-           "- pdf: Use for PDF files.\n- builtin-one: ⟦built-in⟧·······························")
-    rep = CaptureReport(client="claude-code", version="2.1.400", modelled_version="2.1.328", exe="/usr/bin/claude",
-                        placement={"location": "user", "message_index": 0, "block_index": 4, "detail": ""},
-                        listing=real, skills=["pdf", "builtin-one"], builtins=["builtin-one"],
-                        tool={"name": "Skill"}, simulated=sim, diff=listing_diff(real, sim), seconds=1.2)
+
+    real = (
+        "The following skills are available for use with the Skill tool:\n\n"
+        "- pdf: Use for PDF files.\n- builtin-one: A built-in skill the simulation did not know."
+    )
+    sim = (
+        "The following skills are available for use with the Skill tool:\n\n"
+        "- pdf: Use for PDF files.\n- builtin-one: ⟦built-in⟧·······························"
+    )
+    rep = CaptureReport(
+        client="claude-code",
+        version="2.1.400",
+        modelled_version="2.1.328",
+        exe="/usr/bin/claude",
+        placement={"location": "user", "message_index": 0, "block_index": 4, "detail": ""},
+        listing=real,
+        skills=["pdf", "builtin-one"],
+        builtins=["builtin-one"],
+        tool={"name": "Skill"},
+        simulated=sim,
+        diff=listing_diff(real, sim),
+        seconds=1.2,
+    )
     for k, v in kw.items():
         setattr(rep, k, v)
     return rep
@@ -38,6 +54,7 @@ def _report(**kw):
 
 def test_real_client_view_highlights_differences(open_window, env, qtbot, artifacts):
     from workbench.app.capture_pane import REAL_ONLY, SIM_ONLY, CapturePane
+
     win = open_window(env, client_id="claude-code", size=(1280, 800))
     win.show_tab("capture")
     pane = win.panes["capture"].ensure()
@@ -63,6 +80,7 @@ def test_capture_runs_in_background_and_cancel_stops_it(qtbot, env, tmp_path):
 
     class Ctx:
         pass
+
     ctx = Ctx()
     ctx.env = env
     ctx.client_id = "claude-code"

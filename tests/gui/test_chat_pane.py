@@ -21,13 +21,15 @@ def _no_key_env(monkeypatch):
 def catalog(tmp_path):
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     coll = tmp_path / "skills"
     write_skill(coll / "pdf", "pdf", "Use for PDF files.", body="# PDF\n\nDo the PDF thing.\n")
     write_skill(coll / "csv", "csv", "Use for CSV files.", body="# CSV\n")
     (tmp_path / "ws").mkdir()
     (tmp_path / "home").mkdir()
-    env = Environment(workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[coll], env={},
-                      bins=set())
+    env = Environment(
+        workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[coll], env={}, bins=set()
+    )
     return scan(env, "claude-code")
 
 
@@ -35,8 +37,10 @@ def catalog(tmp_path):
 def pane(qtbot, catalog, fake_api):
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
-    p = ChatPane(lambda: (catalog, 200_000),
-                 settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={})
+
+    p = ChatPane(
+        lambda: (catalog, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={}
+    )
     qtbot.addWidget(p)
     p.resize(1100, 700)
     p.show()
@@ -137,6 +141,7 @@ def test_shell_asks_user(pane, fake_api, qtbot):
 
 def test_key_saved_never_in_settings_file(pane, fake_api, qtbot, monkeypatch):
     from workbench.core.chat.settings import settings_path
+
     pane.key_edit.setText("sk-ant-GUI-SECRET")
     assert pane.save_key() is False  # no keyring here: memory only, and it says so
     assert "session only" in pane.status.text()
@@ -147,6 +152,7 @@ def test_key_saved_never_in_settings_file(pane, fake_api, qtbot, monkeypatch):
 
 def test_local_server_preset_sets_url_and_session_key(pane, qtbot):
     from workbench.app.chat_pane import SERVER_PRESETS
+
     i = next(n for n, (label, _) in enumerate(SERVER_PRESETS) if "Ollama" in label)
     assert pane.api_key()[0] is None
     pane.apply_preset(i)
@@ -160,8 +166,10 @@ def test_local_server_preset_sets_url_and_session_key(pane, qtbot):
 
 def test_fork_shows_subtranscript_and_substitution_marks(pane, fake_api, qtbot, catalog, artifacts):
     pdf = next(s for s in catalog.skills if s.name == "pdf")
-    pdf.path.write_text("---\nname: pdf\ndescription: Use for PDF files.\ncontext: fork\n"
-                        "agent: general-purpose\n---\n\nMerge the files $ARGUMENTS and report.\n")
+    pdf.path.write_text(
+        "---\nname: pdf\ndescription: Use for PDF files.\ncontext: fork\n"
+        "agent: general-purpose\n---\n\nMerge the files $ARGUMENTS and report.\n"
+    )
     pdf.fields.update({"context": "fork", "agent": "general-purpose"})  # as a rescan would read them
     fake_api.on("merge", tool_call("Skill", {"skill": "pdf", "args": "a.pdf b.pdf"}))
     fake_api.on("Merge the files", text("Merged both."))

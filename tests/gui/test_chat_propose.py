@@ -18,12 +18,16 @@ from tests.helpers import write_skill
 
 pytestmark = pytest.mark.gui
 
-NEW_SKILL = ("---\nname: changelog-writer\ndescription: Use when the user asks for release notes or a "
-             "CHANGELOG entry from recent commits.\n---\n# Changelog writer\n\n1. Read `git log`.\n"
-             "2. Group by type.\n")
+NEW_SKILL = (
+    "---\nname: changelog-writer\ndescription: Use when the user asks for release notes or a "
+    "CHANGELOG entry from recent commits.\n---\n# Changelog writer\n\n1. Read `git log`.\n"
+    "2. Group by type.\n"
+)
 ALPHA = "---\nname: alpha\ndescription: Use when testing alpha.\n---\n# Alpha\n\nRun `ls`.\n"
-ALPHA_NEW = ("---\nname: alpha\ndescription: Use when the user asks to test alpha, or mentions alpha "
-             "runs.\n---\n# Alpha\n\nRun `ls -la`.\n")
+ALPHA_NEW = (
+    "---\nname: alpha\ndescription: Use when the user asks to test alpha, or mentions alpha "
+    "runs.\n---\n# Alpha\n\nRun `ls -la`.\n"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +52,7 @@ def tree_hashes(root: Path) -> dict[str, str]:
 def world(tmp_path):
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     ws = tmp_path / "ws"
     alpha = write_skill(ws / ".claude" / "skills" / "alpha", raw=ALPHA)
     home = tmp_path / "home"
@@ -62,9 +67,14 @@ def world(tmp_path):
 def chat(qtbot, world, fake_api):
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
+
     _ws, _alpha, cat = world
-    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
-                 environ={}, allow_propose=True)
+    p = ChatPane(
+        lambda: (cat, 200_000),
+        settings=ChatSettings(base_url=fake_api.url, max_retries=0),
+        environ={},
+        allow_propose=True,
+    )
     qtbot.addWidget(p)
     p.key_edit.setText("dummy")
     yield p
@@ -75,9 +85,11 @@ def test_drafts_are_off_by_default(qtbot, world, fake_api):
     """Issue 12 item 3: the window, like the CLI, offers propose_skill only when the person opts in."""
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
+
     cat = world[2]
-    p = ChatPane(lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
-                 environ={})
+    p = ChatPane(
+        lambda: (cat, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={}
+    )
     qtbot.addWidget(p)
     assert not p.propose_check.isChecked()
     p.shutdown()
@@ -98,11 +110,23 @@ def test_chat_proposal_to_workshop_apply_and_rollback(qtbot, world, chat, fake_a
 
     assert chat.propose_check.isChecked()  # the fixture opted in
 
-    fake_api.on("changelog", tool_call("propose_skill", {
-        "action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL,
-        "files": {"references/format.md": "# Format\n"}, "note": "asked for in chat"},
-        text="I'll draft a changelog skill for you to review."))
-    fake_api.on("alpha", tool_call("propose_skill", {"action": "update", "name": "alpha", "skill_md": ALPHA_NEW}))
+    fake_api.on(
+        "changelog",
+        tool_call(
+            "propose_skill",
+            {
+                "action": "create",
+                "name": "changelog-writer",
+                "skill_md": NEW_SKILL,
+                "files": {"references/format.md": "# Format\n"},
+                "note": "asked for in chat",
+            },
+            text="I'll draft a changelog skill for you to review.",
+        ),
+    )
+    fake_api.on(
+        "alpha", tool_call("propose_skill", {"action": "update", "name": "alpha", "skill_md": ALPHA_NEW})
+    )
     fake_api.after_tool = text("The draft is waiting in the Workshop; nothing is installed yet.")
 
     split = QSplitter()
@@ -129,8 +153,10 @@ def _run_scenario(qtbot, world, chat, fake_api, artifacts, split):
     update_id = _turn(qtbot, chat, "make the alpha description better")
     assert chat.proposals == [create_id, update_id]
     cards = chat.proposal_cards()
-    assert [c.title.text() for c in cards] == [f"Proposal {create_id} (pending) — review in Workshop",
-                                               f"Proposal {update_id} (pending) — review in Workshop"]
+    assert [c.title.text() for c in cards] == [
+        f"Proposal {create_id} (pending) — review in Workshop",
+        f"Proposal {update_id} (pending) — review in Workshop",
+    ]
     assert "Nothing was written" in cards[0].detail.text()
     assert cards[0].detail.toolTip().endswith("changelog-writer/SKILL.md")
     chat.scroll.ensureWidgetVisible(cards[0])
@@ -148,8 +174,9 @@ def _run_scenario(qtbot, world, chat, fake_api, artifacts, split):
 
     # a Workshop pane on the same workspace (its own WorkshopStore object, same store folder)
     confirms: list[str] = []
-    wpane = WorkshopPane(ws, confirm=lambda title, body: confirms.append(title) or True,
-                         ask_reason=lambda t, label: "")
+    wpane = WorkshopPane(
+        ws, confirm=lambda title, body: confirms.append(title) or True, ask_reason=lambda t, label: ""
+    )
     split.addWidget(wpane)
     split.setSizes([700, 900])
     assert {p.id for p in wpane.model.rows} == {create_id, update_id}
@@ -178,7 +205,12 @@ def _run_scenario(qtbot, world, chat, fake_api, artifacts, split):
     assert wpane.select(create_id) and wpane.trigger("rollback"), wpane.message.text()
     assert not target.exists()
     assert tree_hashes(ws) == before
-    assert confirms == ["Apply changelog-writer", "Apply alpha", "Roll back alpha", "Roll back changelog-writer"]
+    assert confirms == [
+        "Apply changelog-writer",
+        "Apply alpha",
+        "Roll back alpha",
+        "Roll back changelog-writer",
+    ]
 
 
 def test_drafts_checkbox_off_does_not_offer_the_tool(qtbot, chat, fake_api):
@@ -192,13 +224,19 @@ def test_drafts_checkbox_off_does_not_offer_the_tool(qtbot, chat, fake_api):
         assert chat.send("hello again")
     assert "propose_skill" in fake_api.message_requests[-1].tool_names
     assert "new conversation" in " ".join(
-        chat.transcript_layout.itemAt(i).widget().text() for i in range(chat.transcript_layout.count())
-        if hasattr(chat.transcript_layout.itemAt(i).widget(), "text"))
+        chat.transcript_layout.itemAt(i).widget().text()
+        for i in range(chat.transcript_layout.count())
+        if hasattr(chat.transcript_layout.itemAt(i).widget(), "text")
+    )
 
 
 def test_refused_proposal_is_an_error_row_not_a_card(qtbot, chat, fake_api):
-    fake_api.on("escape", tool_call("propose_skill", {"action": "create", "name": "x", "skill_md": NEW_SKILL,
-                                                       "files": {"../x": "y"}}))
+    fake_api.on(
+        "escape",
+        tool_call(
+            "propose_skill", {"action": "create", "name": "x", "skill_md": NEW_SKILL, "files": {"../x": "y"}}
+        ),
+    )
     with qtbot.waitSignal(chat.turn_finished, timeout=20000) as done:
         assert chat.send("escape please")
     assert done.args[0].error is None

@@ -49,8 +49,11 @@ def open_and_wait(qtbot, pane, path):
 
 
 def squiggle_blocks(pane) -> list[int]:
-    return [s.cursor.block().blockNumber() for s in pane.editor.extraSelections()
-            if s.format.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline]
+    return [
+        s.cursor.block().blockNumber()
+        for s in pane.editor.extraSelections()
+        if s.format.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
+    ]
 
 
 def upper_name_lint(text, path=None, profile="agentskills"):
@@ -60,13 +63,23 @@ def upper_name_lint(text, path=None, profile="agentskills"):
         m = re.match(r"name: (.*)$", line)
         if m and m.group(1) != m.group(1).lower():
             c, e = m.start(1) + 1, m.end(1) + 1
-            out.append(Diagnostic(i, c, i, e, "warning", "T-NAME", "name must be lowercase",
-                                  Fix("Make the name lowercase",
-                                      [TextEdit(i, c, i, e, m.group(1).lower())])))
+            out.append(
+                Diagnostic(
+                    i,
+                    c,
+                    i,
+                    e,
+                    "warning",
+                    "T-NAME",
+                    "name must be lowercase",
+                    Fix("Make the name lowercase", [TextEdit(i, c, i, e, m.group(1).lower())]),
+                )
+            )
     return out + standin_lint_text(text)
 
 
 # --------------------------------------------------------------------------- typing & lint
+
 
 def test_typing_shows_squiggle_and_problem_on_the_right_line(qtbot, make_pane, tmp_path):
     f = tmp_path / "demo-skill" / "SKILL.md"
@@ -122,8 +135,11 @@ def test_quick_fix_then_save_exact_bytes(qtbot, make_pane, tmp_path):
     assert not pane.has_unsaved_changes()
 
 
-@pytest.mark.parametrize("bom,nl", [(False, b"\n"), (False, b"\r\n"), (True, b"\n"), (True, b"\r\n")],
-                         ids=["lf", "crlf", "bom-lf", "bom-crlf"])
+@pytest.mark.parametrize(
+    "bom,nl",
+    [(False, b"\n"), (False, b"\r\n"), (True, b"\n"), (True, b"\r\n")],
+    ids=["lf", "crlf", "bom-lf", "bom-crlf"],
+)
 def test_save_keeps_line_endings_and_bom(qtbot, make_pane, tmp_path, bom, nl):
     f = tmp_path / "s" / "SKILL.md"
     f.parent.mkdir()
@@ -232,6 +248,7 @@ def test_profile_provider_is_asked(qtbot, make_pane, tmp_path):
 
 # --------------------------------------------------------------------------- hover, gutter, fixes
 
+
 def test_hover_tooltip_has_message_and_code(qtbot, make_pane, tmp_path):
     f = tmp_path / "demo" / "SKILL.md"
     f.parent.mkdir()
@@ -273,10 +290,12 @@ def test_pinned_diagnostics_follow_edits(qtbot, make_pane, tmp_path):
 def test_gutter_pixel_is_error_coloured(qtbot, make_pane, tmp_path, artifacts):
     f = tmp_path / "broken" / "SKILL.md"
     f.parent.mkdir()
-    f.write_text("---\nname: Broken-Skill\ndescription: Use when: colons break YAML\n"
-                 "allowed-tools: Bash(!`git status`)\n---\n# Broken skill\n\nRun `scripts/x.sh` "
-                 "with $ARGUMENTS and see [docs](references/api.md).\n\n```bash\necho $1\n```\n",
-                 encoding="utf-8")
+    f.write_text(
+        "---\nname: Broken-Skill\ndescription: Use when: colons break YAML\n"
+        "allowed-tools: Bash(!`git status`)\n---\n# Broken skill\n\nRun `scripts/x.sh` "
+        "with $ARGUMENTS and see [docs](references/api.md).\n\n```bash\necho $1\n```\n",
+        encoding="utf-8",
+    )
     pane = open_and_wait(qtbot, make_pane(), f)  # the real engine when present, else the stand-in
     with qtbot.waitSignal(pane.preview_updated, timeout=5000):
         pane.set_preview_visible(True)
@@ -297,6 +316,7 @@ def test_gutter_pixel_is_error_coloured(qtbot, make_pane, tmp_path, artifacts):
 def test_engine_fix_for_yaml_error_clears_it(qtbot, make_pane, tmp_path):
     """With the real lint engine: its own fix for the YAML error, applied in the editor, works."""
     from workbench.app.editor.lintbridge import resolve_lint
+
     if not resolve_lint()[1]:
         pytest.skip("workbench.core.lint not available: the stand-in offers no fixes")
     f = tmp_path / "broken" / "SKILL.md"
@@ -318,10 +338,13 @@ def test_engine_fix_for_yaml_error_clears_it(qtbot, make_pane, tmp_path):
 
 # --------------------------------------------------------------------------- highlighter
 
+
 def test_highlighter_block_states(qtbot, make_pane, tmp_path):
     f = tmp_path / "SKILL.md"
-    f.write_text("---\nname: x\ndescription: |\n  multi\n  line\n---\n# H\n```\ncode $ARGUMENTS\n```\ntext\n",
-                 encoding="utf-8")
+    f.write_text(
+        "---\nname: x\ndescription: |\n  multi\n  line\n---\n# H\n```\ncode $ARGUMENTS\n```\ntext\n",
+        encoding="utf-8",
+    )
     pane = open_and_wait(qtbot, make_pane(), f)
     doc = pane.editor.document()
     kinds = [state_kind(doc.findBlockByNumber(i).userState()) for i in range(doc.blockCount())]
@@ -346,8 +369,9 @@ def test_highlighter_block_states(qtbot, make_pane, tmp_path):
 
 def test_highlighter_inline_tokens(qtbot, make_pane, tmp_path):
     f = tmp_path / "SKILL.md"
-    f.write_text("Run !`git status` then `code` and [a](b.md) with $0 \U0001F600 $ARGUMENTS[1]\n",
-                 encoding="utf-8")
+    f.write_text(
+        "Run !`git status` then `code` and [a](b.md) with $0 \U0001f600 $ARGUMENTS[1]\n", encoding="utf-8"
+    )
     pane = open_and_wait(qtbot, make_pane(), f)
     fmts = pane.highlighter.formats
     block = pane.editor.document().firstBlock()
@@ -358,9 +382,11 @@ def test_highlighter_inline_tokens(qtbot, make_pane, tmp_path):
     def find(sub, token):
         i16 = len(text[: text.index(sub)].encode("utf-16-le")) // 2
         f16 = len(sub.encode("utf-16-le")) // 2
-        return ranges.get((i16, f16)) is not None and \
-            ranges[(i16, f16)].background() == fmts[token].background() and \
-            ranges[(i16, f16)].foreground() == fmts[token].foreground()
+        return (
+            ranges.get((i16, f16)) is not None
+            and ranges[(i16, f16)].background() == fmts[token].background()
+            and ranges[(i16, f16)].foreground() == fmts[token].foreground()
+        )
 
     assert find("!`git status`", "injection")
     assert find("`code`", "inline_code")
@@ -369,6 +395,7 @@ def test_highlighter_inline_tokens(qtbot, make_pane, tmp_path):
 
 
 # --------------------------------------------------------------------------- find / replace
+
 
 def test_find_and_replace(qtbot, make_pane, tmp_path):
     f = tmp_path / "SKILL.md"
@@ -403,9 +430,12 @@ def test_find_and_replace(qtbot, make_pane, tmp_path):
 
 # --------------------------------------------------------------------------- preview
 
+
 def test_preview_properties_table_and_body():
-    html = render_html("---\nname: demo\nmetadata:\n  a: 1\n---\n# Title\n\n| x | y |\n|---|---|\n| 1 | 2 |\n"
-                       "<script>alert(1)</script>\n")
+    html = render_html(
+        "---\nname: demo\nmetadata:\n  a: 1\n---\n# Title\n\n| x | y |\n|---|---|\n| 1 | 2 |\n"
+        "<script>alert(1)</script>\n"
+    )
     assert "<td class='k'>name</td><td>demo</td>" in html
     assert "<h1>Title</h1>" in html and "<table>" in html
     assert "<script>" not in html  # raw HTML is escaped, not passed through
@@ -435,13 +465,16 @@ def test_preview_refuses_remote_and_outside_resources(qtbot, make_pane, tmp_path
     (skill / "assets").mkdir(parents=True)
     png = skill / "assets" / "a.png"
     from PySide6.QtGui import QImage
+
     img = QImage(4, 4, QImage.Format.Format_RGB32)
     img.fill(0xFF0000)
     img.save(str(png))
     (tmp_path / "secret.txt").write_text("secret")
     f = skill / "SKILL.md"
-    f.write_text("---\nname: skill\n---\n![a](assets/a.png) ![r](https://example.com/x.png) "
-                 "![s](../secret.txt)\n", encoding="utf-8")
+    f.write_text(
+        "---\nname: skill\n---\n![a](assets/a.png) ![r](https://example.com/x.png) ![s](../secret.txt)\n",
+        encoding="utf-8",
+    )
     pane = open_and_wait(qtbot, make_pane(), f)
     with qtbot.waitSignal(pane.preview_updated, timeout=5000):
         pane.set_preview_visible(True)
@@ -457,6 +490,7 @@ def test_preview_refuses_remote_and_outside_resources(qtbot, make_pane, tmp_path
 
 # --------------------------------------------------------------------------- encodings
 
+
 def test_invalid_utf8_opens_read_only_and_is_never_written(qtbot, make_pane, tmp_path):
     f = tmp_path / "SKILL.md"
     raw = b"---\nname: x\n---\nbad byte \xff here\n"
@@ -470,7 +504,7 @@ def test_invalid_utf8_opens_read_only_and_is_never_written(qtbot, make_pane, tmp
 
 def test_nbsp_line_separator_and_emoji_round_trip(qtbot, make_pane, tmp_path):
     f = tmp_path / "SKILL.md"
-    raw = "---\nname: x\n---\na\u00a0b \U0001F600 c\u2028d\n".encode()
+    raw = "---\nname: x\n---\na\u00a0b \U0001f600 c\u2028d\n".encode()
     f.write_bytes(raw)
     pane = open_and_wait(qtbot, make_pane(), f)
     pane.editor.moveCursor(QTextCursor.MoveOperation.End)

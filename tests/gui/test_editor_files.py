@@ -80,6 +80,7 @@ def type_at_end(qtbot, pane, text):
 
 # --------------------------------------------------------------------------- save conflicts
 
+
 def test_save_after_external_change_asks_and_cancel_writes_nothing(qtbot, make_pane, skill_file):
     prompt = Prompt(CANCEL)
     pane = make_pane(conflict_prompt=prompt)
@@ -129,6 +130,7 @@ def test_deleted_on_disk_then_save_recreates(qtbot, make_pane, skill_file):
 
 
 # --------------------------------------------------------------------------- live reload
+
 
 def test_external_change_while_editing_prompts_and_never_overwrites(qtbot, make_pane, skill_file):
     prompt = Prompt(CANCEL)
@@ -203,11 +205,12 @@ def test_own_save_causes_no_reload_or_prompt(qtbot, make_pane, skill_file, tmp_p
 
 # --------------------------------------------------------------------------- recovery
 
+
 def test_recovery_after_simulated_crash(qtbot, make_pane, store, skill_file):
     pane = make_pane()
     pane.open_file(skill_file)
     type_at_end(qtbot, pane, "unsaved work ")  # QTest types ASCII only
-    pane.editor.insertPlainText("\u00e9\U0001F600")
+    pane.editor.insertPlainText("\u00e9\U0001f600")
     expected = pane.text()
     qtbot.waitUntil(lambda: store.get(skill_file) is not None, timeout=5000)  # ~1 s debounce
     pane.flush_recovery()
@@ -270,6 +273,7 @@ def test_undo_back_to_saved_state_removes_recovery(qtbot, make_pane, store, skil
 
 
 # --------------------------------------------------------------------------- real dialogs
+
 
 def test_conflict_dialog_buttons_and_diff(qtbot):
     dlg = ConflictDialog("/x/SKILL.md", "a\nmine\n", "a\ntheirs\n")

@@ -48,6 +48,7 @@ def skill_file(tmp_path):
 
 # -- item 4 ------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("how", ["paste", "replace-all", "after-save"])
 def test_one_edit_after_open_or_save_is_saved_for_recovery(qtbot, make_pane, store, skill_file, how):
     pane = make_pane()
@@ -117,6 +118,7 @@ def test_atomic_write_read_only_asks(tmp_path):
 @posix
 def test_conflict_check_still_applies_through_a_link(tmp_path):
     from workbench.core.safefile import ConflictError
+
     real = tmp_path / "real.md"
     real.write_text("old\n")
     link = tmp_path / "SKILL.md"

@@ -14,9 +14,13 @@ from workbench.core.evals.queryset import Query
 def _pane(qtbot, env, cat, tmp_path, **kw):
     from workbench.app.evals_pane import EvalsPane
     from workbench.core.chat.settings import ChatSettings
-    pane = EvalsPane(provider=lambda: (env, "claude-code", cat, None),
-                     settings_provider=lambda: ChatSettings(base_url=kw["url"], max_retries=0),
-                     key_provider=lambda: "sk-test", history_root=tmp_path / "hist")
+
+    pane = EvalsPane(
+        provider=lambda: (env, "claude-code", cat, None),
+        settings_provider=lambda: ChatSettings(base_url=kw["url"], max_retries=0),
+        key_provider=lambda: "sk-test",
+        history_root=tmp_path / "hist",
+    )
     pane.confirm_batch = kw.get("confirm", lambda est: True)
     pane.batch_poll_seconds = 0.05
     qtbot.addWidget(pane)
@@ -33,11 +37,15 @@ def small(tmp_path, fake_home, monkeypatch):
     write_skill(sk / "csv", "csv", "Use for CSV files.", body="# CSV\n")
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
     cat = scan(env, "claude-code")
     with EvalFake() as f:
-        f.plans = {"<p1>": [[tool_call("Skill", {"skill": "pdf"})]], "<p2>": [[text("no")]],
-                   "<n1>": [[tool_call("Skill", {"skill": "csv"})]]}
+        f.plans = {
+            "<p1>": [[tool_call("Skill", {"skill": "pdf"})]],
+            "<p2>": [[text("no")]],
+            "<n1>": [[tool_call("Skill", {"skill": "csv"})]],
+        }
         f.batch_seconds = 0.2
         yield {"env": env, "cat": cat, "fake": f}
 
@@ -48,8 +56,9 @@ QS = [Query("<p1> merge pdfs", True), Query("<p2> split pdf", True), Query("<n1>
 def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, artifacts):
     f = small["fake"]
     asked = []
-    pane = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url,
-                 confirm=lambda est: asked.append(est) or True)
+    pane = _pane(
+        qtbot, small["env"], small["cat"], tmp_path, url=f.url, confirm=lambda est: asked.append(est) or True
+    )
     pane.skill_combo.setCurrentText("pdf")
     pane.set_queries(QS)
     pane.batch_check.setChecked(True)
@@ -76,7 +85,7 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     f.batch_seconds = 1.0
     assert pane.start_run()
     qtbot.waitUntil(lambda: len(pane.batches().pending()) == 1, timeout=60000)
-    pane.cancel()                                    # Cancel = cancel on the server, then collect
+    pane.cancel()  # Cancel = cancel on the server, then collect
     qtbot.waitUntil(lambda: not pane.running, timeout=60000)
     assert pane.report.cancelled or pane.report.summary.total == 3
     assert f.batch_requests == n + 1
@@ -87,11 +96,12 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     from workbench.core.evals.batch import BatchEval, BatchStore
     from workbench.core.evals.history import HistoryStore
     from workbench.core.evals.runner import EvalRunner
+
     f.batch_seconds = 0.3
     sdk = anthropic.Anthropic(api_key="sk-test", base_url=f.url, max_retries=0)
     store = BatchStore(HistoryStore(small["env"].workspace, tmp_path / "hist"))
     BatchEval([EvalRunner(small["cat"], "pdf", QS, client=sdk)], sdk).submit(store)
-    pane3 = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)   # the restart
+    pane3 = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)  # the restart
     assert len(pane3.batches().pending()) == 1 and "1 batch eval(s) submitted earlier" in pane3.status.text()
     assert pane3.batches().resume()
     qtbot.waitUntil(lambda: not pane3.running and pane3.report is not None, timeout=60000)
@@ -107,6 +117,7 @@ def collection(tmp_path, fake_home, monkeypatch):
     coll, qdir, plans = make_collection(tmp_path)
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     env = Environment(workspace=coll, home=fake_home, env={}, bins=set(), extra_roots=[coll / "skills"])
     cat = scan(env, "claude-code")
     with EvalFake() as f:
@@ -131,12 +142,14 @@ def test_collection_window_heatmap_exports(qtbot, collection, tmp_path, artifact
     model = win.view.model
     assert model.rowCount() == len(SKILLS) + 1 and model.columnCount() == len(SKILLS) + 2
     from PySide6.QtCore import Qt
+
     i3, i7 = SKILLS.index("tool-03"), SKILLS.index("tool-07")
     steal = model.data(model.index(i3, i7), Qt.ItemDataRole.BackgroundRole)
     diag = model.data(model.index(0, 0), Qt.ItemDataRole.BackgroundRole)
     assert steal.red() > steal.green() and diag.green() > diag.red()
-    assert "4 of 4 runs of queries written for tool-03 loaded tool-07" in \
-        model.data(model.index(i3, i7), Qt.ItemDataRole.ToolTipRole)
+    assert "4 of 4 runs of queries written for tool-03 loaded tool-07" in model.data(
+        model.index(i3, i7), Qt.ItemDataRole.ToolTipRole
+    )
     assert "tool-07</b> took 4" in win.view.summary.text()
     win.resize(1280, 800)
     win.grab().save(str(artifacts / "evals_collection_matrix.png"))
@@ -144,9 +157,11 @@ def test_collection_window_heatmap_exports(qtbot, collection, tmp_path, artifact
     assert win.export(png) and win.export(page)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "<table>" in page.read_text()
     from PySide6.QtGui import QImage
+
     img = QImage(str(png))
     assert img.width() > 600 and img.height() > 400
     import shutil
+
     shutil.copy(png, artifacts / "evals_collection_export.png")
 
     # the same as a batch: same matrix

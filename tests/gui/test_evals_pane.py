@@ -11,13 +11,30 @@ import pytest
 from tests.evals.conftest import EvalFake, text, tool_call, tree_hashes
 from tests.helpers import write_skill
 
-POS = ["merge these two PDFs into one", "extract the text from invoice.pdf", "fill the form in tax.pdf",
-       "split report.pdf into chapters", "rotate pages 3-5 of scan.pdf", "pull the tables out of q3.pdf",
-       "add a watermark to the PDF", "compress this 40 MB pdf", "OCR the scanned PDF", "sign contract.pdf"]
-NEG = ["plot sales.csv as a bar chart", "write a commit message", "what's the weather tomorrow",
-       "convert this Word doc to markdown", "review my pull request", "resize logo.png to 64px",
-       "explain this stack trace", "count rows in users.csv", "translate README to French",
-       "draft release notes"]
+POS = [
+    "merge these two PDFs into one",
+    "extract the text from invoice.pdf",
+    "fill the form in tax.pdf",
+    "split report.pdf into chapters",
+    "rotate pages 3-5 of scan.pdf",
+    "pull the tables out of q3.pdf",
+    "add a watermark to the PDF",
+    "compress this 40 MB pdf",
+    "OCR the scanned PDF",
+    "sign contract.pdf",
+]
+NEG = [
+    "plot sales.csv as a bar chart",
+    "write a commit message",
+    "what's the weather tomorrow",
+    "convert this Word doc to markdown",
+    "review my pull request",
+    "resize logo.png to 64px",
+    "explain this stack trace",
+    "count rows in users.csv",
+    "translate README to French",
+    "draft release notes",
+]
 
 
 @pytest.fixture()
@@ -31,26 +48,33 @@ def setup(tmp_path, fake_home, monkeypatch):
     write_skill(sk / "greeter", "greeter", "Use at the start of every conversation.", body="# Hi\n")
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
     cat = scan(env, "claude-code")
     with EvalFake(latency=0.05) as f:
         pdf_md = str(sk / "pdf" / "SKILL.md")
         plans = {}
         for i, q in enumerate(POS):
-            if i in (2, 7):   # sometimes: 2 of 3
-                plans[q] = [[tool_call("Skill", {"skill": "pdf"})], [text("sure")], [tool_call("Skill", {"skill": "pdf"})]]
-            elif i == 4:      # another tool first, then a read of the SKILL.md
-                plans[q] = [[tool_call("list_directory", {"path": "."}), tool_call("read_file", {"path": pdf_md})]]
-            elif i == 5:      # a competitor first
+            if i in (2, 7):  # sometimes: 2 of 3
+                plans[q] = [
+                    [tool_call("Skill", {"skill": "pdf"})],
+                    [text("sure")],
+                    [tool_call("Skill", {"skill": "pdf"})],
+                ]
+            elif i == 4:  # another tool first, then a read of the SKILL.md
+                plans[q] = [
+                    [tool_call("list_directory", {"path": "."}), tool_call("read_file", {"path": pdf_md})]
+                ]
+            elif i == 5:  # a competitor first
                 plans[q] = [[tool_call("Skill", {"skill": "greeter"}), tool_call("Skill", {"skill": "pdf"})]]
-            elif i == 9:      # under-triggers: fails
+            elif i == 9:  # under-triggers: fails
                 plans[q] = [[text("I can't sign files.")]]
             else:
                 plans[q] = [[tool_call("Skill", {"skill": "pdf"})]]
         for i, q in enumerate(NEG):
             if i == 0:
                 plans[q] = [[tool_call("Skill", {"skill": "csv"})]]
-            elif i == 3:      # a near miss that over-triggers 1 of 3: still passes
+            elif i == 3:  # a near miss that over-triggers 1 of 3: still passes
                 plans[q] = [[tool_call("Skill", {"skill": "pdf"})], [text("ok")], [text("ok")]]
             else:
                 plans[q] = [[text("ok")]]
@@ -61,9 +85,12 @@ def setup(tmp_path, fake_home, monkeypatch):
 def make_pane(qtbot, s):
     from workbench.app.evals_pane import EvalsPane
     from workbench.core.chat.settings import ChatSettings
-    pane = EvalsPane(provider=lambda: (s["env"], "claude-code", s["cat"], None),
-                     settings_provider=lambda: ChatSettings(base_url=s["fake"].url, max_retries=0),
-                     key_provider=lambda: "sk-test")
+
+    pane = EvalsPane(
+        provider=lambda: (s["env"], "claude-code", s["cat"], None),
+        settings_provider=lambda: ChatSettings(base_url=s["fake"].url, max_retries=0),
+        key_provider=lambda: "sk-test",
+    )
     qtbot.addWidget(pane)
     pane.resize(1400, 860)
     pane.show()
@@ -72,6 +99,7 @@ def make_pane(qtbot, s):
 
 def test_twenty_queries_end_to_end_with_live_progress_and_chart(qtbot, setup, artifacts):
     from workbench.core.evals.queryset import Query
+
     s = setup
     pane = make_pane(qtbot, s)
     assert pane.skill_combo.currentText() in ("csv", "greeter", "pdf")
@@ -93,9 +121,16 @@ def test_twenty_queries_end_to_end_with_live_progress_and_chart(qtbot, setup, ar
     assert (sm.total, sm.passed, sm.failed, sm.errored) == (20, 19, 1, 0)
     assert pane.results_table.rowCount() == 20
     assert pane.results_table.item(9, 8).text() == "FAIL" and pane.results_table.item(0, 8).text() == "PASS"
-    assert pane.results_table.item(2, 3).text() == "2/3" and pane.results_table.item(5, 7).text() == "greeter×3"
+    assert (
+        pane.results_table.item(2, 3).text() == "2/3" and pane.results_table.item(5, 7).text() == "greeter×3"
+    )
     rows = pane.chart.rows
-    assert len(rows) == 20 and rows[0]["rate"] == 1.0 and rows[9]["rate"] == 0.0 and rows[13]["rate"] == pytest.approx(1 / 3, abs=1e-3)
+    assert (
+        len(rows) == 20
+        and rows[0]["rate"] == 1.0
+        and rows[9]["rate"] == 0.0
+        and rows[13]["rate"] == pytest.approx(1 / 3, abs=1e-3)
+    )
     assert "19/20 passed" in pane.summary_label.text() and "est." in pane.summary_label.text()
     # history: one description, one run
     assert pane.history_tree.topLevelItemCount() == 1
@@ -105,7 +140,9 @@ def test_twenty_queries_end_to_end_with_live_progress_and_chart(qtbot, setup, ar
     data = json.loads((s["tmp"] / "out.json").read_text())
     assert data["summary"]["passed"] == 19 and "run_details" in data["results"][0]
     rows_csv = list(csv.DictReader((s["tmp"] / "out.csv").open()))
-    assert len(rows_csv) == 20 and rows_csv[9]["pass"] == "false" and rows_csv[5]["also_loaded"] == "greeter:3"
+    assert (
+        len(rows_csv) == 20 and rows_csv[9]["pass"] == "false" and rows_csv[5]["also_loaded"] == "greeter:3"
+    )
     pane.grab().save(str(artifacts / "evals.png"))
 
 
@@ -115,7 +152,10 @@ def test_query_editor_load_save_and_errors(qtbot, setup):
     p = s["tmp"] / "q.yaml"
     p.write_text("should_trigger:\n  - a pdf job\nshould_not_trigger:\n  - the weather\n")
     assert pane.load_queries_file(p)
-    assert [(q.query, q.should_trigger) for q in pane.queries()] == [("a pdf job", True), ("the weather", False)]
+    assert [(q.query, q.should_trigger) for q in pane.queries()] == [
+        ("a pdf job", True),
+        ("the weather", False),
+    ]
     pane.add_query("another", False)
     out = s["tmp"] / "saved.json"
     assert pane.save_queries_file(out)
@@ -126,7 +166,7 @@ def test_query_editor_load_save_and_errors(qtbot, setup):
     bad = s["tmp"] / "bad.json"
     bad.write_text('[{"query": 1, "should_trigger": true}]')
     assert not pane.load_queries_file(bad)
-    assert f"{bad}:1:12" in pane.status.text() and len(pane.queries()) == 2   # nothing lost
+    assert f"{bad}:1:12" in pane.status.text() and len(pane.queries()) == 2  # nothing lost
     pane.key_provider = lambda: None
     assert not pane.start_run() and "ANTHROPIC_API_KEY" in pane.status.text()
     assert not pane.export(s["tmp"] / "x.json")
@@ -134,6 +174,7 @@ def test_query_editor_load_save_and_errors(qtbot, setup):
 
 def test_cancel_from_the_pane(qtbot, setup):
     from workbench.core.evals.queryset import Query
+
     s = setup
     s["fake"].latency = 0.3
     pane = make_pane(qtbot, s)
@@ -152,6 +193,7 @@ def test_cancel_from_the_pane(qtbot, setup):
 def test_improve_from_the_pane_reports_the_proposal(qtbot, setup):
     from workbench.core.evals.queryset import Query
     from workbench.core.workshop.store import WorkshopStore
+
     s = setup
     f = s["fake"]
     f.latency = 0.0
@@ -161,8 +203,10 @@ def test_improve_from_the_pane_reports_the_proposal(qtbot, setup):
     good.update({q: [[text("ok")]] for q in NEG})
     f.plans = bad
     f.alt_plans = [("WHOLE-PDF-LIFECYCLE", good)]
-    f.improver_replies = ["<new_description>Use this skill for the WHOLE-PDF-LIFECYCLE: create, edit, "
-                          "merge, split, sign or read PDF files.</new_description>"]
+    f.improver_replies = [
+        "<new_description>Use this skill for the WHOLE-PDF-LIFECYCLE: create, edit, "
+        "merge, split, sign or read PDF files.</new_description>"
+    ]
     pane = make_pane(qtbot, s)
     pane.skill_combo.setCurrentText("pdf")
     pane.set_queries([Query(q, True) for q in POS] + [Query(q, False) for q in NEG])
@@ -183,6 +227,7 @@ def test_hosted_on_a_real_app_context(qtbot, setup):
     from workbench.app.context import AppContext
     from workbench.app.evals_pane import EvalsPane
     from workbench.app.settings import Settings
+
     ctx = AppContext(Settings(persist=False), setup["env"], client_id="claude-code", watch=False)
     ctx.rescan()
     assert ctx.wait_for_scan(60_000)

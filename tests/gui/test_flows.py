@@ -59,6 +59,7 @@ pytestmark = pytest.mark.gui
 
 # --------------------------------------------------------------------------------- helpers
 
+
 @pytest.fixture(autouse=True)
 def _api_env(monkeypatch):
     """No keyring; the key and the server come from the environment (set per test)."""
@@ -71,10 +72,12 @@ def _api_env(monkeypatch):
 def window(open_window):
     """``open_window`` whose close never blocks on the unsaved-changes message box (a failing
     flow would otherwise hang at teardown): it answers "discard" unless a test replaces it."""
+
     def make(*a, **kw):
         win = open_window(*a, **kw)
         win.unsaved_prompt = lambda path: "discard"
         return win
+
     return make
 
 
@@ -148,8 +151,11 @@ def select_range(editor, line: int, start_col: int, end_col: int | None = None) 
 
 
 def squiggle_blocks(editor) -> list[int]:
-    return [s.cursor.block().blockNumber() for s in editor.extraSelections()
-            if s.format.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline]
+    return [
+        s.cursor.block().blockNumber()
+        for s in editor.extraSelections()
+        if s.format.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
+    ]
 
 
 def settle(win) -> None:
@@ -160,21 +166,34 @@ def settle(win) -> None:
 
 # ------------------------------------------------------------------- 1. chat -> workshop (issue 7)
 
-NEW_SKILL = ("---\nname: changelog-writer\ndescription: Use when the user asks for release notes or a "
-             "CHANGELOG entry from recent commits.\n---\n# Changelog writer\n\n1. Read `git log`.\n"
-             "2. Group by type.\n")
+NEW_SKILL = (
+    "---\nname: changelog-writer\ndescription: Use when the user asks for release notes or a "
+    "CHANGELOG entry from recent commits.\n---\n# Changelog writer\n\n1. Read `git log`.\n"
+    "2. Group by type.\n"
+)
 
 
-def test_flow_chat_proposal_review_apply_rollback(window, qtbot, tmp_path, fake_home, fake_api,
-                                                   monkeypatch, artifacts):
+def test_flow_chat_proposal_review_apply_rollback(
+    window, qtbot, tmp_path, fake_home, fake_api, monkeypatch, artifacts
+):
     ws = tmp_path / "proj"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha things.")
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
     point_at(monkeypatch, fake_api.url)
-    fake_api.on("changelog skill", tool_call("propose_skill", {
-        "action": "create", "name": "changelog-writer", "skill_md": NEW_SKILL,
-        "files": {"references/format.md": "# Format\n"}, "note": "asked for in chat"},
-        text="I'll draft a changelog skill for you to review."))
+    fake_api.on(
+        "changelog skill",
+        tool_call(
+            "propose_skill",
+            {
+                "action": "create",
+                "name": "changelog-writer",
+                "skill_md": NEW_SKILL,
+                "files": {"references/format.md": "# Format\n"},
+                "note": "asked for in chat",
+            },
+            text="I'll draft a changelog skill for you to review.",
+        ),
+    )
     fake_api.after_tool = text("The draft is waiting in the Workshop; nothing is installed yet.")
     before = tree_hashes(ws)
 
@@ -200,9 +219,14 @@ def test_flow_chat_proposal_review_apply_rollback(window, qtbot, tmp_path, fake_
     assert wpane.current is not None and wpane.current.id == pid and wpane.current.state == "pending"
     assert "Use when the user asks for release notes" in wpane.diff_view.toPlainText()
     assert wpane.file_combo.count() == 2  # SKILL.md + references/format.md
-    qtbot.mouseClick(wpane.tabs.tabBar(), Qt.MouseButton.LeftButton,
-                     pos=wpane.tabs.tabBar().tabRect(wpane.findings_index).center())
-    tops = [wpane.findings_tree.topLevelItem(i).text(0) for i in range(wpane.findings_tree.topLevelItemCount())]
+    qtbot.mouseClick(
+        wpane.tabs.tabBar(),
+        Qt.MouseButton.LeftButton,
+        pos=wpane.tabs.tabBar().tabRect(wpane.findings_index).center(),
+    )
+    tops = [
+        wpane.findings_tree.topLevelItem(i).text(0) for i in range(wpane.findings_tree.topLevelItemCount())
+    ]
     assert tops[0].startswith("Scanner (") and tops[1].startswith("Lint")
     assert wpane.tabs.tabText(wpane.findings_index).startswith("Findings (")
 
@@ -253,6 +277,7 @@ def test_flow_editor_quick_fix_save_and_external_conflict(window, qtbot, tmp_pat
     def prompt(_parent, path, mine, theirs):
         asked.append((path, theirs))
         return answer["value"]
+
     pane.conflict_prompt = prompt
     qtbot.waitUntil(lambda: pane.path == str(alpha) and bool(pane.applied_tokens), timeout=10_000)
     assert pane.text() == ALPHA
@@ -295,7 +320,9 @@ def test_flow_editor_quick_fix_save_and_external_conflict(window, qtbot, tmp_pat
 
     # an external change while editing: the conflict prompt, nothing overwritten
     qtbot.keyClicks(ed, " Really.")
-    qtbot.waitUntil(lambda: tree_rows(win)["alpha"][1] == new_desc + " Really.", timeout=10_000)  # unsaved: live
+    qtbot.waitUntil(
+        lambda: tree_rows(win)["alpha"][1] == new_desc + " Really.", timeout=10_000
+    )  # unsaved: live
     assert pane.has_unsaved_changes()
     theirs = ALPHA.replace("Use when testing alpha things.", "Changed by another program.").encode()
     alpha.write_bytes(theirs)
@@ -320,6 +347,7 @@ def test_flow_editor_quick_fix_save_and_external_conflict(window, qtbot, tmp_pat
 
 
 # ------------------------------------------------------------- 3. live listing + Ctrl+2 (issue 3)
+
 
 def test_flow_live_listing_then_codex_with_ctrl_2(window, qtbot, tmp_path, fake_home, artifacts):
     # No client roots in the workspace: it is an extra root for every client, so both Claude
@@ -346,9 +374,11 @@ def test_flow_live_listing_then_codex_with_ctrl_2(window, qtbot, tmp_path, fake_
     qtbot.keyClicks(ed, "!")
     qtbot.waitUntil(lambda: "Also for flux checks!" in win.listing.text.toPlainText(), timeout=5000)
     elapsed = time.perf_counter() - t0
-    print(f"\nkeystroke -> Listing tab text: {elapsed * 1000:.0f} ms "
-          f"(editor lint debounce {pane.LINT_DELAY_MS} ms; incremental update "
-          f"{win.ctx.last_update_seconds * 1000:.1f} ms)")
+    print(
+        f"\nkeystroke -> Listing tab text: {elapsed * 1000:.0f} ms "
+        f"(editor lint debounce {pane.LINT_DELAY_MS} ms; incremental update "
+        f"{win.ctx.last_update_seconds * 1000:.1f} ms)"
+    )
     assert elapsed < 1.0, f"listing took {elapsed:.2f} s"
     assert pane.has_unsaved_changes() and alpha.read_bytes() == ALPHA.encode()
     claude_text = win.listing.text.toPlainText()
@@ -372,11 +402,18 @@ def test_flow_live_listing_then_codex_with_ctrl_2(window, qtbot, tmp_path, fake_
 
 # ------------------------------------------------------------------ 4. chat loads a skill (issue 5)
 
-def test_flow_chat_loads_skill_and_listing_marks_it(window, qtbot, tmp_path, fake_home, fake_api,
-                                                     monkeypatch, artifacts):
+
+def test_flow_chat_loads_skill_and_listing_marks_it(
+    window, qtbot, tmp_path, fake_home, fake_api, monkeypatch, artifacts
+):
     ws = tmp_path / "proj"
     sk = ws / ".claude" / "skills"
-    write_skill(sk / "pdf", "pdf", "Use for PDF files - merge, split, extract, fill forms.", body="# PDF\n\nUse pypdf.\n")
+    write_skill(
+        sk / "pdf",
+        "pdf",
+        "Use for PDF files - merge, split, extract, fill forms.",
+        body="# PDF\n\nUse pypdf.\n",
+    )
     write_skill(sk / "csv", "csv", "Use for CSV files and charts.", body="# CSV\n")
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
     point_at(monkeypatch, fake_api.url)
@@ -404,8 +441,12 @@ def test_flow_chat_loads_skill_and_listing_marks_it(window, qtbot, tmp_path, fak
     names = [tm.data(tm.index(r, 0)) for r in range(tm.rowCount())]
     assert "pdf  ⟵ loaded" in names and "csv" in names
     from workbench.app import icons
-    tinted = [s for s in win.listing.text.extraSelections()
-              if s.format.background().color() == icons.color("listing", "loaded_bg")]
+
+    tinted = [
+        s
+        for s in win.listing.text.extraSelections()
+        if s.format.background().color() == icons.color("listing", "loaded_bg")
+    ]
     assert len(tinted) == 1 and tinted[0].cursor.selectedText().startswith("- pdf:")
     assert "Merged with pypdf." in chat.assistant_text()
 
@@ -428,24 +469,46 @@ def test_flow_chat_loads_skill_and_listing_marks_it(window, qtbot, tmp_path, fak
 
 # --------------------------------------------------------------- 5. evals + improve (issue 6)
 
-POS = ["merge these two PDFs into one", "extract the text from invoice.pdf", "fill the form in tax.pdf",
-       "split report.pdf into chapters", "rotate pages 3-5 of scan.pdf", "pull the tables out of q3.pdf",
-       "add a watermark to the PDF", "compress this 40 MB pdf", "OCR the scanned PDF", "sign contract.pdf"]
-NEG = ["plot sales.csv as a bar chart", "write a commit message", "what's the weather tomorrow",
-       "convert this Word doc to markdown", "review my pull request", "resize logo.png to 64px",
-       "explain this stack trace", "count rows in users.csv", "translate README to French",
-       "draft release notes"]
+POS = [
+    "merge these two PDFs into one",
+    "extract the text from invoice.pdf",
+    "fill the form in tax.pdf",
+    "split report.pdf into chapters",
+    "rotate pages 3-5 of scan.pdf",
+    "pull the tables out of q3.pdf",
+    "add a watermark to the PDF",
+    "compress this 40 MB pdf",
+    "OCR the scanned PDF",
+    "sign contract.pdf",
+]
+NEG = [
+    "plot sales.csv as a bar chart",
+    "write a commit message",
+    "what's the weather tomorrow",
+    "convert this Word doc to markdown",
+    "review my pull request",
+    "resize logo.png to 64px",
+    "explain this stack trace",
+    "count rows in users.csv",
+    "translate README to French",
+    "draft release notes",
+]
 
 
 def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_home, monkeypatch, artifacts):
     from tests.evals.conftest import EvalFake
+
     ws = tmp_path / "proj"
     sk = ws / ".claude" / "skills"
     pdf = write_skill(sk / "pdf", "pdf", "Use for PDF files - merge, split.", body="# PDF\n")
     write_skill(sk / "csv", "csv", "Use for CSV files and charts.", body="# CSV\n")
     (ws / "evals").mkdir()
-    (ws / "evals" / "pdf.json").write_text(json.dumps(
-        [{"query": q, "should_trigger": True} for q in POS] + [{"query": q, "should_trigger": False} for q in NEG]))
+    (ws / "evals" / "pdf.json").write_text(
+        json.dumps(
+            [{"query": q, "should_trigger": True} for q in POS]
+            + [{"query": q, "should_trigger": False} for q in NEG]
+        )
+    )
     env = Environment(workspace=ws, home=fake_home, env={}, bins=set())
     with EvalFake() as fake:
         # the current description triggers on merge/split requests only; a description with the
@@ -458,8 +521,10 @@ def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_ho
         good = {q: load for q in POS}
         good.update({q: [[text("ok")]] for q in NEG})
         fake.alt_plans = [("WHOLE-PDF-LIFECYCLE", good)]
-        fake.improver_replies = ["<new_description>Use this skill for the WHOLE-PDF-LIFECYCLE: create, edit, "
-                                 "merge, split, sign, OCR or read PDF files.</new_description>"] * 5
+        fake.improver_replies = [
+            "<new_description>Use this skill for the WHOLE-PDF-LIFECYCLE: create, edit, "
+            "merge, split, sign, OCR or read PDF files.</new_description>"
+        ] * 5
         point_at(monkeypatch, fake.url)
         before = pdf.read_bytes()
         win = window(env, client_id="claude-code")
@@ -481,8 +546,15 @@ def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_ho
         assert dones == list(range(1, 61))  # live, one step per run (20 queries x 3 runs)
         sm = rep.summary
         assert (sm.total, sm.passed, sm.failed, sm.errored) == (20, 14, 6, 0), rep.summary
-        assert len(pane.chart.rows) == 20 and pane.chart.rows[0]["rate"] == 1.0 and pane.chart.rows[1]["rate"] == 0.0
-        assert pane.results_table.item(1, 8).text() == "FAIL" and pane.results_table.item(10, 7).text() == "csv×3"
+        assert (
+            len(pane.chart.rows) == 20
+            and pane.chart.rows[0]["rate"] == 1.0
+            and pane.chart.rows[1]["rate"] == 0.0
+        )
+        assert (
+            pane.results_table.item(1, 8).text() == "FAIL"
+            and pane.results_table.item(10, 7).text() == "csv×3"
+        )
         assert "14/20 passed" in pane.summary_label.text()
         # the results + chart part is not squeezed by the query box (its advice label wraps)
         top, bottom = pane.splitter.sizes()
@@ -509,21 +581,35 @@ def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_ho
 
 # --------------------------------------------------------------------- 6. File > Open folder
 
-def test_flow_open_folder_switches_every_tab(window, qtbot, tmp_path, fake_home, fake_api, monkeypatch,
-                                            artifacts):
+
+def test_flow_open_folder_switches_every_tab(
+    window, qtbot, tmp_path, fake_home, fake_api, monkeypatch, artifacts
+):
     from PySide6.QtWidgets import QFileDialog
 
     from workbench.core.workshop import WorkshopStore
+
     old = tmp_path / "old"
     write_skill(old / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha things.")
-    WorkshopStore(old).propose_create("old-draft", "---\nname: old-draft\ndescription: Use when old.\n---\n# O\n",
-                                      {}, old / ".claude" / "skills", "test", "")
+    WorkshopStore(old).propose_create(
+        "old-draft",
+        "---\nname: old-draft\ndescription: Use when old.\n---\n# O\n",
+        {},
+        old / ".claude" / "skills",
+        "test",
+        "",
+    )
     new = tmp_path / "new"
     one = write_skill(new / ".claude" / "skills" / "one", "one", "Use when doing the first thing.")
     write_skill(new / ".claude" / "skills" / "two", "two", "Use when doing the second thing.")
     new_p = WorkshopStore(new).propose_create(
-        "three", "---\nname: three\ndescription: Use when doing the third thing.\n---\n# T\n",
-        {}, new / ".claude" / "skills", "test", "")
+        "three",
+        "---\nname: three\ndescription: Use when doing the third thing.\n---\n# T\n",
+        {},
+        new / ".claude" / "skills",
+        "test",
+        "",
+    )
     win = window(Environment(workspace=old, home=fake_home, env={}, bins=set()), client_id="claude-code")
     # build every tab on the old workspace first
     click_tree_skill(qtbot, win, old / ".claude" / "skills" / "alpha" / "SKILL.md")
@@ -540,8 +626,11 @@ def test_flow_open_folder_switches_every_tab(window, qtbot, tmp_path, fake_home,
     click_tab(qtbot, win, "listing")
 
     chosen: list[str] = []
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
-                        staticmethod(lambda parent, title, start: chosen.append(start) or str(new)))
+    monkeypatch.setattr(
+        QFileDialog,
+        "getExistingDirectory",
+        staticmethod(lambda parent, title, start: chosen.append(start) or str(new)),
+    )
     win.actions["open_folder"].trigger()
     assert chosen == [str(old)]
     assert win.settle(60_000)

@@ -26,13 +26,20 @@ def test_every_tab_is_a_real_pane(open_window, tmp_path, fake_home):
 
 def test_chat_proposal_refreshes_and_selects_in_workshop(open_window, tmp_path, fake_home, qtbot):
     from workbench.core.workshop import WorkshopStore
+
     env = _env(tmp_path, fake_home)
     win = open_window(env)
     chat = win.pane("chat")
     ws = win.pane("workshop")
     store = WorkshopStore(env.workspace)
-    p = store.propose_create("gamma", "---\nname: gamma\ndescription: Use when testing gamma.\n---\n# G\n",
-                             {}, env.workspace / ".claude" / "skills", "test", "")
+    p = store.propose_create(
+        "gamma",
+        "---\nname: gamma\ndescription: Use when testing gamma.\n---\n# G\n",
+        {},
+        env.workspace / ".claude" / "skills",
+        "test",
+        "",
+    )
     chat.proposal_created.emit(p.id)
     chat.review_requested.emit(p.id)
     assert win.tabs.currentWidget() is win.panes["workshop"]
@@ -46,5 +53,6 @@ def test_demo_workshop_has_a_pending_proposal(open_window, tmp_path, qtbot):
     assert win.ctx.demo
     win.show_tab("workshop")
     ws = win.pane("workshop")
-    qtbot.waitUntil(lambda: any(p.source == "demo" and p.state == "pending" for p in ws.store.list()),
-                    timeout=5000)
+    qtbot.waitUntil(
+        lambda: any(p.source == "demo" and p.state == "pending" for p in ws.store.list()), timeout=5000
+    )

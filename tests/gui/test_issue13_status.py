@@ -18,12 +18,16 @@ def _rows(win) -> dict[str, str]:
 
 def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
     from workbench.core.model import Environment
+
     ws = tmp_path / "coll"
     for i in range(80):
         write_skill(ws / f"s{i:02d}", f"s{i:02d}", "Use when " + "checking budgets " * 10 + f"#{i}.")
     (tmp_path / "h").mkdir()
-    win = open_window(Environment(workspace=ws, home=tmp_path / "h", env={}, bins=set()),
-                      client_id="codex", context_tokens=32_000)
+    win = open_window(
+        Environment(workspace=ws, home=tmp_path / "h", env={}, bins=set()),
+        client_id="codex",
+        context_tokens=32_000,
+    )
     rows = _rows(win)
     assert len(rows) == 80
     assert "omitted by budget" in rows.values()
@@ -42,6 +46,7 @@ def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
 def test_empty_folder_gets_a_hint(open_window, tmp_path):
     """Issue 13 item 9: an empty folder showed an empty tree and no word."""
     from workbench.core.model import Environment
+
     (tmp_path / "empty").mkdir()
     (tmp_path / "h").mkdir()
     win = open_window(Environment(workspace=tmp_path / "empty", home=tmp_path / "h", env={}, bins=set()))

@@ -31,6 +31,7 @@ def _save(win, folder: Path, name: str) -> None:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
     from workbench.core.safefile import atomic_write
+
     ba = QByteArray()
     buf = QBuffer(ba)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -42,6 +43,7 @@ def _save(win, folder: Path, name: str) -> None:
 
 def _every_tab(win, label: str, artifacts: Path) -> dict[str, list[str]]:
     from workbench.app.emptystate import select_first_skill
+
     assert select_first_skill(win.ctx)
     win.settle()
     found = {}
@@ -61,6 +63,7 @@ def _every_tab(win, label: str, artifacts: Path) -> dict[str, list[str]]:
 
 def test_every_tab_fits_1280x800_on_the_demo(open_window, artifacts):
     from workbench.core.demo import demo_environment, ensure_demo_proposal
+
     env = demo_environment()
     assert ensure_demo_proposal(env)  # the Workshop tab then shows a real proposal
     win = open_window(env, size=SIZE)
@@ -77,6 +80,7 @@ def test_every_tab_fits_1280x800_on_the_corpus(open_window, corpus, fake_home, a
 def test_the_check_finds_cut_text(qtbot):
     """The checker itself: a narrow table with a long header and cell is reported."""
     from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+
     t = QTableWidget(1, 2)
     qtbot.addWidget(t)
     t.setHorizontalHeaderLabels(["Findings", "A very long header that cannot fit"])
@@ -95,6 +99,7 @@ def test_one_context_box_and_icons(open_window, tmp_path, fake_home):
 
     from tests.helpers import write_skill
     from workbench.app.listing_pane import ContextSizeCombo
+
     ws = tmp_path / "p"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
     win = open_window(Environment(workspace=ws, home=fake_home))
@@ -111,6 +116,7 @@ def test_one_context_box_and_icons(open_window, tmp_path, fake_home):
 def test_empty_states_say_what_to_do(open_window, tmp_path, fake_home, qtbot):
     from tests.helpers import write_skill
     from workbench.app.emptystate import EmptyState
+
     ws = tmp_path / "p"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
     win = open_window(Environment(workspace=ws, home=fake_home), size=SIZE)

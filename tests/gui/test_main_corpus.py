@@ -86,7 +86,7 @@ def test_listing_truncated_codex_8k(open_window, corpus, fake_home, artifacts):
     entry = next(s for s in rep.skills if s.state != "omitted")
     win.ctx.select_skill(entry.path)
     rng = pane.highlighted_range()
-    assert rng is not None and entry.name in rep.text[rng[0]:rng[1]]
+    assert rng is not None and entry.name in rep.text[rng[0] : rng[1]]
     # All-clients view: one row per client.
     pane.tabs.setCurrentIndex(1)
     assert pane.clients_model.rowCount() == len(CLIENT_IDS)

@@ -62,7 +62,10 @@ def test_tree_details_shadowing(open_window, small_ws):
     assert "Shadowed by" in win.details.view.toHtml()
     win.details._on_link(QUrl("skill:" + str(loser.shadowed_by)))
     assert win.ctx.selected_path == loser.shadowed_by
-    assert win.skills.model.data(win.skills.proxy.mapToSource(win.skills.tree.currentIndex()), SkillRole).path == loser.shadowed_by
+    assert (
+        win.skills.model.data(win.skills.proxy.mapToSource(win.skills.tree.currentIndex()), SkillRole).path
+        == loser.shadowed_by
+    )
     # Shadowing view: one duplicated name, winner per client.
     win.show_tab("shadowing")
     sm = win.shadowing.model
@@ -124,7 +127,9 @@ def test_live_listing_update_from_editor_buffer(open_window, small_ws):
     elapsed = time.perf_counter() - t0
     assert new_desc in win.listing.text.toPlainText()
     assert win.ctx.skill(alpha).description == new_desc
-    print(f"\nbuffer -> listing update: {elapsed * 1000:.1f} ms (ctx says {win.ctx.last_update_seconds * 1000:.1f} ms)")
+    print(
+        f"\nbuffer -> listing update: {elapsed * 1000:.1f} ms (ctx says {win.ctx.last_update_seconds * 1000:.1f} ms)"
+    )
     assert elapsed < 1.0
     # A rename that creates a collision shadows the other skill right away (collisions redone).
     # Claude Code 2.1.328 names skills by folder (lab), so the clash shows in OpenCode.
@@ -145,6 +150,7 @@ def test_live_listing_update_from_editor_buffer(open_window, small_ws):
 def test_incremental_update_equals_full_scan(open_window, small_ws):
     """The incremental path gives the same catalog as discovery.scan for every client."""
     from workbench.core import discovery
+
     win = open_window(small_ws)
     dup = small_ws.workspace / ".claude" / "skills" / "dup" / "SKILL.md"
     dup.write_text("---\nname: alpha\ndescription: now alpha\n---\n", encoding="utf-8")
@@ -154,8 +160,9 @@ def test_incremental_update_equals_full_scan(open_window, small_ws):
     for cid in CLIENT_IDS:
         full = discovery.scan(win.ctx.env, cid)
         got = win.ctx.catalogs[cid]
-        assert [(s.path, s.name, s.status, s.shadowed_by) for s in got.skills] == \
-               [(s.path, s.name, s.status, s.shadowed_by) for s in full.skills], cid
+        assert [(s.path, s.name, s.status, s.shadowed_by) for s in got.skills] == [
+            (s.path, s.name, s.status, s.shadowed_by) for s in full.skills
+        ], cid
 
 
 def test_new_file_triggers_rescan(open_window, small_ws, qtbot):
@@ -174,8 +181,13 @@ def test_live_reload_watcher(open_window, small_ws, qtbot):
     win.ctx.watcher.wait_ready(5)
     beta = small_ws.workspace / ".claude" / "skills" / "beta" / "SKILL.md"
     beta.write_text("---\nname: beta\ndescription: Changed on disk by someone else.\n---\n", encoding="utf-8")
-    qtbot.waitUntil(lambda: (win.ctx.skill(beta, "claude-code") or Skill(beta, None, "")).description
-                    == "Changed on disk by someone else.", timeout=10_000)
+    qtbot.waitUntil(
+        lambda: (
+            (win.ctx.skill(beta, "claude-code") or Skill(beta, None, "")).description
+            == "Changed on disk by someone else."
+        ),
+        timeout=10_000,
+    )
     # The app's own save (suppressed) causes no reload.
     before = win.ctx.catalogs["claude-code"]
     with win.ctx.suppress(beta):

@@ -41,6 +41,7 @@ def catalogs(tmp_path: Path, fake_home: Path):
 @pytest.mark.parametrize("cid", ["claude-code", "codex", "opencode"])
 def test_skills_tree_model(qtmodeltester, catalogs, cid):
     import dataclasses
+
     _env, cats = catalogs
     m = SkillsTreeModel()
     m.set_catalog(cats[cid])
@@ -63,8 +64,11 @@ def test_filter_proxy(qtmodeltester, catalogs):
     px.setSourceModel(m)
     px.set_filter_text("alpha")
     qtmodeltester.check(px, force_py=True)
-    names = [px.data(px.index(c, 0, px.index(r, 0))) for r in range(px.rowCount())
-             for c in range(px.rowCount(px.index(r, 0)))]
+    names = [
+        px.data(px.index(c, 0, px.index(r, 0)))
+        for r in range(px.rowCount())
+        for c in range(px.rowCount(px.index(r, 0)))
+    ]
     assert names and all(n.startswith("a") for n in names)
 
 
@@ -96,6 +100,7 @@ def test_listing_models(qtmodeltester, catalogs):
 
         def skill(self, path, cid):
             return next((s for s in cats[cid].skills if s.path == path), None)
+
     a = m.data(m.index(0, 6 - 6), 0x0102)  # PathRole
     am = AllClientsModel()
     am.set_skill(Ctx(), Path(a))
@@ -121,7 +126,11 @@ def test_token_parsing():
     assert parse_tokens("200,000") == 200_000
     assert parse_tokens("128000 tokens") == 128_000
     assert parse_tokens("0") is None and parse_tokens("lots") is None and parse_tokens("-5") is None
-    assert format_tokens(8000) == "8k" and format_tokens(1_000_000) == "1M" and format_tokens(131072) == "131,072"
+    assert (
+        format_tokens(8000) == "8k"
+        and format_tokens(1_000_000) == "1M"
+        and format_tokens(131072) == "131,072"
+    )
 
 
 def test_explain_normalize_shapes():
@@ -141,7 +150,10 @@ def test_explain_normalize_shapes():
         findings: list
 
     out = normalize([CE("codex", [F("found", "ok", "Found"), F("listed", "warn", "Cut", fix="Shorten")])])
-    assert [(f.level, f.text, f.fix) for f in out["codex"]] == [("ok", "Found", ""), ("warning", "Cut", "Shorten")]
+    assert [(f.level, f.text, f.fix) for f in out["codex"]] == [
+        ("ok", "Found", ""),
+        ("warning", "Cut", "Shorten"),
+    ]
     out = normalize({"claude-code": [{"level": "error", "message": "Skipped", "fix": "Quote it"}]})
     assert out["claude-code"][0].level == "error" and out["claude-code"][0].fix == "Quote it"
     assert normalize(None) == {}

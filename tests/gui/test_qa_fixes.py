@@ -27,6 +27,7 @@ def _isolated(tmp_path, monkeypatch):
 
 def _tables(frame):
     from PySide6.QtGui import QTextTable
+
     for f in frame.childFrames():
         if isinstance(f, QTextTable):
             yield f
@@ -35,6 +36,7 @@ def _tables(frame):
 
 # -- (a) workshop diff header of a new file ------------------------------------------------------
 
+
 @pytest.mark.parametrize("old", [None, b"---\nname: x\ndescription: short\n---\nbody\n"])
 def test_diff_header_stays_on_one_line(qtbot, old):
     """A new file with a long line rendered "SKILL.md — (new file)" one character per line (the
@@ -42,6 +44,7 @@ def test_diff_header_stays_on_one_line(qtbot, old):
     from PySide6.QtWidgets import QTextBrowser
 
     from workbench.app.workshop_pane import diff_html
+
     new = b"---\nname: x\ndescription: " + b"long words " * 80 + b"\n---\nbody\n"
     view = QTextBrowser()
     qtbot.addWidget(view)
@@ -58,10 +61,12 @@ def test_diff_header_stays_on_one_line(qtbot, old):
 
 # -- (d) + (e) workshop pane follows the workspace; preview results are not lost ------------------
 
+
 def _ctx_for(tmp_path, qtbot):
     from workbench.app.context import AppContext
     from workbench.app.settings import Settings
     from workbench.core.model import Environment
+
     ws1, ws2 = tmp_path / "one", tmp_path / "two"
     write_skill(ws1 / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     write_skill(ws2 / ".claude" / "skills" / "beta", "beta", "Use when beta.")
@@ -77,9 +82,14 @@ def test_workshop_pane_follows_open_folder(qtbot, tmp_path):
     from workbench.app.workshop_pane import WorkshopPane
     from workbench.core.model import Environment
     from workbench.core.workshop import WorkshopStore
+
     ctx, ws1, ws2, home = _ctx_for(tmp_path, qtbot)
-    WorkshopStore(ws2).propose_create("gamma", "---\nname: gamma\ndescription: Use when gamma.\n---\n# G\n",
-                                      target_root=ws2 / ".claude" / "skills", source="cli")
+    WorkshopStore(ws2).propose_create(
+        "gamma",
+        "---\nname: gamma\ndescription: Use when gamma.\n---\n# G\n",
+        target_root=ws2 / ".claude" / "skills",
+        source="cli",
+    )
     pane = WorkshopPane(ctx, confirm=lambda t, x: True, ask_reason=lambda t, x: "")
     qtbot.addWidget(pane)
     assert pane.model.rowCount() == 0
@@ -104,10 +114,15 @@ def test_workshop_preview_result_not_lost_when_fast(qtbot, tmp_path, monkeypatch
     from workbench.app import workers
     from workbench.app.workshop_pane import WorkshopPane
     from workbench.core.workshop import WorkshopStore
+
     ctx, ws1, _ws2, _home = _ctx_for(tmp_path, qtbot)
     try:
-        p = WorkshopStore(ws1).propose_create("delta", "---\nname: delta\ndescription: Use when delta.\n---\n# D\n",
-                                              target_root=ws1 / ".claude" / "skills", source="cli")
+        p = WorkshopStore(ws1).propose_create(
+            "delta",
+            "---\nname: delta\ndescription: Use when delta.\n---\n# D\n",
+            target_root=ws1 / ".claude" / "skills",
+            source="cli",
+        )
         pane = WorkshopPane(ctx, confirm=lambda t, x: True, ask_reason=lambda t, x: "")
         qtbot.addWidget(pane)
         assert pane.select(p.id)
@@ -121,20 +136,25 @@ def test_workshop_preview_result_not_lost_when_fast(qtbot, tmp_path, monkeypatch
 
 # -- (b) + (c) chat pane --------------------------------------------------------------------------
 
+
 @pytest.fixture()
 def chat(qtbot, tmp_path, fake_api):
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     coll = tmp_path / "skills"
     write_skill(coll / "pdf", "pdf", "Use for PDF files.", body="# PDF\n\nDo the PDF thing.\n")
     (tmp_path / "ws").mkdir()
     (tmp_path / "home").mkdir()
-    env = Environment(workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[coll], env={}, bins=set())
+    env = Environment(
+        workspace=tmp_path / "ws", home=tmp_path / "home", extra_roots=[coll], env={}, bins=set()
+    )
     catalog = scan(env, "claude-code")
-    pane = ChatPane(lambda: (catalog, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0),
-                    environ={})
+    pane = ChatPane(
+        lambda: (catalog, 200_000), settings=ChatSettings(base_url=fake_api.url, max_retries=0), environ={}
+    )
     qtbot.addWidget(pane)
     pane.resize(700, 600)
     pane.show()
@@ -147,9 +167,12 @@ def test_chat_ready_when_turn_finished_fires(chat, qtbot, fake_api):
     """``turn_finished`` used to fire while the worker thread was still alive, so a ``send()`` from
     a slot connected to it returned False. Here the worker lingers after its last signal."""
     from PySide6.QtCore import Qt
+
     chat._bridge.finished.connect(lambda *_a: time.sleep(0.3), Qt.ConnectionType.DirectConnection)
     answers: list[bool] = []
-    chat.turn_finished.connect(lambda _res: answers.append(chat.send("second message")) if not answers else None)
+    chat.turn_finished.connect(
+        lambda _res: answers.append(chat.send("second message")) if not answers else None
+    )
     with qtbot.waitSignal(chat.turn_finished, timeout=15000):
         assert chat.send("first message")
     assert answers == [True]
@@ -174,9 +197,11 @@ def test_chat_transcript_fits_its_view(chat, qtbot, fake_api):
 
 # -- (f) closing the window with unsaved editor changes --------------------------------------------
 
+
 @pytest.fixture()
 def edited_window(open_window, tmp_path):
     from workbench.core.model import Environment
+
     ws = tmp_path / "ws"
     skill = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     (tmp_path / "h").mkdir()
@@ -198,6 +223,7 @@ def test_close_with_unsaved_changes_asks(edited_window, answer):
     def prompt(path: str) -> str:
         asked.append(path)
         return answer
+
     win.unsaved_prompt = prompt
     closed = win.close()
     assert asked == [str(skill)]
@@ -213,6 +239,7 @@ def test_close_with_unsaved_changes_asks(edited_window, answer):
 
 def test_close_without_changes_does_not_ask(open_window, tmp_path):
     from workbench.core.model import Environment
+
     ws = tmp_path / "ws"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     win = open_window(Environment(workspace=ws, home=tmp_path))
@@ -225,8 +252,10 @@ def test_close_without_changes_does_not_ask(open_window, tmp_path):
 
 # -- listing header: tags in the placement text, no listed skill ----------------------------------
 
+
 def _rendered(label) -> str:
     from PySide6.QtGui import QTextDocument
+
     doc = QTextDocument()
     doc.setHtml(label.text())
     return doc.toPlainText()
@@ -236,6 +265,7 @@ def test_listing_header_shows_placement_tags(open_window, tmp_path):
     """Claude Code's placement reads "a <system-reminder> attachment"; the header showed
     "a attachment" (the tag was taken as HTML)."""
     from workbench.core.model import Environment
+
     ws = tmp_path / "ws"
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     win = open_window(Environment(workspace=ws, home=tmp_path), client_id="claude-code")
@@ -246,9 +276,14 @@ def test_listing_header_shows_placement_tags(open_window, tmp_path):
 
 def test_listing_header_without_skills(open_window, tmp_path):
     from workbench.core.model import Environment
+
     ws = tmp_path / "ws"
-    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.",
-                extra="disable-model-invocation: true\n")
+    write_skill(
+        ws / ".claude" / "skills" / "alpha",
+        "alpha",
+        "Use when alpha.",
+        extra="disable-model-invocation: true\n",
+    )
     win = open_window(Environment(workspace=ws, home=tmp_path), client_id="claude-code")
     shown = _rendered(win.listing.header)
     assert "0 skills offered." in shown and "offered: ." not in shown
@@ -256,10 +291,12 @@ def test_listing_header_without_skills(open_window, tmp_path):
 
 # -- empty tree: say which client finds the skills ------------------------------------------------
 
+
 def test_banner_says_which_client_finds_the_skills(open_window, tmp_path):
     """Opening a clone of anthropics/skills (skills/<name>/SKILL.md: OpenClaw's root) showed an
     empty Claude Code tree and no word about why."""
     from workbench.core.model import Environment
+
     ws = tmp_path / "repo"
     write_skill(ws / "skills" / "alpha", "alpha", "Use when alpha.")
     (tmp_path / "h").mkdir()
@@ -284,6 +321,7 @@ def test_chat_no_key_banner_speaks_of_this_pane(qtbot, tmp_path, fake_api):
     fields are under "Connection"."""
     from workbench.app.chat_pane import ChatPane
     from workbench.core.chat.settings import ChatSettings
+
     pane = ChatPane(lambda: None, settings=ChatSettings(base_url=fake_api.url), environ={})
     qtbot.addWidget(pane)
     text = pane.key_banner.text()
@@ -293,6 +331,7 @@ def test_chat_no_key_banner_speaks_of_this_pane(qtbot, tmp_path, fake_api):
 
 # -- evals: the workspace's query set for the chosen skill ----------------------------------------
 
+
 def test_evals_pane_loads_the_workspace_query_set(qtbot, tmp_path):
     """The demo ships evals/code-review.json, yet the Evals tab opened with an empty query set."""
     import json
@@ -300,13 +339,17 @@ def test_evals_pane_loads_the_workspace_query_set(qtbot, tmp_path):
     from workbench.app.evals_pane import EvalsPane
     from workbench.core.discovery import scan
     from workbench.core.model import Environment
+
     ws, home = tmp_path / "ws", tmp_path / "home"
     home.mkdir()
     write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when alpha.")
     write_skill(ws / ".claude" / "skills" / "beta", "beta", "Use when beta.")
     (ws / "evals").mkdir()
-    (ws / "evals" / "beta.json").write_text(json.dumps(
-        [{"query": "do beta", "should_trigger": True}, {"query": "make tea", "should_trigger": False}]))
+    (ws / "evals" / "beta.json").write_text(
+        json.dumps(
+            [{"query": "do beta", "should_trigger": True}, {"query": "make tea", "should_trigger": False}]
+        )
+    )
     env = Environment(workspace=ws, home=home, env={}, bins=set())
     cat = scan(env, "claude-code")
     pane = EvalsPane(provider=lambda: (env, "claude-code", cat, None), key_provider=lambda: "k")

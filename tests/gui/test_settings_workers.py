@@ -63,13 +63,21 @@ def test_jobs_report_results_errors_and_progress(qtbot):
         return n * 2
 
     seen, results, errors = [], [], []
-    job = run_in_background(work, 3, progress=True, connect={
-        "progress": lambda t, d, n: seen.append((d, n)), "returned": lambda t, r: results.append((t, r))})
+    job = run_in_background(
+        work,
+        3,
+        progress=True,
+        connect={
+            "progress": lambda t, d, n: seen.append((d, n)),
+            "returned": lambda t, r: results.append((t, r)),
+        },
+    )
     qtbot.waitUntil(lambda: results == [(job.token, 6)], timeout=5000)
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
     def boom():
         raise ValueError("bad")
+
     # a job this fast used to finish before a connection made after the call: connect= fixes it
     job2 = run_in_background(boom, connect={"errored": lambda t, m: errors.append(m)})
     qtbot.waitUntil(lambda: len(errors) == 1, timeout=5000)
@@ -85,7 +93,9 @@ def test_stale_scan_result_is_dropped(qtbot, tmp_path, fake_home):
     from workbench.core.model import Environment
 
     write_skill(tmp_path / "p" / ".claude" / "skills" / "a", "a", "A.")
-    ctx = AppContext(Settings(persist=False), Environment(workspace=tmp_path / "p", home=fake_home), watch=False)
+    ctx = AppContext(
+        Settings(persist=False), Environment(workspace=tmp_path / "p", home=fake_home), watch=False
+    )
     ctx.rescan()
     first = ctx._scan_token
     ctx.rescan()

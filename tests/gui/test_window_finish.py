@@ -16,8 +16,12 @@ pytestmark = pytest.mark.gui
 
 def _env(tmp_path: Path, fake_home: Path) -> Environment:
     ws = tmp_path / "proj"
-    write_skill(ws / ".claude" / "skills" / "alpha", raw=(
-        "---\nname: alpha\ndescription: Use when testing alpha things.\n---\n# Alpha heading\n\nBody.\n"))
+    write_skill(
+        ws / ".claude" / "skills" / "alpha",
+        raw=(
+            "---\nname: alpha\ndescription: Use when testing alpha things.\n---\n# Alpha heading\n\nBody.\n"
+        ),
+    )
     write_skill(ws / ".claude" / "skills" / "beta", "beta", "Use when testing beta things.")
     return Environment(workspace=ws, home=fake_home)
 
@@ -43,6 +47,7 @@ def test_editor_preview_shows_on_first_open_of_the_tab(open_window, tmp_path, fa
 def test_editor_preview_of_a_pane_built_hidden(qtbot, tmp_path):
     """The same fault at the pane level: open a file while the pane is not shown yet."""
     from workbench.app.editor import EditorPane
+
     path = write_skill(tmp_path / "s" / "gamma", raw="---\nname: gamma\ndescription: d\n---\n# Gamma\n")
     pane = EditorPane()
     qtbot.addWidget(pane)
@@ -58,6 +63,7 @@ def test_viewing_every_tab_writes_nothing(open_window, tmp_path, fake_home, wb_h
     """Item 13: showing the Workshop tab created the workshop database; no tab may write
     anything under the app's folders just by being looked at."""
     from workbench.app.main_window import TAB_KEYS
+
     win = open_window(_env(tmp_path, fake_home))
     for key in TAB_KEYS:
         win.show_tab(key)
@@ -69,13 +75,19 @@ def test_viewing_every_tab_writes_nothing(open_window, tmp_path, fake_home, wb_h
 
 def test_workshop_opens_the_store_once_a_proposal_exists(open_window, tmp_path, fake_home, qtbot):
     from workbench.core.workshop import WorkshopStore
+
     env = _env(tmp_path, fake_home)
     win = open_window(env)
     win.show_tab("workshop")
     pane = win.pane("workshop")
     p = WorkshopStore(env.workspace).propose_create(
-        "gamma", "---\nname: gamma\ndescription: Use when testing gamma.\n---\n# G\n", {},
-        env.workspace / ".claude" / "skills", "cli", "")
+        "gamma",
+        "---\nname: gamma\ndescription: Use when testing gamma.\n---\n# G\n",
+        {},
+        env.workspace / ".claude" / "skills",
+        "cli",
+        "",
+    )
     pane._poll_log()  # what the 2 s poll does
     assert [r.id for r in pane.model.rows] == [p.id]
 
@@ -83,6 +95,7 @@ def test_workshop_opens_the_store_once_a_proposal_exists(open_window, tmp_path, 
 def test_draft_skills_is_off_by_default_in_window_and_cli(open_window, tmp_path, fake_home):
     """Item 13: "let the model draft skills" was on in the window but opt-in in the CLI."""
     from workbench.cli import build_parser
+
     win = open_window(_env(tmp_path, fake_home))
     chat = win.pane("chat")
     assert not chat.propose_check.isChecked()

@@ -113,8 +113,9 @@ def _cell_problems(view: QAbstractItemView) -> list[str]:
             text_rect = text_rect.adjusted(3, 0, -3, 0)  # the delegate's text margins
             fm = QFontMetrics(opt.font)
             if wrap:
-                br = fm.boundingRect(QRect(0, 0, max(1, text_rect.width()), 100_000),
-                                     int(Qt.TextFlag.TextWordWrap), text)
+                br = fm.boundingRect(
+                    QRect(0, 0, max(1, text_rect.width()), 100_000), int(Qt.TextFlag.TextWordWrap), text
+                )
                 need_w, need_h = br.width(), br.height()
             else:
                 lines = text.split("\n")
@@ -122,8 +123,10 @@ def _cell_problems(view: QAbstractItemView) -> list[str]:
                 need_h = fm.lineSpacing() * len(lines)
             have_w = min(text_rect.right(), vp.right()) - text_rect.left() + 1
             if need_w > have_w + 1 or need_h > text_rect.height() + 2:
-                out.append(f"{_name(view)}: cell ({idx.row()}, {col}) {text[:40]!r} needs "
-                           f"{need_w}x{need_h}px, has {have_w}x{text_rect.height()}px")
+                out.append(
+                    f"{_name(view)}: cell ({idx.row()}, {col}) {text[:40]!r} needs "
+                    f"{need_w}x{need_h}px, has {have_w}x{text_rect.height()}px"
+                )
     return out
 
 
@@ -151,6 +154,7 @@ def truncations(win: QWidget) -> list[str]:
 
     def every(kind):
         return ([win] if isinstance(win, kind) else []) + win.findChildren(kind)
+
     for view in every(QAbstractItemView):
         if not view.isVisible() or view.model() is None or view.viewport().width() < 2:
             continue

@@ -42,20 +42,48 @@ VALIDATOR = [
     ("consecutive_hyphens", "my--skill", fm("name: my--skill", f"description: {OK_DESC}"), "NAME006"),
     ("invalid_chars", "my_skill", fm("name: my_skill", f"description: {OK_DESC}"), "NAME004"),
     ("dir_mismatch", "wrong-name", fm("name: correct-name", f"description: {OK_DESC}"), "NAME007"),
-    ("unexpected_fields", "my-skill", fm("name: my-skill", f"description: {OK_DESC}", "unknown_field: x"), "FLD001"),
-    ("license_and_metadata", "my-skill", fm("name: my-skill", f"description: {OK_DESC}", "license: MIT",
-                                            "metadata:", "  author: Test", "  version: \"1.0\""), None),
-    ("allowed_tools", "my-skill", fm("name: my-skill", f"description: {OK_DESC}",
-                                     "allowed-tools: Bash(jq:*) Bash(git:*)"), None),
+    (
+        "unexpected_fields",
+        "my-skill",
+        fm("name: my-skill", f"description: {OK_DESC}", "unknown_field: x"),
+        "FLD001",
+    ),
+    (
+        "license_and_metadata",
+        "my-skill",
+        fm(
+            "name: my-skill",
+            f"description: {OK_DESC}",
+            "license: MIT",
+            "metadata:",
+            "  author: Test",
+            "  version: \"1.0\"",
+        ),
+        None,
+    ),
+    (
+        "allowed_tools",
+        "my-skill",
+        fm("name: my-skill", f"description: {OK_DESC}", "allowed-tools: Bash(jq:*) Bash(git:*)"),
+        None,
+    ),
     ("chinese_name", "技能", fm("name: 技能", f"description: {OK_DESC}"), None),
     ("russian_hyphen", "мой-навык", fm("name: мой-навык", f"description: {OK_DESC}"), None),
     ("russian_lower", "навык", fm("name: навык", f"description: {OK_DESC}"), None),
     ("russian_upper", "НАВЫК", fm("name: НАВЫК", f"description: {OK_DESC}"), "NAME003"),
     ("description_too_long", "my-skill", fm("name: my-skill", "description: " + "x" * 1100), "DESC002"),
-    ("compatibility_ok", "my-skill", fm("name: my-skill", f"description: {OK_DESC}",
-                                        "compatibility: Requires Python 3.11+"), None),
-    ("compatibility_too_long", "my-skill", fm("name: my-skill", f"description: {OK_DESC}",
-                                              "compatibility: " + "x" * 550), "FLD002"),
+    (
+        "compatibility_ok",
+        "my-skill",
+        fm("name: my-skill", f"description: {OK_DESC}", "compatibility: Requires Python 3.11+"),
+        None,
+    ),
+    (
+        "compatibility_too_long",
+        "my-skill",
+        fm("name: my-skill", f"description: {OK_DESC}", "compatibility: " + "x" * 550),
+        "FLD002",
+    ),
     ("nfkc", "caf\u00e9", fm("name: cafe\u0301", f"description: {OK_DESC}"), None),
 ]
 
@@ -98,21 +126,27 @@ def test_parser_valid_frontmatter_and_body(tmp_path):
     assert sf.get("name") == "my-skill" and "# My Skill" in sf.body
 
 
-@pytest.mark.parametrize("text,code", [
-    ("# No frontmatter\n", "FM001"),
-    ("---\nname: my-skill\ndescription: A test skill\n", "FM002"),
-    ("---\nname: [invalid\ndescription: A test skill\n---\n", "FM003"),
-    ("---\n- item1\n- item2\n---\n", "FM005"),
-    (fm(f"description: {OK_DESC}"), "NAME001"),
-    (fm("name: my-skill"), "DESC001"),
-])
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("# No frontmatter\n", "FM001"),
+        ("---\nname: my-skill\ndescription: A test skill\n", "FM002"),
+        ("---\nname: [invalid\ndescription: A test skill\n---\n", "FM003"),
+        ("---\n- item1\n- item2\n---\n", "FM005"),
+        (fm(f"description: {OK_DESC}"), "NAME001"),
+        (fm("name: my-skill"), "DESC001"),
+    ],
+)
 def test_parser_errors(tmp_path, text, code):
     assert code in errors(run(tmp_path, "my-skill", text))
 
 
 def test_parser_read_properties_fields(tmp_path):
-    run(tmp_path, "my-skill", fm("name: my-skill", "description: A test skill", "license: MIT",
-                                 "allowed-tools: Bash(jq:*) Read"))
+    run(
+        tmp_path,
+        "my-skill",
+        fm("name: my-skill", "description: A test skill", "license: MIT", "allowed-tools: Bash(jq:*) Read"),
+    )
     sf = read_skill_file(tmp_path / "my-skill" / "SKILL.md")
     assert sf.get("license") == "MIT"
     assert sf.get("allowed-tools") == "Bash(jq:*) Read"
@@ -120,8 +154,11 @@ def test_parser_read_properties_fields(tmp_path):
 
 def test_parser_metadata_number_is_info_not_error(tmp_path):
     # skills-ref turns version: 1.0 into "1.0" and reports the file valid.
-    res = run(tmp_path, "my-skill", fm("name: my-skill", "description: A test skill",
-                                       "metadata:", "  author: Test", "  version: 1.0"))
+    res = run(
+        tmp_path,
+        "my-skill",
+        fm("name: my-skill", "description: A test skill", "metadata:", "  author: Test", "  version: 1.0"),
+    )
     assert not errors(res)
     (d,) = [d for ds in res.values() for d in ds if d.code == "FLD004"]
     assert d.severity == "info" and d.fix is not None and d.fix.edits[0].new_text == '"1.0"'
@@ -157,11 +194,32 @@ def test_parser_accepts_lowercase_only(tmp_path):
 # ---- validators.md 4.2 conformance table --------------------------------------------------
 CONFORMANCE = [
     # (id, dir, text, skills-ref verdict, ours, rule that explains a difference / extra warning)
-    ("unquoted_colon", "s", fm("name: s", "description: Use this skill when: the user asks"), "E", "E", "FM003"),
-    ("flow_list", "s", fm("name: s", f"description: {OK_DESC}", "allowed-tools: [Read, Write]"), "E", "E", "FM011"),
+    (
+        "unquoted_colon",
+        "s",
+        fm("name: s", "description: Use this skill when: the user asks"),
+        "E",
+        "E",
+        "FM003",
+    ),
+    (
+        "flow_list",
+        "s",
+        fm("name: s", f"description: {OK_DESC}", "allowed-tools: [Read, Write]"),
+        "E",
+        "E",
+        "FM011",
+    ),
     ("duplicate_key", "s", fm("name: s", "name: s", f"description: {OK_DESC}"), "E", "E", "FM007"),
     ("anchor", "s", fm("name: &n s", f"description: {OK_DESC}"), "E", "E", "FM011"),
-    ("tab_metadata", "s", fm("name: s", f"description: {OK_DESC}", "metadata:", "\tauthor: me"), "E", "E", "FM004"),
+    (
+        "tab_metadata",
+        "s",
+        fm("name: s", f"description: {OK_DESC}", "metadata:", "\tauthor: me"),
+        "E",
+        "E",
+        "FM004",
+    ),
     ("empty_description", "s", fm("name: s", 'description: ""'), "E", "E", "DESC001"),
     ("bare_description", "s", fm("name: s", "description:"), "E", "E", "DESC001"),
     ("name_int", "123", fm("name: 123", f"description: {OK_DESC}"), "V", "V", "FM012"),
@@ -170,13 +228,40 @@ CONFORMANCE = [
     ("bom", "s", "\ufeff" + fm("name: s", f"description: {OK_DESC}"), "E", "E", "FM008"),
     ("blank_line_first", "s", "\n" + fm("name: s", f"description: {OK_DESC}"), "E", "E", "FM001"),
     ("crlf", "s", fm("name: s", f"description: {OK_DESC}").replace("\n", "\r\n"), "V", "V", None),
-    ("folded", "s", fm("name: s", "description: >", "  A test skill.", "  Use when testing."), "V", "V", None),
-    ("disable_model_invocation", "s", fm("name: s", f"description: {OK_DESC}", "disable-model-invocation: true"),
-     "E", "E", "FLD001"),
-    ("compatibility_empty", "s", fm("name: s", f"description: {OK_DESC}", 'compatibility: ""'), "V", "V", "FLD002"),
+    (
+        "folded",
+        "s",
+        fm("name: s", "description: >", "  A test skill.", "  Use when testing."),
+        "V",
+        "V",
+        None,
+    ),
+    (
+        "disable_model_invocation",
+        "s",
+        fm("name: s", f"description: {OK_DESC}", "disable-model-invocation: true"),
+        "E",
+        "E",
+        "FLD001",
+    ),
+    (
+        "compatibility_empty",
+        "s",
+        fm("name: s", f"description: {OK_DESC}", 'compatibility: ""'),
+        "V",
+        "V",
+        "FLD002",
+    ),
     # deliberate difference: a scalar metadata cannot be the spec's map (FLD003 docstring)
     ("metadata_scalar", "s", fm("name: s", f"description: {OK_DESC}", "metadata: foo"), "V", "E", "FLD003"),
-    ("metadata_nested", "s", fm("name: s", f"description: {OK_DESC}", "metadata:", "  a:", "    b: c"), "V", "V", "FLD004"),
+    (
+        "metadata_nested",
+        "s",
+        fm("name: s", f"description: {OK_DESC}", "metadata:", "  a:", "    b: c"),
+        "V",
+        "V",
+        "FLD004",
+    ),
     ("description_xml", "s", fm("name: s", "description: Use <b>x</b>"), "V", "V", "DESC003"),
     ("claude_in_name", "claude-helper", fm("name: claude-helper", f"description: {OK_DESC}"), "V", "V", None),
     ("name_dir_mismatch", "other", fm("name: s", f"description: {OK_DESC}"), "E", "E", "NAME007"),
@@ -195,6 +280,7 @@ def test_conformance_table(tmp_path, case_id, dirname, text, sr, ours, why):
         assert why in {d.code for ds in res.values() for d in ds}
     if sr != ours:  # a deliberate difference must be explained in the rule's docstring
         from workbench.core.lint import RULES
+
         assert "skills-ref" in RULES[why].doc and "deliberately" in RULES[why].doc
 
 
@@ -207,6 +293,7 @@ def test_dash_in_value_not_truncated():
 
 def test_ascii_names_option():
     from workbench.core.lint import PROFILES
+
     text = fm("name: café", f"description: {OK_DESC}")
     assert not [d for d in lint_text(text, profile="agentskills") if d.severity == "error"]
     strict = PROFILES["agentskills"].with_options(unicode_names=False)

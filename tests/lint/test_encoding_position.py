@@ -34,16 +34,19 @@ def _str003(diags):
     return d
 
 
-@pytest.mark.parametrize("raw,span", [
-    (QA, Span(3, 17, 3, 18)),
-    (b"\xef\xbb\xbf" + QA, Span(3, 17, 3, 18)),                       # BOM: not a column
-    (QA.replace(b"\n", b"\r\n"), Span(3, 17, 3, 18)),                 # CRLF
-    ("---\nname: a\ndescription: déjà vu ".encode() + b"\xff\n---\n", Span(3, 22, 3, 23)),  # code points
-    (b"---\nname: a\ndescription: x\n---\n# T\n\n  \xc3(", Span(7, 3, 7, 4)),  # in the body
-    (b"\x80---\n", Span(1, 1, 1, 2)),                                 # first byte (no frontmatter)
-    (b"---\nname: a\ndescription: euro \xe2\x82", Span(3, 19, 3, 20)),  # truncated at end of file
-    ("---\nname: 名前\ndescription: 😀 ".encode() + b"\xf0\x28\x8c\x28\n---\n", Span(3, 16, 3, 17)),
-])
+@pytest.mark.parametrize(
+    "raw,span",
+    [
+        (QA, Span(3, 17, 3, 18)),
+        (b"\xef\xbb\xbf" + QA, Span(3, 17, 3, 18)),  # BOM: not a column
+        (QA.replace(b"\n", b"\r\n"), Span(3, 17, 3, 18)),  # CRLF
+        ("---\nname: a\ndescription: déjà vu ".encode() + b"\xff\n---\n", Span(3, 22, 3, 23)),  # code points
+        (b"---\nname: a\ndescription: x\n---\n# T\n\n  \xc3(", Span(7, 3, 7, 4)),  # in the body
+        (b"\x80---\n", Span(1, 1, 1, 2)),  # first byte (no frontmatter)
+        (b"---\nname: a\ndescription: euro \xe2\x82", Span(3, 19, 3, 20)),  # truncated at end of file
+        ("---\nname: 名前\ndescription: 😀 ".encode() + b"\xf0\x28\x8c\x28\n---\n", Span(3, 16, 3, 17)),
+    ],
+)
 def test_encoding_span(raw, span):
     sf = parse_skill_bytes(raw)
     assert sf.not_utf8 and sf.encoding_span == span
@@ -52,11 +55,17 @@ def test_encoding_span(raw, span):
     assert f"line {span.line}, column {span.column}" in sf.encoding_message
     d = _str003(lint_file_bytes(raw))
     assert d.message == sf.encoding_message  # also when a frontmatter problem took ``message``
-    assert (d.line, d.column, d.end_line, d.end_column) == (span.line, span.column, span.end_line, span.end_column)
+    assert (d.line, d.column, d.end_line, d.end_column) == (
+        span.line,
+        span.column,
+        span.end_line,
+        span.end_column,
+    )
 
 
 def lint_file_bytes(raw: bytes):
     from workbench.core.lint import lint_skillfile
+
     return lint_skillfile(parse_skill_bytes(raw))
 
 
@@ -68,8 +77,9 @@ def test_valid_utf8_has_no_encoding_span():
 
 def test_message_names_the_byte_and_position():
     sf = parse_skill_bytes(QA)
-    assert sf.message == ("not valid UTF-8 (first bad byte 0xE9 at line 3, column 17); "
-                          "decoded with replacement characters")
+    assert sf.message == (
+        "not valid UTF-8 (first bad byte 0xE9 at line 3, column 17); decoded with replacement characters"
+    )
     assert sf.state == "ok" and sf.error_span is None  # the parse itself is fine
 
 
@@ -117,9 +127,14 @@ _text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters
 
 
 @settings(max_examples=200, deadline=None)
-@given(before=_text, after=_text, bad=st.sampled_from([b"\x80", b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80",
-                                                      b"\xf4\x90\x80\x80", b"\xc0\xaf"]),
-       bom=st.booleans())
+@given(
+    before=_text,
+    after=_text,
+    bad=st.sampled_from(
+        [b"\x80", b"\xff", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf"]
+    ),
+    bom=st.booleans(),
+)
 def test_span_always_lands_on_the_first_replacement_character(before, after, bad, bom):
     raw = (b"\xef\xbb\xbf" if bom else b"") + before.encode() + bad + after.encode()
     sf = parse_skill_bytes(raw)

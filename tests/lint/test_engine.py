@@ -113,7 +113,9 @@ def test_catalog_tuples_and_skills_and_self_exclusion(tmp_path):
     cat.append(("pdf-tools", "Other.", other))
     assert "CAT001" in codes(lint_text(GOOD, me, catalog=cat))
     root = Root(tmp_path, "extra", 0)
-    skills = [Skill(other, root, "pdf-tools", "Extracts text from PDF files. Use when the user asks to read a PDF.")]
+    skills = [
+        Skill(other, root, "pdf-tools", "Extracts text from PDF files. Use when the user asks to read a PDF.")
+    ]
     assert {"CAT001", "DESC009"} <= codes(lint_text(GOOD, me, catalog=skills))
     entries = [CatalogEntry("pdf-tools", "x", other)]
     assert "CAT001" in codes(lint_text(GOOD, me, catalog=entries))
@@ -168,25 +170,60 @@ def fixed(text, code, path=PATH, profile="agentskills"):
     return apply_fix(text, ds[0].fix)
 
 
-@pytest.mark.parametrize("code,text,profile", [
-    ("FM003", "---\nname: pdf-tools\ndescription: Use when: the user asks\n---\n# x\n", "agentskills"),
-    ("NAME003", "---\nname: PDF-Tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
-    ("NAME004", "---\nname: pdf_tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
-    ("NAME007", "---\nname: pdf-reader\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
-    ("FM001", "\n\n---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
-    ("FM001", "# PDF tools\n\nExtracts text. Use when reading PDFs.\n", "agentskills"),
-    ("FM002", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n\n# x\n", "agentskills"),
-    ("FM004", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\nmetadata:\n\tauthor: me\n---\n# x\n", "agentskills"),
-    ("FM008", "\ufeff---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
-    ("FM010", "--- \nname: pdf-tools\ndescription: Use when reading PDFs.\n---  \n# x\n", "agentskills"),
-    ("FM012", "---\nname: pdf-tools\ndescription: yes\n---\n# x\n", "agentskills"),
-    ("FLD006", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\nallowed-tools:\n  - Read\n  - Grep\n---\n# x\n", "agentskills"),
-    ("CC003", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\nuser-invocable: \"false\"\n---\n# x\n", "claude-code"),
-    ("SEC003", "---\nname: pdf-tools\ndescription: Use when\u200b reading PDFs.\n---\n# x\u2060y\n", "agentskills"),
-    ("SEC002", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n# x\u202ey\n", "agentskills"),
-    ("BODY004", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n```sh\nls\n", "agentskills"),
-    ("BODY007", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\nRun scripts\\run.py now.\n", "agentskills"),
-])
+@pytest.mark.parametrize(
+    "code,text,profile",
+    [
+        ("FM003", "---\nname: pdf-tools\ndescription: Use when: the user asks\n---\n# x\n", "agentskills"),
+        ("NAME003", "---\nname: PDF-Tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
+        ("NAME004", "---\nname: pdf_tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
+        ("NAME007", "---\nname: pdf-reader\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
+        ("FM001", "\n\n---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n# x\n", "agentskills"),
+        ("FM001", "# PDF tools\n\nExtracts text. Use when reading PDFs.\n", "agentskills"),
+        ("FM002", "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n\n# x\n", "agentskills"),
+        (
+            "FM004",
+            "---\nname: pdf-tools\ndescription: Use when reading PDFs.\nmetadata:\n\tauthor: me\n---\n# x\n",
+            "agentskills",
+        ),
+        (
+            "FM008",
+            "\ufeff---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n# x\n",
+            "agentskills",
+        ),
+        ("FM010", "--- \nname: pdf-tools\ndescription: Use when reading PDFs.\n---  \n# x\n", "agentskills"),
+        ("FM012", "---\nname: pdf-tools\ndescription: yes\n---\n# x\n", "agentskills"),
+        (
+            "FLD006",
+            "---\nname: pdf-tools\ndescription: Use when reading PDFs.\nallowed-tools:\n  - Read\n  - Grep\n---\n# x\n",
+            "agentskills",
+        ),
+        (
+            "CC003",
+            "---\nname: pdf-tools\ndescription: Use when reading PDFs.\nuser-invocable: \"false\"\n---\n# x\n",
+            "claude-code",
+        ),
+        (
+            "SEC003",
+            "---\nname: pdf-tools\ndescription: Use when\u200b reading PDFs.\n---\n# x\u2060y\n",
+            "agentskills",
+        ),
+        (
+            "SEC002",
+            "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n# x\u202ey\n",
+            "agentskills",
+        ),
+        (
+            "BODY004",
+            "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\n```sh\nls\n",
+            "agentskills",
+        ),
+        (
+            "BODY007",
+            "---\nname: pdf-tools\ndescription: Use when reading PDFs.\n---\nRun scripts\\run.py now.\n",
+            "agentskills",
+        ),
+    ],
+)
 def test_fix_resolves_the_finding(code, text, profile):
     new = fixed(text, code, profile=profile)
     after = lint_text(new, PATH, profile)
@@ -229,9 +266,12 @@ def test_diagnostic_json_shape():
 
 
 def test_every_profile_runs_on_a_messy_file():
-    text = ("\ufeff---\nname: Bad--Name-\ndescription: I <b>do</b> TODO things, " + "k, " * 10 +
-            "\nmetadata: foo\nallowed-tools: [Bash]\nmodel: x\nhooks: 1\npaths: {a: 1}\nname: again\n---\n"
-            "```\nunclosed\n!`a` !`b` !`c` !`d`\n")
+    text = (
+        "\ufeff---\nname: Bad--Name-\ndescription: I <b>do</b> TODO things, "
+        + "k, " * 10
+        + "\nmetadata: foo\nallowed-tools: [Bash]\nmodel: x\nhooks: 1\npaths: {a: 1}\nname: again\n---\n"
+        "```\nunclosed\n!`a` !`b` !`c` !`d`\n"
+    )
     for pid in PROFILE_IDS:
         ds = lint_text(text, PATH, pid)
         assert "LINT000" not in codes(ds), (pid, [d.message for d in ds if d.code == "LINT000"])

@@ -24,8 +24,11 @@ def run_example(tmp_path: Path, ex) -> set[str]:
     if ex.catalog:
         me = folder / "SKILL.md"
         from workbench.core.skillfile import read_skill_file
+
         sf = read_skill_file(me)
-        catalog = [CatalogEntry(n, d, tmp_path / f"other-{i}" / "SKILL.md") for i, (n, d) in enumerate(ex.catalog)]
+        catalog = [
+            CatalogEntry(n, d, tmp_path / f"other-{i}" / "SKILL.md") for i, (n, d) in enumerate(ex.catalog)
+        ]
         catalog.append(CatalogEntry(str(sf.get("name") or ""), str(sf.get("description") or ""), me))
     res = lint_paths([folder], profile=ex.profile, catalog=catalog)
     return {d.code for ds in res.values() for d in ds}

@@ -24,8 +24,12 @@ def wb_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture()
 def ws(tmp_path: Path, wb_home: Path) -> Path:
     w = tmp_path / "ws"
-    write_skill(w / ".claude" / "skills" / "alpha", name="alpha", description="Use when testing alpha.",
-                body="# Alpha\n\nRun `ls`.\n")
+    write_skill(
+        w / ".claude" / "skills" / "alpha",
+        name="alpha",
+        description="Use when testing alpha.",
+        body="# Alpha\n\nRun `ls`.\n",
+    )
     (w / ".claude" / "skills" / "alpha" / "scripts").mkdir()
     (w / ".claude" / "skills" / "alpha" / "scripts" / "run.sh").write_bytes(b"echo old\n")
     return w
@@ -39,6 +43,7 @@ def alpha(ws: Path) -> Path:
 @pytest.fixture()
 def store(ws: Path):
     from workbench.core.workshop import WorkshopStore
+
     return WorkshopStore(ws)
 
 

@@ -19,15 +19,33 @@ from workbench.core.workshop import ApplyError, WorkshopStore
 NEW = "---\nname: alpha\ndescription: New.\n---\nNew body\n"
 FILES = {"scripts/run.sh": b"echo new\n", "references/deep/x.md": b"# x\n", "README.txt": b"r\n"}
 # the plan writes support files sorted, then SKILL.md last: 4 files -> file:0..file:3
-APPLY_STEPS = ["rollback-data", "journal", "dirs", "file:0", "file:1", "file:2", "file:3", "files", "committed"]
-ROLLBACK_STEPS = ["rollback-journal", "restore:0", "restore:1", "restore:2", "restore:3", "restored",
-                  "rollback-committed"]
+APPLY_STEPS = [
+    "rollback-data",
+    "journal",
+    "dirs",
+    "file:0",
+    "file:1",
+    "file:2",
+    "file:3",
+    "files",
+    "committed",
+]
+ROLLBACK_STEPS = [
+    "rollback-journal",
+    "restore:0",
+    "restore:1",
+    "restore:2",
+    "restore:3",
+    "restored",
+    "rollback-committed",
+]
 
 
 def _crash_at(step: str, exc: type[BaseException] = SimulatedCrash):
     def hook(s: str) -> None:
         if s == step:
             raise exc(f"injected at {s}")
+
     return hook
 
 
@@ -96,6 +114,7 @@ def test_disk_error_while_staging_or_switching_is_undone(ws, alpha, monkeypatch,
     """A disk error while the new folder is staged (copy) or switched (rename) leaves the live
     skill as it was and no staging folder beside it."""
     import workbench.core.workshop.store as st
+
     old = snapshot(alpha.parent.parent)
     s = WorkshopStore(ws)
     p = s.propose_update(alpha, NEW, FILES)
@@ -105,6 +124,7 @@ def test_disk_error_while_staging_or_switching_is_undone(ws, alpha, monkeypatch,
         if where == "copy_folder":
             real(*a, **kw)
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(st, where, flaky)
     with pytest.raises(ApplyError, match="No space left"):
         s.apply(p.id)
@@ -154,9 +174,14 @@ def _run_apply_in_subprocess(ws: Path, wb_home: Path, pid: str, hook: str, kill_
         s.apply({pid!r})
     """)
     repo = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=repo, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "WORKBENCH_HOME": str(wb_home)})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WORKBENCH_HOME": str(wb_home)},
+    )
     if kill_after is not None:
         try:
             proc.wait(timeout=kill_after)
@@ -168,12 +193,19 @@ def _run_apply_in_subprocess(ws: Path, wb_home: Path, pid: str, hook: str, kill_
 
 def _leftovers(root: Path) -> list[str]:
     """Staging folders and temp files anywhere under a skills root."""
-    return [p.relative_to(root).as_posix() for p in root.rglob("*")
-            if ".wb-stage-" in p.name or ".wb-prev-" in p.name or p.name.endswith(".tmp")]
+    return [
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if ".wb-stage-" in p.name or ".wb-prev-" in p.name or p.name.endswith(".tmp")
+    ]
 
 
-NEW_FILES = {"SKILL.md": NEW.encode(), "scripts/run.sh": b"echo new\n", "references/deep/x.md": b"# x\n",
-             "README.txt": b"r\n"}
+NEW_FILES = {
+    "SKILL.md": NEW.encode(),
+    "scripts/run.sh": b"echo new\n",
+    "references/deep/x.md": b"# x\n",
+    "README.txt": b"r\n",
+}
 
 
 def _is_new(snap: dict[str, bytes]) -> bool:
@@ -221,8 +253,9 @@ def test_sigkill_at_random_moments_never_shows_a_mix(ws, alpha, wb_home):
         s2 = WorkshopStore(ws)
         assert _leftovers(root) == []
         st = s2.get(p.id).state
-        assert (st == "applied" and _is_new(snapshot(alpha.parent))) or \
-            (st == "pending" and snapshot(alpha.parent) == old), (delay, st)
+        assert (st == "applied" and _is_new(snapshot(alpha.parent))) or (
+            st == "pending" and snapshot(alpha.parent) == old
+        ), (delay, st)
         if st == "applied":
             s2.rollback(p.id)
             assert snapshot(alpha.parent) == old
@@ -245,13 +278,18 @@ def test_apply_keeps_the_executable_bit(ws, alpha, tmp_path):
     run = alpha.parent / "scripts" / "run.sh"
     os.chmod(run, 0o755)
     s = WorkshopStore(ws)
-    p = s.propose_update(alpha, NEW, {"scripts/run.sh": b"echo new\n", "scripts/new.py": b"print(1)\n",
-                                      "references/a.md": b"# a\n"}, executable={"scripts/new.py"})
+    p = s.propose_update(
+        alpha,
+        NEW,
+        {"scripts/run.sh": b"echo new\n", "scripts/new.py": b"print(1)\n", "references/a.md": b"# a\n"},
+        executable={"scripts/new.py"},
+    )
     assert p.files["scripts/new.py"].get("executable") and "executable" not in p.files["references/a.md"]
     s.apply(p.id)
 
     def mode(rel: str) -> int:
         return (alpha.parent / rel).stat().st_mode & 0o777
+
     assert mode("scripts/new.py") == 0o755 and mode("scripts/run.sh") == 0o755
     assert mode("references/a.md") == 0o644
     # a create from a folder with an executable script (the CLI's --proposal DIR)
@@ -261,6 +299,7 @@ def test_apply_keeps_the_executable_bit(ws, alpha, tmp_path):
     (src / "scripts" / "go.sh").write_bytes(b"#!/bin/sh\necho go\n")
     os.chmod(src / "scripts" / "go.sh", 0o755)
     from workbench.core.workshop.paths import executable_files, files_from_folder
+
     text, files = files_from_folder(src)
     q = s.propose_create("beta", text, files, executable=executable_files(src))
     s.apply(q.id)

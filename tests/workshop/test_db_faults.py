@@ -86,6 +86,7 @@ def test_locked_database_gives_retryable_error(ws, alpha):
 
 def test_apply_lock_held_by_other_process_is_busy(ws, alpha):
     import fcntl
+
     s = WorkshopStore(ws, timeout=0.2)
     p = s.propose_update(alpha, NEW)
     fh = open(s.dir / "apply.lock", "a+b")

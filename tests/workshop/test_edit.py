@@ -11,18 +11,47 @@ from workbench.core.workshop.edit import replace_description
 
 CASES = [  # (original, new description, expected bytes)
     (b"---\nname: a\ndescription: Old.\n---\nB\n", "New.", b"---\nname: a\ndescription: New.\n---\nB\n"),
-    (b"---\nname: a\ndescription: Old.\n---\nB\n", "Use when: x", b'---\nname: a\ndescription: "Use when: x"\n---\nB\n'),
+    (
+        b"---\nname: a\ndescription: Old.\n---\nB\n",
+        "Use when: x",
+        b'---\nname: a\ndescription: "Use when: x"\n---\nB\n',
+    ),
     (b"---\nname: a\ndescription: 'Old'\n---\n", "it's", b"---\nname: a\ndescription: 'it''s'\n---\n"),
-    (b'---\nname: a\ndescription: "Old"  # c\n---\n', 'say "hi"', b'---\nname: a\ndescription: "say \\"hi\\""  # c\n---\n'),
-    (b"---\nname: a\ndescription: >-\n  Old line one\n  two\nlicense: MIT\n---\n", "New text",
-     b"---\nname: a\ndescription: >-\n  New text\nlicense: MIT\n---\n"),
-    (b"---\nname: a\ndescription: |\n    Old\nx: 1\n---\n", "L1\nL2\n", b"---\nname: a\ndescription: |\n    L1\n    L2\nx: 1\n---\n"),
-    (b"\xef\xbb\xbf---\r\nname: a\r\ndescription: Old\r\n---\r\nB\r\n", "New",
-     b"\xef\xbb\xbf---\r\nname: a\r\ndescription: New\r\n---\r\nB\r\n"),
-    (b"---\r\nname: a\r\ndescription: >\r\n  Old\r\nk: v\r\n---\r\n", "N1\nN2",
-     b"---\r\nname: a\r\ndescription: \"N1\\nN2\"\r\nk: v\r\n---\r\n"),
-    (b"---\nname: a\nlicense: MIT\n---\nB\n", "Added.", b"---\nname: a\ndescription: Added.\nlicense: MIT\n---\nB\n"),
-    (b"---\nname: a\ndescription: Use when: x\n---\n", "Fixed: y", b'---\nname: a\ndescription: "Fixed: y"\n---\n'),
+    (
+        b'---\nname: a\ndescription: "Old"  # c\n---\n',
+        'say "hi"',
+        b'---\nname: a\ndescription: "say \\"hi\\""  # c\n---\n',
+    ),
+    (
+        b"---\nname: a\ndescription: >-\n  Old line one\n  two\nlicense: MIT\n---\n",
+        "New text",
+        b"---\nname: a\ndescription: >-\n  New text\nlicense: MIT\n---\n",
+    ),
+    (
+        b"---\nname: a\ndescription: |\n    Old\nx: 1\n---\n",
+        "L1\nL2\n",
+        b"---\nname: a\ndescription: |\n    L1\n    L2\nx: 1\n---\n",
+    ),
+    (
+        b"\xef\xbb\xbf---\r\nname: a\r\ndescription: Old\r\n---\r\nB\r\n",
+        "New",
+        b"\xef\xbb\xbf---\r\nname: a\r\ndescription: New\r\n---\r\nB\r\n",
+    ),
+    (
+        b"---\r\nname: a\r\ndescription: >\r\n  Old\r\nk: v\r\n---\r\n",
+        "N1\nN2",
+        b"---\r\nname: a\r\ndescription: \"N1\\nN2\"\r\nk: v\r\n---\r\n",
+    ),
+    (
+        b"---\nname: a\nlicense: MIT\n---\nB\n",
+        "Added.",
+        b"---\nname: a\ndescription: Added.\nlicense: MIT\n---\nB\n",
+    ),
+    (
+        b"---\nname: a\ndescription: Use when: x\n---\n",
+        "Fixed: y",
+        b'---\nname: a\ndescription: "Fixed: y"\n---\n',
+    ),
 ]
 
 
@@ -55,13 +84,14 @@ def test_corpus_round_trip(corpus: Path):
         # a clip-chomped block scalar (``description: >``) keeps YAML's final newline, as the
         # original value had one (documented in workshop/edit.py)
         assert got == new_desc or (got == new_desc + "\n" and sf.data["description"].endswith("\n")), p
-        assert {k: v for k, v in sf2.data.items() if k != "description"} == \
-               {k: v for k, v in sf.data.items() if k != "description"}, p
+        assert {k: v for k, v in sf2.data.items() if k != "description"} == {
+            k: v for k, v in sf.data.items() if k != "description"
+        }, p
         sp = sf.fields["description"].value_span
         lines = raw.split(b"\n")
         out_lines = out.split(b"\n")
         assert out_lines[: sp.line - 1] == lines[: sp.line - 1], p
         tail = len(lines) - sp.end_line
-        assert out_lines[len(out_lines) - tail:] == lines[len(lines) - tail:], p
+        assert out_lines[len(out_lines) - tail :] == lines[len(lines) - tail :], p
         done += 1
     assert done > 1000

@@ -49,8 +49,11 @@ FAIL = [  # (snippet, code, severity)
     ("key = AKIAQWERTYUIOPASDFGH", "WS-SECRET", "critical"),
     ("token ghp_" + "Zq3v9LkP2mN8xR4tY7wB1cD5eF6gH0jK3lM9", "WS-SECRET", "critical"),
     ("export ANTHROPIC_API_KEY=sk-ant-api03-" + "Zx9" * 10, "WS-SECRET", "critical"),
-    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMw",
-     "WS-SECRET", "critical"),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMw",
+        "WS-SECRET",
+        "critical",
+    ),
     ("-----BEGIN OPENSSH PRIVATE KEY-----\n...\n", "WS-SECRET", "warning"),
     ("xoxb-5829301746-Qk3vNw8LpZ", "WS-SECRET", "critical"),
     ("glpat-" + "Ab3_" * 6, "WS-SECRET", "critical"),
@@ -108,8 +111,16 @@ def test_invisible_characters_collapse_per_line_and_show_codepoint():
 
 
 def test_paths_sizes_binary_and_secret_files():
-    fs = scan_files({"SKILL.md": b"x" * 300_000, "../x": b"", "big.bin": b"\0" * 10,
-                     "huge.txt": b"a" * 5_000_001, ".env": b"A=1\n", "keys/id_rsa": b"k"})
+    fs = scan_files(
+        {
+            "SKILL.md": b"x" * 300_000,
+            "../x": b"",
+            "big.bin": b"\0" * 10,
+            "huge.txt": b"a" * 5_000_001,
+            ".env": b"A=1\n",
+            "keys/id_rsa": b"k",
+        }
+    )
     got = {(f.code, f.file, f.severity) for f in fs}
     assert ("WS-PATH", "../x", "critical") in got
     assert ("WS-SIZE", "SKILL.md", "warning") in got  # over OpenClaw's 256,000 bytes

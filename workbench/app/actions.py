@@ -50,38 +50,98 @@ class ActionSpec:
 
 def _client_actions() -> tuple[ActionSpec, ...]:
     from workbench.core.clients import DISPLAY_NAMES
-    return tuple(ActionSpec(f"client.{cid}", DISPLAY_NAMES.get(cid, cid), f"Ctrl+{i}", "Client",
-                            f"Show what {DISPLAY_NAMES.get(cid, cid)} sees")
-                 for i, cid in enumerate(CLIENT_IDS, 1))
+
+    return tuple(
+        ActionSpec(
+            f"client.{cid}",
+            DISPLAY_NAMES.get(cid, cid),
+            f"Ctrl+{i}",
+            "Client",
+            f"Show what {DISPLAY_NAMES.get(cid, cid)} sees",
+        )
+        for i, cid in enumerate(CLIENT_IDS, 1)
+    )
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("open_folder", "&Open folder…", "Ctrl+O", "File",
-               "Open a project folder or a folder of skills", True, "SP_DirOpenIcon"),
-    ActionSpec("rescan", "&Rescan", "F5", "File", "Scan every root again for every client", True,
-               "SP_BrowserReload"),
+    ActionSpec(
+        "open_folder",
+        "&Open folder…",
+        "Ctrl+O",
+        "File",
+        "Open a project folder or a folder of skills",
+        True,
+        "SP_DirOpenIcon",
+    ),
+    ActionSpec(
+        "rescan", "&Rescan", "F5", "File", "Scan every root again for every client", True, "SP_BrowserReload"
+    ),
     ActionSpec("quit", "&Quit", "Ctrl+Q", "File", "Close the window", icon="SP_DialogCloseButton"),
-    ActionSpec("filter", "&Filter skills", "Ctrl+F", "View", "Focus the filter box of the skills tree",
-               icon="SP_FileDialogContentsView"),
-    ActionSpec("focus_tree", "Skills &tree", "Ctrl+T", "View", "Focus the skills tree",
-               icon="SP_FileDialogListView"),
-    ActionSpec("tab_listing", "&Listing", "Ctrl+Shift+L", "View", "Show the listing preview",
-               icon="SP_FileDialogDetailedView"),
+    ActionSpec(
+        "filter",
+        "&Filter skills",
+        "Ctrl+F",
+        "View",
+        "Focus the filter box of the skills tree",
+        icon="SP_FileDialogContentsView",
+    ),
+    ActionSpec(
+        "focus_tree", "Skills &tree", "Ctrl+T", "View", "Focus the skills tree", icon="SP_FileDialogListView"
+    ),
+    ActionSpec(
+        "tab_listing",
+        "&Listing",
+        "Ctrl+Shift+L",
+        "View",
+        "Show the listing preview",
+        icon="SP_FileDialogDetailedView",
+    ),
     ActionSpec("tab_editor", "&Editor", "Ctrl+Shift+E", "View", "Show the editor", icon="SP_FileIcon"),
-    ActionSpec("tab_explain", "E&xplain", "Ctrl+Shift+X", "View", "Show the explain pane",
-               icon="SP_MessageBoxQuestion"),
-    ActionSpec("tab_shadowing", "&Shadowing", "Ctrl+Shift+D", "View", "Show names defined more than once",
-               icon="SP_FileLinkIcon"),
+    ActionSpec(
+        "tab_explain",
+        "E&xplain",
+        "Ctrl+Shift+X",
+        "View",
+        "Show the explain pane",
+        icon="SP_MessageBoxQuestion",
+    ),
+    ActionSpec(
+        "tab_shadowing",
+        "&Shadowing",
+        "Ctrl+Shift+D",
+        "View",
+        "Show names defined more than once",
+        icon="SP_FileLinkIcon",
+    ),
     ActionSpec("tab_chat", "&Chat", "Ctrl+Shift+C", "View", "Show the chat pane", icon="SP_CommandLink"),
-    ActionSpec("tab_evals", "E&vals", "Ctrl+Shift+V", "View", "Show trigger evaluations",
-               icon="SP_MediaPlay"),
-    ActionSpec("tab_workshop", "&Workshop", "Ctrl+Shift+W", "View", "Show the workshop pane",
-               icon="SP_DialogApplyButton"),
-    ActionSpec("tab_capture", "&Real client", "Ctrl+Shift+R", "View",
-               "Capture what your installed client really sends", icon="SP_ComputerIcon"),
+    ActionSpec(
+        "tab_evals", "E&vals", "Ctrl+Shift+V", "View", "Show trigger evaluations", icon="SP_MediaPlay"
+    ),
+    ActionSpec(
+        "tab_workshop",
+        "&Workshop",
+        "Ctrl+Shift+W",
+        "View",
+        "Show the workshop pane",
+        icon="SP_DialogApplyButton",
+    ),
+    ActionSpec(
+        "tab_capture",
+        "&Real client",
+        "Ctrl+Shift+R",
+        "View",
+        "Capture what your installed client really sends",
+        icon="SP_ComputerIcon",
+    ),
     *_client_actions(),
-    ActionSpec("shortcuts", "&Keyboard shortcuts", "F1", "Help", "List every keyboard shortcut",
-               icon="SP_DialogHelpButton"),
+    ActionSpec(
+        "shortcuts",
+        "&Keyboard shortcuts",
+        "F1",
+        "Help",
+        "List every keyboard shortcut",
+        icon="SP_DialogHelpButton",
+    ),
     ActionSpec("about", "&About Skill Workbench", "", "Help", "", icon="SP_MessageBoxInformation"),
 )
 

@@ -38,10 +38,12 @@ def main(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from workbench.app import _shiboken_none
+
     _shiboken_none.apply()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     from workbench.app.main import build_window
     from workbench.cli import gui_parser
+
     expected = int(argv[2])
     args = gui_parser().parse_args([argv[0], "--home", argv[1], "--screenshot", os.devnull])
     t_build = time.perf_counter()

@@ -78,8 +78,11 @@ class CapturePane(QWidget):
         self._cancel: threading.Event | None = None
         self.report: Any = None
         lay = QVBoxLayout(self)
-        intro = QLabel("Run your installed client once, offline (a local recorder answers; no key, no "
-                       "network), and compare the listing it really sends with the simulation.", self)
+        intro = QLabel(
+            "Run your installed client once, offline (a local recorder answers; no key, no "
+            "network), and compare the listing it really sends with the simulation.",
+            self,
+        )
         intro.setWordWrap(True)
         lay.addWidget(intro)
         row = QHBoxLayout()
@@ -159,8 +162,13 @@ class CapturePane(QWidget):
         self.progress.setVisible(True)
         self.facts.setText(f"Running {self.client.currentText()} against the recorder…")
         self._job = workers.run_in_background(
-            capture, env, self.client.currentText(), exe=exe, cancel=self._cancel,
-            connect={"returned": self._done, "errored": self._failed})
+            capture,
+            env,
+            self.client.currentText(),
+            exe=exe,
+            cancel=self._cancel,
+            connect={"returned": self._done, "errored": self._failed},
+        )
 
     def cancel(self) -> None:
         if self._cancel is not None:
@@ -189,8 +197,10 @@ class CapturePane(QWidget):
         """Fill the view from a ``CaptureReport``: texts, highlighted differences, facts, banner."""
         self.report = rep
         if rep.version_differs:
-            self.banner.setText(f"Your installed {rep.client} is {rep.version}; the workbench models "
-                                f"{rep.modelled_version}. The left pane shows what yours really sends.")
+            self.banner.setText(
+                f"Your installed {rep.client} is {rep.version}; the workbench models "
+                f"{rep.modelled_version}. The left pane shows what yours really sends."
+            )
             self.banner.setVisible(True)
         else:
             self.banner.setVisible(False)
@@ -200,16 +210,20 @@ class CapturePane(QWidget):
             self.sim.setPlainText("")
             return
         pl = rep.placement or {}
-        where = pl.get("location", "?") + (f", message {pl['message_index']}" if pl.get("message_index")
-                                           is not None else "") + (
-            f", block {pl['block_index']}" if pl.get("block_index") is not None else "")
+        where = (
+            pl.get("location", "?")
+            + (f", message {pl['message_index']}" if pl.get("message_index") is not None else "")
+            + (f", block {pl['block_index']}" if pl.get("block_index") is not None else "")
+        )
         tool = (rep.tool or {}).get("name") or "none (the model reads SKILL.md)"
         ra, sb = changed_lines(rep.listing or "", rep.simulated or "")
         n = max(len(ra), len(sb))
         diff = "identical" if not rep.diff else f"{plural(n, 'line')} {agree(n, 'differs', 'differ')}"
-        self.facts.setText(f"{rep.client} {rep.version} · placement: {where} · load tool: {tool} · "
-                           f"{len(rep.skills)} skills ({len(rep.builtins)} built-in) · {diff} · "
-                           f"{rep.seconds:.1f}s")
+        self.facts.setText(
+            f"{rep.client} {rep.version} · placement: {where} · load tool: {tool} · "
+            f"{len(rep.skills)} skills ({len(rep.builtins)} built-in) · {diff} · "
+            f"{rep.seconds:.1f}s"
+        )
         self.real.setPlainText(rep.listing or "")
         self.sim.setPlainText(rep.simulated or "")
         _shade(self.real, ra, REAL_ONLY)

@@ -77,11 +77,12 @@ CatalogProvider = Callable[[], Any]
 
 #: The no-key banner, worded for this pane (``NO_KEY_HINT`` speaks of CLI flags and "chat
 #: settings"; here the fields are under "Connection").
-NO_KEY_GUI_HINT = ("No API key. Open Connection (above) and type a key — \"Save key\" keeps it in the "
-                   "system keyring, never in a file — or set ANTHROPIC_API_KEY before starting the "
-                   "workbench. For a local server that speaks the Messages API (Ollama, llama.cpp, "
-                   "vLLM, LiteLLM), set its Base URL under Connection and type any key, e.g. local.")
-
+NO_KEY_GUI_HINT = (
+    "No API key. Open Connection (above) and type a key — \"Save key\" keeps it in the "
+    "system keyring, never in a file — or set ANTHROPIC_API_KEY before starting the "
+    "workbench. For a local server that speaks the Messages API (Ollama, llama.cpp, "
+    "vLLM, LiteLLM), set its Base URL under Connection and type any key, e.g. local."
+)
 
 
 #: (label, base URL) for the Server preset box; "" = the Anthropic API (or ANTHROPIC_BASE_URL).
@@ -93,6 +94,7 @@ SERVER_PRESETS = (
     ("Local: vLLM", "http://localhost:8000"),
     ("Local: LiteLLM proxy", "http://localhost:4000"),
 )
+
 
 class _Bridge(QObject):
     """Signals emitted from worker threads; connected slots run on the GUI thread."""
@@ -164,8 +166,9 @@ class ProposalCard(QFrame):
         self.proposal_event = dict(ev)  # not "event": that would shadow QWidget.event()
         self.setObjectName("proposalCard")
         self.setFrameShape(QFrame.StyledPanel)
-        self.setStyleSheet("QFrame#proposalCard { background: #eef4ff; border: 1px solid #9ab8f0; "
-                           "border-radius: 4px; }")
+        self.setStyleSheet(
+            "QFrame#proposalCard { background: #eef4ff; border: 1px solid #9ab8f0; border-radius: 4px; }"
+        )
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 6, 8, 6)
         self.title = QLabel(self)
@@ -182,10 +185,15 @@ class ProposalCard(QFrame):
         self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse)
         # a long absolute path would force the transcript wider than the view: show its tail,
         # the full path is the tooltip
-        self.detail.setText(f"{ev.get('kind', '')} of {ev.get('name', '')} → {_path_tail(target)}"
-                            + (f"\n{plural(blocking, 'blocking scanner finding')}: "
-                               "apply is refused until fixed"
-                               if blocking else "") + "\nNothing was written to the skill.")
+        self.detail.setText(
+            f"{ev.get('kind', '')} of {ev.get('name', '')} → {_path_tail(target)}"
+            + (
+                f"\n{plural(blocking, 'blocking scanner finding')}: apply is refused until fixed"
+                if blocking
+                else ""
+            )
+            + "\nNothing was written to the skill."
+        )
         self.detail.setToolTip(target)
         if blocking:
             self.detail.setStyleSheet("color: #8a1c1c;")
@@ -231,9 +239,16 @@ class ChatPane(QWidget):
     proposal_created = Signal(str)
     review_requested = Signal(str)
 
-    def __init__(self, catalog_provider: CatalogProvider, parent: QWidget | None = None, *,
-                 settings: ChatSettings | None = None, environ: dict | None = None,
-                 allow_propose: bool = False, store_factory: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        catalog_provider: CatalogProvider,
+        parent: QWidget | None = None,
+        *,
+        settings: ChatSettings | None = None,
+        environ: dict | None = None,
+        allow_propose: bool = False,
+        store_factory: Callable[[], Any] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.catalog_provider = catalog_provider
         self.store_factory = store_factory
@@ -282,8 +297,9 @@ class ChatPane(QWidget):
         self.preset_combo = QComboBox(self)
         for label, url in SERVER_PRESETS:
             self.preset_combo.addItem(label, url)
-        self.preset_combo.setToolTip("Fill the base URL for the Anthropic API or a local server "
-                                     "that speaks the Messages API")
+        self.preset_combo.setToolTip(
+            "Fill the base URL for the Anthropic API or a local server that speaks the Messages API"
+        )
         form.addRow("Server", self.preset_combo)
         self.base_url = QLineEdit(self)
         self.base_url.setPlaceholderText("https://api.anthropic.com (or ANTHROPIC_BASE_URL)")
@@ -318,8 +334,9 @@ class ChatPane(QWidget):
         self.max_turns = QSpinBox(self)
         self.max_turns.setRange(1, 50)
         form.addRow("Turn limit", self.max_turns)
-        self.propose_check = QCheckBox("Let the model draft skills as Workshop proposals "
-                                       "(never applied without your review)", self)
+        self.propose_check = QCheckBox(
+            "Let the model draft skills as Workshop proposals (never applied without your review)", self
+        )
         form.addRow("Drafts", self.propose_check)
         self.settings_box.setVisible(False)
         root.addWidget(self.settings_box)
@@ -378,13 +395,21 @@ class ChatPane(QWidget):
         root.addWidget(split, 1)
         self.trace_details.setPlaceholderText("Select a trace row to see its JSON here.")
         self.empty_states = [
-            EmptyState(self.scroll, "No conversation yet. Ask something one of the listed skills should "
-                       "handle: the transcript shows the model's answer and every skill it loads.",
-                       [("Type a message", lambda: self.input.setFocus()),
-                        ("Connection…", lambda: self.settings_toggle.setChecked(True))],
-                       is_empty=lambda: self.transcript_layout.count() <= 1),
-            EmptyState(self.trace, "Each request, skill load and tool call of a turn is traced here.",
-                       [("Connection…", lambda: self.settings_toggle.setChecked(True))]),
+            EmptyState(
+                self.scroll,
+                "No conversation yet. Ask something one of the listed skills should "
+                "handle: the transcript shows the model's answer and every skill it loads.",
+                [
+                    ("Type a message", lambda: self.input.setFocus()),
+                    ("Connection…", lambda: self.settings_toggle.setChecked(True)),
+                ],
+                is_empty=lambda: self.transcript_layout.count() <= 1,
+            ),
+            EmptyState(
+                self.trace,
+                "Each request, skill load and tool call of a turn is traced here.",
+                [("Connection…", lambda: self.settings_toggle.setChecked(True))],
+            ),
         ]
 
         self.settings_toggle.toggled.connect(self._toggle_settings)
@@ -431,8 +456,10 @@ class ChatPane(QWidget):
         if url and not self.api_key()[0]:
             self._typed_key = "local"
         if url:
-            self.status.setText("Local server: a small local model's triggering says little about "
-                                "Claude's; use it to check the loop, then measure with the real API.")
+            self.status.setText(
+                "Local server: a small local model's triggering says little about "
+                "Claude's; use it to check the loop, then measure with the real API."
+            )
         self._update_key_banner()
 
     # -- the key ---------------------------------------------------------------------------
@@ -444,8 +471,11 @@ class ChatPane(QWidget):
         key, source = self.api_key()
         if key:
             self.key_banner.setVisible(False)
-            where = {"typed": "typed here", "env": "from ANTHROPIC_API_KEY",
-                     "keyring": "from the system keyring"}[source]
+            where = {
+                "typed": "typed here",
+                "env": "from ANTHROPIC_API_KEY",
+                "keyring": "from the system keyring",
+            }[source]
             self.key_edit.setPlaceholderText(f"key {where}" if source != "typed" else "")
         else:
             self.key_banner.setText(NO_KEY_GUI_HINT)
@@ -459,8 +489,11 @@ class ChatPane(QWidget):
             return False
         self._typed_key = k
         ok = chat_settings.store_api_key(k)
-        self.status.setText("Key saved in the system keyring." if ok else
-                            "No system keyring available: the key is kept for this session only.")
+        self.status.setText(
+            "Key saved in the system keyring."
+            if ok
+            else "No system keyring available: the key is kept for this session only."
+        )
         self._update_key_banner()
         return ok
 
@@ -468,6 +501,7 @@ class ChatPane(QWidget):
     def refresh_models(self) -> None:
         """Fill the model combo from the server in the background (free text stays possible)."""
         from workbench.core.chat.backend import list_models
+
         s = self.current_settings()
         key, _ = self.api_key()
         self.status.setText("Loading models…")
@@ -554,18 +588,28 @@ class ChatPane(QWidget):
             try:
                 if self._session is None:
                     from workbench.core.chat.engine import ChatSession
+
                     extra = [self._propose_tool(catalog)] if propose else []
-                    self._session = ChatSession(catalog, settings=s, api_key=key, context_tokens=ctx,
-                                                shell_approver=self._approve_from_worker, extra_tools=extra)
-                res = self._session.send(msg, cancel=cancel,
-                                         on_event=lambda ev: self._bridge.event.emit(gen, ev))
+                    self._session = ChatSession(
+                        catalog,
+                        settings=s,
+                        api_key=key,
+                        context_tokens=ctx,
+                        shell_approver=self._approve_from_worker,
+                        extra_tools=extra,
+                    )
+                res = self._session.send(
+                    msg, cancel=cancel, on_event=lambda ev: self._bridge.event.emit(gen, ev)
+                )
             except Exception as exc:  # noqa: BLE001 - setup failed: end the turn, never hang "busy"
                 from workbench.core.chat.engine import TurnResult
+
                 err = ChatError("other", f"{type(exc).__name__}: {exc}")
                 self._session = None
                 self._bridge.event.emit(gen, err.to_json())
-                res = TurnResult(client=getattr(catalog, "client", "?"), model=s.model,
-                                 stop_reason="error", error=err)
+                res = TurnResult(
+                    client=getattr(catalog, "client", "?"), model=s.model, stop_reason="error", error=err
+                )
             self._bridge.finished.emit(gen, res)
 
         self._busy = True
@@ -576,17 +620,24 @@ class ChatPane(QWidget):
     def _propose_tool(self, catalog: Any) -> Any:
         """The ``propose_skill`` tool for a conversation over ``catalog`` (worker thread)."""
         from workbench.core.chat.propose import make_propose_tool
+
         factory = self.store_factory
         if factory is None:
+
             def factory() -> Any:
                 from workbench.core.workshop import WorkshopStore
+
                 return WorkshopStore(catalog.env.workspace)
+
         return make_propose_tool(factory, catalog)
 
     def proposal_cards(self) -> list[ProposalCard]:
         """The proposal cards of the transcript, in order."""
-        return [self.transcript_layout.itemAt(i).widget() for i in range(self.transcript_layout.count())
-                if isinstance(self.transcript_layout.itemAt(i).widget(), ProposalCard)]
+        return [
+            self.transcript_layout.itemAt(i).widget()
+            for i in range(self.transcript_layout.count())
+            if isinstance(self.transcript_layout.itemAt(i).widget(), ProposalCard)
+        ]
 
     def stop(self) -> None:
         """Cancel the running turn (the partial transcript is kept)."""
@@ -657,12 +708,15 @@ class ChatPane(QWidget):
         for i in range(self.transcript_layout.count()):
             w = self.transcript_layout.itemAt(i).widget()
             if isinstance(w, QLabel) and w.property("who") == "Assistant":
-                out.append(w.text()[len("Assistant: "):])
+                out.append(w.text()[len("Assistant: ") :])
         return "\n".join(out)
 
     def tool_rows(self) -> list[ToolCallRow]:
-        return [self.transcript_layout.itemAt(i).widget() for i in range(self.transcript_layout.count())
-                if isinstance(self.transcript_layout.itemAt(i).widget(), ToolCallRow)]
+        return [
+            self.transcript_layout.itemAt(i).widget()
+            for i in range(self.transcript_layout.count())
+            if isinstance(self.transcript_layout.itemAt(i).widget(), ToolCallRow)
+        ]
 
     @Slot(int, object)
     def _on_event(self, gen: int, ev: dict) -> None:
@@ -684,38 +738,51 @@ class ChatPane(QWidget):
             where = f" → {ev['skill']}" if ev.get("skill") else ""
             cut = "  [truncated: not run]" if ev.get("truncated") else ""
             shown = inp if len(inp) <= 1000 else inp[:1000] + "…"  # the row elides it to its width
-            row = ToolCallRow(f"{ev['name']} {shown}{where}{cut}", f"input: {inp}\nresolved: {ev.get('resolved')}",
-                              self.transcript)
+            row = ToolCallRow(
+                f"{ev['name']} {shown}{where}{cut}",
+                f"input: {inp}\nresolved: {ev.get('resolved')}",
+                self.transcript,
+            )
             self._tool_rows[ev["id"]] = row
             self._insert(row)
             self._assistant = None
         elif t == "substitution" and ev.get("tool_use_id") in self._tool_rows:
             self._tool_rows[ev["tool_use_id"]].append(
-                substitution_summary(ev) + "\n" + mark_substitutions(ev["text"], ev["spans"]))
+                substitution_summary(ev) + "\n" + mark_substitutions(ev["text"], ev["spans"])
+            )
         elif t == "fork":
-            row = ToolCallRow(f"fork: {ev.get('skill')} ran as a subagent ({ev.get('agent') or 'default agent'})"
-                              " — it does not see this conversation",
-                              "\n".join(fork_lines(ev, _fork_line)) + "\n\nprompt:\n" + ev.get("prompt", ""),
-                              self.transcript)
+            row = ToolCallRow(
+                f"fork: {ev.get('skill')} ran as a subagent ({ev.get('agent') or 'default agent'})"
+                " — it does not see this conversation",
+                "\n".join(fork_lines(ev, _fork_line)) + "\n\nprompt:\n" + ev.get("prompt", ""),
+                self.transcript,
+            )
             row.setProperty("fork", True)
             self._insert(row)
             self._assistant = None
         elif t == "tool_result" and ev["id"] in self._tool_rows:
             self._tool_rows[ev["id"]].append(
-                f"result ({ev['chars']} chars{', error' if ev['is_error'] else ''}):\n{ev['preview']}")
+                f"result ({ev['chars']} chars{', error' if ev['is_error'] else ''}):\n{ev['preview']}"
+            )
         elif t == "proposal":
             card = ProposalCard(ev, self.transcript)
             card.button.clicked.connect(lambda _=False, pid=card.proposal_id: self.review_requested.emit(pid))
             self._insert(card)
             self._assistant = None
             self.proposals.append(card.proposal_id)
-            self.status.setText(f"Proposal {card.proposal_id} stored as {ev.get('state')}: review it in the Workshop.")
+            self.status.setText(
+                f"Proposal {card.proposal_id} stored as {ev.get('state')}: review it in the Workshop."
+            )
             self._add_trace(ev)
             self.proposal_created.emit(card.proposal_id)
             return
         elif t == "error":
-            self._add_bubble("Error", ev["message"] + (f"\n{ev['hint']}" if ev.get("hint") else "")
-                             + (f"\nrequest id: {ev['request_id']}" if ev.get("request_id") else ""))
+            self._add_bubble(
+                "Error",
+                ev["message"]
+                + (f"\n{ev['hint']}" if ev.get("hint") else "")
+                + (f"\nrequest id: {ev['request_id']}" if ev.get("request_id") else ""),
+            )
         elif t == "cancelled":
             self._add_note("(stopped)")
         self._add_trace(ev)
@@ -725,10 +792,14 @@ class ChatPane(QWidget):
             return
         t = ev["type"]
         if t == "listing":
-            detail = (f"{len(ev['skills'])} skills, {ev['chars']} chars, ≈{ev['tokens_est']} tokens (est.) "
-                      f"— {ev['placement_note']}" + (" [stub]" if ev.get("stub") else ""))
+            detail = (
+                f"{len(ev['skills'])} skills, {ev['chars']} chars, ≈{ev['tokens_est']} tokens (est.) "
+                f"— {ev['placement_note']}" + (" [stub]" if ev.get("stub") else "")
+            )
         elif t == "tool_use":
-            detail = f"{ev['name']} → {ev.get('skill') or ev.get('resolved')}" + (" [truncated]" if ev.get("truncated") else "")
+            detail = f"{ev['name']} → {ev.get('skill') or ev.get('resolved')}" + (
+                " [truncated]" if ev.get("truncated") else ""
+            )
         elif t == "skill_loaded":
             detail = f"{ev['name']} via {ev['via']}: {ev['body_chars']} chars (≈{ev['tokens_est']} tokens)"
         elif t == "tool_result":
@@ -736,19 +807,26 @@ class ChatPane(QWidget):
         elif t == "text":
             detail = ev["text"][:120]
         elif t == "usage":
-            detail = (f"in {ev['input_tokens']} · out {ev['output_tokens']} · cache read "
-                      f"{ev['cache_read_input_tokens']} · write {ev['cache_creation_input_tokens']} · "
-                      f"{ev['seconds']}s · {ev['stop_reason']} · {ev['request_id']}")
+            detail = (
+                f"in {ev['input_tokens']} · out {ev['output_tokens']} · cache read "
+                f"{ev['cache_read_input_tokens']} · write {ev['cache_creation_input_tokens']} · "
+                f"{ev['seconds']}s · {ev['stop_reason']} · {ev['request_id']}"
+            )
         elif t == "proposal":
-            detail = (f"{ev.get('id')} ({ev.get('state')}): {ev.get('kind')} {ev.get('name')} → {ev.get('target')}"
-                      + (f" · {ev['blocking']} blocking" if ev.get("blocking") else ""))
+            detail = (
+                f"{ev.get('id')} ({ev.get('state')}): {ev.get('kind')} {ev.get('name')} → {ev.get('target')}"
+                + (f" · {ev['blocking']} blocking" if ev.get("blocking") else "")
+            )
         elif t == "error":
             detail = f"{ev['kind']}: {ev['message']}"
         elif t == "substitution":
             detail = substitution_summary(ev)
         elif t == "fork":
-            detail = (f"{ev.get('skill')} as a subagent: {len(ev.get('events') or [])} events, "
-                      f"{len(ev.get('text') or '')} chars back" + (f", error: {ev['error']}" if ev.get("error") else ""))
+            detail = (
+                f"{ev.get('skill')} as a subagent: {len(ev.get('events') or [])} events, "
+                f"{len(ev.get('text') or '')} chars back"
+                + (f", error: {ev['error']}" if ev.get("error") else "")
+            )
         else:
             detail = ev.get("message", "")
         item = QTreeWidgetItem(self._turn_item, [t, detail])
@@ -775,9 +853,11 @@ class ChatPane(QWidget):
         self.send_btn.setEnabled(True)
         self.stop_btn.setEnabled(False)
         u = res.usage
-        self.status.setText(f"{res.stop_reason} · in {u['input_tokens']} · out {u['output_tokens']} · "
-                            f"cache read {u['cache_read_input_tokens']}"
-                            + (f" · loaded: {', '.join(res.triggered)}" if res.triggered else ""))
+        self.status.setText(
+            f"{res.stop_reason} · in {u['input_tokens']} · out {u['output_tokens']} · "
+            f"cache read {u['cache_read_input_tokens']}"
+            + (f" · loaded: {', '.join(res.triggered)}" if res.triggered else "")
+        )
         if res.error is not None and res.error.kind in ("no-key", "auth"):
             self.settings_toggle.setChecked(True)
             self.key_edit.setFocus()
@@ -803,9 +883,13 @@ class ChatPane(QWidget):
             holder["done"].set()
 
     def _ask_shell(self, command: str) -> bool:
-        r = QMessageBox.question(self, "Run a command?",
-                                 f"The model asks to run:\n\n{command}\n\nRun it in the workspace?",
-                                 QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+        r = QMessageBox.question(
+            self,
+            "Run a command?",
+            f"The model asks to run:\n\n{command}\n\nRun it in the workspace?",
+            QMessageBox.Yes | QMessageBox.No,
+            QMessageBox.No,
+        )
         return r == QMessageBox.Yes
 
     def shutdown(self, timeout: float = 5.0) -> None:

@@ -154,11 +154,15 @@ def demo_environment() -> tuple[Environment | None, str]:
         denv = demo.demo_environment()
     except Exception as exc:  # noqa: BLE001
         return None, f"the bundled demo could not be loaded: {exc}"
-    return denv, f"showing the bundled demo workspace ({denv.workspace}). Use File > Open folder to open your own."
+    return (
+        denv,
+        f"showing the bundled demo workspace ({denv.workspace}). Use File > Open folder to open your own.",
+    )
 
 
-def render_listings(catalogs: dict[str, Catalog], context_tokens: int | None,
-                    errors: dict[str, str] | None = None) -> dict[str, Any]:
+def render_listings(
+    catalogs: dict[str, Catalog], context_tokens: int | None, errors: dict[str, str] | None = None
+) -> dict[str, Any]:
     """client id -> ListingReport via ``workbench.core.listing.render_listing``; a client whose
     listing fails is left out and its error recorded in ``errors``."""
     listing = core_module("listing")
@@ -182,16 +186,18 @@ def _scan_first(env, cache, clients, res, progress, total, context_tokens, emit,
     cat = res.catalogs.get(clients[0])
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
-    part = dataclasses.replace(res, catalogs=dict(res.catalogs), errors=dict(res.errors),
-                               notes=list(res.notes))
+    part = dataclasses.replace(
+        res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes)
+    )
     part.listings = render_listings(part.catalogs, context_tokens, part.errors)
     res.listings.update(part.listings)
     emit(part)
     return 1
 
 
-def _scan_clients(env: Environment, cache: Any, clients: list[str], res: ScanResult, progress,
-                  total: int, offset: int = 0) -> None:
+def _scan_clients(
+    env: Environment, cache: Any, clients: list[str], res: ScanResult, progress, total: int, offset: int = 0
+) -> None:
     discovery = core_module("discovery")
     walks = res.walks  # identical walks memoised across clients (discovery.scan ``_walks``)
     for i, cid in enumerate(clients, offset):
@@ -206,9 +212,16 @@ def _scan_clients(env: Environment, cache: Any, clients: list[str], res: ScanRes
             progress(i + 1, total)
 
 
-def scan_everything(env: Environment, cache: Any, context_tokens: int | None, allow_demo: bool,
-                    clients: Iterable[str] = CLIENT_IDS, progress=None, emit=None,
-                    workspace_mode: str = "auto") -> ScanResult:
+def scan_everything(
+    env: Environment,
+    cache: Any,
+    context_tokens: int | None,
+    allow_demo: bool,
+    clients: Iterable[str] = CLIENT_IDS,
+    progress=None,
+    emit=None,
+    workspace_mode: str = "auto",
+) -> ScanResult:
     """Scan every client (sharing ``cache``) and render every listing. Runs on a worker thread.
 
     * ``workspace_mode`` (auto|project|collection, ``discovery.apply_workspace_mode`` on a copy
@@ -236,8 +249,10 @@ def scan_everything(env: Environment, cache: Any, context_tokens: int | None, al
     elif (as_root := workspace_as_root(env)) is not None:
         res.env = env = as_root
         res.extra_root = env.workspace
-        res.notes.append(f"{env.workspace} holds skill folders but no client roots: it is scanned "
-                         "as an extra root (scope 'extra'), as if installed where each client looks.")
+        res.notes.append(
+            f"{env.workspace} holds skill folders but no client roots: it is scanned "
+            "as an extra root (scope 'extra'), as if installed where each client looks."
+        )
     if core_module("discovery") is None:
         res.notes.append(f"Discovery is not available yet ({unavailable_reason('discovery')}).")
         res.seconds = time.perf_counter() - t0
@@ -345,10 +360,17 @@ class AppContext(QObject):
     workspace_changed = Signal()
     _files_changed = Signal(list)  # from the watcher thread -> GUI thread
 
-    def __init__(self, settings: Settings, env: Environment | None = None, *,
-                 client_id: str | None = None, context_tokens: int | None = None,
-                 allow_demo: bool = False, watch: bool | None = None,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        env: Environment | None = None,
+        *,
+        client_id: str | None = None,
+        context_tokens: int | None = None,
+        allow_demo: bool = False,
+        watch: bool | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.settings = settings
         cid = client_id or settings.get("client")
@@ -420,7 +442,9 @@ class AppContext(QObject):
         # A root inside another root is covered by the recursive watch of its parent.
         paths = sorted(seen)
         out = [p for p in paths if not any(q != p and q in p.parents for q in paths)]
-        if self.env.workspace.is_dir() and not any(q == self.env.workspace or q in self.env.workspace.parents for q in out):
+        if self.env.workspace.is_dir() and not any(
+            q == self.env.workspace or q in self.env.workspace.parents for q in out
+        ):
             out = [p for p in out if self.env.workspace not in p.parents] + [self.env.workspace]
         return out
 
@@ -433,8 +457,10 @@ class AppContext(QObject):
         self.settings.set("client", client_id)
         if self._listing_token is not None and client_id in self.catalogs:
             # its listing is being re-rendered in the background: render it now instead
-            self.listings = {**self.listings, **render_listings(
-                {client_id: self.catalogs[client_id]}, self.context_tokens, self.errors)}
+            self.listings = {
+                **self.listings,
+                **render_listings({client_id: self.catalogs[client_id]}, self.context_tokens, self.errors),
+            }
         self.client_changed.emit(client_id)
 
     def set_context_tokens(self, tokens: int) -> None:
@@ -494,8 +520,9 @@ class AppContext(QObject):
         self.workspace_mode = mode
         if self.env.collection:  # undo the previous treatment; the scan applies the new one
             ws = self.env.workspace
-            self.env = dataclasses.replace(self.env, collection=False,
-                                           extra_roots=[r for r in self.env.extra_roots if r != ws])
+            self.env = dataclasses.replace(
+                self.env, collection=False, extra_roots=[r for r in self.env.extra_roots if r != ws]
+            )
             self.env.context_tokens = self.context_tokens
         self.rescan()
 
@@ -505,19 +532,34 @@ class AppContext(QObject):
             self._job.cancel()
         env = self.env
         clients = [self.client_id] + [c for c in CLIENT_IDS if c != self.client_id]
-        job = run_in_background(self._locked_scan, env, self.cache, self.context_tokens,
-                                self._allow_demo, clients, self.workspace_mode, progress=True, yields=True,
-                                connect={"progress": self._on_progress, "yielded": self._on_partial,
-                                         "returned": self._on_scanned, "errored": self._on_scan_error})
+        job = run_in_background(
+            self._locked_scan,
+            env,
+            self.cache,
+            self.context_tokens,
+            self._allow_demo,
+            clients,
+            self.workspace_mode,
+            progress=True,
+            yields=True,
+            connect={
+                "progress": self._on_progress,
+                "yielded": self._on_partial,
+                "returned": self._on_scanned,
+                "errored": self._on_scan_error,
+            },
+        )
         self._job = job
         self._scan_token = job.token
         self.scan_started.emit()
 
-    def _locked_scan(self, env, cache, tokens, allow_demo, clients, mode="auto", progress=None,
-                     emit=None) -> ScanResult:
+    def _locked_scan(
+        self, env, cache, tokens, allow_demo, clients, mode="auto", progress=None, emit=None
+    ) -> ScanResult:
         with self._lock:
-            return scan_everything(env, cache, tokens, allow_demo, clients, progress=progress, emit=emit,
-                                   workspace_mode=mode)
+            return scan_everything(
+                env, cache, tokens, allow_demo, clients, progress=progress, emit=emit, workspace_mode=mode
+            )
 
     @Slot(int, object)
     def _on_partial(self, token: int, res: ScanResult) -> None:
@@ -535,6 +577,7 @@ class AppContext(QObject):
         """Block (processing events) until no scan and no background listing render runs.
         For tests and ``--screenshot``."""
         from PySide6.QtCore import QCoreApplication, QEventLoop
+
         deadline = time.monotonic() + timeout_ms / 1000
         while (self._job is not None or self._listing_token is not None) and time.monotonic() < deadline:
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
@@ -665,8 +708,9 @@ class AppContext(QObject):
         others = {c: cat for c, cat in self.catalogs.items() if c != self.client_id}
         self._listing_token = None
         if others:
-            job = run_in_background(render_listings, others, self.context_tokens,
-                                    connect={"returned": self._on_other_listings})
+            job = run_in_background(
+                render_listings, others, self.context_tokens, connect={"returned": self._on_other_listings}
+            )
             self._listing_token = job.token
 
     @property
@@ -767,6 +811,7 @@ def _refresh_catalog(cat: Catalog, paths: set[Path], cache: Any) -> Catalog | No
     if fn is not None:
         return fn(cat, paths, cache=cache)
     from workbench.core.clients import get_profile
+
     profile = get_profile(cat.client)
     changed = [i for i, s in enumerate(cat.skills) if s.path in paths]
     if len({cat.skills[i].path for i in changed}) != len(paths):
@@ -798,8 +843,10 @@ def _reread(profile: Any, old: Skill, sf: Any, env: Environment) -> Skill:
     from workbench.core.clients.base import Found
     from workbench.core.clients.common import best_name
     from workbench.core.discovery import read_name
+
     if sf is None:
         from workbench.core.skillfile import read_skill_file
+
         sf = read_skill_file(old.path)
     root = old.root
     sk = Skill(path=old.path, root=root, name="", file=sf, depth=old.depth)
@@ -815,8 +862,13 @@ def _reread(profile: Any, old: Skill, sf: Any, env: Environment) -> Skill:
         except Exception:  # noqa: BLE001
             walk_skip = False
         if walk_skip:
-            return dataclasses.replace(old, file=sf, name=best_name(sf, old.path), flags=dict(old.flags),
-                                       unverified=list(old.unverified))
+            return dataclasses.replace(
+                old,
+                file=sf,
+                name=best_name(sf, old.path),
+                flags=dict(old.flags),
+                unverified=list(old.unverified),
+            )
     try:
         rr = profile.read(sf, found, root, env)
     except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file
@@ -833,7 +885,9 @@ def _reread(profile: Any, old: Skill, sf: Any, env: Environment) -> Skill:
         sk.status, sk.reason = "skipped", rr.reason or "skipped by the client"
         return sk
     if not root.active:
-        sk.status = profile.inactive_status(root, env) if hasattr(profile, "inactive_status") else "conditional"
+        sk.status = (
+            profile.inactive_status(root, env) if hasattr(profile, "inactive_status") else "conditional"
+        )
         sk.reason = root.condition or "its root is not active"
         return sk
     g = profile.gate(sk, env)

@@ -50,8 +50,13 @@ def skill_details_html(s: Skill, client_name: str, loaded: bool = False) -> str:
         ("Reason", _e(s.reason) or "—"),
     ]
     if s.shadowed_by:
-        rows.append(("Shadowed by", f"<a href='skill:{_e(QUrl.toPercentEncoding(str(s.shadowed_by)).data().decode())}'>"
-                                     f"{_e(s.shadowed_by)}</a>"))
+        rows.append(
+            (
+                "Shadowed by",
+                f"<a href='skill:{_e(QUrl.toPercentEncoding(str(s.shadowed_by)).data().decode())}'>"
+                f"{_e(s.shadowed_by)}</a>",
+            )
+        )
     rows.append(("Path", _e(s.path)))
     r = s.root
     root_txt = f"{_e(r.label or r.path)} — scope <b>{_e(r.scope)}</b>, precedence {r.precedence}"
@@ -79,18 +84,28 @@ def skill_details_html(s: Skill, client_name: str, loaded: bool = False) -> str:
     if s.flags:
         rows.append(("Flags", "<br>".join(f"{_e(k)}: {_value(v)}" for k, v in s.flags.items())))
     body = "".join(f"<tr><th align='left' valign='top'>{k}</th><td>{v}</td></tr>" for k, v in rows)
-    out = [f"<h3>{_e(s.name)} <small style='color:#57606a'>— {_e(client_name)}</small></h3>",
-           f"<table cellspacing='4'>{body}</table>"]
+    out = [
+        f"<h3>{_e(s.name)} <small style='color:#57606a'>— {_e(client_name)}</small></h3>",
+        f"<table cellspacing='4'>{body}</table>",
+    ]
     out.append("<h4>Frontmatter as the client read it</h4>")
     if s.fields:
-        out.append("<table cellspacing='2'>" + "".join(
-            f"<tr><td valign='top'><code>{_e(k)}</code></td><td>{_value(v)}</td></tr>"
-            for k, v in s.fields.items()) + "</table>")
+        out.append(
+            "<table cellspacing='2'>"
+            + "".join(
+                f"<tr><td valign='top'><code>{_e(k)}</code></td><td>{_value(v)}</td></tr>"
+                for k, v in s.fields.items()
+            )
+            + "</table>"
+        )
     else:
         out.append("<p><i>no fields</i></p>")
     if s.unverified:
-        out.append("<h4 style='color:#b08800'>Unverified rules applied</h4><ul>"
-                   + "".join(f"<li>{_e(u)}</li>" for u in s.unverified) + "</ul>")
+        out.append(
+            "<h4 style='color:#b08800'>Unverified rules applied</h4><ul>"
+            + "".join(f"<li>{_e(u)}</li>" for u in s.unverified)
+            + "</ul>"
+        )
     return "\n".join(out)
 
 
@@ -107,10 +122,15 @@ class DetailsPane(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.view)
-        self.empty = EmptyState(self.view, "No skill selected. Select one in the tree to see where it "
-                                "was found and how the client reads it.",
-                                [("Select the first listed skill", lambda: select_first_skill(ctx)),
-                                 ("Open folder…", lambda: open_folder(self))])
+        self.empty = EmptyState(
+            self.view,
+            "No skill selected. Select one in the tree to see where it "
+            "was found and how the client reads it.",
+            [
+                ("Select the first listed skill", lambda: select_first_skill(ctx)),
+                ("Open folder…", lambda: open_folder(self)),
+            ],
+        )
         ctx.skill_selected.connect(lambda _p: self.refresh())
         ctx.catalog_changed.connect(self.refresh)
         ctx.client_changed.connect(lambda _c: self.refresh())
@@ -119,21 +139,27 @@ class DetailsPane(QWidget):
 
     def refresh(self) -> None:
         from workbench.core.clients import DISPLAY_NAMES
+
         s = self.ctx.skill()
         if s is None:
             if self.ctx.selected_path is not None and self.ctx.catalog() is not None:
-                self.view.setHtml(f"<p><i>{_e(self.ctx.selected_path)}</i></p><p>This file is not "
-                                  f"found by {_e(DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id))}: "
-                                  "none of its roots contains it.</p>")
+                self.view.setHtml(
+                    f"<p><i>{_e(self.ctx.selected_path)}</i></p><p>This file is not "
+                    f"found by {_e(DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id))}: "
+                    "none of its roots contains it.</p>"
+                )
             else:
                 self.view.clear()  # the empty state says what to do
             self.empty.refresh()
             return
-        self.view.setHtml(skill_details_html(
-            s, DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id), s.name in self.ctx.loaded_names))
+        self.view.setHtml(
+            skill_details_html(
+                s, DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id), s.name in self.ctx.loaded_names
+            )
+        )
         self.empty.refresh()
 
     def _on_link(self, url: QUrl) -> None:
         if url.scheme() == "skill":
-            raw = url.toString(QUrl.ComponentFormattingOption.FullyDecoded)[len("skill:"):]
+            raw = url.toString(QUrl.ComponentFormattingOption.FullyDecoded)[len("skill:") :]
             self.ctx.select_skill(Path(raw))

@@ -83,8 +83,13 @@ class EmptyState(QFrame):
         label: the QLabel with the sentence. buttons: the QPushButtons, in ``actions`` order.
     """
 
-    def __init__(self, view: QAbstractScrollArea, text: str, actions: Actions = (),
-                 is_empty: Callable[[], bool] | None = None) -> None:
+    def __init__(
+        self,
+        view: QAbstractScrollArea,
+        text: str,
+        actions: Actions = (),
+        is_empty: Callable[[], bool] | None = None,
+    ) -> None:
         super().__init__(view.viewport())
         self.setObjectName("empty_state")
         self.view = view
@@ -140,8 +145,9 @@ class EmptyState(QFrame):
         vp = self.view.viewport()
         width = max(120, min(_MAX_WIDTH, vp.width() - 24))
         self.setFixedWidth(width)
-        self.setFixedHeight(self._lay.heightForWidth(width) if self._lay.hasHeightForWidth()
-                            else self.sizeHint().height())
+        self.setFixedHeight(
+            self._lay.heightForWidth(width) if self._lay.hasHeightForWidth() else self.sizeHint().height()
+        )
         top = 24 if vp.height() > 3 * self.height() else 4
         self.move(max(0, (vp.width() - width) // 2), top)
         self.raise_()

@@ -51,10 +51,15 @@ from workbench.core.text import agree, plural
 def estimate_text(est: dict) -> str:
     """One paragraph describing a batch cost estimate (``BatchEval.estimate``)."""
     usd = "n/a (unknown model price)" if est.get("usd") is None else f"≈ ${est['usd']:.4f}"
-    more = "" if est.get("usd") is None else (f" (direct API ≈ ${est['usd_direct']:.4f}; upper bound "
-                                              f"${est['max_usd']:.4f})")
-    return (f"{est['requests']:,} requests in {est['batches']} batch(es), {est['input_tokens']:,} input "
-            f"tokens counted. Estimated cost {usd} at the batch price{more}. {est['assumption']}")
+    more = (
+        ""
+        if est.get("usd") is None
+        else (f" (direct API ≈ ${est['usd_direct']:.4f}; upper bound ${est['max_usd']:.4f})")
+    )
+    return (
+        f"{est['requests']:,} requests in {est['batches']} batch(es), {est['input_tokens']:,} input "
+        f"tokens counted. Estimated cost {usd} at the batch price{more}. {est['assumption']}"
+    )
 
 
 class _Bridge(QObject):
@@ -73,8 +78,12 @@ class BatchFlow(QObject):
     failed = Signal(str)
     ended = Signal()
 
-    def __init__(self, parent: QObject | None = None, confirm: Callable[[dict], bool] | None = None,
-                 poll_seconds: float = 30.0) -> None:
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        confirm: Callable[[dict], bool] | None = None,
+        poll_seconds: float = 30.0,
+    ) -> None:
         super().__init__(parent)
         self.confirm = confirm
         self.poll_seconds = poll_seconds
@@ -90,19 +99,32 @@ class BatchFlow(QObject):
         return self._job is not None
 
     def _run(self, fn: Callable[[], Any], done: Callable[[Any], None]) -> None:
-        self._job = run_in_background(fn, connect={
-            "returned": lambda _t, res: done(res),
-            "errored": lambda _t, msg: self._fail(msg.splitlines()[0] if msg else "failed")})
+        self._job = run_in_background(
+            fn,
+            connect={
+                "returned": lambda _t, res: done(res),
+                "errored": lambda _t, msg: self._fail(msg.splitlines()[0] if msg else "failed"),
+            },
+        )
 
     def _fail(self, msg: str) -> None:
         self._job = None
         self.failed.emit(msg)
         self.ended.emit()
 
-    def start(self, runners_fn: Callable[[], list], sdk: Any, store: Any, *, workspace: Any = None,
-              roots: list | None = None, extra: dict | None = None) -> None:
+    def start(
+        self,
+        runners_fn: Callable[[], list],
+        sdk: Any,
+        store: Any,
+        *,
+        workspace: Any = None,
+        roots: list | None = None,
+        extra: dict | None = None,
+    ) -> None:
         """Build the runners and estimate (background), confirm, then submit and wait."""
         from workbench.core.evals.batch import BatchEval
+
         self._cancel = threading.Event()
 
         def estimate():
@@ -127,8 +149,10 @@ class BatchFlow(QObject):
             return bool(self.confirm(est))
         p = self.parent()
         parent = p if isinstance(p, QWidget) else None
-        return QMessageBox.question(parent, "Submit batch eval?", estimate_text(est) + "\n\nSubmit?") == \
-            QMessageBox.StandardButton.Yes
+        return (
+            QMessageBox.question(parent, "Submit batch eval?", estimate_text(est) + "\n\nSubmit?")
+            == QMessageBox.StandardButton.Yes
+        )
 
     def _submit_wait(self, be: Any, store: Any, workspace: Any, roots: Any, est: dict, extra: Any) -> tuple:
         rec = be.submit(store, workspace=workspace, roots=roots, estimate=est, extra=extra)
@@ -148,6 +172,7 @@ class BatchFlow(QObject):
     def resume(self, rec: dict, catalog: Any, sdk: Any, store: Any, settings: Any = None) -> None:
         """Pick up the stored batch eval ``rec`` (background): poll until it ended and collect."""
         from workbench.core.evals.batch import BatchEval
+
         self._cancel = threading.Event()
 
         def work():
@@ -194,8 +219,12 @@ class MatrixModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if self.m is None or parent.isValid() else len(self.m.labels) + 1
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802 - Qt API
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if self.m is None or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
         labels = self.m.labels
@@ -234,7 +263,7 @@ class MatrixModel(QAbstractTableModel):
 
 
 def _short(label: str, n: int = 14) -> str:
-    return label if len(label) <= n else label[:n - 1] + "…"
+    return label if len(label) <= n else label[: n - 1] + "…"
 
 
 class MatrixView(QWidget):
@@ -267,16 +296,25 @@ class MatrixView(QWidget):
         e = html.escape
         low = sorted(m.per_skill().items(), key=lambda kv: (kv[1]["recall"] is None, kv[1]["recall"] or 0))
         ps = " · ".join(f"{e(s)}: P {pct(v['precision'])} / R {pct(v['recall'])}" for s, v in low[:12])
-        steals = "; ".join(f"<b>{e(x['thief'])}</b> took {x['runs']} of {e(x['victim'])}'s runs "
-                           f"({x['share'] * 100:.0f} %)" for x in m.steals(5)) or "none"
-        self.summary.setText(f"<b>Rows</b>: the skill a query was written for (none = should-not-trigger); "
-                             f"<b>columns</b>: the skill loaded; cells = runs ({e(m.mode)}, "
-                             f"{e(m.model)}).<br>"
-                             f"<b>Top steals</b>: {steals}<br><b>Lowest recall first</b>: {ps}")
+        steals = (
+            "; ".join(
+                f"<b>{e(x['thief'])}</b> took {x['runs']} of {e(x['victim'])}'s runs "
+                f"({x['share'] * 100:.0f} %)"
+                for x in m.steals(5)
+            )
+            or "none"
+        )
+        self.summary.setText(
+            f"<b>Rows</b>: the skill a query was written for (none = should-not-trigger); "
+            f"<b>columns</b>: the skill loaded; cells = runs ({e(m.mode)}, "
+            f"{e(m.model)}).<br>"
+            f"<b>Top steals</b>: {steals}<br><b>Lowest recall first</b>: {ps}"
+        )
 
     def export_html(self, path: str | Path) -> None:
         """Write the self-contained HTML page. Raises OSError / ValueError (no matrix)."""
         from workbench.core.safefile import atomic_write
+
         if self.matrix is None:
             raise ValueError("no matrix yet")
         atomic_write(path, self.matrix.to_html().encode("utf-8"))
@@ -305,6 +343,7 @@ class MatrixView(QWidget):
         p.end()
         from workbench.app.icons import png_bytes
         from workbench.core.safefile import atomic_write
+
         atomic_write(path, png_bytes(img))
 
 
@@ -393,6 +432,7 @@ class CollectionWindow(QWidget):
     def start(self) -> bool:
         """Run the collection eval (direct or batch). False (status says why) when it cannot."""
         from workbench.core.evals.collection import collection_runners, load_query_dir
+
         if self.running:
             return False
         env = self.pane._env()
@@ -405,17 +445,20 @@ class CollectionWindow(QWidget):
             self._say(str(exc), True)
             return False
         if not qd.sets:
-            self._say("No query set in that folder names a listed skill (expected <skill>.json or "
-                      ".yaml).", True)
+            self._say(
+                "No query set in that folder names a listed skill (expected <skill>.json or .yaml).", True
+            )
             return False
         key = self.pane._key()
         if not key:
             from workbench.core.chat.errors import NO_KEY_HINT
+
             self._say(f"No API key. {NO_KEY_HINT}", True)
             return False
         settings = self.pane._settings()
         opts = self.pane.options(env[3])
         from workbench.core.chat.backend import make_client
+
         batch = self.batch_check.isChecked()
         sdk = make_client(settings if batch else dataclasses.replace(settings, max_retries=0), key)
         catalog = env[2]
@@ -429,11 +472,17 @@ class CollectionWindow(QWidget):
         h = self.pane._history()
         if batch:
             from workbench.core.evals.batch import BatchStore
+
             self.flow.confirm = self.pane.confirm_batch
             self.flow.poll_seconds = self.pane.batch_poll_seconds
-            self.flow.start(runners, sdk, BatchStore(h), workspace=env[0].workspace,
-                            roots=list(env[0].extra_roots), extra={"collection": True,
-                                                                   "queries_dir": self.dir_edit.text()})
+            self.flow.start(
+                runners,
+                sdk,
+                BatchStore(h),
+                workspace=env[0].workspace,
+                roots=list(env[0].extra_roots),
+                extra={"collection": True, "queries_dir": self.dir_edit.text()},
+            )
             return True
         self._cancel = threading.Event()
         cancel = self._cancel
@@ -441,10 +490,16 @@ class CollectionWindow(QWidget):
         def work():
             return [r.run(cancel) for r in runners()]
 
-        self._job = run_in_background(work, connect={
-            "returned": lambda _t, reps: self._show(reps),
-            "errored": lambda _t, msg: self._say(f"Eval failed: {msg.splitlines()[0] if msg else ''}", True),
-            "finished": lambda _t: self._set_running(False)})
+        self._job = run_in_background(
+            work,
+            connect={
+                "returned": lambda _t, reps: self._show(reps),
+                "errored": lambda _t, msg: self._say(
+                    f"Eval failed: {msg.splitlines()[0] if msg else ''}", True
+                ),
+                "finished": lambda _t: self._set_running(False),
+            },
+        )
         return True
 
     def cancel(self) -> None:
@@ -454,8 +509,10 @@ class CollectionWindow(QWidget):
 
     def _on_batch(self, ev: dict) -> None:
         if ev.get("type") == "submitted":
-            self._say(f"Batch eval {ev['record']['id']} submitted; it is kept with the eval history "
-                      "(Resume batch… picks it up after a restart).")
+            self._say(
+                f"Batch eval {ev['record']['id']} submitted; it is kept with the eval history "
+                "(Resume batch… picks it up after a restart)."
+            )
         elif ev.get("type") == "batch":
             self._say(batch_status(ev))
 
@@ -469,8 +526,9 @@ class CollectionWindow(QWidget):
 
     def _export(self, kind: str) -> None:
         flt = "HTML (*.html)" if kind == "html" else "PNG (*.png)"
-        path, _ = QFileDialog.getSaveFileName(self, "Export confusion matrix", f"confusion-matrix.{kind}",
-                                              flt)
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export confusion matrix", f"confusion-matrix.{kind}", flt
+        )
         if path:
             self.export(path)
 
@@ -491,8 +549,10 @@ class CollectionWindow(QWidget):
 def batch_status(ev: dict) -> str:
     """The status line of a batch poll event."""
     c = ev["counts"]
-    return (f"Batch: {c['processing']} processing · {c['succeeded']} succeeded · {c['errored']} errored · "
-            f"{c['canceled']} canceled · {c['expired']} expired ({ev['seconds']:.0f} s)")
+    return (
+        f"Batch: {c['processing']} processing · {c['succeeded']} succeeded · {c['errored']} errored · "
+        f"{c['canceled']} canceled · {c['expired']} expired ({ev['seconds']:.0f} s)"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,7 +560,7 @@ def batch_status(ev: dict) -> str:
 
 
 class PaneBatch(QObject):
-    """"Run as batch" and "Resume batch…" of the ``EvalsPane`` (the pane keeps only a small hook):
+    """ "Run as batch" and "Resume batch…" of the ``EvalsPane`` (the pane keeps only a small hook):
     runs the pane's single-skill eval through ``BatchFlow`` and shows the report like a direct run;
     the reports are saved to the pane's history with the batch eval's id."""
 
@@ -511,13 +571,15 @@ class PaneBatch(QObject):
         self.flow.progress.connect(self._on_event)
         self.flow.estimated.connect(lambda est: pane._message(estimate_text(est)))
         self.flow.done.connect(self._done)
-        self.flow.failed.connect(lambda msg: pane._message(f"Batch eval: {msg}",
-                                                           error=msg != "Not submitted."))
+        self.flow.failed.connect(
+            lambda msg: pane._message(f"Batch eval: {msg}", error=msg != "Not submitted.")
+        )
         self.flow.ended.connect(pane._job_finished)
         self.window: CollectionWindow | None = None
 
     def _sdk(self, settings: Any, key: str) -> Any:
         from workbench.core.chat.backend import make_client
+
         return make_client(settings, key)
 
     def start(self) -> bool:
@@ -529,6 +591,7 @@ class PaneBatch(QObject):
         catalog, skill, qs, key, opts, settings, _cancel, _progress, h = got
         from workbench.core.evals.batch import BatchStore
         from workbench.core.evals.runner import EvalRunner
+
         sdk = self._sdk(settings, key)
         p._job = self.flow
         p._set_running(True)
@@ -536,15 +599,19 @@ class PaneBatch(QObject):
         self.flow.confirm = p.confirm_batch
         self.flow.poll_seconds = p.batch_poll_seconds
         env = p._env()
-        self.flow.start(lambda: [EvalRunner(catalog, skill, qs, settings=settings, client=sdk, options=opts)],
-                        sdk, BatchStore(h) if h is not None else None,
-                        workspace=env[0].workspace if env else None,
-                        roots=list(env[0].extra_roots) if env else None)
+        self.flow.start(
+            lambda: [EvalRunner(catalog, skill, qs, settings=settings, client=sdk, options=opts)],
+            sdk,
+            BatchStore(h) if h is not None else None,
+            workspace=env[0].workspace if env else None,
+            roots=list(env[0].extra_roots) if env else None,
+        )
         return True
 
     def pending(self) -> list[dict]:
         """Submitted, not yet collected batch evals of the pane's workspace (newest first)."""
         from workbench.core.evals.batch import BatchStore
+
         h = self.pane._history()
         return BatchStore(h).list("submitted") if h is not None else []
 
@@ -555,8 +622,10 @@ class PaneBatch(QObject):
         except Exception:  # noqa: BLE001 - informative only (no workspace yet, unreadable folder)
             return 0
         if n:
-            self.pane._message(f"{plural(n, 'batch eval')} submitted earlier for this workspace "
-                               f"{agree(n, 'is', 'are')} pending: Resume batch… collects the newest.")
+            self.pane._message(
+                f"{plural(n, 'batch eval')} submitted earlier for this workspace "
+                f"{agree(n, 'is', 'are')} pending: Resume batch… collects the newest."
+            )
         return n
 
     def resume(self, rec: dict | None = None) -> bool:
@@ -567,15 +636,19 @@ class PaneBatch(QObject):
         rec = rec or next(iter(self.pending()), None)
         env = p._env()
         if rec is None or env is None or env[2] is None:
-            p._message("No pending batch eval for this workspace." if rec is None else "No catalog yet.",
-                       error=rec is not None)
+            p._message(
+                "No pending batch eval for this workspace." if rec is None else "No catalog yet.",
+                error=rec is not None,
+            )
             return False
         key = p._key()
         if not key:
             from workbench.core.chat.errors import NO_KEY_HINT
+
             p._message(f"No API key. {NO_KEY_HINT}", error=True)
             return False
         from workbench.core.evals.batch import BatchStore
+
         settings = p._settings()
         p._job = self.flow
         p._set_running(True)
@@ -586,8 +659,10 @@ class PaneBatch(QObject):
 
     def _on_event(self, ev: dict) -> None:
         if ev.get("type") == "submitted":
-            self.pane._message(f"Batch eval {ev['record']['id']} submitted; it is kept with the eval "
-                               "history: Resume batch… picks it up after a restart.")
+            self.pane._message(
+                f"Batch eval {ev['record']['id']} submitted; it is kept with the eval "
+                "history: Resume batch… picks it up after a restart."
+            )
         elif ev.get("type") == "batch":
             c = ev["counts"]
             done = ev["total"] - c["processing"]
@@ -622,4 +697,3 @@ class PaneBatch(QObject):
         p._reset_results(be.runners[0].queries, rep.runs_per_query)
         p.progress.setValue(p.progress.maximum())
         p._on_run_done((rep, ids[0]))
-

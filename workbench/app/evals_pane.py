@@ -111,8 +111,12 @@ class TriggerChart(QWidget):
         fm = p.fontMetrics()
         left, right = fm.horizontalAdvance("100 %") + 10, 10
         # legend: entries flow onto more lines when the chart is narrow (never cut)
-        entries = [(SHOULD_COLOR, "should trigger"), (SHOULD_NOT_COLOR, "should not trigger"),
-                   (ERROR_COLOR, "× errored / not run"), (None, f"threshold {self.threshold:.0%}")]
+        entries = [
+            (SHOULD_COLOR, "should trigger"),
+            (SHOULD_NOT_COLOR, "should not trigger"),
+            (ERROR_COLOR, "× errored / not run"),
+            (None, f"threshold {self.threshold:.0%}"),
+        ]
         x, y = left, 4
         for col, label in entries:
             wid = (14 if col is not None else 0) + fm.horizontalAdvance(label)
@@ -170,7 +174,9 @@ class TriggerChart(QWidget):
                 if slot >= fm.horizontalAdvance("00") + 2 or i % max(1, int(20 / max(slot, 1))) == 0:
                     p.setPen(FAIL_COLOR if r.get("status") == "failed" else QColor("#57606a"))
                     lab = str(r.get("label", i + 1))
-                    p.drawText(int(cx - fm.horizontalAdvance(lab) / 2), int(plot.bottom() + fm.ascent() + 3), lab)
+                    p.drawText(
+                        int(cx - fm.horizontalAdvance(lab) / 2), int(plot.bottom() + fm.ascent() + 3), lab
+                    )
         # threshold line
         ty = plot.bottom() - self.threshold * h
         pen = QPen(THRESHOLD_COLOR, 1.5, Qt.PenStyle.DashLine)
@@ -194,11 +200,16 @@ class EvalsPane(QWidget):
     improved = Signal(object)
     proposal_created = Signal(str)
 
-    def __init__(self, ctx: Any = None, parent: QWidget | None = None, *,
-                 provider: Callable[[], tuple] | None = None,
-                 settings_provider: Callable[[], Any] | None = None,
-                 key_provider: Callable[[], str | None] | None = None,
-                 history_root: Path | None = None) -> None:
+    def __init__(
+        self,
+        ctx: Any = None,
+        parent: QWidget | None = None,
+        *,
+        provider: Callable[[], tuple] | None = None,
+        settings_provider: Callable[[], Any] | None = None,
+        key_provider: Callable[[], str | None] | None = None,
+        history_root: Path | None = None,
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
         if provider is None and ctx is not None:
@@ -227,9 +238,13 @@ class EvalsPane(QWidget):
     def _build(self) -> None:
         self.skill_combo = QComboBox(self)
         self.skill_combo.setMinimumWidth(160)
-        self.skill_combo.currentTextChanged.connect(lambda *_: (self.refresh_history(), self.suggest_queries()))
+        self.skill_combo.currentTextChanged.connect(
+            lambda *_: (self.refresh_history(), self.suggest_queries())
+        )
         self.model_edit = QLineEdit(DEFAULT_EVAL_MODEL, self)
-        self.model_edit.setToolTip("Model id used for the eval runs (default: a Haiku model; editable for local servers)")
+        self.model_edit.setToolTip(
+            "Model id used for the eval runs (default: a Haiku model; editable for local servers)"
+        )
         self.runs_spin = QSpinBox(self)
         self.runs_spin.setRange(1, 100)
         self.runs_spin.setValue(3)
@@ -246,8 +261,10 @@ class EvalsPane(QWidget):
         self.comp_check.setToolTip("Keep the workspace's other listed skills in the listing")
         # batch and collection evals live in evals_matrix.py (PaneBatch, CollectionWindow)
         self.batch_check = QCheckBox("Run as batch", self)
-        self.batch_check.setToolTip("Send the first turns through the Message Batches API (half price, "
-                                    "results usually within an hour); the cost estimate is shown first")
+        self.batch_check.setToolTip(
+            "Send the first turns through the Message Batches API (half price, "
+            "results usually within an hour); the cost estimate is shown first"
+        )
         self.resume_btn = QPushButton("Resume batch…", self)
         self.resume_btn.clicked.connect(lambda: self.batches().resume())
         self.collection_btn = QPushButton("Collection…", self)
@@ -258,9 +275,11 @@ class EvalsPane(QWidget):
         self.cancel_btn = QPushButton("Cancel", self)
         self.cancel_btn.clicked.connect(self.cancel)
         self.improve_btn = QPushButton("Improve description…", self)
-        self.improve_btn.setToolTip("Split the queries (60/40, seed 42), let the model propose better "
-                                    "descriptions from the training failures, keep the best on the "
-                                    "held-out queries as a workshop proposal")
+        self.improve_btn.setToolTip(
+            "Split the queries (60/40, seed 42), let the model propose better "
+            "descriptions from the training failures, keep the best on the "
+            "held-out queries as a workshop proposal"
+        )
         self.improve_btn.clicked.connect(self.start_improve)
         self.iter_spin = QSpinBox(self)
         self.iter_spin.setRange(1, 20)
@@ -280,8 +299,12 @@ class EvalsPane(QWidget):
         bar.addWidget(self.model_edit, 1)
         bar.addWidget(self.comp_check)
         bar1 = QHBoxLayout()
-        for lab, w in (("Runs", self.runs_spin), ("Concurrency", self.conc_spin),
-                       ("Threshold", self.thr_spin), ("Iterations", self.iter_spin)):
+        for lab, w in (
+            ("Runs", self.runs_spin),
+            ("Concurrency", self.conc_spin),
+            ("Threshold", self.thr_spin),
+            ("Iterations", self.iter_spin),
+        ):
             bar1.addWidget(QLabel(lab, self))
             bar1.addWidget(w)
             bar1.addSpacing(8)
@@ -340,7 +363,9 @@ class EvalsPane(QWidget):
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextFormat(Qt.TextFormat.RichText)
         self.history_tree = QTreeWidget(self)
-        self.history_tree.setHeaderLabels(["Description / run", "Passed", "Precision", "Recall", "Model", "Kind"])
+        self.history_tree.setHeaderLabels(
+            ["Description / run", "Passed", "Precision", "Recall", "Model", "Kind"]
+        )
         hh2 = self.history_tree.header()
         hh2.setStretchLastSection(False)
         for c in range(1, 6):
@@ -373,15 +398,23 @@ class EvalsPane(QWidget):
         self.splitter = split
 
         self.empty_states = [
-            EmptyState(self.query_table, "No queries yet. Add prompts that should trigger the skill and "
-                       "near-misses that should not (aim for 8–10 of each), or load a query file.",
-                       [("Add query", lambda: self.add_query("", True, edit=True)),
-                        ("Load…", self._load_dialog)]),
-            EmptyState(self.results_table, "No run yet. <i>Run</i> sends every query to the model "
-                       "several times and shows how often it loads the skill.",
-                       [("Run", self.start_run)]),
-            EmptyState(self.history_tree, "No runs of this skill yet: each run and each improved "
-                       "description is kept here.", [("Run", self.start_run)]),
+            EmptyState(
+                self.query_table,
+                "No queries yet. Add prompts that should trigger the skill and "
+                "near-misses that should not (aim for 8–10 of each), or load a query file.",
+                [("Add query", lambda: self.add_query("", True, edit=True)), ("Load…", self._load_dialog)],
+            ),
+            EmptyState(
+                self.results_table,
+                "No run yet. <i>Run</i> sends every query to the model "
+                "several times and shows how often it loads the skill.",
+                [("Run", self.start_run)],
+            ),
+            EmptyState(
+                self.history_tree,
+                "No runs of this skill yet: each run and each improved description is kept here.",
+                [("Run", self.start_run)],
+            ),
         ]
         self.progress = QProgressBar(self)
         self.progress.setFormat("%v / %m runs")
@@ -407,7 +440,9 @@ class EvalsPane(QWidget):
         r = self.query_table.rowCount()
         self.query_table.insertRow(r)
         chk = QTableWidgetItem("")
-        chk.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        chk.setFlags(
+            Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        )
         chk.setCheckState(Qt.CheckState.Checked if should_trigger else Qt.CheckState.Unchecked)
         self.query_table.setItem(r, 0, chk)
         self.query_table.setItem(r, 1, QTableWidgetItem(text))
@@ -444,8 +479,10 @@ class EvalsPane(QWidget):
     def _update_counts(self) -> None:
         qs = self.queries()
         pos = sum(q.should_trigger for q in qs)
-        self.queries_label.setText(f"{len(qs)} queries: {pos} should trigger, {len(qs) - pos} should not "
-                                   "(aim for 8-10 of each, negatives as near-misses)")
+        self.queries_label.setText(
+            f"{len(qs)} queries: {pos} should trigger, {len(qs) - pos} should not "
+            "(aim for 8-10 of each, negatives as near-misses)"
+        )
 
     def load_queries_file(self, path: str | Path) -> bool:
         """Load a query set (JSON or YAML) into the table; errors go to the status line."""
@@ -455,8 +492,10 @@ class EvalsPane(QWidget):
             self._message(str(exc), error=True)
             return False
         self.set_queries(qs.queries)
-        self._message(f"Loaded {len(qs.queries)} queries from {path}" +
-                      (f" ({len(qs.warnings)} warnings: {qs.warnings[0]})" if qs.warnings else ""))
+        self._message(
+            f"Loaded {len(qs.queries)} queries from {path}"
+            + (f" ({len(qs.warnings)} warnings: {qs.warnings[0]})" if qs.warnings else "")
+        )
         return True
 
     def save_queries_file(self, path: str | Path) -> bool:
@@ -472,7 +511,9 @@ class EvalsPane(QWidget):
         env = self._env()
         ws = Path(getattr(env[0], "workspace", "") or "") if env is not None and env[0] is not None else None
         start = str(ws / "evals") if ws is not None and (ws / "evals").is_dir() else (str(ws) if ws else "")
-        path, _ = QFileDialog.getOpenFileName(self, "Load query set", start, "Query sets (*.json *.yaml *.yml);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load query set", start, "Query sets (*.json *.yaml *.yml);;All files (*)"
+        )
         if path:
             self.load_queries_file(path)
 
@@ -505,8 +546,11 @@ class EvalsPane(QWidget):
             self.skill_combo.setCurrentText(cur)
         else:  # first show: the skill selected in the tree, if it is listed
             sel = getattr(self.ctx, "selected_path", None) if self.ctx is not None else None
-            picked = next((s.name for s in env[2].listed() if str(s.path) == str(sel)), None) if (
-                sel is not None and env is not None and env[2] is not None) else None
+            picked = (
+                next((s.name for s in env[2].listed() if str(s.path) == str(sel)), None)
+                if (sel is not None and env is not None and env[2] is not None)
+                else None
+            )
             if picked in names:
                 self.skill_combo.setCurrentText(picked)
         self.skill_combo.blockSignals(False)
@@ -537,6 +581,7 @@ class EvalsPane(QWidget):
         import dataclasses
 
         from workbench.core.chat.settings import ChatSettings, load_settings
+
         s = self.settings_provider() if self.settings_provider else load_settings()
         s = dataclasses.replace(s) if isinstance(s, ChatSettings) else ChatSettings()
         m = self.model_edit.text().strip()
@@ -548,6 +593,7 @@ class EvalsPane(QWidget):
         if self.key_provider is not None:
             return self.key_provider()
         from workbench.core.chat.settings import get_api_key
+
         return get_api_key()[0]
 
     def _history(self):
@@ -555,6 +601,7 @@ class EvalsPane(QWidget):
         if env is None:
             return None
         from workbench.core.evals.history import HistoryStore
+
         return HistoryStore(env[0].workspace, self.history_root)
 
     # -- running ---------------------------------------------------------------------------
@@ -574,15 +621,20 @@ class EvalsPane(QWidget):
         key = self._key()
         if not key:
             from workbench.core.chat.errors import NO_KEY_HINT
+
             self._message(f"No API key. {NO_KEY_HINT}", error=True)
             return None
         return env, skill, qs, key, self.options(env[3])
 
     def options(self, context_tokens: int | None) -> EvalOptions:
         """The ``EvalOptions`` of the pane's fields."""
-        return EvalOptions(runs=self.runs_spin.value(), concurrency=self.conc_spin.value(),
-                           threshold=self.thr_spin.value(), competitors=self.comp_check.isChecked(),
-                           context_tokens=context_tokens)
+        return EvalOptions(
+            runs=self.runs_spin.value(),
+            concurrency=self.conc_spin.value(),
+            threshold=self.thr_spin.value(),
+            competitors=self.comp_check.isChecked(),
+            context_tokens=context_tokens,
+        )
 
     #: ``callable(estimate) -> bool`` asked before a batch is submitted (None: a message box).
     confirm_batch: Callable[[dict], bool] | None = None
@@ -593,12 +645,14 @@ class EvalsPane(QWidget):
         """The pane's ``evals_matrix.PaneBatch`` (built on first use)."""
         if getattr(self, "_batches", None) is None:
             from workbench.app.evals_matrix import PaneBatch
+
             self._batches = PaneBatch(self)
         return self._batches
 
     def open_collection(self) -> Any:
         """Open the collection-eval window (``evals_matrix.CollectionWindow``)."""
         from workbench.app.evals_matrix import CollectionWindow
+
         self.collection_window = CollectionWindow(self)
         self.collection_window.show()
         return self.collection_window
@@ -607,14 +661,32 @@ class EvalsPane(QWidget):
         self.results_table.setRowCount(0)
         for i, q in enumerate(qs):
             self.results_table.insertRow(i)
-            vals = [str(i + 1), q.query, "trigger" if q.should_trigger else "no", f"0/{runs}", "", "", "", "", "…"]
+            vals = [
+                str(i + 1),
+                q.query,
+                "trigger" if q.should_trigger else "no",
+                f"0/{runs}",
+                "",
+                "",
+                "",
+                "",
+                "…",
+            ]
             for c, v in enumerate(vals):
                 it = QTableWidgetItem(v)
                 if c == 2:
                     it.setForeground(SHOULD_COLOR if q.should_trigger else SHOULD_NOT_COLOR)
                 self.results_table.setItem(i, c, it)
-        self._chart_rows = [{"label": str(i + 1), "should_trigger": q.should_trigger, "rate": None,
-                             "interval": None, "status": "not-run"} for i, q in enumerate(qs)]
+        self._chart_rows = [
+            {
+                "label": str(i + 1),
+                "should_trigger": q.should_trigger,
+                "rate": None,
+                "interval": None,
+                "status": "not-run",
+            }
+            for i, q in enumerate(qs)
+        ]
         self.chart.set_rows(self._chart_rows)
         self.chart.set_threshold(self.thr_spin.value())
         self.progress.setRange(0, len(qs) * runs)
@@ -648,8 +720,17 @@ class EvalsPane(QWidget):
 
         def work():
             from workbench.core.evals.runner import run_eval
-            rep = run_eval(catalog, skill, qs, settings=settings, api_key=key, options=opts, cancel=cancel,
-                           progress=progress)
+
+            rep = run_eval(
+                catalog,
+                skill,
+                qs,
+                settings=settings,
+                api_key=key,
+                options=opts,
+                cancel=cancel,
+                progress=progress,
+            )
             hist = None
             try:
                 if h is not None:
@@ -672,11 +753,23 @@ class EvalsPane(QWidget):
 
         def work():
             from workbench.core.evals.improve import improve_description
-            return improve_description(catalog, skill, qs, settings=settings, api_key=key, options=opts,
-                                       iterations=iters, history=h, cancel=cancel, progress=progress)
 
-        self._start(work, self._on_improve_done, f"Improving the description of {skill} "
-                    f"(up to {iters} candidates)…")
+            return improve_description(
+                catalog,
+                skill,
+                qs,
+                settings=settings,
+                api_key=key,
+                options=opts,
+                iterations=iters,
+                history=h,
+                cancel=cancel,
+                progress=progress,
+            )
+
+        self._start(
+            work, self._on_improve_done, f"Improving the description of {skill} (up to {iters} candidates)…"
+        )
         return True
 
     def _start(self, fn, done, message: str) -> None:
@@ -684,10 +777,14 @@ class EvalsPane(QWidget):
         self._message(message)
         # slots connected before the job starts (workers.run_in_background ``connect=``): a fast
         # job's signals would otherwise be lost
-        self._job = run_in_background(fn, connect={
-            "returned": lambda _t, res: done(res),
-            "errored": lambda _t, msg: self._on_failed(msg),
-            "finished": lambda _t: self._job_finished()})
+        self._job = run_in_background(
+            fn,
+            connect={
+                "returned": lambda _t, res: done(res),
+                "errored": lambda _t, msg: self._on_failed(msg),
+                "finished": lambda _t: self._job_finished(),
+            },
+        )
 
     def cancel(self) -> None:
         if getattr(self, "_batches", None) is not None and self._job is self._batches.flow:
@@ -707,9 +804,20 @@ class EvalsPane(QWidget):
         self._set_running(False)
 
     def _set_running(self, on: bool) -> None:
-        for w in (self.run_btn, self.improve_btn, self.add_btn, self.remove_btn, self.load_btn,
-                  self.skill_combo, self.runs_spin, self.conc_spin, self.thr_spin, self.comp_check,
-                  self.batch_check, self.resume_btn):
+        for w in (
+            self.run_btn,
+            self.improve_btn,
+            self.add_btn,
+            self.remove_btn,
+            self.load_btn,
+            self.skill_combo,
+            self.runs_spin,
+            self.conc_spin,
+            self.thr_spin,
+            self.comp_check,
+            self.batch_check,
+            self.resume_btn,
+        ):
             w.setEnabled(not on)
         self.cancel_btn.setEnabled(on)
         has = self.report is not None
@@ -725,21 +833,29 @@ class EvalsPane(QWidget):
             self._update_row(ev["index"], ev["result"])
             it = ev.get("iteration")
             pre = f"Iteration {it}: " if it is not None else ""
-            self.status.setText(f"{pre}{ev['done']}/{ev['total']} runs · {ev.get('in_flight', 0)} in flight · "
-                                f"concurrency {ev.get('concurrency')}")
+            self.status.setText(
+                f"{pre}{ev['done']}/{ev['total']} runs · {ev.get('in_flight', 0)} in flight · "
+                f"concurrency {ev.get('concurrency')}"
+            )
         elif t == "throttle":
-            self.status.setText(f"Rate limited ({ev['kind']}): all runs wait {ev['wait']:.1f} s; concurrency "
-                                f"now {ev['concurrency']}")
+            self.status.setText(
+                f"Rate limited ({ev['kind']}): all runs wait {ev['wait']:.1f} s; concurrency "
+                f"now {ev['concurrency']}"
+            )
         elif t == "iteration":
             if ev.get("phase") == "eval":
                 qs = self.queries()
                 self._reset_results(qs, self.runs_spin.value())
                 d = ev.get("description")
-                self._message(f"Iteration {ev['iteration']}: evaluating " +
-                              ("the current description" if d is None else f"candidate: {d[:120]}"))
+                self._message(
+                    f"Iteration {ev['iteration']}: evaluating "
+                    + ("the current description" if d is None else f"candidate: {d[:120]}")
+                )
             else:
-                self._message(f"Iteration {ev['iteration']}: asking the model for a new description "
-                              "(training failures only)…")
+                self._message(
+                    f"Iteration {ev['iteration']}: asking the model for a new description "
+                    "(training failures only)…"
+                )
 
     def _update_row(self, i: int, d: dict) -> None:
         if i >= self.results_table.rowCount():
@@ -747,12 +863,15 @@ class EvalsPane(QWidget):
         rate = d.get("trigger_rate")
         iv = d.get("interval")
         status = d.get("status")
-        vals = {3: f"{d['triggers']}/{d['runs']}" + (f" of {d['requested']}" if d['runs'] != d['requested'] else ""),
-                4: "n/a" if rate is None else f"{rate * 100:.0f} %",
-                5: "" if iv is None else f"{iv[0] * 100:.0f}–{iv[1] * 100:.0f} %",
-                6: str(d["errors"]) if d["errors"] else "",
-                7: ", ".join(f"{k}×{v}" for k, v in d.get("also_loaded", {}).items()),
-                8: {"passed": "PASS", "failed": "FAIL", "errored": "ERROR", "not-run": "…"}.get(status, status)}
+        vals = {
+            3: f"{d['triggers']}/{d['runs']}"
+            + (f" of {d['requested']}" if d['runs'] != d['requested'] else ""),
+            4: "n/a" if rate is None else f"{rate * 100:.0f} %",
+            5: "" if iv is None else f"{iv[0] * 100:.0f}–{iv[1] * 100:.0f} %",
+            6: str(d["errors"]) if d["errors"] else "",
+            7: ", ".join(f"{k}×{v}" for k, v in d.get("also_loaded", {}).items()),
+            8: {"passed": "PASS", "failed": "FAIL", "errored": "ERROR", "not-run": "…"}.get(status, status),
+        }
         for c, v in vals.items():
             it = self.results_table.item(i, c)
             if it is None:
@@ -760,7 +879,9 @@ class EvalsPane(QWidget):
                 self.results_table.setItem(i, c, it)
             it.setText(v)
             if c == 8:
-                it.setForeground({"PASS": PASS_COLOR, "FAIL": FAIL_COLOR, "ERROR": ERROR_COLOR}.get(v, QColor("#24292f")))
+                it.setForeground(
+                    {"PASS": PASS_COLOR, "FAIL": FAIL_COLOR, "ERROR": ERROR_COLOR}.get(v, QColor("#24292f"))
+                )
                 f = QFont(it.font())
                 f.setBold(v in ("PASS", "FAIL", "ERROR"))
                 it.setFont(f)
@@ -776,23 +897,30 @@ class EvalsPane(QWidget):
         s = rep.summary
         j = s.to_json()
         c = rep.cost()
-        cost = f"≈ ${c['usd']:.4f} <i>(est.)</i>" if c["usd"] is not None else "cost n/a (unknown model price)"
+        cost = (
+            f"≈ ${c['usd']:.4f} <i>(est.)</i>" if c["usd"] is not None else "cost n/a (unknown model price)"
+        )
         u = rep.usage
-        warn = "".join(f"<br><span style='color:#9a6700'>⚠ {html.escape(w)}</span>" for w in rep.to_json()["warnings"])
+        warn = "".join(
+            f"<br><span style='color:#9a6700'>⚠ {html.escape(w)}</span>" for w in rep.to_json()["warnings"]
+        )
         state = " <b>(cancelled: partial)</b>" if rep.cancelled else ""
         self.summary_label.setText(
             f"<b>{s.passed}/{s.total} passed</b>, {s.failed} failed, {s.errored} errored{state} · over runs: "
             f"precision {pct(j['precision'])}, recall {pct(j['recall'])}, F1 {pct(j['f1'])}, accuracy "
             f"{pct(j['accuracy'])} · over queries: precision {pct(j['by_query']['precision'])}, recall "
             f"{pct(j['by_query']['recall'])} · tokens in {u['input_tokens']:,} / out {u['output_tokens']:,} · "
-            f"{cost} · {rep.seconds:.1f} s{warn}")
+            f"{cost} · {rep.seconds:.1f} s{warn}"
+        )
         self.summary_label.setToolTip(c["assumption"])
 
     def _on_run_done(self, res: Any) -> None:
         rep, hist = res
         self.show_report(rep)
-        self._message(("Cancelled; partial results shown." if rep.cancelled else "Done.") +
-                      (f" Saved to history ({hist})." if hist else ""))
+        self._message(
+            ("Cancelled; partial results shown." if rep.cancelled else "Done.")
+            + (f" Saved to history ({hist})." if hist else "")
+        )
         self.refresh_history()
         self.finished.emit(rep)
 
@@ -803,13 +931,17 @@ class EvalsPane(QWidget):
             self.show_report(best.report)
         if res.proposal_id:
             self.last_proposal_id = res.proposal_id
-            self._message(f"Improvement loop: {res.exit_reason}. Best: iteration {res.best}. Proposal "
-                          f"{res.proposal_id} is pending in the Workshop tab (review the diff, then apply).")
+            self._message(
+                f"Improvement loop: {res.exit_reason}. Best: iteration {res.best}. Proposal "
+                f"{res.proposal_id} is pending in the Workshop tab (review the diff, then apply)."
+            )
             self.proposal_created.emit(res.proposal_id)
         else:
             why = res.proposal_error or "the current description was not beaten on the held-out queries"
-            self._message(f"Improvement loop: {res.exit_reason}. No proposal: {why}.",
-                          error=bool(res.proposal_error or res.error))
+            self._message(
+                f"Improvement loop: {res.exit_reason}. No proposal: {why}.",
+                error=bool(res.proposal_error or res.error),
+            )
         self.refresh_history()
         self.improved.emit(res)
 
@@ -825,14 +957,22 @@ class EvalsPane(QWidget):
         if h is None:
             return
         for g in h.by_description(skill):
-            top = QTreeWidgetItem([g["description"][:160] or "(empty)", plural(len(g["entries"]), "run"),
-                                   "", "", "", ""])
+            top = QTreeWidgetItem(
+                [g["description"][:160] or "(empty)", plural(len(g["entries"]), "run"), "", "", "", ""]
+            )
             top.setToolTip(0, g["description"])
             for e in g["entries"]:
                 s = e.summary
-                ch = QTreeWidgetItem([e.saved_at.replace("T", " ").replace("+00:00", " UTC"),
-                                      f"{s.get('passed', 0)}/{s.get('total', 0)}", pct(s.get("precision")),
-                                      pct(s.get("recall")), e.model, e.kind])
+                ch = QTreeWidgetItem(
+                    [
+                        e.saved_at.replace("T", " ").replace("+00:00", " UTC"),
+                        f"{s.get('passed', 0)}/{s.get('total', 0)}",
+                        pct(s.get("precision")),
+                        pct(s.get("recall")),
+                        e.model,
+                        e.kind,
+                    ]
+                )
                 top.addChild(ch)
             self.history_tree.addTopLevelItem(top)
         if self.history_tree.topLevelItemCount():
@@ -844,6 +984,7 @@ class EvalsPane(QWidget):
             self._message("Nothing to export yet: run the eval first.", error=True)
             return False
         from workbench.core.evals.export import export_report
+
         try:
             export_report(self.report, path)
         except OSError as exc:

@@ -33,8 +33,7 @@ from workbench.app.emptystate import EmptyState, select_first_skill
 from workbench.app.workers import Debouncer, run_in_background
 from workbench.core.model import CLIENT_IDS
 
-LEVEL_ORDER = {"ok": 0, "pass": 0, "info": 1, "note": 1, "warning": 2, "warn": 2, "error": 3,
-               "fail": 3}
+LEVEL_ORDER = {"ok": 0, "pass": 0, "info": 1, "note": 1, "warning": 2, "warn": 2, "error": 3, "fail": 3}
 _LEVEL_NAME = {0: "ok", 1: "info", 2: "warning", 3: "error"}
 
 
@@ -68,8 +67,12 @@ def normalize_finding(f: Any) -> FindingView:
     level = str(_get(f, "level", "severity", "kind", default="info")).lower()
     level = _LEVEL_NAME[LEVEL_ORDER.get(level, 1)]
     text = str(_get(f, "message", "title", "text", "summary", default=f if isinstance(f, str) else repr(f)))
-    return FindingView(level=level, text=text, detail=str(_get(f, "detail", "details", "why")),
-                       fix=_fix_text(_get(f, "fix", "what_to_change", "suggestion", default="")))
+    return FindingView(
+        level=level,
+        text=text,
+        detail=str(_get(f, "detail", "details", "why")),
+        fix=_fix_text(_get(f, "fix", "what_to_change", "suggestion", default="")),
+    )
 
 
 def normalize(result: Any) -> dict[str, list[FindingView]]:
@@ -77,7 +80,9 @@ def normalize(result: Any) -> dict[str, list[FindingView]]:
     if result is None:
         return {}
     for attr in ("clients", "per_client", "results", "findings"):
-        inner = result.get(attr) if isinstance(result, dict) and attr in result else getattr(result, attr, None)
+        inner = (
+            result.get(attr) if isinstance(result, dict) and attr in result else getattr(result, attr, None)
+        )
         if inner is not None and not callable(inner) and not isinstance(result, list):
             if isinstance(inner, (dict, list)):
                 result = inner
@@ -99,16 +104,18 @@ def normalize(result: Any) -> dict[str, list[FindingView]]:
     return out
 
 
-def run_explain(env, target: str, context_tokens: int | None,
-                catalogs: dict | None = None) -> dict[str, list[FindingView]]:
+def run_explain(
+    env, target: str, context_tokens: int | None, catalogs: dict | None = None
+) -> dict[str, list[FindingView]]:
     """Call the core explain (worker thread), reusing the window's catalogs (no rescan) when
     explain accepts ``catalogs``. Raises when explain is missing or fails."""
     mod = core_module("explain")
     if mod is None:
         raise RuntimeError(unavailable_reason("explain") or "explain is not available")
     try:
-        res = mod.explain(env, target, clients=None, context_tokens=context_tokens,
-                          catalogs=dict(catalogs or {}))
+        res = mod.explain(
+            env, target, clients=None, context_tokens=context_tokens, catalogs=dict(catalogs or {})
+        )
     except TypeError:  # an explain without the catalogs parameter
         res = mod.explain(env, target, clients=None, context_tokens=context_tokens)
     return normalize(res)
@@ -137,11 +144,14 @@ class ExplainPane(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.status)
         lay.addWidget(self.tree, 1)
-        self.empty = EmptyState(self.tree, "No skill selected. Select one in the tree to see, for each "
-                                "client, whether it is found, parsed, gated, shadowed and listed, and "
-                                "what to change.",
-                                [("Explain the first listed skill", lambda: select_first_skill(ctx))],
-                                is_empty=lambda: ctx.selected_path is None)
+        self.empty = EmptyState(
+            self.tree,
+            "No skill selected. Select one in the tree to see, for each "
+            "client, whether it is found, parsed, gated, shadowed and listed, and "
+            "what to change.",
+            [("Explain the first listed skill", lambda: select_first_skill(ctx))],
+            is_empty=lambda: ctx.selected_path is None,
+        )
         ctx.skill_selected.connect(lambda _p: self.empty.refresh())
         self.result: dict[str, list[FindingView]] = {}
         self._token = 0
@@ -178,9 +188,14 @@ class ExplainPane(QWidget):
         key = (str(path), self.ctx.context_tokens, id(self.ctx.catalogs.get(self.ctx.client_id)))
         self._shown_for = key
         self.status.setText(f"Explaining {path.parent.name}…")
-        job = run_in_background(run_explain, self.ctx.env, str(path), self.ctx.context_tokens,
-                                self.ctx.catalogs,
-                                connect={"returned": self._on_result, "errored": self._on_error})
+        job = run_in_background(
+            run_explain,
+            self.ctx.env,
+            str(path),
+            self.ctx.context_tokens,
+            self.ctx.catalogs,
+            connect={"returned": self._on_result, "errored": self._on_error},
+        )
         self._token = job.token
 
     def _on_result(self, token: int, result: dict) -> None:
@@ -196,8 +211,10 @@ class ExplainPane(QWidget):
             return
         self.result = {}
         self.tree.clear()
-        self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> "
-                            f"{html.escape(message.splitlines()[0] if message else '')}")
+        self.status.setText(
+            f"<span style='color:#cf222e'>Explain failed:</span> "
+            f"{html.escape(message.splitlines()[0] if message else '')}"
+        )
 
     def _chars_per_line(self, depth: int) -> int:
         """How many characters fit on a row at ``depth`` (0 = client header) of the tree."""
@@ -207,18 +224,26 @@ class ExplainPane(QWidget):
 
     def _rewrap(self) -> None:
         if self.result and self._chars_per_line(0) != self._wrap_chars:
-            expanded = {self.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)
-                        for i in range(self.tree.topLevelItemCount())
-                        if self.tree.topLevelItem(i).isExpanded()}
+            expanded = {
+                self.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)
+                for i in range(self.tree.topLevelItemCount())
+                if self.tree.topLevelItem(i).isExpanded()
+            }
             self._fill(expanded)
 
     def _fill(self, expanded: set | None = None) -> None:
         from workbench.core.clients import DISPLAY_NAMES
+
         self._wrap_chars = self._chars_per_line(0)
 
         def wrap(text: str, depth: int) -> str:
-            return "\n".join(textwrap.wrap(text, self._chars_per_line(depth), break_long_words=True,
-                                           break_on_hyphens=False) or [text])
+            return "\n".join(
+                textwrap.wrap(
+                    text, self._chars_per_line(depth), break_long_words=True, break_on_hyphens=False
+                )
+                or [text]
+            )
+
         self.tree.clear()
         order = [self.ctx.client_id] + [c for c in CLIENT_IDS if c != self.ctx.client_id]
         order += [c for c in self.result if c not in order]

@@ -34,9 +34,15 @@ _FALLBACK_THEME: dict[str, Any] = {
         "skipped": {"color": "#cf222e", "shape": "cross", "label": "skipped"},
     },
     "level": {"ok": "#2e9d4a", "info": "#2f81f7", "warning": "#d97a00", "error": "#cf222e"},
-    "listing": {"highlight_bg": "#fff3b0", "loaded_bg": "#d8f5d0", "budget_ok": "#2e9d4a",
-                "budget_over": "#cf222e", "truncated": "#d97a00", "omitted": "#cf222e",
-                "name_only": "#8a63d2"},
+    "listing": {
+        "highlight_bg": "#fff3b0",
+        "loaded_bg": "#d8f5d0",
+        "budget_ok": "#2e9d4a",
+        "budget_over": "#cf222e",
+        "truncated": "#d97a00",
+        "omitted": "#cf222e",
+        "name_only": "#8a63d2",
+    },
     "unverified": "#b08800",
     "banner_bg": "#fff8c5",
 }
@@ -78,6 +84,7 @@ def color(*keys: str) -> QColor:
 def status_legend() -> list[tuple[str, str]]:
     """(status, explanation) rows for the legend/tooltip, in ``STATUSES`` order."""
     from workbench.core.model import STATUSES
+
     return [(s, theme()["status"].get(s, {}).get("label", s)) for s in STATUSES]
 
 
@@ -96,11 +103,15 @@ def _draw_shape(p: QPainter, shape: str, c: QColor, r: QRectF) -> None:
         p.setPen(QPen(c, max(1.5, w / 5)))
         p.drawEllipse(r.adjusted(w * 0.1, h * 0.1, -w * 0.1, -h * 0.1))
     elif shape == "triangle":
-        p.drawPolygon(QPolygonF([QPointF(cx, r.top()), QPointF(r.right(), r.bottom()),
-                                 QPointF(r.left(), r.bottom())]))
+        p.drawPolygon(
+            QPolygonF([QPointF(cx, r.top()), QPointF(r.right(), r.bottom()), QPointF(r.left(), r.bottom())])
+        )
     elif shape == "diamond":
-        p.drawPolygon(QPolygonF([QPointF(cx, r.top()), QPointF(r.right(), cy),
-                                 QPointF(cx, r.bottom()), QPointF(r.left(), cy)]))
+        p.drawPolygon(
+            QPolygonF(
+                [QPointF(cx, r.top()), QPointF(r.right(), cy), QPointF(cx, r.bottom()), QPointF(r.left(), cy)]
+            )
+        )
     elif shape == "cross":
         p.setPen(QPen(c, max(2.0, w / 4), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(r.topLeft(), r.bottomRight())
@@ -129,6 +140,7 @@ def status_icon(status: str, unverified: bool = False) -> QIcon:
         spec = theme()["status"].get(status, {})
         icon = QIcon()
         for size in (16, 24, 32):
+
             def draw(p: QPainter, r: QRectF, spec=spec, size=size) -> None:
                 _draw_shape(p, spec.get("shape", "circle"), QColor(spec.get("color", "#7d8590")), r)
                 if unverified:
@@ -136,6 +148,7 @@ def status_icon(status: str, unverified: bool = False) -> QIcon:
                     p.setBrush(color("unverified"))
                     d = size * 0.36
                     p.drawEllipse(QRectF(size - d, 0, d, d))
+
             icon.addPixmap(_pixmap(size, draw))
         _icon_cache[key] = icon
     return _icon_cache[key]
@@ -151,8 +164,12 @@ def level_icon(level: str) -> QIcon:
     if key not in _icon_cache:
         icon = QIcon()
         for size in (16, 24, 32):
-            icon.addPixmap(_pixmap(size, lambda p, r: _draw_shape(
-                p, _LEVEL_SHAPES.get(level, "circle"), level_color(level), r)))
+            icon.addPixmap(
+                _pixmap(
+                    size,
+                    lambda p, r: _draw_shape(p, _LEVEL_SHAPES.get(level, "circle"), level_color(level), r),
+                )
+            )
         _icon_cache[key] = icon
     return _icon_cache[key]
 
@@ -161,6 +178,7 @@ def root_icon(exists: bool) -> QIcon:
     """A folder-ish icon for a root row: solid when the folder exists, outlined when not."""
     key = ("root", exists)
     if key not in _icon_cache:
+
         def draw(p: QPainter, r: QRectF) -> None:
             c = QColor("#54aeff") if exists else QColor("#afb8c1")
             path = QPainterPath()
@@ -169,6 +187,7 @@ def root_icon(exists: bool) -> QIcon:
             p.setBrush(c if exists else Qt.BrushStyle.NoBrush)
             p.drawPath(path)
             p.drawRect(QRectF(r.left(), r.top() + r.height() * 0.08, r.width() * 0.4, r.height() * 0.15))
+
         icon = QIcon()
         for size in (16, 24, 32):
             icon.addPixmap(_pixmap(size, draw))
@@ -195,6 +214,7 @@ def app_icon() -> QIcon:
 def png_bytes(image: Any) -> bytes:
     """A ``QImage``/``QPixmap`` encoded as PNG bytes (for ``safefile.atomic_write``)."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
     ba = QByteArray()
     buf = QBuffer(ba)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)

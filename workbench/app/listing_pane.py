@@ -51,6 +51,7 @@ TOKEN_ASSUMPTION = "1 token ≈ 4 chars (assumption)"
 
 # -- context size --------------------------------------------------------------------------
 
+
 def format_tokens(n: int) -> str:
     """8000 -> "8k", 1000000 -> "1M", 131072 -> "131,072"."""
     if n % 1_000_000 == 0:
@@ -120,8 +121,11 @@ class ContextSizeCombo(QComboBox):
 
 # -- models --------------------------------------------------------------------------------
 
-_STATE_COLOR = {"truncated": ("listing", "truncated"), "omitted": ("listing", "omitted"),
-                "name-only": ("listing", "name_only")}
+_STATE_COLOR = {
+    "truncated": ("listing", "truncated"),
+    "omitted": ("listing", "omitted"),
+    "name-only": ("listing", "name_only"),
+}
 
 
 class _RowsModel(QAbstractTableModel):
@@ -138,7 +142,9 @@ class _RowsModel(QAbstractTableModel):
         """Override QAbstractTableModel::columnCount."""
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::headerData."""
         if orientation != Qt.Orientation.Horizontal or section >= len(self.HEADERS):
             return None
@@ -156,9 +162,14 @@ class ListingTableModel(_RowsModel):
 
     HEADERS = ("Name", "State", "Chars", "Shown", "Lost", "Note")
     #: header tooltips (short headers keep every column in a 780 px tab)
-    HEADER_TIPS = ("Skill name", "full | truncated | name-only | omitted",
-                   "Description length (code points)", "Description chars shown in the listing",
-                   "Description chars cut from the listing", "Why, when the client cut or dropped it")
+    HEADER_TIPS = (
+        "Skill name",
+        "full | truncated | name-only | omitted",
+        "Description length (code points)",
+        "Description chars shown in the listing",
+        "Description chars cut from the listing",
+        "Why, when the client cut or dropped it",
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -177,7 +188,9 @@ class ListingTableModel(_RowsModel):
                 return i
         return -1
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::data."""
         if not index.isValid() or index.row() >= len(self._rows):
             return None
@@ -185,8 +198,14 @@ class ListingTableModel(_RowsModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             lost = max(0, r.description_chars - r.shown_chars)
-            vals = (r.name + ("  ⟵ loaded" if r.name in self.loaded else ""), r.state,
-                    r.description_chars, r.shown_chars, lost, getattr(r, "note", ""))
+            vals = (
+                r.name + ("  ⟵ loaded" if r.name in self.loaded else ""),
+                r.state,
+                r.description_chars,
+                r.shown_chars,
+                lost,
+                getattr(r, "note", ""),
+            )
             return vals[col] if col < len(vals) else None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -222,7 +241,9 @@ class AllClientsModel(_RowsModel):
                 self._rows.append((cid, s, entry))
         self.endResetModel()
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::data."""
         if not index.isValid() or index.row() >= len(self._rows):
             return None
@@ -242,7 +263,7 @@ class AllClientsModel(_RowsModel):
                     return "—"
                 return f"{entry.shown_chars:,} / {entry.description_chars:,}"
             if col == 4:
-                return (s.reason if s is not None else "no root of this client contains this file")
+                return s.reason if s is not None else "no root of this client contains this file"
         if role == Qt.ItemDataRole.DecorationRole and col == 1 and s is not None:
             return icons.status_icon(s.status, bool(s.unverified))
         if role == Qt.ItemDataRole.ToolTipRole and col == 4 and s is not None:
@@ -251,6 +272,7 @@ class AllClientsModel(_RowsModel):
 
 
 # -- entry location in the text --------------------------------------------------------------
+
 
 def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | None:
     """(start, end) character offsets of one skill's entry in a listing text, or None.
@@ -288,6 +310,7 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 
 # -- widget --------------------------------------------------------------------------------
 
+
 def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
     """Every column as wide as its header and cells; the last one (notes, reasons) takes the rest
     and wraps (issue 13: fixed widths cut "Description chars" and long names). Rows are as high
@@ -300,6 +323,7 @@ def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
     def fit() -> None:  # once per model reset (ResizeToContents re-measured on every selection)
         for col in range(table.model().columnCount() - 1):  # the last one stretches
             table.resizeColumnToContents(col)
+
     table.model().modelReset.connect(fit)
     table.setWordWrap(True)
     if few_rows:
@@ -384,7 +408,12 @@ class ListingPane(QWidget):
         """Re-read the report of the current client (cheap: nothing is redone when the report
         and the loaded names are the ones already shown)."""
         rep = self.ctx.listing()
-        key = (id(rep), self.ctx.client_id, frozenset(self.ctx.loaded_names), rep is None and self.ctx.scanning)
+        key = (
+            id(rep),
+            self.ctx.client_id,
+            frozenset(self.ctx.loaded_names),
+            rep is None and self.ctx.scanning,
+        )
         if rep is not None and key == self._shown:
             self._on_selection()
             return
@@ -395,6 +424,7 @@ class ListingPane(QWidget):
             why = self.ctx.errors.get(self.ctx.client_id, "")
             if not why:
                 from workbench.app.context import unavailable_reason
+
                 why = unavailable_reason("listing") or ("scanning…" if self.ctx.scanning else "no listing")
             self.header.setText(f"<b>{name}</b>: no listing — {_esc(why)}")
             self.bar.setRange(0, 1)
@@ -417,7 +447,8 @@ class ListingPane(QWidget):
             + f". <small>Placement: {_esc(rep.placement)}"
             + ("" if rep.verified else " · <span style='color:#b08800'>template unverified</span>")
             + (f" · {_esc(rep.model)}" if getattr(rep, "model", "") else "")
-            + "</small>")
+            + "</small>"
+        )
         if rep.budget_unit and rep.budget_limit:
             used, limit = int(rep.budget_used or 0), int(rep.budget_limit)
             self.bar.setRange(0, max(limit, 1))
@@ -426,18 +457,22 @@ class ListingPane(QWidget):
             self.bar.setFormat(f"{used:,} / {limit:,} {rep.budget_unit} ({pct:.0f}%)")
             c = icons.color("listing", "budget_over" if rep.over_budget else "budget_ok").name()
             self._set_bar_style(f"QProgressBar::chunk {{ background: {c}; }}")
-            self.bar.setToolTip(f"Budget of {name}: {limit:,} {rep.budget_unit}; the client counts "
-                                f"{used:,} against it")
+            self.bar.setToolTip(
+                f"Budget of {name}: {limit:,} {rep.budget_unit}; the client counts {used:,} against it"
+            )
         else:
             self.bar.setRange(0, 1)
             self.bar.setValue(0)
-            self.bar.setFormat(f"no budget: {name} has no listing cap" if rep.budget_unit is None
-                               else "budget unknown")
+            self.bar.setFormat(
+                f"no budget: {name} has no listing cap" if rep.budget_unit is None else "budget unknown"
+            )
             self._set_bar_style("")
         text_chars = len(rep.text)
         assumptions = list(getattr(rep, "assumptions", []) or [])
-        est = (f"Listing: {text_chars:,} chars ≈ {rep.token_estimate:,} tokens "
-               f"<span style='color:#b08800'>({TOKEN_ASSUMPTION})</span>")
+        est = (
+            f"Listing: {text_chars:,} chars ≈ {rep.token_estimate:,} tokens "
+            f"<span style='color:#b08800'>({TOKEN_ASSUMPTION})</span>"
+        )
         if assumptions:
             first = assumptions[0] if len(assumptions[0]) <= 110 else assumptions[0][:108] + "…"
             more = f" (+{len(assumptions) - 1} more, see Warnings)" if len(assumptions) > 1 else ""
@@ -449,8 +484,11 @@ class ListingPane(QWidget):
         # two-line rows only when a note may need them (OpenCode and Gemini CLI write none)
         _set_row_lines(self.table, 2 if any(getattr(r, "note", "") for r in rep.skills) else 1)
         lines = []
-        for title, items in (("Warnings", rep.warnings), ("Assumptions", assumptions),
-                             ("Notes", getattr(rep, "info", []) or [])):
+        for title, items in (
+            ("Warnings", rep.warnings),
+            ("Assumptions", assumptions),
+            ("Notes", getattr(rep, "info", []) or []),
+        ):
             if items:
                 lines.append(f"{title}:")
                 lines.extend(f"  • {w}" for w in items)

@@ -48,8 +48,14 @@ def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None
     settings = Settings(persist=persist_settings)
     screenshot = getattr(args, "screenshot", None) is not None
     client = args.client if (screenshot or args.client != "claude-code") else None
-    ctx = AppContext(settings, env, client_id=client, context_tokens=args.context_tokens,
-                     allow_demo=allow_demo, watch=watch)
+    ctx = AppContext(
+        settings,
+        env,
+        client_id=client,
+        context_tokens=args.context_tokens,
+        allow_demo=allow_demo,
+        watch=watch,
+    )
     ctx.workspace_mode = getattr(args, "workspace_mode", None) or "auto"  # --as
     ctx.rescan()  # start scanning first: the window is built while the worker scans
     win = MainWindow(ctx)
@@ -58,6 +64,7 @@ def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None
 
 def _select_something(ctx) -> None:
     from workbench.app.emptystate import select_first_skill
+
     if ctx.selected_path is None:
         select_first_skill(ctx)
 
@@ -92,6 +99,7 @@ def run_gui(args: Any) -> int:
     screenshot: Path | None = getattr(args, "screenshot", None)
     size = _parse_size(getattr(args, "size", None) or "1400x900")
     from workbench.app.main_window import TAB_KEYS
+
     view = getattr(args, "view", None)
     if view is not None and view not in TAB_KEYS:
         raise UsageError(f"--view {view!r}: expected one of {', '.join(TAB_KEYS)}")
@@ -99,14 +107,21 @@ def run_gui(args: Any) -> int:
     env = environment_from_args(args)
     if screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    if (sys.platform.startswith("linux") and not os.environ.get("QT_QPA_PLATFORM")
-            and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
-        raise UsageError("no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use "
-                         "--screenshot PNG, or set QT_QPA_PLATFORM=offscreen")
+    if (
+        sys.platform.startswith("linux")
+        and not os.environ.get("QT_QPA_PLATFORM")
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    ):
+        raise UsageError(
+            "no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use "
+            "--screenshot PNG, or set QT_QPA_PLATFORM=offscreen"
+        )
     from PySide6.QtWidgets import QApplication
 
     try:  # PySide6 6.12 on Python 3.11 drops None references (see that module); no-op elsewhere
         from workbench.app import _shiboken_none
+
         _shiboken_none.apply()
     except ImportError:  # pragma: no cover
         pass
@@ -114,6 +129,7 @@ def run_gui(args: Any) -> int:
     app.setApplicationName("Skill Workbench")
     app.setOrganizationName("skill-workbench")
     from workbench.app import icons
+
     app.setWindowIcon(icons.app_icon())
     if screenshot is not None:
         _settings, ctx, win = build_window(args, persist_settings=False, watch=False, env=env)

@@ -62,6 +62,7 @@ def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | Non
         return None
     if t.mode == "project":  # offer "as a collection" only where it shows more: skills no root holds
         from workbench.core.discovery import workspace_root_candidate
+
         env = ctx.env
         if workspace_root_candidate(env) is None and not getattr(env, "collection", False):
             return None
@@ -74,8 +75,11 @@ class Placeholder(QWidget):
     def __init__(self, title: str, reason: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.reason = reason
-        lab = QLabel(f"<h3>{title}</h3><p>This pane is not available in this build.</p>"
-                     f"<p style='color:#57606a'>{_esc(reason)}</p>", self)
+        lab = QLabel(
+            f"<h3>{title}</h3><p>This pane is not available in this build.</p>"
+            f"<p style='color:#57606a'>{_esc(reason)}</p>",
+            self,
+        )
         lab.setWordWrap(True)
         lab.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         lay = QVBoxLayout(self)
@@ -84,6 +88,7 @@ class Placeholder(QWidget):
 
 
 # -- hosted panes (built by other engineers): the only integration points ---------------------
+
 
 def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
     """``workbench.app.editor.EditorPane``: lints with the current client's profile, shares the
@@ -97,7 +102,8 @@ def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
     # after Ctrl+S and re-send the (now saved) text, which used to leave a stale overlay that hid
     # later changes on disk from the tree and listing (tests/gui/test_flows.py flow 2).
     pane.buffer_changed.connect(
-        lambda p, text: ctx.apply_buffer(p, text if pane.has_unsaved_changes() else None))
+        lambda p, text: ctx.apply_buffer(p, text if pane.has_unsaved_changes() else None)
+    )
     pane.saved.connect(lambda p: ctx.apply_buffer(p, None))
     pane.file_reloaded.connect(lambda p: ctx.apply_buffer(p, None))
 
@@ -108,6 +114,7 @@ def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
             pane.show_banner(f"Unsaved changes in {pane.path}: save them to open {path}.", "warning")
             return
         pane.open_file(path)
+
     ctx.skill_selected.connect(follow)
     follow(ctx.selected_path)
     return pane
@@ -208,6 +215,7 @@ def make_evals(ctx: AppContext, parent: QWidget) -> QWidget:
             return get_api_key(typed)[0]
         except Exception:  # noqa: BLE001 - no keyring etc.: the pane says what to set
             return typed
+
     pane = mod.EvalsPane(ctx, parent, key_provider=key)
     if hasattr(pane, "proposal_created"):
         pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
@@ -288,12 +296,18 @@ class StatusCounts(QWidget):
         lay.addSpacing(10)
         lay.addWidget(self.time)
 
-    def set_counts(self, counts: dict[str, int], seconds: float | None, update_ms: float | None,
-                   listing: dict[str, int] | None = None) -> None:
+    def set_counts(
+        self,
+        counts: dict[str, int],
+        seconds: float | None,
+        update_ms: float | None,
+        listing: dict[str, int] | None = None,
+    ) -> None:
         """``counts``: skills per status; ``listing``: listed skills per listing state
         (``ListingReport.counts()``), shown after the listed count ("12 listed: 3 in full,
         9 omitted by budget") so that "listed" never hides where a skill ends up."""
         from workbench.core.listing import format_outcome_counts
+
         for st, lab in self.labels.items():
             text = f"{counts.get(st, 0):,} {st}"
             if st == "listed" and listing and any(listing.values()):
@@ -331,8 +345,11 @@ class MainWindow(QMainWindow):
         self.shadowing = ShadowingView(ctx, self)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
-        self.panes: dict[str, QWidget] = {"listing": self.listing, "explain": self.explain,
-                                          "shadowing": self.shadowing}
+        self.panes: dict[str, QWidget] = {
+            "listing": self.listing,
+            "explain": self.explain,
+            "shadowing": self.shadowing,
+        }
         titles = {"listing": "Listing", "explain": "Explain", "shadowing": "Shadowing"}
         for key, title, factory in HOSTED_PANES:
             self.panes[key] = LazyPane(ctx, title, factory, self)
@@ -354,8 +371,10 @@ class MainWindow(QMainWindow):
         # ``banner_bar`` is shown or hidden as a whole.
         self.banner_bar = QFrame(self)
         self.banner_bar.setObjectName("banner")
-        self.banner_bar.setStyleSheet(f"QFrame#banner {{ background: {icons.color('banner_bg').name()};"
-                                      " border-bottom: 1px solid #d4a72c; }")
+        self.banner_bar.setStyleSheet(
+            f"QFrame#banner {{ background: {icons.color('banner_bg').name()};"
+            " border-bottom: 1px solid #d4a72c; }"
+        )
         self.banner = QLabel(self.banner_bar)
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.RichText)
@@ -431,6 +450,7 @@ class MainWindow(QMainWindow):
 
     def _build_toolbar(self) -> None:
         from workbench.core.clients import DISPLAY_NAMES
+
         tb = self.addToolBar("Main")
         tb.setObjectName("main-toolbar")
         tb.setMovable(False)
@@ -446,12 +466,14 @@ class MainWindow(QMainWindow):
             self.client_combo.setItemData(i - 1, f"Ctrl+{i}", Qt.ItemDataRole.ToolTipRole)
         self.client_combo.setCurrentIndex(CLIENT_IDS.index(self.ctx.client_id))
         self.client_combo.currentIndexChanged.connect(
-            lambda i: self.ctx.set_client(self.client_combo.itemData(i)))
+            lambda i: self.ctx.set_client(self.client_combo.itemData(i))
+        )
         tb.addWidget(self.client_combo)
         tb.addWidget(QLabel("  Context: ", self))
         self.context_combo = ContextSizeCombo(self.ctx, self)
         self.context_combo.invalid.connect(
-            lambda t: self.statusBar().showMessage(f"'{t}' is not a token count (e.g. 64k, 1M, 150000)", 5000))
+            lambda t: self.statusBar().showMessage(f"'{t}' is not a token count (e.g. 64k, 1M, 150000)", 5000)
+        )
         tb.addWidget(self.context_combo)
         tb.addWidget(QLabel(" tokens", self))
 
@@ -487,11 +509,16 @@ class MainWindow(QMainWindow):
     def open_path(self, folder: Path) -> None:
         """Open ``folder`` as the workspace (keeping the simulated home/OS/env)."""
         import dataclasses
-        env = dataclasses.replace(self.ctx.env, workspace=folder, cwd=None,
-                                  extra_roots=[r for r in self.ctx.env.extra_roots
-                                               if r != self.ctx.env.workspace])
+
+        env = dataclasses.replace(
+            self.ctx.env,
+            workspace=folder,
+            cwd=None,
+            extra_roots=[r for r in self.ctx.env.extra_roots if r != self.ctx.env.workspace],
+        )
         if self.ctx.demo:
             from workbench.core.model import Environment
+
             env = Environment(workspace=folder)
         self.ctx.settings.set("last_workspace", str(folder))
         recent = [str(folder)] + [p for p in self.ctx.settings.get("recent_workspaces") if p != str(folder)]
@@ -502,9 +529,12 @@ class MainWindow(QMainWindow):
         ShortcutsDialog(self).exec()
 
     def show_about(self) -> None:
-        QMessageBox.about(self, "About Skill Workbench",
-                          f"<b>Skill Workbench</b> {__version__}<br>See what coding agents see of "
-                          "your Agent Skills: discovery, listings, lint, trigger tests.")
+        QMessageBox.about(
+            self,
+            "About Skill Workbench",
+            f"<b>Skill Workbench</b> {__version__}<br>See what coding agents see of "
+            "your Agent Skills: discovery, listings, lint, trigger tests.",
+        )
 
     # -- reactions --------------------------------------------------------------------------
     def _on_client(self, cid: str) -> None:
@@ -540,9 +570,12 @@ class MainWindow(QMainWindow):
         cat = self.ctx.catalog()
         counts = cat.counts() if cat is not None else {}
         rep = self.ctx.listing() if cat is not None else None
-        self.counts.set_counts(counts, self.ctx.scan_seconds if cat is not None else None,
-                               self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None,
-                               rep.counts() if rep is not None else None)
+        self.counts.set_counts(
+            counts,
+            self.ctx.scan_seconds if cat is not None else None,
+            self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None,
+            rep.counts() if rep is not None else None,
+        )
         err = self.ctx.errors.get(self.ctx.client_id)
         if err:
             self.statusBar().showMessage(f"{self.ctx.client_id}: {err}", 15000)
@@ -554,9 +587,15 @@ class MainWindow(QMainWindow):
             notes.append(f"{self.ctx.client_id}: {err}")
         try:  # "this client finds nothing here, that one does" (an empty tree said nothing)
             from workbench.core.hints import empty_hint, nothing_found_hint
-            hint = None if self.ctx.scanning else (
-                empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
-                or nothing_found_hint(self.ctx.catalogs, gui=True))
+
+            hint = (
+                None
+                if self.ctx.scanning
+                else (
+                    empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
+                    or nothing_found_hint(self.ctx.catalogs, gui=True)
+                )
+            )
         except Exception:  # noqa: BLE001 - a hint must never break the window
             hint = None
         if hint:
@@ -577,10 +616,12 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         from workbench.core.clients import DISPLAY_NAMES
+
         ws = self.ctx.env.workspace
         extra = " (demo)" if self.ctx.demo else ""
-        self.setWindowTitle(f"{ws.name or ws}{extra} — {DISPLAY_NAMES.get(self.ctx.client_id, '')}"
-                            " — Skill Workbench")
+        self.setWindowTitle(
+            f"{ws.name or ws}{extra} — {DISPLAY_NAMES.get(self.ctx.client_id, '')} — Skill Workbench"
+        )
 
     # -- state ------------------------------------------------------------------------------
     def _restore_state(self) -> None:
@@ -606,10 +647,15 @@ class MainWindow(QMainWindow):
 
     def _ask_unsaved(self, path: str) -> str:
         from PySide6.QtWidgets import QMessageBox
+
         b = QMessageBox.StandardButton
-        r = QMessageBox.warning(self, "Unsaved changes",
-                                f"{path} has unsaved changes.\n\nSave them before closing?",
-                                b.Save | b.Discard | b.Cancel, b.Save)
+        r = QMessageBox.warning(
+            self,
+            "Unsaved changes",
+            f"{path} has unsaved changes.\n\nSave them before closing?",
+            b.Save | b.Discard | b.Cancel,
+            b.Save,
+        )
         return {b.Save: "save", b.Discard: "discard"}.get(r, "cancel")
 
     def resolve_unsaved(self) -> bool:
@@ -658,6 +704,7 @@ class MainWindow(QMainWindow):
         ok = self.ctx.wait_for_scan(timeout_ms)
         self.ctx.flush_updates()
         from PySide6.QtCore import QCoreApplication
+
         for _ in range(3):
             QCoreApplication.processEvents()
         return ok
@@ -670,6 +717,7 @@ class MainWindow(QMainWindow):
         from PySide6.QtCore import QCoreApplication
 
         from workbench.app import workers
+
         if key == "explain":
             self.explain._debounce.flush()
         deadline = time.monotonic() + timeout_s
@@ -687,8 +735,12 @@ class MainWindow(QMainWindow):
         if key == "editor":
             pane = self.pane("editor")
             preview = getattr(pane, "preview", None)
-            return (preview is None or preview.isHidden() or not getattr(pane, "path", None)
-                    or bool(preview.toPlainText().strip()))
+            return (
+                preview is None
+                or preview.isHidden()
+                or not getattr(pane, "path", None)
+                or bool(preview.toPlainText().strip())
+            )
         return True
 
 

@@ -72,12 +72,12 @@ class Settings(QObject):
 
     changed = Signal(str)
 
-    def __init__(self, path: Path | None = None, persist: bool = True,
-                 parent: QObject | None = None) -> None:
+    def __init__(self, path: Path | None = None, persist: bool = True, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.persist = persist
-        self.path = path if path is not None else (appdirs.config_dir() / "settings.json" if persist
-                                                   else None)
+        self.path = (
+            path if path is not None else (appdirs.config_dir() / "settings.json" if persist else None)
+        )
         self._raw: dict[str, Any] = {}
         self._values: dict[str, Any] = {s.key: _copy(s.default) for s in SETTINGS}
         self.load_error: str = ""

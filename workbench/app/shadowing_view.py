@@ -79,8 +79,9 @@ def verdict(defs: list[Skill] | None, env) -> tuple[str, Skill | None, str]:
     if not defs:
         return "—", None, "this client does not find this name"
     listed = [s for s in defs if s.status == "listed"]
-    lines = [f"{s.status}: {s.path}" + (f" (shadowed by {s.shadowed_by})" if s.shadowed_by else "")
-             for s in defs]
+    lines = [
+        f"{s.status}: {s.path}" + (f" (shadowed by {s.shadowed_by})" if s.shadowed_by else "") for s in defs
+    ]
     tip = "\n".join(lines)
     if len(listed) == 1:
         w = listed[0]
@@ -106,6 +107,7 @@ def cell_text(defs: list[Skill] | None) -> str:
 #: Header labels on two lines where the client's name has two words (columns stay narrow).
 def _header(cid: str) -> str:
     from workbench.core.clients import DISPLAY_NAMES
+
     name = DISPLAY_NAMES.get(cid, cid)
     head, _sep, last = name.rpartition(" ")
     return f"{head}\n{last}" if head else name
@@ -137,12 +139,15 @@ class ShadowingModel(QAbstractTableModel):
         """Override QAbstractTableModel::columnCount."""
         return 0 if parent.isValid() else 2 + len(self._clients)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::headerData."""
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.ToolTipRole and 2 <= section < 2 + len(self._clients):
             from workbench.core.clients import DISPLAY_NAMES
+
             return DISPLAY_NAMES.get(self._clients[section - 2], self._clients[section - 2])
         if role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -154,7 +159,9 @@ class ShadowingModel(QAbstractTableModel):
             return _header(self._clients[section - 2])
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::data."""
         if not index.isValid() or index.row() >= len(self._rows):
             return None
@@ -203,10 +210,13 @@ class ShadowingView(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.summary)
         lay.addWidget(self.table)
-        self.empty = EmptyState(self.table, "No skill name is defined more than once for any client, so "
-                                "nothing is shadowed here. Shadowing shows when a personal, project "
-                                "or extra root holds a skill of the same name.",
-                                [("Rescan", ctx.rescan)])
+        self.empty = EmptyState(
+            self.table,
+            "No skill name is defined more than once for any client, so "
+            "nothing is shadowed here. Shadowing shows when a personal, project "
+            "or extra root holds a skill of the same name.",
+            [("Rescan", ctx.rescan)],
+        )
         self._dirty = True
         ctx.catalog_changed.connect(self.mark_dirty)
         self.refresh()
@@ -229,7 +239,9 @@ class ShadowingView(QWidget):
         self.summary.setText(
             f"{n} name{'s' if n != 1 else ''} defined more than once. Each client column shows the "
             "definition that client lists (double-click to select it; hover for every definition)."
-            if n else "No skill name is defined more than once in any client.")
+            if n
+            else "No skill name is defined more than once in any client."
+        )
         for c in range(1, self.model.columnCount()):
             self.table.resizeColumnToContents(c)
         self.table.resizeColumnToContents(0)

@@ -51,8 +51,7 @@ _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
 
 
 def skill_tooltip(s: Skill) -> str:
-    lines = [f"<b>{_esc(s.name)}</b> — {s.status}", _esc(s.reason) if s.reason else "",
-             _esc(str(s.path))]
+    lines = [f"<b>{_esc(s.name)}</b> — {s.status}", _esc(s.reason) if s.reason else "", _esc(str(s.path))]
     if s.shadowed_by:
         lines.append(f"shadowed by {_esc(str(s.shadowed_by))}")
     if s.unverified:
@@ -100,7 +99,9 @@ class SkillsTreeModel(QAbstractItemModel):
                     if new is not old:
                         kids[c] = new
                         parent = parent or self.index(r, 0)
-                        self.dataChanged.emit(self.index(c, 0, parent), self.index(c, len(COLUMNS) - 1, parent))
+                        self.dataChanged.emit(
+                            self.index(c, 0, parent), self.index(c, len(COLUMNS) - 1, parent)
+                        )
             return
         self.beginResetModel()
         self._catalog = catalog
@@ -121,8 +122,15 @@ class SkillsTreeModel(QAbstractItemModel):
                 if row is None:
                     if other < 0:
                         other = len(self._roots)
-                        self._roots.append(Root(path=Path("(other)"), scope="", precedence=999,
-                                                label="(other roots)", exists=True))
+                        self._roots.append(
+                            Root(
+                                path=Path("(other)"),
+                                scope="",
+                                precedence=999,
+                                label="(other roots)",
+                                exists=True,
+                            )
+                        )
                         self._children.append([])
                     row = other
                 self._row_of_path.setdefault(s.path, (row, len(self._children[row])))
@@ -134,7 +142,12 @@ class SkillsTreeModel(QAbstractItemModel):
 
     def _same_layout(self, catalog: Catalog | None) -> bool:
         old = self._catalog
-        if old is None or catalog is None or old.client != catalog.client or len(old.skills) != len(catalog.skills):
+        if (
+            old is None
+            or catalog is None
+            or old.client != catalog.client
+            or len(old.skills) != len(catalog.skills)
+        ):
             return False
         if len(old.roots) != len(catalog.roots) or any(a is not b for a, b in zip(old.roots, catalog.roots)):
             return False
@@ -177,7 +190,9 @@ class SkillsTreeModel(QAbstractItemModel):
         return [s for kids in self._children for s in kids]
 
     # -- Qt overrides ----------------------------------------------------------------------
-    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+    def index(
+        self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()
+    ) -> QModelIndex:  # noqa: B008
         """Override QAbstractItemModel::index."""
         if column < 0 or column >= len(COLUMNS) or row < 0:
             return QModelIndex()
@@ -214,9 +229,15 @@ class SkillsTreeModel(QAbstractItemModel):
         """Override QAbstractItemModel::hasChildren."""
         return self.rowCount(parent) > 0
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractItemModel::headerData."""
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(COLUMNS)
+        ):
             return COLUMNS[section]
         return None
 
@@ -226,7 +247,9 @@ class SkillsTreeModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractItemModel::data."""
         if not index.isValid():
             return None
@@ -257,8 +280,11 @@ class SkillsTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return icons.root_icon(r.exists)
         if role == Qt.ItemDataRole.ToolTipRole:
-            t = [f"<b>{_esc(root_label(r))}</b>", _esc(str(r.path)),
-                 f"scope {r.scope}, precedence {r.precedence}, {'exists' if r.exists else 'does not exist'}"]
+            t = [
+                f"<b>{_esc(root_label(r))}</b>",
+                _esc(str(r.path)),
+                f"scope {r.scope}, precedence {r.precedence}, {'exists' if r.exists else 'does not exist'}",
+            ]
             if r.condition:
                 t.append(_esc(r.condition) + ("" if r.active else " (not active now)"))
             if not r.verified:
@@ -303,8 +329,11 @@ class SkillsTreeModel(QAbstractItemModel):
         if role == StatusRole:
             return s.status
         if role == FilterRole:  # after NUL: the listing outcome, for status:omitted / is:truncated
-            return (" ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
-                    + "\0" + outcome(s, self.states))
+            return (
+                " ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
+                + "\0"
+                + outcome(s, self.states)
+            )
         return None
 
 
@@ -365,8 +394,10 @@ class SkillsPanel(QWidget):
         self.legend = QLabel(self)
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setText(self._legend_html())
-        self.legend.setToolTip("<br>".join(f"<b>{s}</b>: {_esc(t)}" for s, t in icons.status_legend())
-                               + "<br><b>(?)</b>: a rule applied here is unverified in the reference")
+        self.legend.setToolTip(
+            "<br>".join(f"<b>{s}</b>: {_esc(t)}" for s, t in icons.status_legend())
+            + "<br><b>(?)</b>: a rule applied here is unverified in the reference"
+        )
         self.tree = QTreeView(self)
         self.tree.setModel(self.proxy)
         self.tree.setUniformRowHeights(True)
@@ -403,8 +434,14 @@ class SkillsPanel(QWidget):
         for s, _t in icons.status_legend():
             c = icons.status_color(s).name()
             shape = icons.theme()["status"].get(s, {}).get("shape", "")
-            glyph = {"circle": "●", "square": "■", "ring": "○", "triangle": "▲",
-                     "diamond": "◆", "cross": "✖"}.get(shape, "●")
+            glyph = {
+                "circle": "●",
+                "square": "■",
+                "ring": "○",
+                "triangle": "▲",
+                "diamond": "◆",
+                "cross": "✖",
+            }.get(shape, "●")
             parts.append(f"<span style='color:{c}'>{glyph}</span>&nbsp;{s}")
         return "<small>" + " &nbsp;".join(parts) + " &nbsp;(?)&nbsp;unverified</small>"
 
@@ -460,5 +497,6 @@ class SkillsPanel(QWidget):
             return
         if self.tree.currentIndex() != idx:
             self.tree.selectionModel().setCurrentIndex(
-                idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+                idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            )
         self.tree.scrollTo(idx)

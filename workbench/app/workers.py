@@ -52,8 +52,14 @@ class Job(QRunnable):
     ``threading.Event``) which a cooperative function may poll through ``progress``: once it is
     set, calling ``progress`` raises ``Cancelled``."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, with_progress: bool = False,
-                 with_yield: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        with_progress: bool = False,
+        with_yield: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__()
         self.setAutoDelete(False)  # the Python object owns it; kept alive by _running
         self.fn, self.args, self.kwargs = fn, args, kwargs
@@ -105,9 +111,15 @@ class Cancelled(Exception):
 _running: set[Job] = set()
 
 
-def run_in_background(fn: Callable[..., Any], *args: Any, progress: bool = False,
-                      yields: bool = False, pool: QThreadPool | None = None,
-                      connect: dict[str, Callable[..., Any]] | None = None, **kwargs: Any) -> Job:
+def run_in_background(
+    fn: Callable[..., Any],
+    *args: Any,
+    progress: bool = False,
+    yields: bool = False,
+    pool: QThreadPool | None = None,
+    connect: dict[str, Callable[..., Any]] | None = None,
+    **kwargs: Any,
+) -> Job:
     """Start ``fn(*args, **kwargs)`` on ``pool`` (default: the global pool) and return the Job.
 
     ``connect`` maps signal names of ``JobSignals`` ("returned", "errored", "progress",

@@ -57,8 +57,13 @@ from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopSto
 from workbench.core.workshop.preview import decode_for_display, side_by_side
 from workbench.core.workshop.store import default_store_dir
 
-_STATE_COLORS = {"pending": "#2f81f7", "applied": "#2e9d4a", "rejected": "#7d8590",
-                 "quarantined": "#cf222e", "stale": "#d97a00"}
+_STATE_COLORS = {
+    "pending": "#2f81f7",
+    "applied": "#2e9d4a",
+    "rejected": "#7d8590",
+    "quarantined": "#cf222e",
+    "stale": "#d97a00",
+}
 _SEV_COLORS = {"critical": "#cf222e", "error": "#cf222e", "warning": "#d97a00", "info": "#2f81f7"}
 _ROW_BG = {"replace": "#fff5b1", "delete": "#ffebe9", "insert": "#dafbe1"}
 #: Findings about content that runs by itself (shown in the risk banner besides blocking ones).
@@ -81,28 +86,43 @@ def risk_banner_html(p: Proposal) -> str:
     parts = []
     block = p.blocking_findings
     if block:
-        where = ", ".join(f"{_e(f.code)} at {_e(f.file)}:{f.line}:{f.column}" if f.line else
-                          f"{_e(f.code)} in {_e(f.file)}" for f in block[:4])
+        where = ", ".join(
+            f"{_e(f.code)} at {_e(f.file)}:{f.line}:{f.column}" if f.line else f"{_e(f.code)} in {_e(f.file)}"
+            for f in block[:4]
+        )
         more = f" and {len(block) - 4} more" if len(block) > 4 else ""
         parts.append(f"<b>Apply is blocked</b> by {plural(len(block), 'critical finding')}: {where}{more}.")
     scripts = script_files(p)
     if scripts:
         names = ", ".join(f"<code>{_e(rel)}</code> ({_e(what)})" for rel, what in scripts[:6])
         more = f" and {len(scripts) - 6} more" if len(scripts) > 6 else ""
-        parts.append(f"<b>{plural(len(scripts), 'script/executable file')}</b> an agent may run: {names}{more}. "
-                     "Read them in the Diff tab before applying.")
+        parts.append(
+            f"<b>{plural(len(scripts), 'script/executable file')}</b> an agent may run: {names}{more}. "
+            "Read them in the Diff tab before applying."
+        )
     runs = [f for f in p.findings if f.code in _RUNS_CODES]
     if runs:
-        parts.append("<b>Runs commands by itself</b>: " + ", ".join(
-            f"{_e(f.file)}:{f.line} <code>{_e(f.excerpt[:60])}</code>" for f in runs[:4]) + ".")
+        parts.append(
+            "<b>Runs commands by itself</b>: "
+            + ", ".join(f"{_e(f.file)}:{f.line} <code>{_e(f.excerpt[:60])}</code>" for f in runs[:4])
+            + "."
+        )
     return "<br>".join(parts)
 
-_EMPTY_QUEUE = ("No proposals to review. Let the model draft skills in the Chat tab (tick "
-                "<i>Drafts</i> under Connection), or use <i>Improve description</i> in the Evals "
-                "tab. Nothing reaches a SKILL.md until you apply it here.")
+
+_EMPTY_QUEUE = (
+    "No proposals to review. Let the model draft skills in the Chat tab (tick "
+    "<i>Drafts</i> under Connection), or use <i>Improve description</i> in the Evals "
+    "tab. Nothing reaches a SKILL.md until you apply it here."
+)
 
 #: Button titles per action; "rollback" reads "Reopen" for rejected/quarantined proposals.
-ACTION_TITLES = {"apply": "Apply…", "reject": "Reject…", "quarantine": "Quarantine…", "rollback": "Roll back…"}
+ACTION_TITLES = {
+    "apply": "Apply…",
+    "reject": "Reject…",
+    "quarantine": "Quarantine…",
+    "rollback": "Roll back…",
+}
 
 
 def _e(s: Any) -> str:
@@ -111,10 +131,15 @@ def _e(s: Any) -> str:
 
 def _default_confirm(parent: QWidget) -> Callable[[str, str], bool]:
     def confirm(title: str, text: str) -> bool:
-        r = QMessageBox.question(parent, title, text,
-                                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                                 QMessageBox.StandardButton.Cancel)
+        r = QMessageBox.question(
+            parent,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
         return r == QMessageBox.StandardButton.Yes
+
     return confirm
 
 
@@ -122,6 +147,7 @@ def _default_ask_reason(parent: QWidget) -> Callable[[str, str], str | None]:
     def ask(title: str, label: str) -> str | None:
         text, ok = QInputDialog.getText(parent, title, label)
         return text if ok else None
+
     return ask
 
 
@@ -147,13 +173,17 @@ class ProposalTableModel(QAbstractTableModel):
         """Override QAbstractTableModel::columnCount."""
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::headerData."""
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Override QAbstractTableModel::data."""
         if not index.isValid() or index.row() >= len(self.rows):
             return None
@@ -199,12 +229,17 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
     if old is None:
         out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — new file (proposed)</th></tr>"]
         for no, line in enumerate(b.splitlines() or [""], 1):
-            out.append(f"<tr><td style='color:#8c959f' align='right'>{no}</td>"
-                       f"<td width='100%' bgcolor='{_ROW_BG['insert']}'>{pre}{_e(line)}</pre></td></tr>")
+            out.append(
+                f"<tr><td style='color:#8c959f' align='right'>{no}</td>"
+                f"<td width='100%' bgcolor='{_ROW_BG['insert']}'>{pre}{_e(line)}</pre></td></tr>"
+            )
         out.append("</table>")
         return "".join(out)
-    out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — live / before</th>"
-                  "<th colspan='2' align='left' nowrap>proposed</th></tr>"]
+    out = [
+        table,
+        f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — live / before</th>"
+        "<th colspan='2' align='left' nowrap>proposed</th></tr>",
+    ]
     for r in side_by_side(a, b):
         bg = _ROW_BG.get(r.tag, "")
         lbg = "#ffebe9" if r.tag in ("replace", "delete") and r.old_no else bg
@@ -215,7 +250,8 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
             f"<td width='{_HALF}' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
             f"<td style='color:#8c959f' align='right'>{r.new_no or ''}</td>"
             f"<td width='{_HALF}' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
-            "</tr>")
+            "</tr>"
+        )
     out.append("</table>")
     return "".join(out)
 
@@ -249,9 +285,14 @@ class WorkshopPane(QWidget):
     files_changed = Signal(object)
     proposals_changed = Signal()
 
-    def __init__(self, source: Any, parent: QWidget | None = None, *,
-                 confirm: Callable[[str, str], bool] | None = None,
-                 ask_reason: Callable[[str, str], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        source: Any,
+        parent: QWidget | None = None,
+        *,
+        confirm: Callable[[str, str], bool] | None = None,
+        ask_reason: Callable[[str, str], str | None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.ctx = None
         self._store: WorkshopStore | None = None
@@ -309,8 +350,14 @@ class WorkshopPane(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._select_row(cur.row()))
-        self.empty = EmptyState(self.table, _EMPTY_QUEUE, [("Open Chat", lambda: go_to_tab(self, "chat")),
-                                                           ("Open Evals", lambda: go_to_tab(self, "evals"))])
+        self.empty = EmptyState(
+            self.table,
+            _EMPTY_QUEUE,
+            [
+                ("Open Chat", lambda: go_to_tab(self, "chat")),
+                ("Open Evals", lambda: go_to_tab(self, "evals")),
+            ],
+        )
 
         self.header = QLabel(self)
         self.header.setTextFormat(Qt.TextFormat.RichText)
@@ -345,16 +392,20 @@ class WorkshopPane(QWidget):
         dl.setContentsMargins(0, 0, 0, 0)
         dl.addWidget(self.file_combo)
         dl.addWidget(self.diff_view)
-        self.diff_empty = EmptyState(self.diff_view, "Select a proposal in the queue to see, file by file, "
-                                     "what it would change.", [("Refresh the queue", self.refresh)],
-                                     is_empty=lambda: self.current is None)
+        self.diff_empty = EmptyState(
+            self.diff_view,
+            "Select a proposal in the queue to see, file by file, what it would change.",
+            [("Refresh the queue", self.refresh)],
+            is_empty=lambda: self.current is None,
+        )
         self.tabs.addTab(diff_page, "Diff")
 
         self.findings_tree = QTreeWidget(self)
         self.findings_tree.setHeaderLabels(["Severity", "Code", "Where", "Message"])
         self.findings_tree.setRootIsDecorated(True)
         self.findings_tree.itemActivated.connect(
-            lambda it, _c: self.show_file(it.data(2, Qt.ItemDataRole.UserRole)))
+            lambda it, _c: self.show_file(it.data(2, Qt.ItemDataRole.UserRole))
+        )
         self.tabs.addTab(self.findings_tree, "Findings")
 
         prev_page = QWidget(self)
@@ -475,8 +526,11 @@ class WorkshopPane(QWidget):
         return False
 
     def _log_signature(self) -> tuple[int, int] | None:
-        log = self._store.log_path if self._store is not None else \
-            default_store_dir(self.workspace) / "events.jsonl"
+        log = (
+            self._store.log_path
+            if self._store is not None
+            else default_store_dir(self.workspace) / "events.jsonl"
+        )
         try:
             st = log.stat()
         except OSError:
@@ -506,9 +560,11 @@ class WorkshopPane(QWidget):
         self._preview_token += 1
         if p is None:
             self.header.setText(
-                "<i>No proposal selected.</i>" if self.model.rows else
-                "<i>No proposals yet in this workspace's queue (also fed by "
-                "<code>workbench workshop propose-…</code>).</i>")
+                "<i>No proposal selected.</i>"
+                if self.model.rows
+                else "<i>No proposals yet in this workspace's queue (also fed by "
+                "<code>workbench workshop propose-…</code>).</i>"
+            )
             for b in self.buttons.values():
                 b.setEnabled(False)
             self.file_combo.clear()
@@ -526,18 +582,24 @@ class WorkshopPane(QWidget):
         self.header.setText(
             f"<b>{_e(p.name)}</b> &nbsp;<span style='color:{color}'><b>{p.state}</b></span>{reason}<br>"
             f"{p.kind} of <code>{_e(p.skill_md)}</code><br>"
-            f"proposal {p.id}, generation {p.generation}, from {_e(p.source or '?')}{note}")
+            f"proposal {p.id}, generation {p.generation}, from {_e(p.source or '?')}{note}"
+        )
         allowed = p.allowed_actions()
         for action, b in self.buttons.items():
             b.setEnabled(action in allowed)
-        self.buttons["rollback"].setText("Reopen…" if p.state in ("rejected", "quarantined") else "Roll back…")
+        self.buttons["rollback"].setText(
+            "Reopen…" if p.state in ("rejected", "quarantined") else "Roll back…"
+        )
         blocked = p.blocking_findings
         self.buttons["apply"].setToolTip(
-            f"blocked by {plural(len(blocked), 'critical finding')}" if blocked else "")
+            f"blocked by {plural(len(blocked), 'critical finding')}" if blocked else ""
+        )
         banner = risk_banner_html(p)
         bg, border = ("#ffebe9", "#cf222e") if blocked else ("#fff8c5", "#d97a00")
-        self.risk_banner.setStyleSheet(f"QLabel {{ background: {bg}; color: #1f2328; border: 1px solid "
-                                       f"{border}; border-radius: 4px; padding: 6px; }}")
+        self.risk_banner.setStyleSheet(
+            f"QLabel {{ background: {bg}; color: #1f2328; border: 1px solid "
+            f"{border}; border-radius: 4px; padding: 6px; }}"
+        )
         self.risk_banner.setText(banner)
         self.risk_banner.setVisible(bool(banner))
         try:
@@ -555,8 +617,9 @@ class WorkshopPane(QWidget):
             self.file_combo.addItem(f"{c.rel} ({mark})", c.rel)
             if c.rel in scripts:
                 i = self.file_combo.count() - 1
-                self.file_combo.setItemData(i, QColor(_SEV_COLORS["critical"]),
-                                            Qt.ItemDataRole.ForegroundRole)
+                self.file_combo.setItemData(
+                    i, QColor(_SEV_COLORS["critical"]), Qt.ItemDataRole.ForegroundRole
+                )
         self.file_combo.blockSignals(False)
         self._show_diff()
         self._fill_findings(p)
@@ -587,26 +650,52 @@ class WorkshopPane(QWidget):
     def _fill_findings(self, p: Proposal) -> None:
         t = self.findings_tree
         t.clear()
-        scan = QTreeWidgetItem(t, [f"Scanner ({len(p.findings)})", "", "",
-                                   f"{len(p.blocking_findings)} blocking apply" if p.findings else "no risks found"])
+        scan = QTreeWidgetItem(
+            t,
+            [
+                f"Scanner ({len(p.findings)})",
+                "",
+                "",
+                f"{len(p.blocking_findings)} blocking apply" if p.findings else "no risks found",
+            ],
+        )
         for f in p.findings:
             msg = f.message + (" (already in the live file: does not block)" if f.preexisting else "")
-            it = QTreeWidgetItem(scan, [f.severity, f.code, f"{f.file}:{f.line}:{f.column}" if f.line else f.file, msg])
+            it = QTreeWidgetItem(
+                scan, [f.severity, f.code, f"{f.file}:{f.line}:{f.column}" if f.line else f.file, msg]
+            )
             it.setData(2, Qt.ItemDataRole.UserRole, f.file)
             it.setForeground(0, QColor(_SEV_COLORS.get(f.severity, "#000")))
             if f.excerpt:
                 it.setToolTip(3, f.excerpt)
-        lint = QTreeWidgetItem(t, [f"Lint ({len(p.lint.diagnostics)})" if p.lint.available else "Lint", "", "",
-                                   "" if p.lint.available and p.lint.diagnostics else
-                                   ("clean (lint findings never block apply)" if p.lint.available else p.lint.note)])
+        lint = QTreeWidgetItem(
+            t,
+            [
+                f"Lint ({len(p.lint.diagnostics)})" if p.lint.available else "Lint",
+                "",
+                "",
+                ""
+                if p.lint.available and p.lint.diagnostics
+                else ("clean (lint findings never block apply)" if p.lint.available else p.lint.note),
+            ],
+        )
         for d in p.lint.diagnostics:
-            it = QTreeWidgetItem(lint, [d.get("severity", ""), d.get("code", ""),
-                                        f"SKILL.md:{d.get('line', 0)}:{d.get('column', 0)}", d.get("message", "")])
+            it = QTreeWidgetItem(
+                lint,
+                [
+                    d.get("severity", ""),
+                    d.get("code", ""),
+                    f"SKILL.md:{d.get('line', 0)}:{d.get('column', 0)}",
+                    d.get("message", ""),
+                ],
+            )
             it.setData(2, Qt.ItemDataRole.UserRole, "SKILL.md")
             it.setForeground(0, QColor(_SEV_COLORS.get(d.get("severity", ""), "#000")))
         crit = len(p.blocking_findings)
         total = len(p.findings) + len(p.lint.diagnostics)
-        self.tabs.setTabText(self.findings_index, f"Findings ({total}{', ' + str(crit) + ' blocking' if crit else ''})")
+        self.tabs.setTabText(
+            self.findings_index, f"Findings ({total}{', ' + str(crit) + ' blocking' if crit else ''})"
+        )
         t.expandAll()
         for col in range(3):
             t.resizeColumnToContents(col)
@@ -637,6 +726,7 @@ class WorkshopPane(QWidget):
         client = getattr(self.ctx, "client_id", None) or "claude-code"
         if env is None:
             from workbench.core.model import Environment
+
             env = Environment(workspace=self.workspace)
         ctx_tokens = getattr(self.ctx, "context_tokens", None)
         if ctx_tokens:
@@ -646,6 +736,7 @@ class WorkshopPane(QWidget):
             return
         self.preview_note.setText("<i>rendering the listing…</i>")
         from workbench.core.workshop.preview import listing_preview
+
         try:
             from workbench.app.workers import run_in_background
         except ImportError:  # pragma: no cover - workers is part of the app
@@ -653,9 +744,17 @@ class WorkshopPane(QWidget):
             return
         # slots go in connect=: they are connected before the job starts (a fast job's result
         # would otherwise be emitted before a connection made after this call returns)
-        run_in_background(listing_preview, p, new, env, client, connect={
-            "returned": lambda _t, res, tok=token: self._show_preview(tok, res),
-            "errored": lambda _t, msg, tok=token: self._preview_failed(tok, msg)})
+        run_in_background(
+            listing_preview,
+            p,
+            new,
+            env,
+            client,
+            connect={
+                "returned": lambda _t, res, tok=token: self._show_preview(tok, res),
+                "errored": lambda _t, msg, tok=token: self._preview_failed(tok, msg),
+            },
+        )
 
     def _show_preview(self, token: int, res: Any) -> None:
         if token != self._preview_token:
@@ -666,13 +765,17 @@ class WorkshopPane(QWidget):
         states = ""
         if res.skill_state_before or res.skill_state_after:
             states = f" — this skill: {res.skill_state_before or 'not listed'} → {res.skill_state_after or 'not listed'}"
-        self.preview_note.setText(f"{_e(res.client)}{_e(states)}" + (f"<br>{_e(res.note)}" if res.note else ""))
+        self.preview_note.setText(
+            f"{_e(res.client)}{_e(states)}" + (f"<br>{_e(res.note)}" if res.note else "")
+        )
         self.preview_before.setPlainText(res.before)
         self.preview_after.setPlainText(res.after)
 
     def _preview_failed(self, token: int, msg: str) -> None:
         if token == self._preview_token:
-            self.preview_note.setText(f"<span style='color:#cf222e'>{_e(msg.splitlines()[0] if msg else 'failed')}</span>")
+            self.preview_note.setText(
+                f"<span style='color:#cf222e'>{_e(msg.splitlines()[0] if msg else 'failed')}</span>"
+            )
 
     # ------------------------------------------------------------------ transitions
     def _say(self, text: str, error: bool = False) -> None:
@@ -687,7 +790,9 @@ class WorkshopPane(QWidget):
             return False
         reason = ""
         if action in ("reject", "quarantine"):
-            r = self.ask_reason(f"{action.capitalize()} proposal {p.id}", f"Why {action} '{p.name}'? (optional)")
+            r = self.ask_reason(
+                f"{action.capitalize()} proposal {p.id}", f"Why {action} '{p.name}'? (optional)"
+            )
             if r is None:
                 return False
             reason = r
@@ -707,8 +812,11 @@ class WorkshopPane(QWidget):
                 except WorkshopError as exc:
                     if "changed since the apply" not in str(exc):
                         raise
-                    if not self.confirm("Force rollback?", f"{exc}\n\nRestore the previous content anyway? "
-                                        "The current content is kept in the workshop store."):
+                    if not self.confirm(
+                        "Force rollback?",
+                        f"{exc}\n\nRestore the previous content anyway? "
+                        "The current content is kept in the workshop store.",
+                    ):
                         self._say(str(exc), error=True)
                         return False
                     q = self.store.rollback(p.id, force=True)
@@ -716,7 +824,12 @@ class WorkshopPane(QWidget):
             self._say(str(exc), error=True)
             self.refresh()
             return False
-        verb = {"apply": "applied", "reject": "rejected", "quarantine": "quarantined", "rollback": "rolled back"}[action]
+        verb = {
+            "apply": "applied",
+            "reject": "rejected",
+            "quarantine": "quarantined",
+            "rollback": "rolled back",
+        }[action]
         if action == "rollback" and p.state in ("rejected", "quarantined"):
             verb = "reopened"
         self._say(f"{p.name}: {verb}" + (f" ({q.skill_md})" if action in ("apply", "rollback") else ""))
@@ -741,11 +854,17 @@ class WorkshopPane(QWidget):
             warn = sum(1 for f in p.findings if f.severity == "warning")
             scripts = script_files(p)
             listed = "".join(f"\n  • {rel} ({what})" for rel, what in scripts[:10])
-            return (f"Write {plural(n, 'file')} of proposal {p.id} into\n{p.target_dir}?\n\n"
-                    + (f"It adds or changes {plural(len(scripts), 'script/executable file')} an agent may run:"
-                       f"{listed}\n\n" if scripts else "")
-                    + (f"{plural(warn, 'warning')} from the scanner. " if warn else "")
-                    + "You can roll this back later.")
+            return (
+                f"Write {plural(n, 'file')} of proposal {p.id} into\n{p.target_dir}?\n\n"
+                + (
+                    f"It adds or changes {plural(len(scripts), 'script/executable file')} an agent may run:"
+                    f"{listed}\n\n"
+                    if scripts
+                    else ""
+                )
+                + (f"{plural(warn, 'warning')} from the scanner. " if warn else "")
+                + "You can roll this back later."
+            )
         if action == "rollback":
             if p.state in ("rejected", "quarantined"):
                 return f"Reopen proposal {p.id} ({p.state}) for review?"

@@ -27,24 +27,45 @@ COMMON_OPTIONS = ("format",)  # workbench.cli.common_parser: no simulated enviro
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p = subparsers.add_parser("bench", parents=[common], help=HELP, description=HELP + ".")
     p.add_argument("--skills", type=int, default=10_000, metavar="N", help="skills in the synthetic tree")
-    p.add_argument("--sample", type=int, default=0, metavar="N",
-                   help="skill folders validated by skills-ref (when installed) for the speed ratio "
-                   "(default 0: all of them, as the issue 14 comparison does)")
-    p.add_argument("--repeat", type=int, default=3, metavar="N",
-                   help="runs of each fresh-process figure (CLI lint/scan, window); the median is shown")
-    p.add_argument("--no-window", dest="window", action="store_false", default=True,
-                   help="do not time the window (needs PySide6)")
-    p.add_argument("--rule-sample", type=int, default=2000, metavar="N",
-                   help="files for the per-rule cost table")
-    p.add_argument("--corpus", type=Path, default=None,
-                   help="folder of skills to copy (default: $WB_SHARED/corpus, or ../shared/corpus beside "
-                        "a source checkout, when present; else a built-in set)")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="skill folders validated by skills-ref (when installed) for the speed ratio "
+        "(default 0: all of them, as the issue 14 comparison does)",
+    )
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        metavar="N",
+        help="runs of each fresh-process figure (CLI lint/scan, window); the median is shown",
+    )
+    p.add_argument(
+        "--no-window",
+        dest="window",
+        action="store_false",
+        default=True,
+        help="do not time the window (needs PySide6)",
+    )
+    p.add_argument(
+        "--rule-sample", type=int, default=2000, metavar="N", help="files for the per-rule cost table"
+    )
+    p.add_argument(
+        "--corpus",
+        type=Path,
+        default=None,
+        help="folder of skills to copy (default: $WB_SHARED/corpus, or ../shared/corpus beside "
+        "a source checkout, when present; else a built-in set)",
+    )
     p.add_argument("--workdir", type=Path, default=None, help="where the temporary tree goes")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     from workbench.core.bench import format_table, run_bench
+
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: expected text or json")
     if args.skills < 1:
@@ -54,8 +75,16 @@ def run(args: argparse.Namespace) -> int:
     if args.corpus is not None and not args.corpus.is_dir():
         raise UsageError(f"--corpus {args.corpus}: not a folder")
     progress = (lambda s: print(s, file=sys.stderr)) if args.format == "text" else None
-    res = run_bench(args.skills, corpus=args.corpus, skills_ref_sample=args.sample, workdir=args.workdir,
-                    progress=progress, repeat=args.repeat, window=args.window, rule_sample=args.rule_sample)
+    res = run_bench(
+        args.skills,
+        corpus=args.corpus,
+        skills_ref_sample=args.sample,
+        workdir=args.workdir,
+        progress=progress,
+        repeat=args.repeat,
+        window=args.window,
+        rule_sample=args.rule_sample,
+    )
     if args.format == "json":
         json.dump(res, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -26,17 +26,29 @@ from workbench.cli import UsageError, help_text
 def add_parser(subparsers, common) -> None:
     from workbench.core.capture import RUNNABLE_CLIENTS
 
-    p = subparsers.add_parser("capture", help="run your installed client once, offline, and show its real "
-                              "listing beside the simulation", description=help_text(__doc__))
+    p = subparsers.add_parser(
+        "capture",
+        help="run your installed client once, offline, and show its real listing beside the simulation",
+        description=help_text(__doc__),
+    )
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     p.add_argument("--client", required=True, choices=RUNNABLE_CLIENTS, help="the client to run")
-    p.add_argument("--bin", type=Path, dest="exe", metavar="PATH",
-                   help="the client's executable (default: found on PATH)")
+    p.add_argument(
+        "--bin",
+        type=Path,
+        dest="exe",
+        metavar="PATH",
+        help="the client's executable (default: found on PATH)",
+    )
     p.add_argument("--home", type=Path, help=argparse.SUPPRESS)  # tests: a HOME other than yours
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds before the client is stopped "
-                   "(default 120)")
-    p.add_argument("--texts-version", metavar="VERSION",
-                   help="simulate with the built-ins stored for another captured version")
+    p.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds before the client is stopped (default 120)"
+    )
+    p.add_argument(
+        "--texts-version",
+        metavar="VERSION",
+        help="simulate with the built-ins stored for another captured version",
+    )
     p.add_argument("--format", default="text", choices=("text", "json"))
 
 
@@ -44,8 +56,10 @@ def format_text(rep) -> str:
     """The text report of a ``CaptureReport``."""
     out = [f"{rep.client} {rep.version or '?'} ({rep.exe}); modelled on {rep.modelled_version}"]
     if rep.version_differs:
-        out.append(f"note: your installed version {rep.version} differs from the modelled "
-                   f"{rep.modelled_version}; the capture shows what yours sends")
+        out.append(
+            f"note: your installed version {rep.version} differs from the modelled "
+            f"{rep.modelled_version}; the capture shows what yours sends"
+        )
     pl = rep.placement or {}
     where = pl.get("location", "?")
     if pl.get("message_index") is not None:
@@ -82,8 +96,10 @@ def run(args) -> int:
         raise UsageError(f"--bin {args.exe}: no such file")
     home = args.home or Path.home()
     env = Environment(workspace=ws.resolve(), home=home)
-    print(f"running {args.client} once against the local recorder (up to {args.timeout:.0f} s)…",
-          file=sys.stderr)
+    print(
+        f"running {args.client} once against the local recorder (up to {args.timeout:.0f} s)…",
+        file=sys.stderr,
+    )
     rep = capture(env, args.client, exe=args.exe, timeout=args.timeout, texts_version=args.texts_version)
     if rep.error_kind in ("not-installed", "unsupported"):
         raise UsageError(rep.error)

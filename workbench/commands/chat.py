@@ -35,22 +35,30 @@ from workbench.core.chat.trace import event_line as _text_line
 
 def add_parser(subparsers, common) -> None:
     p = subparsers.add_parser(
-        "chat", parents=[common], help="run the skill-disclosure chat loop once",
+        "chat",
+        parents=[common],
+        help="run the skill-disclosure chat loop once",
         description="Send MESSAGE to a model through the chosen client's listing and load tool, "
-                    "run tool calls until the model stops, and print the trace.")
+        "run tool calls until the model stops, and print the trace.",
+    )
     p.add_argument("message", help="the user message")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     add_workspace_mode_option(p)
     p.add_argument("--model", help="model id (default: claude-sonnet-5-5)", default=None)
-    p.add_argument("--base-url", help="server root without /v1 (default: ANTHROPIC_BASE_URL, else "
-                   "https://api.anthropic.com)")
+    p.add_argument(
+        "--base-url",
+        help="server root without /v1 (default: ANTHROPIC_BASE_URL, else https://api.anthropic.com)",
+    )
     p.add_argument("--max-turns", type=int, default=None, help="model requests allowed (default 8)")
     p.add_argument("--max-tokens", type=int, default=None, help="output tokens per request (default 4096)")
     p.add_argument("--temperature", type=float, default=None, help="0.0-1.0 (default: the server's)")
     p.add_argument("--no-cache", action="store_true", help="do not mark the prefix with cache_control")
-    p.add_argument("--allow-propose", action="store_true",
-                   help="offer the propose_skill tool: the model may draft skills as pending Workshop "
-                        "proposals (never applied; review with 'workbench workshop')")
+    p.add_argument(
+        "--allow-propose",
+        action="store_true",
+        help="offer the propose_skill tool: the model may draft skills as pending Workshop "
+        "proposals (never applied; review with 'workbench workshop')",
+    )
     add_via_arguments(p)
 
 
@@ -60,10 +68,13 @@ def check_base_url(url: str, option: str = "--base-url") -> str:
     from urllib.parse import urlsplit
 
     from workbench.core.chat.errors import base_url_problem
+
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"{option} {url!r}: expected an http:// or https:// URL, "
-                         "e.g. http://localhost:11434 or https://api.anthropic.com")
+        raise UsageError(
+            f"{option} {url!r}: expected an http:// or https:// URL, "
+            "e.g. http://localhost:11434 or https://api.anthropic.com"
+        )
     v1 = base_url_problem(url)
     if v1:
         raise UsageError(f"{option}: {v1}")
@@ -76,15 +87,20 @@ def warn_empty_listing(catalog, command: str) -> None:
     if catalog.listed():
         return
     from workbench.core.clients import DISPLAY_NAMES
+
     name = DISPLAY_NAMES.get(catalog.client, catalog.client)
     counts = ", ".join(f"{n} {st}" for st, n in catalog.counts().items() if n)
     found = f"found: {counts}" if counts else "no SKILL.md found"
-    print(f"workbench: {command}: warning: {name} lists no skill in {catalog.env.workspace} ({found}); "
-          "the model gets an empty listing. See `workbench scan`.", file=sys.stderr)
+    print(
+        f"workbench: {command}: warning: {name} lists no skill in {catalog.env.workspace} ({found}); "
+        "the model gets an empty listing. See `workbench scan`.",
+        file=sys.stderr,
+    )
 
 
 def _settings(args, client: str):
     from workbench.core.chat.settings import ChatSettings
+
     s = ChatSettings(client=client)
     if args.model:
         s.model = args.model
@@ -118,8 +134,10 @@ def run(args) -> int:
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: expected text or json")
     if not args.message.strip():
-        raise UsageError("chat: MESSAGE is empty: give the user message to send, e.g. "
-                         "workbench chat \"review my last commit\"")
+        raise UsageError(
+            "chat: MESSAGE is empty: give the user message to send, e.g. "
+            "workbench chat \"review my last commit\""
+        )
     settings = _settings(args, client)
     if args.via_client:
         return run_chat_via(args)
@@ -143,8 +161,9 @@ def run(args) -> int:
             return store
 
         extra.append(make_propose_tool(open_store, catalog))
-    session = ChatSession(catalog, settings=settings, api_key=key, context_tokens=env.context_tokens,
-                          extra_tools=extra)
+    session = ChatSession(
+        catalog, settings=settings, api_key=key, context_tokens=env.context_tokens, extra_tools=extra
+    )
     result = session.send(args.message)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
@@ -158,7 +177,8 @@ def run(args) -> int:
     if result.error is not None:
         e = result.error
         rid = f" [request {e.request_id}]" if e.request_id else ""
-        print(f"workbench: chat: {e.message}{rid}" + (f"\n  hint: {e.hint}" if e.hint else ""),
-              file=sys.stderr)
+        print(
+            f"workbench: chat: {e.message}{rid}" + (f"\n  hint: {e.hint}" if e.hint else ""), file=sys.stderr
+        )
         return 2 if e.kind == "no-key" else 1
     return 0

@@ -24,9 +24,12 @@ from workbench.cli import (
 
 
 def add_parser(subparsers, common) -> None:
-    p = subparsers.add_parser("explain", parents=[common],
-                              help="explain why a skill does or does not reach the model",
-                              description=help_text(__doc__))
+    p = subparsers.add_parser(
+        "explain",
+        parents=[common],
+        help="explain why a skill does or does not reach the model",
+        description=help_text(__doc__),
+    )
     # explain covers every client unless one is named (each subcommand has its own copy of the
     # common options, see workbench.cli.build_parser, so this default is explain's alone)
     p.set_defaults(client="all")
@@ -48,8 +51,16 @@ def run(args) -> int:
     except ImportError as exc:  # pragma: no cover - discovery is built in parallel
         raise UsageError(f"discovery is not available: {exc}") from exc
     if args.format == "json":
-        json.dump({"query": args.skill, "context_tokens": env.context_tokens,
-                   "clients": [e.to_json() for e in exps]}, sys.stdout, ensure_ascii=False, indent=2)
+        json.dump(
+            {
+                "query": args.skill,
+                "context_tokens": env.context_tokens,
+                "clients": [e.to_json() for e in exps],
+            },
+            sys.stdout,
+            ensure_ascii=False,
+            indent=2,
+        )
         sys.stdout.write("\n")
     else:
         sys.stdout.write(format_text(exps))

@@ -70,22 +70,48 @@ _GH_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "lint", parents=[common], help=HELP,
+        "lint",
+        parents=[common],
+        help=HELP,
         description=HELP + ". PATH is a SKILL.md, a skill folder or any folder (every SKILL.md below "
-        "it). Exit 0 clean, 1 when any error-severity finding, 2 usage error.")
+        "it). Exit 0 clean, 1 when any error-severity finding, 2 usage error.",
+    )
     p.add_argument("paths", nargs="*", metavar="PATH", help="SKILL.md files or folders (default: .)")
-    p.add_argument("--profile", choices=PROFILE_IDS, default=None,
-                   help="rule profile (default: the client whose skill root holds the PATHs, e.g. "
-                        ".claude/skills -> claude-code, else agentskills; --client also selects one)")
+    p.add_argument(
+        "--profile",
+        choices=PROFILE_IDS,
+        default=None,
+        help="rule profile (default: the client whose skill root holds the PATHs, e.g. "
+        ".claude/skills -> claude-code, else agentskills; --client also selects one)",
+    )
     names = p.add_mutually_exclusive_group()
-    names.add_argument("--ascii-names", dest="unicode_names", action="store_false", default=None,
-                       help="names may only use a-z, 0-9 and '-' (quick_validate, agnix, the API)")
-    names.add_argument("--unicode-names", dest="unicode_names", action="store_true",
-                       help="names may use Unicode lowercase letters and digits (skills-ref)")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes for many files (default: auto, all cores above 200 files)")
-    p.add_argument("--no-cache", dest="cache", action="store_false", default=True,
-                   help="do not use or update the result cache (appdirs cache folder)")
+    names.add_argument(
+        "--ascii-names",
+        dest="unicode_names",
+        action="store_false",
+        default=None,
+        help="names may only use a-z, 0-9 and '-' (quick_validate, agnix, the API)",
+    )
+    names.add_argument(
+        "--unicode-names",
+        dest="unicode_names",
+        action="store_true",
+        help="names may use Unicode lowercase letters and digits (skills-ref)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes for many files (default: auto, all cores above 200 files)",
+    )
+    p.add_argument(
+        "--no-cache",
+        dest="cache",
+        action="store_false",
+        default=True,
+        help="do not use or update the result cache (appdirs cache folder)",
+    )
     p.set_defaults(client=None)  # lint: --client only selects a profile when given
     return p
 
@@ -116,7 +142,7 @@ def lint_groups(args: argparse.Namespace, paths: list[Path]) -> list[tuple]:
             loc = profile_for_location(f) if f is not p or p.name.lower() == "skill.md" else None
             groups.setdefault(loc or ("agentskills", "default"), []).append(f)
     if len(groups) == 1:  # the PATHs as given (lint_paths walks them with its caches)
-        (gid, src), = groups
+        ((gid, src),) = groups
         return [(_with_names(args, gid), src, paths)]
     return [(_with_names(args, gid), src, fs) for (gid, src), fs in groups.items()]
 
@@ -124,19 +150,24 @@ def lint_groups(args: argparse.Namespace, paths: list[Path]) -> list[tuple]:
 def profile_note(groups: list[tuple], results_by_group: list[dict]) -> str:
     """``profile claude-code, inferred from .claude/skills; --profile ID to choose`` (text
     summary), one clause per group when the files were linted with several profiles."""
+
     def one(prof, source) -> str:
         if source is None:
             return f"profile {prof.id}"
         if source == "default":
             return f"profile {prof.id}"
         return f"profile {prof.id}, inferred from {source}"
+
     if len(groups) == 1:
         prof, source, _ = groups[0]
         tail = {None: "", "default": ", the default; --profile ID for a client's rules"}.get(
-            source, "; --profile ID to choose")
+            source, "; --profile ID to choose"
+        )
         return one(prof, source) + tail
-    parts = [f"{plural(len(res), 'file')}: {one(prof, source)}"
-             for (prof, source, _), res in zip(groups, results_by_group)]
+    parts = [
+        f"{plural(len(res), 'file')}: {one(prof, source)}"
+        for (prof, source, _), res in zip(groups, results_by_group)
+    ]
     return "; ".join(parts) + "; --profile ID to choose one"
 
 
@@ -160,27 +191,47 @@ def run(args: argparse.Namespace) -> int:
         results = {k: merged[k] for k in sorted(merged, key=lambda q: q.parts)}
     profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
     tot = severity_totals(results)
-    summary = {"files": sum(1 for p in results if p.name.lower() == "skill.md" or os.path.isfile(p)),
-               "errors": tot["error"], "warnings": tot["warning"], "infos": tot["info"]}
+    summary = {
+        "files": sum(1 for p in results if p.name.lower() == "skill.md" or os.path.isfile(p)),
+        "errors": tot["error"],
+        "warnings": tot["warning"],
+        "infos": tot["info"],
+    }
     profile_id = prof.id if len(groups) == 1 else "mixed"
     out = sys.stdout
     # text and json print from the compact records (no Diagnostic objects: see write_json)
     if fmt == "text":
-        out.write("".join(f"{path}:{t[0]}:{t[1]}: {t[4]} {t[5]} {t[6]}\n"
-                          for path, ds in results.items() for t in diagnostic_records(ds)))
+        out.write(
+            "".join(
+                f"{path}:{t[0]}:{t[1]}: {t[4]} {t[5]} {t[6]}\n"
+                for path, ds in results.items()
+                for t in diagnostic_records(ds)
+            )
+        )
         print(f"{summary_text(summary)} ({profile_note(groups, per_group)})", file=sys.stderr)
     elif fmt == "json":
-        sources = {"option" if src is None else src if src == "default" else f"location {src}"
-                   for _pr, src, _ps in groups}
+        sources = {
+            "option" if src is None else src if src == "default" else f"location {src}"
+            for _pr, src, _ps in groups
+        }
         source = sources.pop() if len(sources) == 1 else "location"
         if len(groups) == 1:  # the fast path: from the compact records
             out.write(json_text(results, summary, profile_id, {"profile_source": source}))
         else:  # mixed profiles: each diagnostic says its own
             flat = [(path, d) for path, ds in results.items() for d in ds]
-            out.write(dumps_indented({"diagnostics": [dict(path=str(p), **d.to_json(), profile=profile_of[p])
-                                                      for p, d in flat],
-                                      "summary": summary, "profile": profile_id,
-                                      "profile_source": source}) + "\n")
+            out.write(
+                dumps_indented(
+                    {
+                        "diagnostics": [
+                            dict(path=str(p), **d.to_json(), profile=profile_of[p]) for p, d in flat
+                        ],
+                        "summary": summary,
+                        "profile": profile_id,
+                        "profile_source": source,
+                    }
+                )
+                + "\n"
+            )
     else:
         flat = [(path, d) for path, ds in results.items() for d in ds]
         if fmt == "sarif":
@@ -205,22 +256,34 @@ def json_text(results: dict, summary: dict, profile_id: str, extra: dict | None 
     for path, ds in results.items():
         ps = enc(str(path))
         for t in diagnostic_records(ds):
-            add(f'{sep}{ps},\n      "line": {t[0]},\n      "column": {t[1]},\n      "end_line": {t[2]},'
+            add(
+                f'{sep}{ps},\n      "line": {t[0]},\n      "column": {t[1]},\n      "end_line": {t[2]},'
                 f'\n      "end_column": {t[3]},\n      "severity": {enc(t[4])},\n      "code": {enc(t[5])},'
-                f'\n      "message": {enc(t[6])},\n      "rule": {enc(t[8])}')
+                f'\n      "message": {enc(t[6])},\n      "rule": {enc(t[8])}'
+            )
             if t[9]:
                 add(',\n      "unverified": true')
             fx = t[7]
             if fx is not None:
-                edits = [{"line": e[0], "column": e[1], "end_line": e[2], "end_column": e[3],
-                          "new_text": e[4]} for e in fx[1]]
+                edits = [
+                    {"line": e[0], "column": e[1], "end_line": e[2], "end_column": e[3], "new_text": e[4]}
+                    for e in fx[1]
+                ]
                 add(',\n      "fix": ' + dumps_indented({"title": fx[0], "edits": edits}, level=3))
             add("\n    }")
             sep = ",\n    {\n      \"path\": "
     body = "".join(parts)
     tail = "".join(f',\n  {enc(k)}: ' + dumps_indented(v, level=1) for k, v in (extra or {}).items())
-    return ('{\n  "diagnostics": ' + (f"[{body}\n  ]" if body else "[]") + ',\n  "summary": '
-            + dumps_indented(summary, level=1) + ',\n  "profile": ' + enc(profile_id) + tail + "\n}\n")
+    return (
+        '{\n  "diagnostics": '
+        + (f"[{body}\n  ]" if body else "[]")
+        + ',\n  "summary": '
+        + dumps_indented(summary, level=1)
+        + ',\n  "profile": '
+        + enc(profile_id)
+        + tail
+        + "\n}\n"
+    )
 
 
 def check_path(p: Path) -> None:
@@ -242,8 +305,10 @@ def check_path(p: Path) -> None:
 
 def summary_text(summary: dict) -> str:
     """The text summary line without the profile: ``1 file: 4 errors, 0 warnings, 1 info``."""
-    return (f"{plural(summary['files'], 'file')}: {plural(summary['errors'], 'error')}, "
-            f"{plural(summary['warnings'], 'warning')}, {plural(summary['infos'], 'info')}")
+    return (
+        f"{plural(summary['files'], 'file')}: {plural(summary['errors'], 'error')}, "
+        f"{plural(summary['warnings'], 'warning')}, {plural(summary['infos'], 'info')}"
+    )
 
 
 def _uri(path: Path) -> str:
@@ -260,23 +325,34 @@ def to_sarif(flat: list[tuple[Path, Diagnostic]], profile_id: str) -> dict:
     for c in codes:
         r = RULES[c]
         sev = r.severity_for(profile_id)
-        rules.append({
-            "id": c, "name": r.name,
-            "shortDescription": {"text": r.summary},
-            "fullDescription": {"text": " ".join((r.doc or r.summary).split("PASS")[0].split())},
-            "defaultConfiguration": {"level": _SARIF_LEVEL.get(sev, "none"), "enabled": sev != "off"},
-        })
+        rules.append(
+            {
+                "id": c,
+                "name": r.name,
+                "shortDescription": {"text": r.summary},
+                "fullDescription": {"text": " ".join((r.doc or r.summary).split("PASS")[0].split())},
+                "defaultConfiguration": {"level": _SARIF_LEVEL.get(sev, "none"), "enabled": sev != "off"},
+            }
+        )
     results = []
     for path, d in flat:
         res = {
             "ruleId": d.code,
             "level": _SARIF_LEVEL.get(d.severity, "note"),
             "message": {"text": d.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": _uri(path)},
-                "region": {"startLine": d.line, "startColumn": d.column,
-                           "endLine": d.end_line, "endColumn": max(d.end_column, 1)},
-            }}],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(path)},
+                        "region": {
+                            "startLine": d.line,
+                            "startColumn": d.column,
+                            "endLine": d.end_line,
+                            "endColumn": max(d.end_column, 1),
+                        },
+                    }
+                }
+            ],
         }
         if d.code in index:
             res["ruleIndex"] = index[d.code]
@@ -284,14 +360,21 @@ def to_sarif(flat: list[tuple[Path, Diagnostic]], profile_id: str) -> dict:
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "workbench", "version": __version__,
-                                "informationUri": "https://agentskills.io/specification",
-                                "rules": rules}},
-            "columnKind": "unicodeCodePoints",
-            "properties": {"profile": profile_id},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "workbench",
+                        "version": __version__,
+                        "informationUri": "https://agentskills.io/specification",
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "properties": {"profile": profile_id},
+                "results": results,
+            }
+        ],
     }
 
 
@@ -304,6 +387,8 @@ def _gh_escape(s: str, prop: bool = False) -> str:
 
 def github_line(path: Path, d: Diagnostic) -> str:
     """One GitHub Actions workflow command for a diagnostic."""
-    props = (f"file={_gh_escape(path.as_posix(), True)},line={d.line},col={d.column},"
-             f"endLine={d.end_line},endColumn={d.end_column},title={_gh_escape(d.code, True)}")
+    props = (
+        f"file={_gh_escape(path.as_posix(), True)},line={d.line},col={d.column},"
+        f"endLine={d.end_line},endColumn={d.end_column},title={_gh_escape(d.code, True)}"
+    )
     return f"::{_GH_LEVEL.get(d.severity, 'notice')} {props}::{_gh_escape(d.message)}"

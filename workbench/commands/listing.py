@@ -27,20 +27,30 @@ from workbench.core.jsontext import dumps_indented
 
 
 def add_parser(subparsers, common) -> None:
-    p = subparsers.add_parser("listing", parents=[common],
-                              help="print the exact skill listing a client sends to the model",
-                              description=help_text(__doc__))
+    p = subparsers.add_parser(
+        "listing",
+        parents=[common],
+        help="print the exact skill listing a client sends to the model",
+        description=help_text(__doc__),
+    )
     p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
     add_workspace_mode_option(p)
-    p.add_argument("--listing-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="client listing option, e.g. skill_tool=false (VS Code)")
-    p.add_argument("--table", action="store_true",
-                   help="(text) print a per-skill state table to stderr")
-    p.add_argument("--client-texts", metavar="FILE",
-                   help="JSON of the client's own texts captured from the installed client "
-                        '({"builtins": [...], "prose": {...}}, or one such object per client id): '
-                        "fills the built-in and prose placeholders")
+    p.add_argument(
+        "--listing-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="client listing option, e.g. skill_tool=false (VS Code)",
+    )
+    p.add_argument("--table", action="store_true", help="(text) print a per-skill state table to stderr")
+    p.add_argument(
+        "--client-texts",
+        metavar="FILE",
+        help="JSON of the client's own texts captured from the installed client "
+        '({"builtins": [...], "prose": {...}}, or one such object per client id): '
+        "fills the built-in and prose placeholders",
+    )
 
 
 def load_client_texts(path: str | None) -> dict[str, Any]:
@@ -97,6 +107,7 @@ def _empty_notes(env, cats: dict, texts: dict | None = None) -> None:
         return
     from workbench.core.clients import CLIENT_IDS, DISPLAY_NAMES
     from workbench.core.hints import empty_hint
+
     every = dict(cats)
     if any(not c.skills for c in quiet):
         for cid in CLIENT_IDS:
@@ -104,15 +115,24 @@ def _empty_notes(env, cats: dict, texts: dict | None = None) -> None:
                 every[cid] = _scan(env, cid)
     for c in quiet:
         name = DISPLAY_NAMES.get(c.client, c.client)
-        sends = (f"{name} lists only its own built-in skills" if (texts or {}).get(c.client)
-                 else f"{name} sends no listing")
+        sends = (
+            f"{name} lists only its own built-in skills"
+            if (texts or {}).get(c.client)
+            else f"{name} sends no listing"
+        )
         if c.skills:
             counts = ", ".join(f"{n} {st}" for st, n in c.counts().items() if n)
-            print(f"workbench: {c.client}: no skill is listed, so {sends} "
-                  f"({counts}; see 'workbench scan --client {c.client}')", file=sys.stderr)
+            print(
+                f"workbench: {c.client}: no skill is listed, so {sends} "
+                f"({counts}; see 'workbench scan --client {c.client}')",
+                file=sys.stderr,
+            )
         else:
-            print(f"workbench: {c.client}: " + (empty_hint(c, every) or
-                  f"{name} finds no SKILL.md here, so {sends}"), file=sys.stderr)
+            print(
+                f"workbench: {c.client}: "
+                + (empty_hint(c, every) or f"{name} finds no SKILL.md here, so {sends}"),
+                file=sys.stderr,
+            )
 
 
 def run(args) -> int:
@@ -131,8 +151,9 @@ def run(args) -> int:
     for cid in ids:
         cat = cats[cid] = _scan(env, cid)
         mine = texts.get(cid) or texts.get("*")
-        reports.append(render_listing(cat, env.context_tokens,
-                                      {**options, "client_texts": mine} if mine else options))
+        reports.append(
+            render_listing(cat, env.context_tokens, {**options, "client_texts": mine} if mine else options)
+        )
     _empty_notes(env, cats, {r.client: r.text for r in reports})
     if fmt == "json":
         data = reports[0].to_json() if len(reports) == 1 else [r.to_json() for r in reports]

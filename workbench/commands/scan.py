@@ -38,7 +38,9 @@ HELP = "list every root a client scans and every SKILL.md with its status"
 
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "scan", parents=[common], help=HELP,
+        "scan",
+        parents=[common],
+        help=HELP,
         description=HELP + ". Statuses: listed (in full, truncated, name only or omitted by the "
         "listing's budget at --context-tokens), shadowed, hidden, gated, conditional, skipped. "
         "--format json prints the DESIGN.md section 3 object; with --client all it prints "
@@ -46,11 +48,13 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
     )
     p.set_defaults(client="claude-code")
     p.add_argument("workspace", nargs="?", default=".", help="project folder (default: .)")
-    p.add_argument("--no-cache", action="store_true",
-                   help="do not read or write the persistent parse cache (cache_dir/parse)")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not read or write the persistent parse cache (cache_dir/parse)",
+    )
     add_workspace_mode_option(p)
-    p.add_argument("--no-workspace-root", action="store_true",
-                   help="the same as --as project")
+    p.add_argument("--no-workspace-root", action="store_true", help="the same as --as project")
     return p
 
 
@@ -61,6 +65,7 @@ def catalog_json(cat: Catalog, report=None) -> dict:
     ``notes`` (why a root was added or dropped); ``model`` says how sure the rules are."""
     from workbench.core.clients import get_profile
     from workbench.core.listing import listing_states
+
     d = cat.to_json()
     states = listing_states(report)
     for sk, sj in zip(cat.skills, d["skills"]):
@@ -79,7 +84,7 @@ def _short(path: Path, cat: Catalog) -> str:
         if s == b:
             return label
         if s.startswith(b.rstrip("/") + "/"):
-            return label + s[len(b.rstrip("/")):]
+            return label + s[len(b.rstrip("/")) :]
     return s
 
 
@@ -94,14 +99,21 @@ def render_text(cat: Catalog, report=None) -> str:
         outcome_counts,
         outcome_label,
     )
+
     out = [f"{DISPLAY_NAMES.get(cat.client, cat.client)}: workspace {cat.env.workspace}  home {cat.env.home}"]
     states = listing_states(report)
     where = ""
     if report is not None:
-        where = (f" (listing at {ctx_label(report.context_tokens)})" if report.context_tokens
-                 else " (listing without --context-tokens: the client's fallback budget)")
-    out.append("  " + format_outcome_counts(outcome_counts(cat, report), listed=True) + where if cat.skills
-               else "  no skills found")
+        where = (
+            f" (listing at {ctx_label(report.context_tokens)})"
+            if report.context_tokens
+            else " (listing without --context-tokens: the client's fallback budget)"
+        )
+    out.append(
+        "  " + format_outcome_counts(outcome_counts(cat, report), listed=True) + where
+        if cat.skills
+        else "  no skills found"
+    )
     for note in cat.notes:
         out.append(f"  note: {note}")
     labels = {id(s): outcome_label(s, states) for s in cat.skills}
@@ -125,7 +137,11 @@ def render_text(cat: Catalog, report=None) -> str:
             rel = s.path.relative_to(r.path).as_posix() if s.path.is_relative_to(r.path) else str(s.path)
             reason = s.reason
             if s.shadowed_by and "shadowed_by" not in reason:
-                reason = f"{reason} -> {_short(s.shadowed_by, cat)}" if str(s.shadowed_by) not in reason else reason
+                reason = (
+                    f"{reason} -> {_short(s.shadowed_by, cat)}"
+                    if str(s.shadowed_by) not in reason
+                    else reason
+                )
             out.append(f"    {label:<{ln}} {s.name:<{wn}}  {rel}  {reason}")
     return "\n".join(out)
 
@@ -137,6 +153,7 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
         return
     from workbench.core.clients import CLIENT_IDS
     from workbench.core.hints import empty_hint, nothing_found_hint
+
     every = {c.client: c for c in cats}
     for cid in CLIENT_IDS:
         if cid not in every:
@@ -169,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
             c.notes.insert(0, f"{treatment.banner} (--as project to turn this off)")
     _add_empty_hints(env, cats, cache, walks)
     from workbench.core.listing import render_listing
+
     reports = [render_listing(c, env.context_tokens) for c in cats]
     if fmt == "json":
         if args.client == "all":

@@ -22,13 +22,26 @@ from workbench.core.text import plural
 def add_via_arguments(p) -> None:
     from workbench.core.capture.proxy import FORWARDABLE
 
-    p.add_argument("--via-client", choices=FORWARDABLE, metavar="NAME",
-                   help=f"send through your installed client instead ({', '.join(FORWARDABLE)}); only "
-                        "skill loads reach it, other tool calls are stopped and reported")
-    p.add_argument("--client-bin", type=Path, metavar="PATH", help="with --via-client: the client's "
-                   "executable (default: on PATH)")
-    p.add_argument("--client-timeout", type=float, default=180.0, metavar="S",
-                   help="with --via-client: seconds per run (default 180)")
+    p.add_argument(
+        "--via-client",
+        choices=FORWARDABLE,
+        metavar="NAME",
+        help=f"send through your installed client instead ({', '.join(FORWARDABLE)}); only "
+        "skill loads reach it, other tool calls are stopped and reported",
+    )
+    p.add_argument(
+        "--client-bin",
+        type=Path,
+        metavar="PATH",
+        help="with --via-client: the client's executable (default: on PATH)",
+    )
+    p.add_argument(
+        "--client-timeout",
+        type=float,
+        default=180.0,
+        metavar="S",
+        help="with --via-client: seconds per run (default 180)",
+    )
 
 
 def _setup(args):
@@ -54,9 +67,17 @@ def run_chat_via(args) -> int:
     env, key, base, dirs = _setup(args)
     print(f"sending through {args.via_client} (forwarding to {base})…", file=sys.stderr)
     try:
-        res = chat_via_client(env, args.via_client, args.message, base_url=base, api_key=key,
-                              skill_dirs=dirs, model=args.model, exe=args.client_bin,
-                              timeout=args.client_timeout)
+        res = chat_via_client(
+            env,
+            args.via_client,
+            args.message,
+            base_url=base,
+            api_key=key,
+            skill_dirs=dirs,
+            model=args.model,
+            exe=args.client_bin,
+            timeout=args.client_timeout,
+        )
     except ViaClientError as exc:
         raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -64,8 +85,10 @@ def run_chat_via(args) -> int:
     else:
         print(f"client: {res.client} {res.version or '?'}; {plural(res.requests, 'model request')}")
         for b in res.blocked:
-            print(f"blocked: {b['name']} {json.dumps(b['input'], ensure_ascii=False)[:200]} "
-                  "(never delivered to the client)")
+            print(
+                f"blocked: {b['name']} {json.dumps(b['input'], ensure_ascii=False)[:200]} "
+                "(never delivered to the client)"
+            )
         print(f"triggered: {', '.join(res.loaded) or '(none)'}")
         if res.text:
             print(f"client said: {res.text[:2000]}")
@@ -85,10 +108,22 @@ def run_eval_via(args, queries: list[tuple[str, bool]]) -> int:
         print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
     try:
-        rep = eval_via_client(env, args.via_client, args.skill, queries, args.runs, base_url=base,
-                              api_key=key, skill_dirs=dirs, model=args.model, exe=args.client_bin,
-                              timeout=args.client_timeout, concurrency=min(args.concurrency, 4),
-                              threshold=args.threshold, progress=progress)
+        rep = eval_via_client(
+            env,
+            args.via_client,
+            args.skill,
+            queries,
+            args.runs,
+            base_url=base,
+            api_key=key,
+            skill_dirs=dirs,
+            model=args.model,
+            exe=args.client_bin,
+            timeout=args.client_timeout,
+            concurrency=min(args.concurrency, 4),
+            threshold=args.threshold,
+            progress=progress,
+        )
     except ViaClientError as exc:
         raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -97,8 +132,14 @@ def run_eval_via(args, queries: list[tuple[str, bool]]) -> int:
         for r in rep["results"]:
             rate = "ERR" if r["trigger_rate"] is None else f"{r['trigger_rate']:.0%}"
             mark = {True: "pass", False: "FAIL", None: "err "}[r["pass"]]
-            print(f"{mark} {rate:>4} {'+' if r['should_trigger'] else '-'} {r['query'][:90]}"
-                  + (f"  ({plural(r['blocked_tool_calls'], 'tool call')} blocked)" if r["blocked_tool_calls"] else ""))
+            print(
+                f"{mark} {rate:>4} {'+' if r['should_trigger'] else '-'} {r['query'][:90]}"
+                + (
+                    f"  ({plural(r['blocked_tool_calls'], 'tool call')} blocked)"
+                    if r["blocked_tool_calls"]
+                    else ""
+                )
+            )
         s = rep["summary"]
         print(f"{s['passed']}/{s['total']} passed via {args.via_client} {rep['client_version']}")
     return 0 if all(r["pass"] is not False for r in rep["results"]) else 1

@@ -59,7 +59,9 @@ def _opts() -> argparse.ArgumentParser:
     """Options accepted after the action too; SUPPRESS keeps values given before it."""
     p = argparse.ArgumentParser(add_help=False)
     S = argparse.SUPPRESS
-    p.add_argument("--workspace", type=Path, default=S, help="the project folder (default: current directory)")
+    p.add_argument(
+        "--workspace", type=Path, default=S, help="the project folder (default: current directory)"
+    )
     p.add_argument("--format", default=S, help="text or json")
     p.add_argument("--client", default=S, help="client used to resolve NAME / default target root")
     p.add_argument("--home", type=Path, default=S, help="simulated home directory")
@@ -67,16 +69,23 @@ def _opts() -> argparse.ArgumentParser:
     return p
 
 
-_WS_HELP = ("the project folder (the same as --workspace; default: the current directory, or for an "
-            "ID the workspace whose queue holds it)")
+_WS_HELP = (
+    "the project folder (the same as --workspace; default: the current directory, or for an "
+    "ID the workspace whose queue holds it)"
+)
 
 
 def add_parser(subparsers, common) -> None:
     """Register ``workshop`` and its actions."""
-    p = subparsers.add_parser("workshop", parents=[common], help="review proposed skills and skill changes",
-                              description="The proposal review queue: list, show, propose, apply, reject, "
-                                          "quarantine, roll back.")
-    p.add_argument("--workspace", type=Path, default=None, help="the project folder (default: current directory)")
+    p = subparsers.add_parser(
+        "workshop",
+        parents=[common],
+        help="review proposed skills and skill changes",
+        description="The proposal review queue: list, show, propose, apply, reject, quarantine, roll back.",
+    )
+    p.add_argument(
+        "--workspace", type=Path, default=None, help="the project folder (default: current directory)"
+    )
     p.set_defaults(client=None)
     opts = _opts()
     acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -98,15 +107,19 @@ def add_parser(subparsers, common) -> None:
     a.add_argument("--proposal", required=True, help="SKILL.md file, folder with SKILL.md, or - for stdin")
     a.add_argument("--note", default="")
     a.add_argument("--source", default="cli")
-    for name, hlp in (("apply", "write the proposal into the live skill"),
-                      ("reject", "reject a pending proposal"),
-                      ("quarantine", "quarantine a pending proposal (suspected malicious)")):
+    for name, hlp in (
+        ("apply", "write the proposal into the live skill"),
+        ("reject", "reject a pending proposal"),
+        ("quarantine", "quarantine a pending proposal (suspected malicious)"),
+    ):
         a = acts.add_parser(name, parents=[opts], help=hlp)
         a.add_argument("id")
         a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE", help=_WS_HELP)
         if name != "apply":
             a.add_argument("--reason", default="")
-    a = acts.add_parser("rollback", parents=[opts], help="undo an apply (or reopen a rejected/quarantined one)")
+    a = acts.add_parser(
+        "rollback", parents=[opts], help="undo an apply (or reopen a rejected/quarantined one)"
+    )
     a.add_argument("id")
     a.add_argument("ws_pos", nargs="?", metavar="WORKSPACE", help=_WS_HELP)
     a.add_argument("--force", action="store_true", help="restore even if the live file changed since apply")
@@ -118,12 +131,16 @@ def _workspace_of(ident: str, cwd: Path) -> Path:
     error naming them."""
     from workbench.cli import UsageError
     from workbench.core.workshop import workspaces_holding
+
     found = workspaces_holding(ident)
     if not found or any(os.path.realpath(w) == os.path.realpath(cwd) for w in found):
         return cwd
     if len(found) > 1:
-        raise UsageError(f"proposal {ident!r} is in the queues of several workspaces: "
-                         + ", ".join(map(str, found)) + " (give one with --workspace)")
+        raise UsageError(
+            f"proposal {ident!r} is in the queues of several workspaces: "
+            + ", ".join(map(str, found))
+            + " (give one with --workspace)"
+        )
     _err(f"proposal {ident} is in the queue of {found[0]}")
     return found[0]
 
@@ -135,6 +152,7 @@ def _err(msg: str) -> None:
 def _read_proposal(arg: str) -> tuple[bytes, dict[str, bytes], set[str]]:
     """(SKILL.md bytes, support files, relpaths with an executable bit) of ``--proposal``."""
     from workbench.cli import UsageError
+
     if arg == "-":
         return sys.stdin.buffer.read(), {}, set()
     p = Path(arg)
@@ -152,17 +170,19 @@ def _read_proposal(arg: str) -> tuple[bytes, dict[str, bytes], set[str]]:
 
 def _resolve_skill(ws: Path, name: str, args) -> Path:
     from workbench.cli import UsageError, environment_from_args
+
     cand = Path(name).expanduser()
     for c in (cand, ws / cand):
         if c.is_file() or (c.is_dir() and (c / "SKILL.md").is_file()):
             return c.absolute()
     from workbench.core.discovery import scan
     from workbench.core.model import CLIENT_IDS
+
     ns = argparse.Namespace(**{**_env_defaults(), **vars(args)})
     ns.workspace = str(ws)
     env = environment_from_args(ns)
     paths: list[Path] = []
-    for cid in ([args.client] if args.client else list(CLIENT_IDS)):
+    for cid in [args.client] if args.client else list(CLIENT_IDS):
         try:
             cat = scan(env, cid)
         except Exception as exc:  # noqa: BLE001 - one client's failure must not stop the look-up
@@ -175,14 +195,27 @@ def _resolve_skill(ws: Path, name: str, args) -> Path:
     if not real:
         raise UsageError(f"no skill named {name!r} found in {ws}; pass the path of its SKILL.md")
     if len(real) > 1:
-        raise UsageError(f"{name!r} names several skills: " + ", ".join(str(p) for p in real.values())
-                         + " (pass a path, or --client)")
+        raise UsageError(
+            f"{name!r} names several skills: "
+            + ", ".join(str(p) for p in real.values())
+            + " (pass a path, or --client)"
+        )
     return next(iter(real.values()))
 
 
 def _env_defaults() -> dict:
-    return {"home": None, "cwd": None, "root": [], "env": [], "bin": None, "os_name": None, "untrusted": False,
-            "touched": [], "context_tokens": None, "most_used": []}
+    return {
+        "home": None,
+        "cwd": None,
+        "root": [],
+        "env": [],
+        "bin": None,
+        "os_name": None,
+        "untrusted": False,
+        "touched": [],
+        "context_tokens": None,
+        "most_used": [],
+    }
 
 
 def _print_proposal(store: WorkshopStore, p, fmt: str, detail: bool = False) -> None:
@@ -205,8 +238,10 @@ def _print_proposal(store: WorkshopStore, p, fmt: str, detail: bool = False) -> 
     print("\nScanner findings:" if p.findings else "\nScanner findings: none")
     for f in p.findings:
         pre = " (already in the live file)" if f.preexisting else ""
-        print(f"  {f.severity:<8} {f.code:<15} {f.file}:{f.line}:{f.column}: {f.message}{pre}"
-              + (f"  [{f.excerpt}]" if f.excerpt and f.excerpt != f.file else ""))
+        print(
+            f"  {f.severity:<8} {f.code:<15} {f.file}:{f.line}:{f.column}: {f.message}{pre}"
+            + (f"  [{f.excerpt}]" if f.excerpt and f.excerpt != f.file else "")
+        )
     if p.lint.available:
         print("\nLint:" if p.lint.diagnostics else "\nLint: clean")
         for d in p.lint.diagnostics:
@@ -221,6 +256,7 @@ def _print_proposal(store: WorkshopStore, p, fmt: str, detail: bool = False) -> 
 def run(args) -> int:
     """Run one workshop action; see the module docstring for exit codes."""
     from workbench.cli import UsageError
+
     fmt = getattr(args, "format", "text") or "text"
     if fmt not in ("text", "json"):
         raise UsageError(f"--format {fmt!r}: expected text or json")
@@ -265,9 +301,11 @@ def run(args) -> int:
             root = args.target_root
             if root is None and args.client:
                 from workbench.core.workshop import default_target_root
+
                 root = default_target_root(ws, args.client)
-            p = store.propose_create(args.name, text, files, target_root=root, source=args.source,
-                                     note=args.note, executable=exe)
+            p = store.propose_create(
+                args.name, text, files, target_root=root, source=args.source, note=args.note, executable=exe
+            )
         elif a == "propose-update":
             text, files, exe = _read_proposal(args.proposal)
             target = _resolve_skill(ws, words[0], args)
@@ -285,8 +323,10 @@ def run(args) -> int:
         _print_proposal(store, p, fmt)
         if fmt == "text" and p.findings and a.startswith("propose"):
             b = len(p.blocking_findings)
-            _err(f"{plural(len(p.findings), 'scanner finding')}, {b} blocking apply; "
-                 f"see `workbench workshop show {p.id}`")
+            _err(
+                f"{plural(len(p.findings), 'scanner finding')}, {b} blocking apply; "
+                f"see `workbench workshop show {p.id}`"
+            )
         return 0
     except NotFoundError as exc:
         _err(str(exc))

@@ -19,11 +19,13 @@ def _base(kind: str) -> Path:
     if override:
         p = Path(override) / kind
     else:
-        p = Path({
-            "config": platformdirs.user_config_dir(APP),
-            "cache": platformdirs.user_cache_dir(APP),
-            "state": platformdirs.user_state_dir(APP),
-        }[kind])
+        p = Path(
+            {
+                "config": platformdirs.user_config_dir(APP),
+                "cache": platformdirs.user_cache_dir(APP),
+                "state": platformdirs.user_state_dir(APP),
+            }[kind]
+        )
     p.mkdir(parents=True, exist_ok=True)
     return p
 

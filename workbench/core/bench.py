@@ -74,14 +74,17 @@ BUILTIN_SKILLS: dict[str, str] = {
     "pdf-tools": (
         "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files and fills forms. Use when "
         "the user asks to read, split, merge or fill a PDF.\nallowed-tools: Read Grep\n---\n# PDF tools\n\n"
-        "Run `scripts/extract.py input.pdf`; see [forms](references/forms.md).\n\n```bash\npdftotext a.pdf -\n```\n"),
+        "Run `scripts/extract.py input.pdf`; see [forms](references/forms.md).\n\n```bash\npdftotext a.pdf -\n```\n"
+    ),
     "release-notes": (
         "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the "
         "user asks for a changelog or release summary.\nlicense: Apache-2.0\nmetadata:\n  author: example\n"
-        "  version: \"1.0\"\n---\n# Release notes\n\n1. List merged PRs.\n2. Group them by label.\n"),
+        "  version: \"1.0\"\n---\n# Release notes\n\n1. List merged PRs.\n2. Group them by label.\n"
+    ),
     "sql-review": (
         "---\nname: sql-review\ndescription: Reviews SQL migrations for locking and data-loss risks. Use when "
-        "a migration file changes.\n---\n# SQL review\n\nCheck every `ALTER TABLE` for a lock.\n"),
+        "a migration file changes.\n---\n# SQL review\n\nCheck every `ALTER TABLE` for a lock.\n"
+    ),
 }
 
 _NAME_LINE = re.compile(rb"^name:[^\n]*", re.M)
@@ -94,11 +97,14 @@ RULE_BUDGET_US = 20.0
 ISSUE_TARGETS: dict[str, tuple[str, float, str, bool]] = {
     "lint_cli_cold": ("workbench lint DIR --format json, empty cache", 1.0, "s", True),
     "lint_cli_warm": ("same, warm cache", 0.3, "s", True),
-    "skills_ref_ratio": ("skills-ref validate() time / lint cold (same folders, same run)", 15.0, "x",
-                         False),
+    "skills_ref_ratio": ("skills-ref validate() time / lint cold (same folders, same run)", 15.0, "x", False),
     "lint_vs_floor": ("lint cold (1 process) / walk+read+C-YAML floor, CPU seconds", 1.5, "x", True),
-    "scan_cli_cold": ("workbench scan DIR --root DIR --client all --format json, empty cache", 1.5, "s",
-                      True),
+    "scan_cli_cold": (
+        "workbench scan DIR --root DIR --client all --format json, empty cache",
+        1.5,
+        "s",
+        True,
+    ),
     "window_populated": ("window until the tree is populated, empty cache", 2.0, "s", True),
     "window_rss": ("window peak RSS", 200.0, "MB", True),
     "window_max_block": ("longest GUI-thread block", 50.0, "ms", True),
@@ -197,17 +203,28 @@ def _copy_skill(src: str, d: Path, new_name: bytes) -> None:
 
 def keystroke_skill(lines: int = 500) -> str:
     """A realistic SKILL.md of ``lines`` lines (frontmatter, headings, links, code fences)."""
-    head = ("---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files, fills forms and merges "
-            "documents. Use when the user asks to read, split, merge or fill a PDF.\nallowed-tools: Read Grep "
-            "Bash(pdftotext:*)\nmetadata:\n  author: example\n  version: \"1.2\"\n---\n")
+    head = (
+        "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files, fills forms and merges "
+        "documents. Use when the user asks to read, split, merge or fill a PDF.\nallowed-tools: Read Grep "
+        "Bash(pdftotext:*)\nmetadata:\n  author: example\n  version: \"1.2\"\n---\n"
+    )
     body: list[str] = []
     i = 0
     while len(body) < lines - 8:
         i += 1
-        body += [f"## Step {i}", "", f"Read [the guide](references/guide-{i}.md) before running the tool.",
-                 "Use `python scripts/extract.py input.pdf` and check the output carefully.", "",
-                 "```bash", f"pdftotext -layout file{i}.pdf - | head -n {i}", "```", "",
-                 "- Keep answers short; quote page numbers.", "- Never guess the content of scanned pages."]
+        body += [
+            f"## Step {i}",
+            "",
+            f"Read [the guide](references/guide-{i}.md) before running the tool.",
+            "Use `python scripts/extract.py input.pdf` and check the output carefully.",
+            "",
+            "```bash",
+            f"pdftotext -layout file{i}.pdf - | head -n {i}",
+            "```",
+            "",
+            "- Keep answers short; quote page numbers.",
+            "- Never guess the content of scanned pages.",
+        ]
     return head + "\n".join(body[: lines - 8]) + "\n"
 
 
@@ -217,8 +234,14 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return r, time.perf_counter() - t, time.process_time() - c
 
 
-def scan_and_lint(env: Any, client_id: str, profile: Any, lint_roots: list[Path], cache_folder: Path | None,
-                  jobs: int | None = None) -> tuple[Any, dict, dict[str, int]]:
+def scan_and_lint(
+    env: Any,
+    client_id: str,
+    profile: Any,
+    lint_roots: list[Path],
+    cache_folder: Path | None,
+    jobs: int | None = None,
+) -> tuple[Any, dict, dict[str, int]]:
     """One client's scan plus the lint results of ``lint_roots``, sharing one file-system
     snapshot and the persistent caches under ``cache_folder`` (None = the app's cache folder).
 
@@ -232,18 +255,22 @@ def scan_and_lint(env: Any, client_id: str, profile: Any, lint_roots: list[Path]
     from workbench.core.fscache import snapshot
     from workbench.core.lint import lint_paths
     from workbench.core.resultcache import ResultCache
+
     with snapshot():
         pc = ParseCache(persist=True if cache_folder is None else cache_folder)
-        rc = ResultCache(profile, None if cache_folder is None else Path(cache_folder) / "results",
-                         parse_store=pc.store)
+        rc = ResultCache(
+            profile, None if cache_folder is None else Path(cache_folder) / "results", parse_store=pc.store
+        )
         res = lint_paths(lint_roots, profile, jobs=jobs, cache=rc)
         cat = scan(env, client_id, pc)
     from workbench.core.lint.engine import severity_totals
+
     return cat, res, severity_totals(res)
 
 
 def _env_for(tmp: Path, tree: Path) -> Any:
     from workbench.core.model import Environment
+
     return Environment(workspace=tmp / "ws", home=tmp / "home", extra_roots=[tree], env={}, bins=set())
 
 
@@ -260,6 +287,7 @@ def _warm_op(op: str, tmp: Path, tree: Path, cache: Path) -> dict[str, Any]:
     from workbench.core.lint import PROFILES, lint_paths
     from workbench.core.lint.engine import severity_totals
     from workbench.core.resultcache import ResultCache
+
     out: dict[str, Any] = {"import_s": round(time.perf_counter() - t0, 4)}
     env = _env_for(tmp, tree)
     prof = PROFILES["agentskills"]
@@ -295,6 +323,7 @@ def _run_warm(op: str, tmp: Path, tree: Path, cache: Path, pyc: Path | None) -> 
     import json
     import subprocess
     import sys
+
     env = dict(os.environ)
     if pyc is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -310,10 +339,18 @@ def _run_warm(op: str, tmp: Path, tree: Path, cache: Path, pyc: Path | None) -> 
     return got
 
 
-def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample: int = 0,
-              keystrokes: int = 200, workdir: Path | None = None,
-              progress: Callable[[str], None] | None = None, repeat: int = 3, window: bool = True,
-              rule_sample: int = 2000) -> dict[str, Any]:
+def run_bench(
+    n: int = 10_000,
+    *,
+    corpus: Path | None = None,
+    skills_ref_sample: int = 0,
+    keystrokes: int = 200,
+    workdir: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+    repeat: int = 3,
+    window: bool = True,
+    rule_sample: int = 2000,
+) -> dict[str, Any]:
     """Run every benchmark (see the module docstring) and return the figures.
 
     ``skills_ref_sample``: folders validated by skills-ref (0 = all, the issue's comparison);
@@ -336,13 +373,23 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
 
     say = progress or (lambda s: None)
     corpus = corpus if corpus is not None else corpus_dir()
-    res: dict[str, Any] = {"skills": n, "cpus": os.cpu_count() or 1, "corpus": str(corpus) if corpus else None,
-                           "timings": {}, "notes": []}
+    res: dict[str, Any] = {
+        "skills": n,
+        "cpus": os.cpu_count() or 1,
+        "corpus": str(corpus) if corpus else None,
+        "timings": {},
+        "notes": [],
+    }
     tm = res["timings"]
 
     def record(key: str, wall: float, cpu: float, mode: str, count: int = n, **extra: Any) -> None:
-        tm[key] = {"wall": round(wall, 4), "cpu": round(cpu, 4), "mode": mode,
-                   "per_skill_us": round(1e6 * wall / max(1, count), 1), **extra}
+        tm[key] = {
+            "wall": round(wall, 4),
+            "cpu": round(cpu, 4),
+            "mode": mode,
+            "per_skill_us": round(1e6 * wall / max(1, count), 1),
+            **extra,
+        }
 
     tmp = Path(tempfile.mkdtemp(prefix="wb-bench-", dir=workdir))
     try:
@@ -357,8 +404,10 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
         pyc = None
         if sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
             pyc = tmp / "pyc"
-            res["notes"].append("warm subprocesses use a temporary PYTHONPYCACHEPREFIX (this interpreter "
-                                "does not write bytecode; an installed package has it)")
+            res["notes"].append(
+                "warm subprocesses use a temporary PYTHONPYCACHEPREFIX (this interpreter "
+                "does not write bytecode; an installed package has it)"
+            )
 
         def warm(key: str, op: str, cache: Path, **extra: Any) -> None:
             got = _run_warm(op, tmp, tree, cache, pyc)
@@ -411,15 +460,31 @@ def run_bench(n: int = 10_000, *, corpus: Path | None = None, skills_ref_sample:
             lint_text(t2, kpath, "claude-code")
             times.append((time.perf_counter() - t0) * 1000)
         times.sort()
-        res["keystroke"] = {"lines": 500, "runs": keystrokes, "p50_ms": round(statistics.median(times), 2),
-                            "p95_ms": round(times[int(len(times) * 0.95)], 2), "max_ms": round(times[-1], 2)}
+        res["keystroke"] = {
+            "lines": 500,
+            "runs": keystrokes,
+            "p50_ms": round(statistics.median(times), 2),
+            "p95_ms": round(times[int(len(times) * 0.95)], 2),
+            "max_ms": round(times[-1], 2),
+        }
 
         res["listing_corpus"] = _bench_listing(corpus, tmp) if corpus is not None else None
-        res["issue"] = bench_issue(tree, tmp, n, repeat=repeat, pyc=pyc, window=window,
-                                   skills_ref_sample=skills_ref_sample, rule_sample=rule_sample, say=say)
-        ours = {"cold_1_process": tm["lint_cold_1"]["per_skill_us"],
-                "cold_auto": tm["lint_cold_auto"]["per_skill_us"],
-                "warm_scan_lint_process": round(1e6 * tm["scan_lint_warm"]["process_wall"] / max(1, n), 1)}
+        res["issue"] = bench_issue(
+            tree,
+            tmp,
+            n,
+            repeat=repeat,
+            pyc=pyc,
+            window=window,
+            skills_ref_sample=skills_ref_sample,
+            rule_sample=rule_sample,
+            say=say,
+        )
+        ours = {
+            "cold_1_process": tm["lint_cold_1"]["per_skill_us"],
+            "cold_auto": tm["lint_cold_auto"]["per_skill_us"],
+            "warm_scan_lint_process": round(1e6 * tm["scan_lint_warm"]["process_wall"] / max(1, n), 1),
+        }
         if res["issue"]["lint_cli"].get("wall"):
             ours["cli_lint_cold"] = round(1e6 * res["issue"]["lint_cli"]["wall"] / max(1, n), 1)
         res["skills_ref"] = _skills_ref_ratios(res["issue"]["skills_ref_all"], ours)
@@ -444,7 +509,10 @@ def _bench_listing(corpus: Path, tmp: Path) -> dict[str, Any]:
     from workbench.core.discovery import scan_all
     from workbench.core.listing import render_listing
     from workbench.core.model import Environment
-    env = Environment(workspace=tmp / "ws", home=tmp / "home", env={}, bins=set(), extra_roots=[corpus.resolve()])
+
+    env = Environment(
+        workspace=tmp / "ws", home=tmp / "home", env={}, bins=set(), extra_roots=[corpus.resolve()]
+    )
     cats = scan_all(env)
     per: dict[str, float] = {}
     for cid, cat in cats.items():
@@ -452,8 +520,12 @@ def _bench_listing(corpus: Path, tmp: Path) -> dict[str, Any]:
         t = time.perf_counter()
         render_listing(cat, 200_000)
         per[cid] = round((time.perf_counter() - t) * 1000, 2)
-    return {"skills": len(next(iter(cats.values())).skills), "context_tokens": 200_000, "ms_per_client": per,
-            "total_ms": round(sum(per.values()), 2)}
+    return {
+        "skills": len(next(iter(cats.values())).skills),
+        "context_tokens": 200_000,
+        "ms_per_client": per,
+        "total_ms": round(sum(per.values()), 2),
+    }
 
 
 def _skills_ref_ratios(sr: dict[str, Any] | None, ours_us: dict[str, float]) -> dict[str, Any] | None:
@@ -462,8 +534,13 @@ def _skills_ref_ratios(sr: dict[str, Any] | None, ours_us: dict[str, float]) -> 
     if sr is None:
         return None
     per = sr["per_skill_us"]
-    return {"sample": sr["folders"], "per_skill_us": per, "invalid": sr["invalid"],
-            "ours_per_skill_us": ours_us, "ratio": {k: (round(per / v, 1) if v else None) for k, v in ours_us.items()}}
+    return {
+        "sample": sr["folders"],
+        "per_skill_us": per,
+        "invalid": sr["invalid"],
+        "ours_per_skill_us": ours_us,
+        "ratio": {k: (round(per / v, 1) if v else None) for k, v in ours_us.items()},
+    }
 
 
 def floor(tree: Path) -> dict[str, Any]:
@@ -471,6 +548,7 @@ def floor(tree: Path) -> dict[str, Any]:
     node_modules), read every SKILL.md and parse its frontmatter with PyYAML's C loader.
     Returns ``{"wall": s, "cpu": s, "files": n}``."""
     import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     t, c = time.perf_counter(), time.process_time()
     n = 0
@@ -504,6 +582,7 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     from workbench.core.lint.engine import _EMPTY_CATALOG, CATALOG_RULES, _active, find_skill_files
     from workbench.core.lint.profiles import get_profile
     from workbench.core.skillfile import read_skill_file
+
     files = find_skill_files(tree)
     files = files[:: max(1, len(files) // max(1, sample))][:sample]
     prof = get_profile(profile)
@@ -530,9 +609,14 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
         per[r.code] = round(1e6 * (time.process_time() - c) / max(1, len(ctxs)), 1)
     per = dict(sorted(per.items(), key=lambda kv: -kv[1]))
     n = max(1, len(ctxs))
-    return {"files": len(ctxs), "parse_us": round(1e6 * parse / n, 1),
-            "context_us": round(1e6 * shared / n, 1), "rules_us": per, "total_us": round(sum(per.values()) + 1e6 * shared / n, 1),
-            "over_budget": [k for k, v in per.items() if v > RULE_BUDGET_US]}
+    return {
+        "files": len(ctxs),
+        "parse_us": round(1e6 * parse / n, 1),
+        "context_us": round(1e6 * shared / n, 1),
+        "rules_us": per,
+        "total_us": round(sum(per.values()) + 1e6 * shared / n, 1),
+        "over_budget": [k for k, v in per.items() if v > RULE_BUDGET_US],
+    }
 
 
 def _child_env(home: Path, pyc: Path | None) -> dict[str, str]:
@@ -551,6 +635,7 @@ def run_child(args: list[str], home: Path, pyc: Path | None = None) -> dict[str,
     the window reports its own.)"""
     import subprocess
     import sys
+
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t = time.perf_counter()
         code = subprocess.call([sys.executable, *args], stdout=out, stderr=err, env=_child_env(home, pyc))
@@ -564,12 +649,14 @@ def run_child(args: list[str], home: Path, pyc: Path | None = None) -> dict[str,
     return {"wall": round(wall, 4), "exit": code, "stdout_tail": tail[-1] if tail else ""}
 
 
-def _median_child(args: list[str], tmp: Path, key: str, repeat: int, pyc: Path | None,
-                  warm: bool = False) -> dict[str, Any]:
+def _median_child(
+    args: list[str], tmp: Path, key: str, repeat: int, pyc: Path | None, warm: bool = False
+) -> dict[str, Any]:
     """Median of ``repeat`` runs of ``run_child``, each with a new empty cache folder; with
     ``warm`` each cold run is followed by a warm one on the cache it left (``warm_wall``). When
     the child prints a JSON object last, the median of each of its numbers is added."""
     import json
+
     cold: list[float] = []
     hot: list[float] = []
     printed: list[dict] = []
@@ -594,9 +681,18 @@ def _median_child(args: list[str], tmp: Path, key: str, repeat: int, pyc: Path |
     return out
 
 
-def bench_issue(tree: Path, tmp: Path, n: int, *, repeat: int = 3, pyc: Path | None = None,
-                window: bool = True, skills_ref_sample: int = 0, rule_sample: int = 2000,
-                say: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+def bench_issue(
+    tree: Path,
+    tmp: Path,
+    n: int,
+    *,
+    repeat: int = 3,
+    pyc: Path | None = None,
+    window: bool = True,
+    skills_ref_sample: int = 0,
+    rule_sample: int = 2000,
+    say: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
     """The figures of issue 14's table (module docstring) for the tree of ``n`` skills.
 
     Returns ``{"lint_cli": {...}, "scan_cli": {...}, "lint_one_cli": {...}, "window": {...} |
@@ -604,6 +700,7 @@ def bench_issue(tree: Path, tmp: Path, n: int, *, repeat: int = 3, pyc: Path | N
     are medians of ``repeat`` runs (each run's walls under ``"runs"``). The window is skipped
     (None, with ``"window_skipped"`` saying why) when PySide6 cannot be imported."""
     import importlib.util
+
     out: dict[str, Any] = {}
     home = tmp / "bench-home"
     home.mkdir(exist_ok=True)
@@ -611,20 +708,40 @@ def bench_issue(tree: Path, tmp: Path, n: int, *, repeat: int = 3, pyc: Path | N
     if pyc is not None:  # untimed: compile the bytecode of the CLI once
         run_child(["-m", "workbench.cli", "lint", str(one)], home, pyc)
     say("CLI lint, cold and warm ...")
-    out["lint_cli"] = _median_child(["-m", "workbench.cli", "lint", str(tree), "--format", "json"], tmp,
-                                    "lint", repeat, pyc, warm=True)
+    out["lint_cli"] = _median_child(
+        ["-m", "workbench.cli", "lint", str(tree), "--format", "json"], tmp, "lint", repeat, pyc, warm=True
+    )
     say("CLI scan of all clients, cold ...")
-    out["scan_cli"] = _median_child(["-m", "workbench.cli", "scan", str(tree), "--root", str(tree),
-                                     "--home", str(home), "--client", "all", "--format", "json"], tmp, "scan",
-                                    repeat, pyc)
-    out["lint_one_cli"] = _median_child(["-m", "workbench.cli", "lint", str(one)], tmp, "one",
-                                        max(3, repeat), pyc)
+    out["scan_cli"] = _median_child(
+        [
+            "-m",
+            "workbench.cli",
+            "scan",
+            str(tree),
+            "--root",
+            str(tree),
+            "--home",
+            str(home),
+            "--client",
+            "all",
+            "--format",
+            "json",
+        ],
+        tmp,
+        "scan",
+        repeat,
+        pyc,
+    )
+    out["lint_one_cli"] = _median_child(
+        ["-m", "workbench.cli", "lint", str(one)], tmp, "one", max(3, repeat), pyc
+    )
     out["window"] = None
     if window and importlib.util.find_spec("PySide6") is not None:
         say("window ...")
         try:
-            out["window"] = _median_child(["-m", "workbench.app.benchwindow", str(tree), str(home), str(n)],
-                                          tmp, "window", repeat, pyc)
+            out["window"] = _median_child(
+                ["-m", "workbench.app.benchwindow", str(tree), str(home), str(n)], tmp, "window", repeat, pyc
+            )
         except RuntimeError as exc:
             out["window_skipped"] = str(exc)
     else:
@@ -655,8 +772,12 @@ def _skills_ref_all(tree: Path, sample: int = 0) -> dict[str, Any] | None:
         except Exception:  # noqa: BLE001 - a crash in skills-ref counts as a verdict, not ours
             bad += 1
     wall = time.perf_counter() - t
-    return {"folders": len(dirs), "wall": round(wall, 4),
-            "per_skill_us": round(1e6 * wall / max(1, len(dirs)), 1), "invalid": bad}
+    return {
+        "folders": len(dirs),
+        "wall": round(wall, 4),
+        "per_skill_us": round(1e6 * wall / max(1, len(dirs)), 1),
+        "invalid": bad,
+    }
 
 
 def issue_figures(res: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -693,8 +814,14 @@ def issue_figures(res: dict[str, Any]) -> dict[str, dict[str, Any]]:
         if v is None:
             continue
         est = fixed + (v - fixed) * 10_000 / max(1, n) if key in _SCALED else v
-        out[key] = {"what": what, "value": v, "unit": unit, "target": target, "est_10k": round(est, 3),
-                    "met": est <= target if lower else est >= target}
+        out[key] = {
+            "what": what,
+            "value": v,
+            "unit": unit,
+            "target": target,
+            "est_10k": round(est, 3),
+            "met": est <= target if lower else est >= target,
+        }
         if unit == "s" and fl and fl["wall"] > 0:
             # the same figure in units of this run's floor: comparable across machine speeds (the
             # issue's targets are 1.4x, 0.43x, 2.1x, 2.9x and 0.29x its 0.7 s floor)
@@ -726,67 +853,93 @@ def _issue_lines(res: dict[str, Any]) -> list[str]:
         return []
     iss = res.get("issue") or {}
     n = res["skills"]
-    out = [f"issue 14 targets ({n:,} skills; 'at 10k' scales the figures that grow with the tree; "
-           f"subprocess figures: median of {len((iss.get('lint_cli') or {}).get('runs', [])) or '?'} runs)",
-           f"{'what':70} {'value':>10} {'at 10k':>10} {'target':>10}  verdict  {'÷floor (target)':>16}"]
+    out = [
+        f"issue 14 targets ({n:,} skills; 'at 10k' scales the figures that grow with the tree; "
+        f"subprocess figures: median of {len((iss.get('lint_cli') or {}).get('runs', [])) or '?'} runs)",
+        f"{'what':70} {'value':>10} {'at 10k':>10} {'target':>10}  verdict  {'÷floor (target)':>16}",
+    ]
     for key, r in tab.items():
         u = r["unit"]
         cmp_ = ">=" if key == "skills_ref_ratio" else "<="
-        out.append(f"{r['what'][:70]:70} {r['value']:>7.2f} {u:<2} {r['est_10k']:>7.2f} {u:<2} "
-                   f"{cmp_}{r['target']:>5g} {u:<2}  {'met' if r['met'] else 'NOT met':7}"
-                   + (f"  {r['x_floor']:>6.2f} ({r['target_x_floor']:g})" if "x_floor" in r else ""))
+        out.append(
+            f"{r['what'][:70]:70} {r['value']:>7.2f} {u:<2} {r['est_10k']:>7.2f} {u:<2} "
+            f"{cmp_}{r['target']:>5g} {u:<2}  {'met' if r['met'] else 'NOT met':7}"
+            + (f"  {r['x_floor']:>6.2f} ({r['target_x_floor']:g})" if "x_floor" in r else "")
+        )
     fl, sr = iss.get("floor"), iss.get("skills_ref_all")
     lc = iss.get("lint_cli") or {}
     if fl:
-        out.append(f"floor (walk + read + C YAML, in process): {fl['wall']} s wall, {fl['cpu']} s CPU, "
-                   f"{fl['files']} files")
+        out.append(
+            f"floor (walk + read + C YAML, in process): {fl['wall']} s wall, {fl['cpu']} s CPU, "
+            f"{fl['files']} files"
+        )
     if sr:
-        out.append(f"skills-ref validate() over {sr['folders']} folders in one process: {sr['wall']} s "
-                   f"({sr['per_skill_us']} µs/skill), {sr['invalid']} invalid; lint CLI cold "
-                   f"{lc.get('wall')} s "
-                   f"(runs {lc.get('runs')}), warm {lc.get('warm_wall')} s (runs {lc.get('warm_runs')})")
+        out.append(
+            f"skills-ref validate() over {sr['folders']} folders in one process: {sr['wall']} s "
+            f"({sr['per_skill_us']} µs/skill), {sr['invalid']} invalid; lint CLI cold "
+            f"{lc.get('wall')} s "
+            f"(runs {lc.get('runs')}), warm {lc.get('warm_wall')} s (runs {lc.get('warm_runs')})"
+        )
     w = iss.get("window")
     if w:
-        out.append(f"window: populated {w.get('populated')} s (runs {w.get('populated_runs')}), complete "
-                   f"{w.get('complete')} s, longest GUI-thread block {w.get('max_block_ms')} ms, "
-                   f"{w.get('blocks_over_50ms')} blocks over 50 ms, peak RSS {w.get('rss_mb')} MB")
+        out.append(
+            f"window: populated {w.get('populated')} s (runs {w.get('populated_runs')}), complete "
+            f"{w.get('complete')} s, longest GUI-thread block {w.get('max_block_ms')} ms, "
+            f"{w.get('blocks_over_50ms')} blocks over 50 ms, peak RSS {w.get('rss_mb')} MB"
+        )
     elif iss.get("window_skipped"):
         out.append(f"window: not measured ({iss['window_skipped']})")
     ru = iss.get("rules")
     if ru:
         top = ", ".join(f"{c} {v}" for c, v in list(ru["rules_us"].items())[:12])
-        out += [f"per-file cost (µs/file, CPU, {ru['files']} files): read+parse {ru['parse_us']}, rules "
-                f"{ru['total_us']} of which shared context {ru['context_us']}; costliest: {top}",
-                f"rules over the {RULE_BUDGET_US:g} µs budget: {', '.join(ru['over_budget']) or 'none'}"]
+        out += [
+            f"per-file cost (µs/file, CPU, {ru['files']} files): read+parse {ru['parse_us']}, rules "
+            f"{ru['total_us']} of which shared context {ru['context_us']}; costliest: {top}",
+            f"rules over the {RULE_BUDGET_US:g} µs budget: {', '.join(ru['over_budget']) or 'none'}",
+        ]
     return out + [""]
 
 
 def format_table(res: dict[str, Any]) -> str:
     """The figures of ``run_bench`` as a text table (issue 14's targets first)."""
     n = res["skills"]
-    out = [f"workbench bench: {n:,} skills, {res['cpus']} CPU(s), corpus: {res['corpus'] or 'built-in set'}",
-           "", *_issue_lines(res),
-           "cold = every cache empty; warm = unchanged tree, a new process with the on-disk caches "
-           "('process s' = that whole process: start + imports + work)",
-           "", f"{'what':44} {'wall s':>8} {'cpu s':>8} {'µs/skill':>9} {'10k est s':>10} {'process s':>10}"]
+    out = [
+        f"workbench bench: {n:,} skills, {res['cpus']} CPU(s), corpus: {res['corpus'] or 'built-in set'}",
+        "",
+        *_issue_lines(res),
+        "cold = every cache empty; warm = unchanged tree, a new process with the on-disk caches "
+        "('process s' = that whole process: start + imports + work)",
+        "",
+        f"{'what':44} {'wall s':>8} {'cpu s':>8} {'µs/skill':>9} {'10k est s':>10} {'process s':>10}",
+    ]
     for key, label in _ROWS:
         r = res["timings"].get(key)
         if r:
             pw = r.get("process_wall")
-            out.append(f"{label:44} {r['wall']:8.3f} {r['cpu']:8.3f} {r['per_skill_us']:9.1f} "
-                       f"{r['wall'] * 10_000 / max(1, n):10.2f} " + (f"{pw:10.3f}" if pw is not None else f"{'':>10}"))
+            out.append(
+                f"{label:44} {r['wall']:8.3f} {r['cpu']:8.3f} {r['per_skill_us']:9.1f} "
+                f"{r['wall'] * 10_000 / max(1, n):10.2f} "
+                + (f"{pw:10.3f}" if pw is not None else f"{'':>10}")
+            )
     k = res["keystroke"]
-    out += ["", f"keystroke -> diagnostics ({k['lines']}-line SKILL.md, {k['runs']} runs): p50 {k['p50_ms']} ms, "
-                f"p95 {k['p95_ms']} ms, max {k['max_ms']} ms"]
+    out += [
+        "",
+        f"keystroke -> diagnostics ({k['lines']}-line SKILL.md, {k['runs']} runs): p50 {k['p50_ms']} ms, "
+        f"p95 {k['p95_ms']} ms, max {k['max_ms']} ms",
+    ]
     lc = res.get("listing_corpus")
     if lc:
-        out.append(f"listing render, corpus ({lc['skills']} skills, 200k context): {lc['total_ms']} ms for all 8 "
-                   "clients (" + ", ".join(f"{c} {v}" for c, v in lc["ms_per_client"].items()) + ")")
+        out.append(
+            f"listing render, corpus ({lc['skills']} skills, 200k context): {lc['total_ms']} ms for all 8 "
+            "clients (" + ", ".join(f"{c} {v}" for c, v in lc["ms_per_client"].items()) + ")"
+        )
     sr = res.get("skills_ref")
     if sr:
         ours, ratio = sr["ours_per_skill_us"], sr["ratio"]
-        out.append(f"skills-ref validate(): {sr['per_skill_us']} µs/skill on {sr['sample']} skills; ours: "
-                   + "; ".join(f"{k.replace('_', ' ')} {ours[k]} µs -> {ratio[k]}x" for k in ours))
+        out.append(
+            f"skills-ref validate(): {sr['per_skill_us']} µs/skill on {sr['sample']} skills; ours: "
+            + "; ".join(f"{k.replace('_', ' ')} {ours[k]} µs -> {ratio[k]}x" for k in ours)
+        )
     else:
         out.append("skills-ref: not installed (pip install 'skill-workbench[bench]' to compare)")
     for note in res.get("notes", []):
@@ -804,6 +957,7 @@ def _main(argv: list[str]) -> int:
     process that is about to end anyway."""
     import json
     import sys
+
     if len(argv) == 5 and argv[0] == "--warm":
         got = _warm_op(argv[1], Path(argv[2]), Path(argv[3]), Path(argv[4]))
         sys.stdout.write(json.dumps(got) + "\n")
@@ -815,4 +969,5 @@ def _main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     import sys as _sys
+
     _sys.exit(_main(_sys.argv[1:]))

@@ -39,8 +39,12 @@ def demo_environment(**overrides) -> Environment:
     ``overrides`` are passed to ``Environment`` (e.g. ``touched=[...]``, ``trusted=False``).
     """
     d = demo_dir()
-    kw = dict(workspace=d / "workspace", home=d / "home", bins=set(DEMO_BINS),
-              env={"PATH": os.environ.get("PATH", "")})
+    kw = dict(
+        workspace=d / "workspace",
+        home=d / "home",
+        bins=set(DEMO_BINS),
+        env={"PATH": os.environ.get("PATH", "")},
+    )
     kw.update(overrides)
     env = Environment(**kw)
     env._git_root = env.workspace  # pinned: see the docstring
@@ -66,14 +70,18 @@ def ensure_demo_proposal(env: Environment | None = None) -> str | None:
     env = env or demo_environment()
     try:
         from workbench.core.workshop import WorkshopStore
+
         store = WorkshopStore(env.workspace)
         for p in store.list():
             if p.source == "demo":
                 return p.id
         target = env.workspace / ".claude" / "skills" / "code-review" / "SKILL.md"
         p = store.propose_description_update(
-            target, DEMO_PROPOSAL_DESCRIPTION, source="demo",
-            note="Example proposal shipped with the demo: review the diff, then apply or reject.")
+            target,
+            DEMO_PROPOSAL_DESCRIPTION,
+            source="demo",
+            note="Example proposal shipped with the demo: review the diff, then apply or reject.",
+        )
         return p.id
     except Exception:  # noqa: BLE001 - a demo nicety must never break opening the demo
         return None

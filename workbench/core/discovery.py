@@ -52,8 +52,17 @@ from workbench.core.fscache import stat as _fs_stat
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill
 from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
 
-__all__ = ["ParseCache", "scan", "scan_all", "workspace_root_candidate", "use_workspace_as_root",
-           "WORKSPACE_MODES", "WorkspaceTreatment", "workspace_treatment", "apply_workspace_mode"]
+__all__ = [
+    "ParseCache",
+    "scan",
+    "scan_all",
+    "workspace_root_candidate",
+    "use_workspace_as_root",
+    "WORKSPACE_MODES",
+    "WorkspaceTreatment",
+    "workspace_treatment",
+    "apply_workspace_mode",
+]
 
 
 class ParseCache:
@@ -85,6 +94,7 @@ class ParseCache:
         self.store = None
         if persist:
             from workbench.core.parsestore import ParseStore
+
             base = None if persist is True else Path(persist)  # type: ignore[arg-type]
             self.store = ParseStore(None if base is None else base / "parse")
             self.dirs = default_dir_cache(None if base is None else base / "fs")
@@ -107,7 +117,11 @@ class ParseCache:
             if ent is not None and ent[0] == ident:
                 self.hits += 1
                 return ent[1]
-        sf = self.store.get(key, st, path if isinstance(path, Path) else None) if self.store is not None else None
+        sf = (
+            self.store.get(key, st, path if isinstance(path, Path) else None)
+            if self.store is not None
+            else None
+        )
         if sf is None:
             sf = read_skill_file(key)
             if self.store is not None:
@@ -142,6 +156,7 @@ class ParseCache:
         if not todo:
             return 0
         from workbench.core.lint.engine import _parallel_ok
+
         cpus = os.cpu_count() or 1
         if jobs is None:
             jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
@@ -199,6 +214,7 @@ PREFETCH_MIN = 200
 def _facts_chunk(paths: list[str]) -> list[tuple | None]:
     """Worker entry point: ``skillfile_facts`` for each path (None when not marshal-able)."""
     import marshal
+
     out: list[tuple | None] = []
     for p in paths:
         f = skillfile_facts(read_skill_file(p))
@@ -213,8 +229,9 @@ def _facts_chunk(paths: list[str]) -> list[tuple | None]:
 def _facts_parallel(paths: list[str], jobs: int) -> list[tuple | None] | None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+
     size = max(25, -(-len(paths) // (jobs * 4)))
-    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
+    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
             got = list(ex.map(_facts_chunk, chunks))
@@ -261,6 +278,7 @@ def _finder(profile, env: Environment, walks: dict | None, dirs: DirCache | None
             if walks is not None:
                 walks[key] = got
         return got
+
     return find
 
 
@@ -273,8 +291,9 @@ def read_name(rr: ReadResult, sf: SkillFile | None, path: Path) -> str:
     return rr.name or best_name(sf, path)
 
 
-def scan(env: Environment, client_id: str, cache: ParseCache | None = None,
-         *, _walks: dict | None = None) -> Catalog:
+def scan(
+    env: Environment, client_id: str, cache: ParseCache | None = None, *, _walks: dict | None = None
+) -> Catalog:
     """Every root of ``client_id`` and every SKILL.md under them, with status and reason.
 
     Args:
@@ -303,8 +322,9 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
     profile = get_profile(client_id)
     cache = cache if cache is not None else ParseCache()
     notes: list[str] = []
-    roots = _dedupe_roots(_collection_roots(profile.roots(env), env, notes),
-                          getattr(profile, "dedupe_roots", True), notes)
+    roots = _dedupe_roots(
+        _collection_roots(profile.roots(env), env, notes), getattr(profile, "dedupe_roots", True), notes
+    )
     skills: list[Skill] = []
     find = _finder(profile, env, _walks, getattr(cache, "dirs", None))
     seen_files: dict[object, Skill] = {}
@@ -316,8 +336,10 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
         covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
         rules = profile.installed_rules()
         real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
-        found_per_root = [(r, installed_view(list(fl), r.path, rules, covered, real_dir)
-                           if is_installed_extra(r) else fl) for r, fl in found_per_root]
+        found_per_root = [
+            (r, installed_view(list(fl), r.path, rules, covered, real_dir) if is_installed_extra(r) else fl)
+            for r, fl in found_per_root
+        ]
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
         prefetch([f.path for _, fl in found_per_root for f in fl])
@@ -364,8 +386,11 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
             if dedupe_files:
                 seen_files[real] = sk
             if not root.active:
-                sk.status = profile.inactive_status(root, env) if hasattr(profile, "inactive_status") \
+                sk.status = (
+                    profile.inactive_status(root, env)
+                    if hasattr(profile, "inactive_status")
                     else "conditional"
+                )
                 sk.reason = root.condition or "its root is not active"
             else:
                 g = profile.gate(sk, env)
@@ -379,8 +404,14 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
     save = getattr(cache, "save", None)
     if save is not None:
         save()
-    return Catalog(client=client_id, env=env, roots=roots, skills=skills,
-                   scan_seconds=time.perf_counter() - t0, notes=notes)
+    return Catalog(
+        client=client_id,
+        env=env,
+        roots=roots,
+        skills=skills,
+        scan_seconds=time.perf_counter() - t0,
+        notes=notes,
+    )
 
 
 def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Catalog]:
@@ -437,8 +468,10 @@ def _collection_roots(roots: list[Root], env: Environment, notes: list[str]) -> 
     if shown:
         names = ", ".join(_rel(r.path, ws) for r in shown[:3]) + (", ..." if len(shown) > 3 else "")
         many = len(shown) > 1
-        notes.append(f"{ws.name or ws} is shown as a collection: the project root{'s' if many else ''}"
-                     f" inside it ({names}) {'are' if many else 'is'} not scanned as such")
+        notes.append(
+            f"{ws.name or ws} is shown as a collection: the project root{'s' if many else ''}"
+            f" inside it ({names}) {'are' if many else 'is'} not scanned as such"
+        )
     return [r for r in roots if r not in dropped] if dropped else roots
 
 
@@ -452,8 +485,12 @@ def _rel(p: Path, ws: Path) -> str:
 def _project_roots(env: Environment) -> list[tuple[str, Root]]:
     """(client id, root) for every existing project-level root inside the workspace."""
     ws = env.workspace
-    return [(cid, r) for cid in CLIENT_IDS for r in get_profile(cid).roots(env)
-            if r.exists and _is_project_root_in(r, ws) and not is_installed_extra(r)]
+    return [
+        (cid, r)
+        for cid in CLIENT_IDS
+        for r in get_profile(cid).roots(env)
+        if r.exists and _is_project_root_in(r, ws) and not is_installed_extra(r)
+    ]
 
 
 def workspace_root_candidate(env: Environment) -> Path | None:
@@ -516,19 +553,28 @@ def workspace_treatment(env: Environment, mode: str = "auto") -> WorkspaceTreatm
         mode = "collection" if env.collection or workspace_root_candidate(env) is not None else "project"
     if mode == "collection":
         return WorkspaceTreatment(
-            requested=requested, mode="collection",
-            banner=(f"Showing {name} as a collection: its skills as if installed where each client "
-                    "looks (an extra root, lowest precedence)."),
-            toggle_label="Open as a project", other="project")
+            requested=requested,
+            mode="collection",
+            banner=(
+                f"Showing {name} as a collection: its skills as if installed where each client "
+                "looks (an extra root, lowest precedence)."
+            ),
+            toggle_label="Open as a project",
+            other="project",
+        )
     inside = _project_roots(env)
     banner = ""
     if inside:
         banner = f"Showing {name} as a project: each client scans its own roots in it."
     elif _has_skill(ws, EXTRA_RULES.max_depth or 8):
-        banner = (f"Showing {name} as a project: it holds skills but no client root, so no client "
-                  "sees them.")
-    return WorkspaceTreatment(requested=requested, mode="project", banner=banner,
-                              toggle_label="Show as a collection", other="collection")
+        banner = f"Showing {name} as a project: it holds skills but no client root, so no client sees them."
+    return WorkspaceTreatment(
+        requested=requested,
+        mode="project",
+        banner=banner,
+        toggle_label="Show as a collection",
+        other="collection",
+    )
 
 
 def apply_workspace_mode(env: Environment, mode: str = "auto") -> WorkspaceTreatment:

@@ -62,8 +62,13 @@ class Finding:
     fix: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"step": self.step, "level": self.level, "title": self.title,
-                "detail": self.detail, "fix": self.fix}
+        return {
+            "step": self.step,
+            "level": self.level,
+            "title": self.title,
+            "detail": self.detail,
+            "fix": self.fix,
+        }
 
 
 @dataclass
@@ -101,17 +106,29 @@ class ClientExplanation:
         return LEVELS[worst]
 
     def to_json(self) -> dict[str, Any]:
-        return {"client": self.client, "query": self.query, "name": self.name, "path": self.path,
-                "status": self.status, "listing_state": self.listing_state,
-                "context_tokens": self.context_tokens, "level": self.level,
-                "findings": [f.to_json() for f in self.findings],
-                "overlaps": [o.to_json() for o in self.overlaps],
-                "similarity": SIMILARITY_LABEL}
+        return {
+            "client": self.client,
+            "query": self.query,
+            "name": self.name,
+            "path": self.path,
+            "status": self.status,
+            "listing_state": self.listing_state,
+            "context_tokens": self.context_tokens,
+            "level": self.level,
+            "findings": [f.to_json() for f in self.findings],
+            "overlaps": [o.to_json() for o in self.overlaps],
+            "similarity": SIMILARITY_LABEL,
+        }
 
 
-def explain(env: Environment, name_or_path: str, clients: Iterable[str] | None = None,
-            context_tokens: int | None = None, catalogs: dict[str, Catalog] | None = None,
-            options: dict[str, Any] | None = None) -> list[ClientExplanation]:
+def explain(
+    env: Environment,
+    name_or_path: str,
+    clients: Iterable[str] | None = None,
+    context_tokens: int | None = None,
+    catalogs: dict[str, Catalog] | None = None,
+    options: dict[str, Any] | None = None,
+) -> list[ClientExplanation]:
     """Explain ``name_or_path`` for each client (default: every client).
 
     Args:
@@ -129,10 +146,11 @@ def explain(env: Environment, name_or_path: str, clients: Iterable[str] | None =
     from workbench.core.model import CLIENT_IDS
 
     out = []
-    for cid in (list(clients) if clients else list(CLIENT_IDS)):
+    for cid in list(clients) if clients else list(CLIENT_IDS):
         cat = (catalogs or {}).get(cid)
         if cat is None:
             from workbench.core.discovery import scan  # built in parallel; imported late
+
             cat = scan(env, cid)
         out.append(explain_catalog(cat, name_or_path, context_tokens, options))
     return out
@@ -140,6 +158,7 @@ def explain(env: Environment, name_or_path: str, clients: Iterable[str] | None =
 
 def _display(cid: str) -> str:
     from workbench.core.clients import DISPLAY_NAMES
+
     return DISPLAY_NAMES.get(cid, cid)
 
 
@@ -184,22 +203,30 @@ def _best_root(catalog: Catalog):
 
 
 def _not_found(catalog: Catalog, query: str, exp: ClientExplanation) -> None:
-    name = Path(query).parent.name if _looks_like_path(query) and query.endswith("SKILL.md") else \
-        (Path(query).name if _looks_like_path(query) else query)
+    name = (
+        Path(query).parent.name
+        if _looks_like_path(query) and query.endswith("SKILL.md")
+        else (Path(query).name if _looks_like_path(query) else query)
+    )
     root = _best_root(catalog)
     target = f"{root.path}/{name}/SKILL.md" if root is not None else f"<root>/{name}/SKILL.md"
     roots = ", ".join(f"{r.path}{'' if r.exists else ' (missing)'}" for r in catalog.roots[:6])
     more = f" (+{len(catalog.roots) - 6} more)" if len(catalog.roots) > 6 else ""
-    detail = f"{exp.display_name} scans: {roots}{more}." if catalog.roots else \
-        f"{exp.display_name} scans no roots in this environment."
+    detail = (
+        f"{exp.display_name} scans: {roots}{more}."
+        if catalog.roots
+        else f"{exp.display_name} scans no roots in this environment."
+    )
     if _looks_like_path(query):
         p = Path(query).expanduser().absolute()
         under = [r for r in catalog.roots if str(p).startswith(str(r.path) + os.sep)]
         if under:
             r = under[0]
             title = f"Not found by {exp.display_name}, although it is under {r.path}"
-            detail += (f" {exp.display_name} looks {plural(r.max_depth, 'level')} below that root"
-                       f"{' (' + r.note + ')' if r.note else ''}.")
+            detail += (
+                f" {exp.display_name} looks {plural(r.max_depth, 'level')} below that root"
+                f"{' (' + r.note + ')' if r.note else ''}."
+            )
         else:
             title = f"Not under any root {exp.display_name} scans"
     else:
@@ -207,8 +234,9 @@ def _not_found(catalog: Catalog, query: str, exp: ClientExplanation) -> None:
     exp.findings.append(Finding("found", "error", title, detail, f"Move it to {target}"))
 
 
-def _fit_length(catalog: Catalog, skill: Skill, ctx: int | None,
-                options: dict[str, Any] | None) -> int | None:
+def _fit_length(
+    catalog: Catalog, skill: Skill, ctx: int | None, options: dict[str, Any] | None
+) -> int | None:
     """The longest description prefix (>= 1 char) that this client lists in full, or None."""
     desc = skill.description or ""
     if not desc:
@@ -237,19 +265,32 @@ def _fit_length(catalog: Catalog, skill: Skill, ctx: int | None,
 def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
     mode = s.parse_mode
     state = getattr(s.file, "state", None)
-    quote_fix = ("Quote the description (description: \"...\"): an unquoted ': ' or ' #' inside it "
-                 "breaks YAML. Check with `workbench lint`.")
+    quote_fix = (
+        "Quote the description (description: \"...\"): an unquoted ': ' or ' #' inside it "
+        "breaks YAML. Check with `workbench lint`."
+    )
     if mode == "strict":
         return Finding("parsed", "ok", "Frontmatter parsed strictly")
     if mode == "fallback":
-        return Finding("parsed", "warn", f"Read by {disp}'s fallback parser, not as YAML",
-                       s.parse_note or "The YAML did not parse; a line parser recovered the fields.",
-                       quote_fix if state == "yaml-error" else "Make the frontmatter valid YAML.")
+        return Finding(
+            "parsed",
+            "warn",
+            f"Read by {disp}'s fallback parser, not as YAML",
+            s.parse_note or "The YAML did not parse; a line parser recovered the fields.",
+            quote_fix if state == "yaml-error" else "Make the frontmatter valid YAML.",
+        )
     if mode == "dropped":
-        return Finding("parsed", "warn", "Loaded with every frontmatter field dropped",
-                       s.parse_note or (f"{disp} keeps the skill but ignores the broken frontmatter: "
-                                        "name falls back to the folder, description to the body."),
-                       quote_fix if state in ("yaml-error", None) else "Fix the frontmatter.")
+        return Finding(
+            "parsed",
+            "warn",
+            "Loaded with every frontmatter field dropped",
+            s.parse_note
+            or (
+                f"{disp} keeps the skill but ignores the broken frontmatter: "
+                "name falls back to the folder, description to the body."
+            ),
+            quote_fix if state in ("yaml-error", None) else "Fix the frontmatter.",
+        )
     reason = s.reason or s.parse_note or "the client could not read it"
     fix = quote_fix if state == "yaml-error" else "Fix the frontmatter (run `workbench lint`)."
     raw = (s.fields or {}).get("description") or s.description
@@ -259,16 +300,23 @@ def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
         except Exception:  # never crash on a skill file
             raw = None
     desc_len = len(" ".join(str(raw or "").split()))
-    if client == "codex" and (desc_len > CODEX_MAX_DESCRIPTION
-                              or "maximum length of 1024" in (s.reason or "")):
-        fix = (f"Shorten the description to {CODEX_MAX_DESCRIPTION:,} characters (it is "
-               f"{desc_len:,}): Codex rejects longer ones, other clients truncate.")
+    if client == "codex" and (
+        desc_len > CODEX_MAX_DESCRIPTION or "maximum length of 1024" in (s.reason or "")
+    ):
+        fix = (
+            f"Shorten the description to {CODEX_MAX_DESCRIPTION:,} characters (it is "
+            f"{desc_len:,}): Codex rejects longer ones, other clients truncate."
+        )
     return Finding("parsed", "error", f"Rejected by {disp}: {reason}", s.parse_note, fix)
 
 
-def explain_catalog(catalog: Catalog, name_or_path: str, context_tokens: int | None = None,
-                    options: dict[str, Any] | None = None,
-                    report: ListingReport | None = None) -> ClientExplanation:
+def explain_catalog(
+    catalog: Catalog,
+    name_or_path: str,
+    context_tokens: int | None = None,
+    options: dict[str, Any] | None = None,
+    report: ListingReport | None = None,
+) -> ClientExplanation:
     """Explain one skill in one client's catalog. See the module docstring for the steps."""
     cid = catalog.client
     disp = _display(cid)
@@ -284,24 +332,36 @@ def explain_catalog(catalog: Catalog, name_or_path: str, context_tokens: int | N
     # 1. found
     reason_l = (s.reason or "").lower()
     walk_skip = s.status == "skipped" and (
-        s.file is None or any(reason_l.startswith(k) for k in WALK_SKIP_PREFIXES))
+        s.file is None or any(reason_l.startswith(k) for k in WALK_SKIP_PREFIXES)
+    )
     if walk_skip:
         target = f"{root.path}/{s.path.parent.name}/"
-        deep = reason_l.startswith(("too deep", "inside the skill folder")) or \
-            s.depth > max(1, root.max_depth)
-        exp.findings.append(Finding(
-            "found", "error", f"Skipped: {s.reason or 'not found by the client'}",
-            f"{s.path} is under {root.path} ({root.scope}) at depth {s.depth}; {disp} looks "
-            f"{plural(root.max_depth, 'level')} below this root.",
-            f"Move it to {target}" if deep else "See the reason; run `workbench scan` for details."))
+        deep = reason_l.startswith(("too deep", "inside the skill folder")) or s.depth > max(
+            1, root.max_depth
+        )
+        exp.findings.append(
+            Finding(
+                "found",
+                "error",
+                f"Skipped: {s.reason or 'not found by the client'}",
+                f"{s.path} is under {root.path} ({root.scope}) at depth {s.depth}; {disp} looks "
+                f"{plural(root.max_depth, 'level')} below this root.",
+                f"Move it to {target}" if deep else "See the reason; run `workbench scan` for details.",
+            )
+        )
         return exp
     detail = f"{s.path}: depth {s.depth} below the root, scope {root.scope}, precedence {root.precedence}."
     if root.label:
         detail = f"{root.label}. " + detail
-    exp.findings.append(Finding("found", "ok" if root.verified else "info",
-                                f"Found under {root.path}", detail + (
-                                    "" if root.verified else " This root is unverified for "
-                                    f"{disp} (see the reference notes).")))
+    exp.findings.append(
+        Finding(
+            "found",
+            "ok" if root.verified else "info",
+            f"Found under {root.path}",
+            detail
+            + ("" if root.verified else f" This root is unverified for {disp} (see the reference notes)."),
+        )
+    )
     # 2. parsed
     pf = _parse_finding(s, cid, disp)
     exp.findings.append(pf)
@@ -312,34 +372,55 @@ def explain_catalog(catalog: Catalog, name_or_path: str, context_tokens: int | N
         fixes = {
             "hidden": hidden_fix(s.reason or ""),
             "gated": "Install the missing requirement (or simulate it with --bin/--env/--os), or "
-                     "trust the folder.",
+            "trust the folder.",
             "conditional": "It activates only once a matching file is touched (--touched PATH); "
-                           "drop `paths` or the nested location if it should always be listed.",
+            "drop `paths` or the nested location if it should always be listed.",
         }
-        exp.findings.append(Finding("gated", "error" if s.status != "conditional" else "warn",
-                                    f"{s.status.capitalize()}: {s.reason or 'not offered to the model'}",
-                                    "", fixes[s.status]))
+        exp.findings.append(
+            Finding(
+                "gated",
+                "error" if s.status != "conditional" else "warn",
+                f"{s.status.capitalize()}: {s.reason or 'not offered to the model'}",
+                "",
+                fixes[s.status],
+            )
+        )
     else:
         exp.findings.append(Finding("gated", "ok", "Not gated"))
     # 4. shadowed
     same = [o for o in catalog.skills if o is not s and o.name == s.name and o.status != "skipped"]
     if s.status == "shadowed":
-        exp.findings.append(Finding(
-            "shadowed", "error", f"Shadowed by {s.shadowed_by}",
-            f"Two skills are named {s.name!r}; {disp} keeps only the winner ({catalog_policy(cid)}).",
-            "Rename this skill (name and folder) or remove the other copy."))
+        exp.findings.append(
+            Finding(
+                "shadowed",
+                "error",
+                f"Shadowed by {s.shadowed_by}",
+                f"Two skills are named {s.name!r}; {disp} keeps only the winner ({catalog_policy(cid)}).",
+                "Rename this skill (name and folder) or remove the other copy.",
+            )
+        )
     elif same and s.status == "listed":
         losers = [o for o in same if o.status == "shadowed"]
         both = [o for o in same if o.status == "listed"]
         if both:
-            exp.findings.append(Finding(
-                "shadowed", "warn", f"{len(both) + 1} skills named {s.name!r} are all listed",
-                ", ".join(str(o.path) for o in both),
-                "Give each skill a unique name; the model cannot tell them apart."))
+            exp.findings.append(
+                Finding(
+                    "shadowed",
+                    "warn",
+                    f"{len(both) + 1} skills named {s.name!r} are all listed",
+                    ", ".join(str(o.path) for o in both),
+                    "Give each skill a unique name; the model cannot tell them apart.",
+                )
+            )
         else:
-            exp.findings.append(Finding(
-                "shadowed", "info", f"Shadows {plural(len(losers), 'other skill')} named {s.name!r}",
-                ", ".join(str(o.path) for o in losers)))
+            exp.findings.append(
+                Finding(
+                    "shadowed",
+                    "info",
+                    f"Shadows {plural(len(losers), 'other skill')} named {s.name!r}",
+                    ", ".join(str(o.path) for o in losers),
+                )
+            )
     else:
         exp.findings.append(Finding("shadowed", "ok", "No other skill has this name"))
     if s.status != "listed":
@@ -356,24 +437,33 @@ def explain_catalog(catalog: Catalog, name_or_path: str, context_tokens: int | N
     else:
         exp.listing_state = e.state
         if e.state == "full":
-            exp.findings.append(Finding("listed", "ok",
-                                        f"Listed in full ({e.description_chars:,} chars)", budget.strip()))
+            exp.findings.append(
+                Finding("listed", "ok", f"Listed in full ({e.description_chars:,} chars)", budget.strip())
+            )
         else:
             fit = _fit_length(catalog, s, ctx, options) if e.description_chars else None
             if fit:
-                fix = (f"Shorten the description to {fit:,} characters (now {e.description_chars:,}) "
-                       f"to fit {where}.")
+                fix = (
+                    f"Shorten the description to {fit:,} characters (now {e.description_chars:,}) "
+                    f"to fit {where}."
+                )
             elif cid == "claude-code":
-                fix = (f"Mark it most used (--most-used {s.name}) or shorten the descriptions listed "
-                       "before it; Claude Code drops descriptions of the least-used skills first.")
+                fix = (
+                    f"Mark it most used (--most-used {s.name}) or shorten the descriptions listed "
+                    "before it; Claude Code drops descriptions of the least-used skills first."
+                )
             else:
-                fix = ("Shortening this description alone is not enough: fewer skills (or shorter "
-                       "names/paths) are needed at this context size.")
+                fix = (
+                    "Shortening this description alone is not enough: fewer skills (or shorter "
+                    "names/paths) are needed at this context size."
+                )
             if e.state == "truncated":
                 title = f"Truncated to {e.shown_chars:,} of {e.description_chars:,} characters"
                 if cid == "claude-code" and e.note.startswith("cut at"):
-                    fix = (f"Shorten description + when_to_use to 1,536 characters (now "
-                           f"{e.description_chars:,}).")
+                    fix = (
+                        f"Shorten description + when_to_use to 1,536 characters (now "
+                        f"{e.description_chars:,})."
+                    )
                 lvl = "warn"
             elif e.state == "name-only":
                 title = f"Listed by name only: the model sees none of its {e.description_chars:,}-char description"
@@ -381,25 +471,40 @@ def explain_catalog(catalog: Catalog, name_or_path: str, context_tokens: int | N
             else:
                 title = "Omitted from the listing"
                 lvl = "error"
-            exp.findings.append(Finding("listed", lvl, f"{title} ({where})",
-                                        (e.note + "." if e.note else "") + budget, fix))
+            exp.findings.append(
+                Finding("listed", lvl, f"{title} ({where})", (e.note + "." if e.note else "") + budget, fix)
+            )
     # 6. overlap
     mine = (s.description or "") + " " + (s.when_to_use or "")
-    cands = [(str(o.path), o.name, (o.description or "") + " " + (o.when_to_use or ""))
-             for o in catalog.skills if o.status == "listed" and o is not s]
+    cands = [
+        (str(o.path), o.name, (o.description or "") + " " + (o.when_to_use or ""))
+        for o in catalog.skills
+        if o.status == "listed" and o is not s
+    ]
     exp.overlaps = top_overlaps(mine, cands, k=3)
     if exp.overlaps:
         top = exp.overlaps[0].score
         txt = ", ".join(f"{o.name} ({o.score:.2f})" for o in exp.overlaps)
-        exp.findings.append(Finding(
-            "overlap", "warn" if top >= 0.3 else "info", f"Most similar listed skills: {txt}",
-            SIMILARITY_LABEL + ". Shared words: " + "; ".join(
-                f"{o.name}: {', '.join(o.shared[:8])}" for o in exp.overlaps),
-            ("Say in the description what only this skill does (and when not to use it), so the "
-             "model can tell it from the others." if top >= 0.3 else None)))
+        exp.findings.append(
+            Finding(
+                "overlap",
+                "warn" if top >= 0.3 else "info",
+                f"Most similar listed skills: {txt}",
+                SIMILARITY_LABEL
+                + ". Shared words: "
+                + "; ".join(f"{o.name}: {', '.join(o.shared[:8])}" for o in exp.overlaps),
+                (
+                    "Say in the description what only this skill does (and when not to use it), so the "
+                    "model can tell it from the others."
+                    if top >= 0.3
+                    else None
+                ),
+            )
+        )
     else:
-        exp.findings.append(Finding("overlap", "ok", "No listed skill shares description words",
-                                    SIMILARITY_LABEL))
+        exp.findings.append(
+            Finding("overlap", "ok", "No listed skill shares description words", SIMILARITY_LABEL)
+        )
     # 7. invoked
     exp.findings.extend(invocation_findings(s, cid))
     return exp
@@ -409,8 +514,10 @@ def hidden_fix(reason: str) -> str:
     """The fix for a hidden skill, from its actual cause (the client's reason text)."""
     r = reason.lower()
     if "allow_implicit_invocation" in r:
-        return ("Set policy.allow_implicit_invocation: true (or delete the line) in the skill's "
-                "agents/openai.yaml if Codex's model should pick it.")
+        return (
+            "Set policy.allow_implicit_invocation: true (or delete the line) in the skill's "
+            "agents/openai.yaml if Codex's model should pick it."
+        )
     if "config.toml" in r:
         return "Remove the [[skills.config]] entry (or set enabled = true) in Codex's config.toml."
     if "openclaw.json" in r:
@@ -418,8 +525,10 @@ def hidden_fix(reason: str) -> str:
     if "description" in r:
         return "Add a description: this client lists only skills that have one."
     if "disable-model-invocation" in r:
-        return ("Remove disable-model-invocation: true if the model should pick it (users can still "
-                "invoke it by name either way).")
+        return (
+            "Remove disable-model-invocation: true if the model should pick it (users can still "
+            "invoke it by name either way)."
+        )
     return "See the reason above; change what it names if the model should pick this skill."
 
 

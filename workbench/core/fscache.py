@@ -41,8 +41,23 @@ from typing import NamedTuple
 
 from workbench.core.safefile import atomic_write
 
-__all__ = ["snapshot", "stat", "mtime", "fast_path", "abskey", "current_memo", "DirCache", "Listing", "default_dir_cache", "RACY_NS",
-           "SKILL_NONE", "SKILL_FILE", "SKILL_LINK", "SKILL_DIR", "SKILL_OTHER"]
+__all__ = [
+    "snapshot",
+    "stat",
+    "mtime",
+    "fast_path",
+    "abskey",
+    "current_memo",
+    "DirCache",
+    "Listing",
+    "default_dir_cache",
+    "RACY_NS",
+    "SKILL_NONE",
+    "SKILL_FILE",
+    "SKILL_LINK",
+    "SKILL_DIR",
+    "SKILL_OTHER",
+]
 
 #: Folders/files modified less than this many nanoseconds before they were read are not cached.
 RACY_NS = 2_000_000_000
@@ -100,6 +115,7 @@ def read_blob(path: str | os.PathLike[str]):
     a bytes object: on a 15 MB result cache that saves ~4,000 page faults) or, where mapping
     fails (empty file, special file system), its bytes. Raises OSError when it cannot be read."""
     import mmap
+
     with open(path, "rb") as fh:
         try:
             return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
@@ -178,6 +194,7 @@ def _fast_path_impl():
     """A ``PosixPath`` builder for absolute, normalised str paths that skips pathlib's parsing
     (CPython 3.8-3.11 internals, checked at import; elsewhere plain ``Path``)."""
     from pathlib import PosixPath
+
     build = getattr(PosixPath, "_from_parsed_parts", None)
     if os.name != "posix" or build is None:
         return None
@@ -190,12 +207,20 @@ def _fast_path_impl():
         p = build("", "/", parts)
         p._str = s  # what ``str(p)`` would compute (pathlib caches it there)
         return p
+
     try:
         for probe in ("/a/b/SKILL.md", "/x", "/tmp/é/ü.md"):
             q = fast(probe)
             r = Path(probe)
-            if not (q == r and str(q) == str(r) and q.parts == r.parts and q.parent == r.parent
-                    and q.name == r.name and hash(q) == hash(r) and type(q) is type(r)):
+            if not (
+                q == r
+                and str(q) == str(r)
+                and q.parts == r.parts
+                and q.parent == r.parent
+                and q.name == r.name
+                and hash(q) == hash(r)
+                and type(q) is type(r)
+            ):
                 return None
     except Exception:  # noqa: BLE001 - other pathlib internals: use Path
         return None
@@ -272,6 +297,7 @@ class DirCache:
         self.persist = persist
         if persist and folder is None:
             from workbench.core.appdirs import cache_dir
+
             folder = cache_dir() / "fs"
         self.folder = Path(folder) if folder is not None else None
         self.path = self.folder / "dirs.marshal" if self.folder is not None else None
@@ -289,8 +315,14 @@ class DirCache:
             walks: dict[str, tuple] = {}
             if self.persist and self.path is not None:
                 obj, rebuild = load_cache_file(
-                    self.path, lambda o: o.get("format") == FORMAT and isinstance(o.get("dirs"), dict)
-                    and isinstance(o.get("walks"), dict), self.notes)
+                    self.path,
+                    lambda o: (
+                        o.get("format") == FORMAT
+                        and isinstance(o.get("dirs"), dict)
+                        and isinstance(o.get("walks"), dict)
+                    ),
+                    self.notes,
+                )
                 if obj is not None:
                     table, walks = obj["dirs"], obj["walks"]
                 self._dirty = self._dirty or rebuild
@@ -422,6 +454,7 @@ def default_dir_cache(folder: Path | str | None = None) -> DirCache:
     ``appdirs.cache_dir()/fs``): one instance per folder, so repeated calls share the table."""
     if folder is None:
         from workbench.core.appdirs import cache_dir
+
         folder = cache_dir() / "fs"
     key = str(folder)
     with _defaults_lock:

@@ -62,9 +62,11 @@ def empty_hint(catalog: Any, catalogs: Mapping[str, Any], *, gui: bool = False) 
     name = DISPLAY_NAMES.get(catalog.client, catalog.client)
     oname = DISPLAY_NAMES.get(cid, cid)
     how = "choose \"Show as a collection\"" if gui else "add --as collection"
-    return (f"{name} finds no SKILL.md here; {oname} finds {n} skill{'s' if n != 1 else ''} under "
-            f"{where}{label}. To see them as if installed for every client, {how} "
-            "(the folder becomes an extra root).")
+    return (
+        f"{name} finds no SKILL.md here; {oname} finds {n} skill{'s' if n != 1 else ''} under "
+        f"{where}{label}. To see them as if installed for every client, {how} "
+        "(the folder becomes an extra root)."
+    )
 
 
 def nothing_found_hint(catalogs: Mapping[str, Any], *, gui: bool = False) -> str | None:
@@ -82,7 +84,9 @@ def nothing_found_hint(catalogs: Mapping[str, Any], *, gui: bool = False) -> str
     if not cats or any(c.skills for c in cats):
         return None
     ws = Path(cats[0].env.workspace)
-    how = ("open another folder (File > Open folder), or add a skill as <folder>/<name>/SKILL.md"
-           if gui else "give another WORKSPACE or --root DIR, or add a skill as <folder>/<name>/SKILL.md")
-    return (f"No SKILL.md in {ws} (8 folder levels looked at) nor in any client's skill roots: "
-            f"{how}.")
+    how = (
+        "open another folder (File > Open folder), or add a skill as <folder>/<name>/SKILL.md"
+        if gui
+        else "give another WORKSPACE or --root DIR, or add a skill as <folder>/<name>/SKILL.md"
+    )
+    return f"No SKILL.md in {ws} (8 folder levels looked at) nor in any client's skill roots: {how}."

@@ -50,13 +50,18 @@ def invocation_findings(skill: Skill, client_id: str) -> list[Finding]:
     mech = _mechanism(client_id)
     if client_id == "claude-code" and fields.get("context") == "fork":
         agent = fields.get("agent") if isinstance(fields.get("agent"), str) else "the default agent"
-        out.append(Finding(
-            "invoked", "info", f"Runs as a subagent ({agent}), not in the conversation",
-            "context: fork: the subagent's only message is this skill's body (after 'Base directory for "
-            "this skill') with the arguments substituted; it does not see the conversation, and only its "
-            "final text comes back as the Skill result (checked on Claude Code 2.1.328).",
-            "Pass everything it needs as arguments ($ARGUMENTS), or drop context: fork if it needs "
-            "the conversation."))
+        out.append(
+            Finding(
+                "invoked",
+                "info",
+                f"Runs as a subagent ({agent}), not in the conversation",
+                "context: fork: the subagent's only message is this skill's body (after 'Base directory for "
+                "this skill') with the arguments substituted; it does not see the conversation, and only its "
+                "final text comes back as the Skill result (checked on Claude Code 2.1.328).",
+                "Pass everything it needs as arguments ($ARGUMENTS), or drop context: fork if it needs "
+                "the conversation.",
+            )
+        )
     try:
         profile = lint_profile(client_id)
     except KeyError:
@@ -65,8 +70,15 @@ def invocation_findings(skill: Skill, client_id: str) -> list[Finding]:
     if profile is not None:
         diags = [d for d in lint_file(skill.path, profile=profile) if d.code in INVOCATION_CODES]
     for d in diags:
-        out.append(Finding("invoked", _LEVEL.get(d.severity, "info"), f"{d.code}: {d.message}",
-                           f"{skill.path}:{d.line}:{d.column}", d.fix.title if d.fix else None))
+        out.append(
+            Finding(
+                "invoked",
+                _LEVEL.get(d.severity, "info"),
+                f"{d.code}: {d.message}",
+                f"{skill.path}:{d.line}:{d.column}",
+                d.fix.title if d.fix else None,
+            )
+        )
     if not out:
         out.append(Finding("invoked", "ok", "Nothing changes the skill when it loads", mech))
     elif mech:

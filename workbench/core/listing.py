@@ -69,8 +69,13 @@ class SkillListing:
         return max(0, self.description_chars - self.shown_chars)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "path": self.path, "state": self.state,
-                "description_chars": self.description_chars, "shown_chars": self.shown_chars}
+        return {
+            "name": self.name,
+            "path": self.path,
+            "state": self.state,
+            "description_chars": self.description_chars,
+            "shown_chars": self.shown_chars,
+        }
 
 
 @dataclass
@@ -144,8 +149,11 @@ class ListingReport:
 
     @property
     def over_budget(self) -> bool:
-        return (self.budget_limit is not None and self.budget_used is not None
-                and self.budget_used > self.budget_limit)
+        return (
+            self.budget_limit is not None
+            and self.budget_used is not None
+            and self.budget_used > self.budget_limit
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The ``workbench listing --format json`` object of DESIGN.md section 3, plus
@@ -153,8 +161,7 @@ class ListingReport:
         return {
             "client": self.client,
             "context_tokens": self.context_tokens,
-            "budget": {"unit": self.budget_unit, "limit": self.budget_limit,
-                       "used": self.budget_used},
+            "budget": {"unit": self.budget_unit, "limit": self.budget_limit, "used": self.budget_used},
             "text": self.text,
             "skills": [s.to_json() for s in self.skills],
             "warnings": list(self.warnings),
@@ -200,6 +207,7 @@ def client_texts(options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # -- shared helpers for the client modules ------------------------------------------------
+
 
 def estimate_tokens(text: str) -> int:
     """``ceil(len(text) / 4)``: the token *estimate* shown everywhere (chat-loop.md section 6)."""
@@ -308,8 +316,9 @@ def ctx_label(context_tokens: int | None) -> str:
     return str(context_tokens)
 
 
-def render_listing(catalog: Catalog, context_tokens: int | None = None,
-                   options: dict[str, Any] | None = None) -> ListingReport:
+def render_listing(
+    catalog: Catalog, context_tokens: int | None = None, options: dict[str, Any] | None = None
+) -> ListingReport:
     """Render the listing ``catalog.client`` would send for ``catalog``.
 
     Args:
@@ -344,8 +353,10 @@ def render_listing(catalog: Catalog, context_tokens: int | None = None,
             opts[CLIENT_TEXTS] = captured[1]
     report: ListingReport = mod.render(skills, catalog.env, ctx, opts)
     if captured is not None:
-        report.assumptions.append(f"built-in skills and client prose from your {catalog.client} "
-                                  f"{captured[0]} capture (workbench capture)")
+        report.assumptions.append(
+            f"built-in skills and client prose from your {catalog.client} "
+            f"{captured[0]} capture (workbench capture)"
+        )
     profile = get_profile(catalog.client)
     report.model = profile.model_note()
     report.client_version = report.client_version or profile.client_version
@@ -353,13 +364,26 @@ def render_listing(catalog: Catalog, context_tokens: int | None = None,
 
 
 #: How each listing state reads where a status is shown (scan text, tree, status bar).
-STATE_LABELS = {"full": "in full", "truncated": "truncated", "name-only": "name only",
-                "omitted": "omitted by budget"}
+STATE_LABELS = {
+    "full": "in full",
+    "truncated": "truncated",
+    "name-only": "name only",
+    "omitted": "omitted by budget",
+}
 
 #: The outcomes a skill can end up in (issue 13 item 2): where a listed skill lands in the
 #: listing, else its discovery status. Order = how counts are shown.
-OUTCOMES = ("full", "truncated", "name-only", "omitted", "shadowed", "hidden", "gated",
-            "conditional", "skipped")
+OUTCOMES = (
+    "full",
+    "truncated",
+    "name-only",
+    "omitted",
+    "shadowed",
+    "hidden",
+    "gated",
+    "conditional",
+    "skipped",
+)
 
 
 def listing_states(report: ListingReport | None) -> dict[str, str]:
@@ -401,9 +425,11 @@ def outcome_counts(catalog: Catalog, report: ListingReport | None) -> dict[str, 
 def format_outcome_counts(counts: dict[str, int], listed: bool = False) -> str:
     """ "3 in full, 1 truncated, 40 omitted by budget, 2 shadowed" (zero counts left out); with
     ``listed``, "3 listed in full, 1 listed truncated, ..." (when no "N listed" precedes it)."""
+
     def word(o: str) -> str:
         w = STATE_LABELS.get(o, o)
         return f"listed {w}" if listed and o in STATE_LABELS and o != "omitted" else w
+
     return ", ".join(f"{n:,} {word(o)}" for o, n in counts.items() if n)
 
 
@@ -415,8 +441,27 @@ def render_listing_text_table(report: ListingReport) -> str:
     return "\n".join(rows)
 
 
-__all__ = ["STATES", "UNITS", "SkillListing", "ListingReport", "render_listing", "estimate_tokens",
-           "CLIENT_TEXTS", "placeholder", "client_texts",
-           "js_len", "utf8_len", "locale_key", "collapse_ws", "ctx_label", "ceil_div", "STATE_LABELS",
-           "OUTCOMES", "listing_states", "outcome", "outcome_label", "outcome_counts",
-           "format_outcome_counts"]
+__all__ = [
+    "STATES",
+    "UNITS",
+    "SkillListing",
+    "ListingReport",
+    "render_listing",
+    "estimate_tokens",
+    "CLIENT_TEXTS",
+    "placeholder",
+    "client_texts",
+    "js_len",
+    "utf8_len",
+    "locale_key",
+    "collapse_ws",
+    "ctx_label",
+    "ceil_div",
+    "STATE_LABELS",
+    "OUTCOMES",
+    "listing_states",
+    "outcome",
+    "outcome_label",
+    "outcome_counts",
+    "format_outcome_counts",
+]

@@ -148,8 +148,12 @@ class Root:
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": str(self.path), "scope": self.scope, "precedence": self.precedence,
-                "exists": self.exists}
+        return {
+            "path": str(self.path),
+            "scope": self.scope,
+            "precedence": self.precedence,
+            "exists": self.exists,
+        }
 
 
 @dataclass

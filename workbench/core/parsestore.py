@@ -71,6 +71,7 @@ class ParseStore:
     def __init__(self, folder: Path | str | None = None):
         if folder is None:
             from workbench.core.appdirs import cache_dir
+
             folder = cache_dir() / "parse"
         self.folder = Path(folder)
         self.path = self.folder / "facts.marshal"
@@ -87,8 +88,14 @@ class ParseStore:
     def _load(self) -> dict[str, tuple]:
         if self._entries is None:
             obj, rebuild = load_cache_file(
-                self.path, lambda o: o.get("format") == FORMAT and o.get("version") == self.version
-                and isinstance(o.get("entries"), dict), self.notes)
+                self.path,
+                lambda o: (
+                    o.get("format") == FORMAT
+                    and o.get("version") == self.version
+                    and isinstance(o.get("entries"), dict)
+                ),
+                self.notes,
+            )
             self._entries = obj["entries"] if obj is not None else {}
             self._dirty = self._dirty or rebuild
         return self._entries

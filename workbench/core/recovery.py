@@ -76,12 +76,20 @@ class RecoveryStore:
     def file_for(self, path: str | Path) -> Path:
         return self.folder / f"{recovery_key(path)}.json"
 
-    def write(self, path: str | Path, text: str, base_sha256: str = "", has_bom: bool = False,
-              newline: str = "\n") -> Path:
+    def write(
+        self, path: str | Path, text: str, base_sha256: str = "", has_bom: bool = False, newline: str = "\n"
+    ) -> Path:
         """Write (atomically replace) the entry for ``path``; returns the entry file."""
-        doc = {"version": VERSION, "path": os.path.abspath(os.fspath(path)), "text": text,
-               "base_sha256": base_sha256, "has_bom": bool(has_bom), "newline": newline,
-               "saved_at": time.time(), "pid": os.getpid()}
+        doc = {
+            "version": VERSION,
+            "path": os.path.abspath(os.fspath(path)),
+            "text": text,
+            "base_sha256": base_sha256,
+            "has_bom": bool(has_bom),
+            "newline": newline,
+            "saved_at": time.time(),
+            "pid": os.getpid(),
+        }
         data = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
         target = self.file_for(path)
         atomic_write(target, data, mode=0o600)
@@ -120,7 +128,8 @@ class RecoveryStore:
             return RecoveryEntry(key=key, file=f, error="malformed recovery file (no text)")
         nl = doc.get("newline")
         return RecoveryEntry(
-            key=key, file=f,
+            key=key,
+            file=f,
             path=doc.get("path") if isinstance(doc.get("path"), str) else None,
             text=doc["text"],
             base_sha256=str(doc.get("base_sha256") or ""),

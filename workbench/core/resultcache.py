@@ -66,8 +66,9 @@ __all__ = ["ResultCache", "rules_version", "profile_fingerprint", "FORMAT", "RAC
 #: Bumped when the layout of the stored records changes.
 FORMAT = 2
 #: Positions in a stored entry (see the module docstring).
-(E_SIZE, E_MTIME, E_INO, E_DEPS, E_CAT_NAME, E_CAT_DESC, E_COUNTS, E_DIAGS, E_FACTS, E_CAT_FP,
- E_CAT) = range(11)
+(E_SIZE, E_MTIME, E_INO, E_DEPS, E_CAT_NAME, E_CAT_DESC, E_COUNTS, E_DIAGS, E_FACTS, E_CAT_FP, E_CAT) = range(
+    11
+)
 #: Files (and folders) modified less than this many nanoseconds before a run are not cached.
 RACY_NS = 2_000_000_000
 #: Entries kept per cache file (the least recently stored beyond this are dropped on save).
@@ -98,6 +99,7 @@ def rules_version() -> str:
 def profile_fingerprint(profile: Any) -> str:
     """A hex hash of a lint ``Profile``'s settings (id and every option; sets sorted so the hash
     does not depend on string hashing)."""
+
     def norm(v: Any) -> Any:
         if isinstance(v, (set, frozenset)):
             return sorted(map(str, v))
@@ -106,6 +108,7 @@ def profile_fingerprint(profile: Any) -> str:
         if isinstance(v, (list, tuple)):
             return [norm(x) for x in v]
         return v if isinstance(v, (str, int, float, bool, type(None))) else repr(v)
+
     if dataclasses.is_dataclass(profile):
         d = {f.name: norm(getattr(profile, f.name)) for f in dataclasses.fields(profile)}
     else:
@@ -143,6 +146,7 @@ class ResultCache:
     def __init__(self, profile: Any, folder: Path | str | None = None, *, parse_store: Any = None):
         if folder is None:
             from workbench.core.appdirs import cache_dir
+
             folder = cache_dir() / "results"
         self.folder = Path(folder)
         self.version = rules_version()
@@ -171,8 +175,15 @@ class ResultCache:
     def _load(self) -> dict[str, tuple]:
         if self._entries is None:
             obj, rebuild = load_cache_file(
-                self.path, lambda o: o.get("format") == FORMAT and o.get("rules") == self.version
-                and o.get("profile") == self.profile_key and isinstance(o.get("entries"), dict), self.notes)
+                self.path,
+                lambda o: (
+                    o.get("format") == FORMAT
+                    and o.get("rules") == self.version
+                    and o.get("profile") == self.profile_key
+                    and isinstance(o.get("entries"), dict)
+                ),
+                self.notes,
+            )
             self._entries = obj["entries"] if obj is not None else {}
             self._dirty = self._dirty or rebuild
         return self._entries
@@ -227,8 +238,17 @@ class ResultCache:
         except (ValueError, EOFError, TypeError):
             return None
 
-    def put(self, path: str, record: tuple, size: int, mtime_ns: int, sha256: str = "",
-            deps: tuple[str, ...] | list[str] = (), *, cat: tuple[str, str] | None = None) -> bool:
+    def put(
+        self,
+        path: str,
+        record: tuple,
+        size: int,
+        mtime_ns: int,
+        sha256: str = "",
+        deps: tuple[str, ...] | list[str] = (),
+        *,
+        cat: tuple[str, str] | None = None,
+    ) -> bool:
         """Store a freshly computed record ``(diagnostic tuples, facts)``. ``size``/``mtime_ns``
         are those the file had when it was read; ``cat``: the (name, description) the catalog
         sees (default: taken from the facts). ``sha256`` is accepted for compatibility and not
@@ -251,13 +271,25 @@ class ResultCache:
         diags, facts = record
         if cat is None:
             from workbench.core.lint.engine import _cat_desc, _cat_name
+
             cat = (_cat_name(facts), _cat_desc(facts))
         counts = [0, 0, 0]
         for t in diags:
             counts[_SEV_INDEX.get(t[4], 2)] += 1
         try:
-            ent = (size, mtime_ns, st.st_ino, tuple(dep_ids), cat[0], cat[1], tuple(counts),
-                   marshal.dumps(tuple(diags)), marshal.dumps(facts), None, None)
+            ent = (
+                size,
+                mtime_ns,
+                st.st_ino,
+                tuple(dep_ids),
+                cat[0],
+                cat[1],
+                tuple(counts),
+                marshal.dumps(tuple(diags)),
+                marshal.dumps(facts),
+                None,
+                None,
+            )
         except ValueError:
             return False
         with self._lock:

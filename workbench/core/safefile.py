@@ -60,8 +60,14 @@ def write_target(path: Path | str) -> Path:
     return Path(os.path.realpath(path))
 
 
-def atomic_write(path: Path | str, data: bytes, expected_sha256: str | None = None,
-                 *, mode: int | None = None, allow_read_only: bool = False) -> str:
+def atomic_write(
+    path: Path | str,
+    data: bytes,
+    expected_sha256: str | None = None,
+    *,
+    mode: int | None = None,
+    allow_read_only: bool = False,
+) -> str:
     """Write ``data`` to ``path`` without ever leaving a partial file; return the new sha256 (hex).
 
     * A symlink (or a chain of them) is kept: the write goes to its real target

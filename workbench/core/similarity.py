@@ -22,7 +22,8 @@ LABEL = "lexical similarity (Jaccard over description word sets, stop words remo
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 #: Our own list of English function words and skill-description boilerplate.
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an and are as at be been being but by can could do does for from has have how i if in into is it
 its itself may me more most must my no not of on or our should so some such than that the their them
 then there these they this those through to too use used uses using very was we were what when where
@@ -30,7 +31,8 @@ which while who will with would you your yours also any all each other only own 
 about against between during before after above below up down out off over under again further once
 here why s t don now skill skills user users claude agent task tasks e g eg etc via like need needs
 want wants asks asked ask help helps whenever including include includes
-""".split())
+""".split()
+)
 
 
 def words(text: str) -> frozenset[str]:
@@ -64,12 +66,17 @@ class Overlap:
     shared: list[str]
 
     def to_json(self) -> dict:
-        return {"path": self.key, "name": self.name, "score": round(self.score, 3),
-                "shared_words": self.shared}
+        return {
+            "path": self.key,
+            "name": self.name,
+            "score": round(self.score, 3),
+            "shared_words": self.shared,
+        }
 
 
-def top_overlaps(text: str, candidates: Iterable[tuple[str, str, str]], k: int = 3,
-                 min_score: float = 0.0) -> list[Overlap]:
+def top_overlaps(
+    text: str, candidates: Iterable[tuple[str, str, str]], k: int = 3, min_score: float = 0.0
+) -> list[Overlap]:
     """The ``k`` candidates (key, name, text) whose text overlaps most with ``text``.
 
     Ties are broken by name. Candidates scoring <= ``min_score`` are left out.

@@ -56,8 +56,13 @@ class _BoundedLoader(_Loader):  # type: ignore[misc, valid-type]
         v = node.value.lstrip("+-").lower()
         digits = sum(1 for c in v if c.isalnum()) - (2 if v[:2] in ("0x", "0o", "0b") else 0)
         if digits > MAX_YAML_INT_DIGITS:
-            raise YamlLimitError(None, None, f"an integer of {digits:,} digits is too long (limit "
-                                 f"{MAX_YAML_INT_DIGITS:,}); quote it to make it text", node.start_mark)
+            raise YamlLimitError(
+                None,
+                None,
+                f"an integer of {digits:,} digits is too long (limit "
+                f"{MAX_YAML_INT_DIGITS:,}); quote it to make it text",
+                node.start_mark,
+            )
         return super().construct_yaml_int(node)
 
 
@@ -81,14 +86,23 @@ def check_yaml_size(node: Any, limit: int = MAX_YAML_NODES) -> None:
             kids = _children(n)
             size[key] = min(limit + 1, 1 + sum(size[id(k)] for k in kids))
             if size[key] > limit:
-                raise YamlLimitError(None, None, f"the YAML expands to more than {limit:,} values through "
-                                     "aliases (*name); write the values out", n.start_mark)
+                raise YamlLimitError(
+                    None,
+                    None,
+                    f"the YAML expands to more than {limit:,} values through "
+                    "aliases (*name); write the values out",
+                    n.start_mark,
+                )
             continue
         if key in size:
             continue
         if key in on_path:
-            raise YamlLimitError(None, None, "a YAML alias refers to the value that contains it "
-                                 "(an infinitely nested value)", n.start_mark)
+            raise YamlLimitError(
+                None,
+                None,
+                "a YAML alias refers to the value that contains it (an infinitely nested value)",
+                n.start_mark,
+            )
         on_path.add(key)
         stack.append((n, True))
         stack.extend((k, False) for k in _children(n) if id(k) not in size)
@@ -391,8 +405,9 @@ def read_regular_file(path: Path | str, limit: int, *, cut: bool = False) -> byt
         os.close(fd)
     if len(data) > limit:
         if not cut:
-            raise OSError(errno.EFBIG, f"file is {max(st.st_size, len(data)):,} bytes (limit {limit:,})",
-                          str(path))
+            raise OSError(
+                errno.EFBIG, f"file is {max(st.st_size, len(data)):,} bytes (limit {limit:,})", str(path)
+            )
         data = data[:limit]
     return data
 
@@ -413,9 +428,14 @@ def _read_fd(fd: int, size: int, want: int = MAX_FILE_BYTES + 1) -> bytes:
         n = min(65536, want - total)
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
+
 #: ``stat`` file types that are not regular files, as ``special_file_problem`` names them.
-_KINDS = ((_stat.S_ISFIFO, "FIFO"), (_stat.S_ISSOCK, "socket"), (_stat.S_ISCHR, "character device"),
-          (_stat.S_ISBLK, "block device"))
+_KINDS = (
+    (_stat.S_ISFIFO, "FIFO"),
+    (_stat.S_ISSOCK, "socket"),
+    (_stat.S_ISCHR, "character device"),
+    (_stat.S_ISBLK, "block device"),
+)
 
 
 def _unreadable(p: Path, message: str, st: os.stat_result | None = None) -> SkillFile:
@@ -431,8 +451,9 @@ def _too_large(p: Path, st: os.stat_result) -> SkillFile:
     return sf
 
 
-def special_file_problem(path: Path | str, *, st: os.stat_result | None = None,
-                         exc: OSError | None = None) -> str | None:
+def special_file_problem(
+    path: Path | str, *, st: os.stat_result | None = None, exc: OSError | None = None
+) -> str | None:
     """One line saying why ``path`` is not a readable regular file, or None when it is one (or
     the reason is an ordinary OS error the caller words itself).
 
@@ -506,8 +527,10 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
         text = raw.decode("utf-8", "replace")
         sf.encoding_span = _bad_byte_span(raw, exc.start)
         sp = sf.encoding_span
-        sf.encoding_message = (f"not valid UTF-8 (first bad byte 0x{raw[exc.start]:02X} at line {sp.line}, "
-                               f"column {sp.column}); decoded with replacement characters")
+        sf.encoding_message = (
+            f"not valid UTF-8 (first bad byte 0x{raw[exc.start]:02X} at line {sp.line}, "
+            f"column {sp.column}); decoded with replacement characters"
+        )
         sf.message = sf.encoding_message  # replaced by a frontmatter problem's message, if any
     sf.text = text
     crlf = text.count("\r\n")
@@ -562,23 +585,21 @@ def _split(sf: SkillFile) -> None:
         sf.state = "unclosed"
         sf.message = "frontmatter opened with '---' on line 1 is never closed by a '---' line"
         sf.error_span = Span(1, 1, 1, 4)
-        rest = [] if nl == -1 else text[nl + 1:].split("\n")
+        rest = [] if nl == -1 else text[nl + 1 :].split("\n")
         sf.frontmatter = "\n".join(ln.rstrip("\r") for ln in rest)
         sf.body = ""
         sf.body_line = len(rest) + 2
         return
     close = text.count("\n", 0, m.start() + 1)  # 0-based line index of the closing '---'
     sf.close_line = close + 1
-    fm_lines = [ln.rstrip("\r") for ln in text[nl + 1:m.start()].split("\n")] if m.start() > nl else []
+    fm_lines = [ln.rstrip("\r") for ln in text[nl + 1 : m.start()].split("\n")] if m.start() > nl else []
     sf.frontmatter = "\n".join(fm_lines)
-    sf.body = text[m.end() + 1:]
+    sf.body = text[m.end() + 1 :]
     sf.body_line = close + 2
     for j, ln in enumerate(fm_lines):
         if "---" in ln and not ln.lstrip().startswith("#"):
             sf.dash_lines.append(j + 2)
-    if not sf.frontmatter.strip() or all(
-        not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines
-    ):
+    if not sf.frontmatter.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
         sf.state = "empty"
         sf.message = "the frontmatter between the '---' lines is empty"
         sf.error_span = Span(1, 1, sf.close_line, 4)
@@ -731,8 +752,7 @@ def _line_parse(fm: str, first_line: int) -> dict[str, LineField]:
             continue
         key, val = m.group(1), (m.group(2) or "").strip()
         vcol = (m.start(2) + 1) if m.group(2) is not None else len(line) + 1
-        cur = LineField(key, _unquote(val), Span(ln, 1, ln, len(key) + 1),
-                        Span(ln, vcol, ln, len(line) + 1))
+        cur = LineField(key, _unquote(val), Span(ln, 1, ln, len(key) + 1), Span(ln, vcol, ln, len(line) + 1))
         out[key] = cur
     for lf in out.values():
         lf.value = _unquote(lf.value.strip())
@@ -763,9 +783,26 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 #: The attributes a persisted record keeps, in record order (after the record's version tag).
 #: Everything else (raw, text, frontmatter, body, fields, the line parser's result) is re-read
 #: on first use (``SkillFile.__getattr__``): discovery rarely needs it for a file that parsed.
-FACT_SLOTS = ("state", "message", "error_span", "has_bom", "newline", "not_utf8", "open_line",
-              "close_line", "open_trailing_ws", "body_line", "data", "duplicate_keys", "dash_lines",
-              "sha256", "size", "mtime_ns", "encoding_span", "encoding_message")
+FACT_SLOTS = (
+    "state",
+    "message",
+    "error_span",
+    "has_bom",
+    "newline",
+    "not_utf8",
+    "open_line",
+    "close_line",
+    "open_trailing_ws",
+    "body_line",
+    "data",
+    "duplicate_keys",
+    "dash_lines",
+    "sha256",
+    "size",
+    "mtime_ns",
+    "encoding_span",
+    "encoding_message",
+)
 _SLOT_NAMES = frozenset(f for f in SkillFile.__slots__)  # type: ignore[attr-defined]
 _LAZY_SLOTS = tuple(f for f in SkillFile.__slots__ if f not in FACT_SLOTS and f not in ("path", "_lazy"))  # type: ignore[attr-defined]
 _FACTS_VERSION = 2  # 2: encoding_span, encoding_message added (last)
@@ -776,13 +813,27 @@ def skillfile_facts(sf: SkillFile) -> tuple:
     with spans as tuples. ``marshal.dumps`` of it raises ValueError when ``data`` holds a value
     marshal cannot store (a YAML timestamp): such files are simply not persisted."""
     es = sf.error_span
-    return (_FACTS_VERSION, sf.state, sf.message,
-            None if es is None else (es.line, es.column, es.end_line, es.end_column),
-            sf.has_bom, sf.newline, sf.not_utf8, sf.open_line, sf.close_line, sf.open_trailing_ws,
-            sf.body_line, sf.data,
-            [(k, (s.line, s.column, s.end_line, s.end_column)) for k, s in sf.duplicate_keys],
-            list(sf.dash_lines), sf.sha256, sf.size, sf.mtime_ns,
-            None if sf.encoding_span is None else _span_tuple(sf.encoding_span), sf.encoding_message)
+    return (
+        _FACTS_VERSION,
+        sf.state,
+        sf.message,
+        None if es is None else (es.line, es.column, es.end_line, es.end_column),
+        sf.has_bom,
+        sf.newline,
+        sf.not_utf8,
+        sf.open_line,
+        sf.close_line,
+        sf.open_trailing_ws,
+        sf.body_line,
+        sf.data,
+        [(k, (s.line, s.column, s.end_line, s.end_column)) for k, s in sf.duplicate_keys],
+        list(sf.dash_lines),
+        sf.sha256,
+        sf.size,
+        sf.mtime_ns,
+        None if sf.encoding_span is None else _span_tuple(sf.encoding_span),
+        sf.encoding_message,
+    )
 
 
 def _span_tuple(sp: Span) -> tuple[int, int, int, int]:
@@ -801,8 +852,27 @@ def skillfile_from_facts(path: Path | str | None, facts: tuple) -> SkillFile:
     if facts[0] != _FACTS_VERSION or len(facts) != len(FACT_SLOTS) + 1:
         raise ValueError("unknown parse facts record")
     sf = _new(SkillFile)
-    (_v, state, message, es, has_bom, newline, not_utf8, open_line, close_line, otws, body_line, data,
-     dups, dash, sha, size, mtime_ns, enc, enc_msg) = facts
+    (
+        _v,
+        state,
+        message,
+        es,
+        has_bom,
+        newline,
+        not_utf8,
+        open_line,
+        close_line,
+        otws,
+        body_line,
+        data,
+        dups,
+        dash,
+        sha,
+        size,
+        mtime_ns,
+        enc,
+        enc_msg,
+    ) = facts
     s = _set
     s["path"](sf, Path(path) if path is not None and not isinstance(path, Path) else path)
     s["state"](sf, state)

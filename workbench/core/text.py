@@ -37,7 +37,7 @@ def _u_escape(ch: str) -> str:
 def _escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    return "".join(_u_escape(c) for c in exc.object[exc.start:exc.end]), exc.end
+    return "".join(_u_escape(c) for c in exc.object[exc.start : exc.end]), exc.end
 
 
 codecs.register_error("workbench-u-escape", _escape_unencodable)

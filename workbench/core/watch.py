@@ -49,8 +49,11 @@ Change = tuple[str, str]
 Listener = Callable[[list[Change]], None]
 
 SKILL_FILE = "SKILL.md"
-_CHANGE_NAMES = {watchfiles.Change.added: "added", watchfiles.Change.modified: "modified",
-                 watchfiles.Change.deleted: "deleted"}
+_CHANGE_NAMES = {
+    watchfiles.Change.added: "added",
+    watchfiles.Change.modified: "modified",
+    watchfiles.Change.deleted: "deleted",
+}
 
 
 def _is_temp(name: str) -> bool:
@@ -110,9 +113,15 @@ class RootWatcher:
     Raises nothing on missing paths; errors inside the watch loop are logged and the loop ends.
     """
 
-    def __init__(self, paths: Iterable[str | Path], on_changes: Listener | None = None,
-                 debounce_ms: int = 300, step_ms: int = 50, recursive: bool = True,
-                 skill_files_only: bool = True) -> None:
+    def __init__(
+        self,
+        paths: Iterable[str | Path],
+        on_changes: Listener | None = None,
+        debounce_ms: int = 300,
+        step_ms: int = 50,
+        recursive: bool = True,
+        skill_files_only: bool = True,
+    ) -> None:
         self._paths = [Path(p) for p in paths]
         self._listeners: list[Listener] = [on_changes] if on_changes else []
         self.debounce_ms = debounce_ms
@@ -136,6 +145,7 @@ class RootWatcher:
             with self._lock:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
+
         return unsubscribe
 
     # -- lifecycle --------------------------------------------------------------------
@@ -154,8 +164,9 @@ class RootWatcher:
             self._thread = None
             self._ready.set()
             return
-        self._thread = threading.Thread(target=self._run, args=(existing, self._stop, self._ready),
-                                        name="RootWatcher", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, args=(existing, self._stop, self._ready), name="RootWatcher", daemon=True
+        )
         self._thread.start()
 
     def wait_ready(self, timeout: float = 5.0) -> bool:
@@ -207,10 +218,16 @@ class RootWatcher:
     # -- worker -----------------------------------------------------------------------
     def _run(self, paths: list[str], stop: threading.Event, ready: threading.Event) -> None:
         try:
-            gen = watchfiles.watch(*paths, debounce=self.debounce_ms, step=self.step_ms,
-                                   stop_event=stop, recursive=self.recursive,
-                                   yield_on_timeout=True, rust_timeout=max(self.step_ms * 4, 100),
-                                   raise_interrupt=False)
+            gen = watchfiles.watch(
+                *paths,
+                debounce=self.debounce_ms,
+                step=self.step_ms,
+                stop_event=stop,
+                recursive=self.recursive,
+                yield_on_timeout=True,
+                rust_timeout=max(self.step_ms * 4, 100),
+                raise_interrupt=False,
+            )
             for raw in gen:
                 ready.set()
                 if stop.is_set():

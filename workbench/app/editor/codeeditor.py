@@ -104,6 +104,7 @@ class CodeEditor(QPlainTextEdit):
     def goto_line(self, line: int, column: int = 1) -> None:
         """Move the caret to 1-based (line, column in code points)."""
         from workbench.app.editor.diagnostics import doc_position
+
         cur = QTextCursor(self.document())
         cur.setPosition(doc_position(self.document(), line, column))
         self.setTextCursor(cur)
@@ -229,12 +230,12 @@ class CodeEditor(QPlainTextEdit):
         while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
             s += 1
         from workbench.app.editor.diagnostics import utf16_len
+
         start16 = utf16_len(old[:p])
-        end16 = start16 + utf16_len(old[p:len(old) - s])
+        end16 = start16 + utf16_len(old[p : len(old) - s])
         cur = QTextCursor(self.document())
         cur.beginEditBlock()
         cur.setPosition(start16)
         cur.setPosition(end16, QTextCursor.MoveMode.KeepAnchor)
-        cur.insertText(new[p:len(new) - s])
+        cur.insertText(new[p : len(new) - s])
         cur.endEditBlock()
-

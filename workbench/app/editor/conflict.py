@@ -29,9 +29,14 @@ RELOAD, KEEP_MINE, CANCEL = "reload", "keep-mine", "cancel"
 
 def unified_diff(theirs: str, mine: str, path: str) -> str:
     """Unified diff from the disk version (``a/``) to the buffer (``b/``); "" when equal."""
-    return "".join(difflib.unified_diff(
-        theirs.splitlines(keepends=True), mine.splitlines(keepends=True),
-        fromfile=f"{path} (on disk)", tofile=f"{path} (your buffer)"))
+    return "".join(
+        difflib.unified_diff(
+            theirs.splitlines(keepends=True),
+            mine.splitlines(keepends=True),
+            fromfile=f"{path} (on disk)",
+            tofile=f"{path} (your buffer)",
+        )
+    )
 
 
 class DiffDialog(QDialog):
@@ -69,20 +74,27 @@ class ConflictDialog(QDialog):
         reload_button, keep_button, diff_button, cancel_button: the buttons (tests click them).
     """
 
-    def __init__(self, path: str, mine: str, theirs: str | None, parent: QWidget | None = None,
-                 saving: bool = False) -> None:
+    def __init__(
+        self, path: str, mine: str, theirs: str | None, parent: QWidget | None = None, saving: bool = False
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("File changed on disk")
         self.path, self.mine, self.theirs = path, mine, theirs
         self.choice = CANCEL
         lay = QVBoxLayout(self)
         what = "was deleted" if theirs is None else "was changed by another program"
-        action = "Saving now would overwrite that change." if saving and theirs is not None else \
-            "Your buffer has unsaved changes."
-        msg = QLabel(f"<b>{path}</b> {what} since you opened it.<br>{action}<br><br>"
-                     "<b>Reload</b> discards your changes and loads the disk version. "
-                     "<b>Keep mine</b> keeps your text and overwrites the disk version when "
-                     "you save.", self)
+        action = (
+            "Saving now would overwrite that change."
+            if saving and theirs is not None
+            else "Your buffer has unsaved changes."
+        )
+        msg = QLabel(
+            f"<b>{path}</b> {what} since you opened it.<br>{action}<br><br>"
+            "<b>Reload</b> discards your changes and loads the disk version. "
+            "<b>Keep mine</b> keeps your text and overwrites the disk version when "
+            "you save.",
+            self,
+        )
         msg.setWordWrap(True)
         lay.addWidget(msg)
         bb = QDialogButtonBox(self)
@@ -91,10 +103,12 @@ class ConflictDialog(QDialog):
         self.diff_button = QPushButton("Show diff", self)
         self.cancel_button = QPushButton("Cancel", self)
         self.reload_button.setEnabled(theirs is not None)
-        for b, role in ((self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole),
-                        (self.keep_button, QDialogButtonBox.ButtonRole.AcceptRole),
-                        (self.diff_button, QDialogButtonBox.ButtonRole.ActionRole),
-                        (self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)):
+        for b, role in (
+            (self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole),
+            (self.keep_button, QDialogButtonBox.ButtonRole.AcceptRole),
+            (self.diff_button, QDialogButtonBox.ButtonRole.ActionRole),
+            (self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole),
+        ):
             bb.addButton(b, role)
         self.cancel_button.setDefault(True)
         self.reload_button.clicked.connect(lambda: self._done(RELOAD))
@@ -115,8 +129,9 @@ class ConflictDialog(QDialog):
         return self.diff_dialog
 
 
-def ask_conflict(parent: QWidget | None, path: str, mine: str, theirs: str | None,
-                 saving: bool = False) -> str:
+def ask_conflict(
+    parent: QWidget | None, path: str, mine: str, theirs: str | None, saving: bool = False
+) -> str:
     """Modal prompt; returns RELOAD, KEEP_MINE or CANCEL. The default ``conflict_prompt``."""
     dlg = ConflictDialog(path, mine, theirs, parent, saving=saving)
     dlg.exec()

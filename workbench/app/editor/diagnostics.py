@@ -188,13 +188,16 @@ class DiagnosticsLayer(QObject):
             cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
             edits = []
             fix = getattr(d, "fix", None)
-            for e in (getattr(fix, "edits", None) or []):
-                bom = e.line == 1 and e.column == 0 and e.end_line == 1 and e.end_column <= 1 \
-                    and not e.new_text
+            for e in getattr(fix, "edits", None) or []:
+                bom = (
+                    e.line == 1 and e.column == 0 and e.end_line == 1 and e.end_column <= 1 and not e.new_text
+                )
                 ec = QTextCursor(doc)
                 ec.setPosition(doc_position(doc, e.line, e.column))
-                ec.setPosition(max(doc_position(doc, e.end_line, e.end_column), ec.position()),
-                               QTextCursor.MoveMode.KeepAnchor)
+                ec.setPosition(
+                    max(doc_position(doc, e.end_line, e.end_column), ec.position()),
+                    QTextCursor.MoveMode.KeepAnchor,
+                )
                 edits.append(PinnedEdit(ec, e.new_text.replace("\r\n", "\n"), remove_bom=bom))
             items.append(PinnedDiagnostic(d, cur, edits))
         self.items = items

@@ -59,8 +59,16 @@ class FindReplaceBar(QWidget):
         close = QToolButton(self)
         close.setText("✕")
         close.setToolTip("Close (Esc)")
-        for w in (self.find_edit, self.case_box, self.prev_btn, self.next_btn, self.replace_edit,
-                  self.replace_btn, self.replace_all_btn, self.status):
+        for w in (
+            self.find_edit,
+            self.case_box,
+            self.prev_btn,
+            self.next_btn,
+            self.replace_edit,
+            self.replace_btn,
+            self.replace_all_btn,
+            self.status,
+        ):
             lay.addWidget(w)
         lay.addStretch(1)
         lay.addWidget(close)

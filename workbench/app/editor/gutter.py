@@ -36,14 +36,21 @@ def paint_severity_mark(p: QPainter, severity: str, r: QRectF) -> None:
         p.drawLine(QPointF(r.left() + m, r.top() + m), QPointF(r.right() - m, r.bottom() - m))
         p.drawLine(QPointF(r.right() - m, r.top() + m), QPointF(r.left() + m, r.bottom() - m))
     elif severity == "warning":
-        poly = QPolygonF([QPointF(r.center().x(), r.top()), QPointF(r.right(), r.bottom()),
-                          QPointF(r.left(), r.bottom())])
+        poly = QPolygonF(
+            [QPointF(r.center().x(), r.top()), QPointF(r.right(), r.bottom()), QPointF(r.left(), r.bottom())]
+        )
         path = QPainterPath()
         path.addPolygon(poly)
         p.drawPath(path)
     else:
-        poly = QPolygonF([QPointF(r.center().x(), r.top()), QPointF(r.right(), r.center().y()),
-                          QPointF(r.center().x(), r.bottom()), QPointF(r.left(), r.center().y())])
+        poly = QPolygonF(
+            [
+                QPointF(r.center().x(), r.top()),
+                QPointF(r.right(), r.center().y()),
+                QPointF(r.center().x(), r.bottom()),
+                QPointF(r.left(), r.center().y()),
+            ]
+        )
         p.drawPolygon(poly)
     p.restore()
 
@@ -91,8 +98,11 @@ class Gutter(QWidget):
             if block.isVisible() and bottom >= event.rect().top():
                 n = block.blockNumber()
                 p.setPen(color("gutter_current_fg") if n == current else color("gutter_fg"))
-                p.drawText(QRectF(self.PAD * 2 + ms, top, num_right - self.PAD * 2 - ms, fm.height()),
-                           int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), str(n + 1))
+                p.drawText(
+                    QRectF(self.PAD * 2 + ms, top, num_right - self.PAD * 2 - ms, fm.height()),
+                    int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                    str(n + 1),
+                )
                 if n in sev:
                     y = top + (fm.height() - ms) / 2
                     paint_severity_mark(p, sev[n], QRectF(self.PAD, y, ms, ms))

@@ -49,7 +49,9 @@ _INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _AUTOLINK = re.compile(r"<(https?://[^>\s]+)>")
 _STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_EMPH = re.compile(r"(?<![*\w])\*(?=[^\s*])([^*\n]+?)(?<=\S)\*(?!\*)|(?<![_\w])_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)")
+_EMPH = re.compile(
+    r"(?<![*\w])\*(?=[^\s*])([^*\n]+?)(?<=\S)\*(?!\*)|(?<![_\w])_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)"
+)
 #: Argument and variable substitutions (Claude Code; OpenClaw ``{baseDir}``).
 PLACEHOLDER = re.compile(r"\$ARGUMENTS(?:\[\d+\])?|\$\d+(?!\w)|\$\{CLAUDE_[A-Z_]+\}|\{baseDir\}")
 
@@ -97,7 +99,7 @@ class SkillHighlighter(QSyntaxHighlighter):
             text = self.currentBlock().text()
             if len(text) != len(text.encode("utf-16-le")) // 2:
                 s16 = len(text[:start].encode("utf-16-le")) // 2
-                l16 = len(text[start:start + length].encode("utf-16-le")) // 2
+                l16 = len(text[start : start + length].encode("utf-16-le")) // 2
                 start, length = s16, l16
             self.setFormat(start, length, self.formats[token])
 
@@ -205,7 +207,7 @@ class SkillHighlighter(QSyntaxHighlighter):
         m = _FENCE_OPEN.match(text)
         if m:
             fence = m.group(1)
-            if not (fence[0] == "`" and "`" in text[m.end():]):  # ``` with backticks after is not a fence
+            if not (fence[0] == "`" and "`" in text[m.end() :]):  # ``` with backticks after is not a fence
                 self._fmt(0, len(text), "fence")
                 extra = len(fence) * 2 + (1 if fence[0] == "~" else 0)
                 self.setCurrentBlockState(FENCE | (extra << 4))
@@ -241,7 +243,8 @@ class SkillHighlighter(QSyntaxHighlighter):
                 injections.append((m.start(), m.end()))
             for m in _INLINE_CODE.finditer(text):
                 if any(a <= m.start() < b for a, b in injections) or (
-                        m.start() > 0 and text[m.start() - 1] == "!"):
+                    m.start() > 0 and text[m.start() - 1] == "!"
+                ):
                     continue
                 self._fmt(m.start(), m.end() - m.start(), "inline_code")
         self._placeholders(text)

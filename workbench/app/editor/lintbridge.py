@@ -51,18 +51,24 @@ except Exception:  # noqa: BLE001 - pragma: no cover - only before the lint pack
         message: str
         fix: Any = None
 
+
 LintFunction = Callable[..., list]
 
 _real: LintFunction | None = None
 
 _STATE_CODES = {
-    "unreadable": "SF001", "too-large": "SF002", "binary": "SF003", "no-frontmatter": "SF004",
-    "unclosed": "SF005", "empty": "SF006", "yaml-error": "SF007", "not-mapping": "SF008",
+    "unreadable": "SF001",
+    "too-large": "SF002",
+    "binary": "SF003",
+    "no-frontmatter": "SF004",
+    "unclosed": "SF005",
+    "empty": "SF006",
+    "yaml-error": "SF007",
+    "not-mapping": "SF008",
 }
 
 
-def standin_lint_text(text: str, path: Any = None, profile: str = "agentskills",
-                      catalog: Any = None) -> list:
+def standin_lint_text(text: str, path: Any = None, profile: str = "agentskills", catalog: Any = None) -> list:
     """Minimal lint from ``skillfile`` facts (stand-in for ``workbench.core.lint.lint_text``).
 
     Args:
@@ -78,14 +84,35 @@ def standin_lint_text(text: str, path: Any = None, profile: str = "agentskills",
     if sf.state != "ok":
         sp = sf.error_span
         line, col, el, ec = (sp.line, sp.column, sp.end_line, sp.end_column) if sp else (1, 1, 1, 2)
-        out.append(Diagnostic(line, col, el, ec, "error", _STATE_CODES.get(sf.state, "SF000"),
-                              sf.message or sf.state))
+        out.append(
+            Diagnostic(
+                line, col, el, ec, "error", _STATE_CODES.get(sf.state, "SF000"), sf.message or sf.state
+            )
+        )
     for key, sp in sf.duplicate_keys:
-        out.append(Diagnostic(sp.line, sp.column, sp.end_line, sp.end_column, "warning", "SF010",
-                              f"duplicate key '{key}': YAML keeps the last one"))
+        out.append(
+            Diagnostic(
+                sp.line,
+                sp.column,
+                sp.end_line,
+                sp.end_column,
+                "warning",
+                "SF010",
+                f"duplicate key '{key}': YAML keeps the last one",
+            )
+        )
     for ln in sf.dash_lines:
-        out.append(Diagnostic(ln, 1, ln, 2, "info", "SF011",
-                              "'---' inside the frontmatter: some readers cut the frontmatter here"))
+        out.append(
+            Diagnostic(
+                ln,
+                1,
+                ln,
+                2,
+                "info",
+                "SF011",
+                "'---' inside the frontmatter: some readers cut the frontmatter here",
+            )
+        )
     out.sort(key=lambda d: (d.line, d.column, d.code))
     return out
 
@@ -113,5 +140,14 @@ def run_lint(text: str, path: Any = None, profile: str | None = None) -> list:
     try:
         return list(fn(text, path=path, profile=profile or "agentskills"))
     except Exception as exc:  # noqa: BLE001 - reported as a diagnostic instead
-        return [Diagnostic(1, 1, 1, 2, "error", "LINT-CRASH",
-                           f"the linter failed on this buffer: {type(exc).__name__}: {exc}")]
+        return [
+            Diagnostic(
+                1,
+                1,
+                1,
+                2,
+                "error",
+                "LINT-CRASH",
+                f"the linter failed on this buffer: {type(exc).__name__}: {exc}",
+            )
+        ]

@@ -93,8 +93,10 @@ def decode_file(raw: bytes) -> tuple[str, bool, str, str]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         text = raw.decode("utf-8", "replace")
-        problem = problem or (f"not valid UTF-8 (first bad byte on line {line}): opened read-only "
-                              "so that saving cannot replace those bytes")
+        problem = problem or (
+            f"not valid UTF-8 (first bad byte on line {line}): opened read-only "
+            "so that saving cannot replace those bytes"
+        )
     crlf = text.count("\r\n")
     newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -109,8 +111,12 @@ def encode_text(text: str, has_bom: bool, newline: str) -> bytes:
 def _ask_read_only(parent: QWidget, path: str) -> bool:
     """Modal question: overwrite the read-only file ``path``? True = yes (default button: No)."""
     answer = QMessageBox.question(
-        parent, "Read-only file", f"{path} is read-only.\n\nOverwrite it anyway? It stays read-only.",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        parent,
+        "Read-only file",
+        f"{path} is read-only.\n\nOverwrite it anyway? It stays read-only.",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
     return answer == QMessageBox.StandardButton.Yes
 
 
@@ -139,6 +145,7 @@ class _LintTask(QRunnable):
             result = list(self.fn(self.text, self.path, self.profile))
         except Exception as exc:  # noqa: BLE001 - shown as a diagnostic, never raised
             from workbench.app.editor.lintbridge import Diagnostic
+
             result = [Diagnostic(1, 1, 1, 2, "error", "LINT-CRASH", f"lint failed: {exc}")]
         with contextlib.suppress(RuntimeError):  # the pane went away meanwhile
             self.signals.done.emit(self.token, result)
@@ -212,11 +219,17 @@ class EditorPane(QWidget):
 
     _instances: weakref.WeakSet[EditorPane] = weakref.WeakSet()
 
-    def __init__(self, parent: QWidget | None = None, profile_provider: Callable[[], str | None] | None = None,
-                 watcher: Any = None, *, lint_function: LintFn | None = None,
-                 recovery_store: RecoveryStore | None = None,
-                 conflict_prompt: ConflictPrompt | None = None,
-                 read_only_prompt: Callable[[QWidget, str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        profile_provider: Callable[[], str | None] | None = None,
+        watcher: Any = None,
+        *,
+        lint_function: LintFn | None = None,
+        recovery_store: RecoveryStore | None = None,
+        conflict_prompt: ConflictPrompt | None = None,
+        read_only_prompt: Callable[[QWidget, str], bool] | None = None,
+    ) -> None:
         super().__init__(parent)
         EditorPane._instances.add(self)
         self.profile_provider = profile_provider
@@ -301,8 +314,12 @@ class EditorPane(QWidget):
             ("save", "Save", QKeySequence.StandardKey.Save, self.save),
             ("find", "Find…", QKeySequence("Ctrl+F"), lambda: self.find_bar.open_find(False)),
             ("replace", "Replace…", QKeySequence("Ctrl+H"), lambda: self.find_bar.open_find(True)),
-            ("toggle-preview", "Toggle Preview", QKeySequence("Ctrl+Shift+V"),
-             lambda: self.set_preview_visible(self.preview.isHidden())),
+            (
+                "toggle-preview",
+                "Toggle Preview",
+                QKeySequence("Ctrl+Shift+V"),
+                lambda: self.set_preview_visible(self.preview.isHidden()),
+            ),
         ):
             act = QAction(title, self)
             act.setShortcut(keys)
@@ -320,19 +337,27 @@ class EditorPane(QWidget):
         self.problems.activated_item.connect(self.editor.jump_to)
         self._watch_batch.connect(self._on_watch_batch)
         self.empty_states = [
-            EmptyState(self.editor, "No file open. Select a skill in the tree to edit its SKILL.md, "
-                       "or open one from disk.", [("Open SKILL.md…", self._open_dialog)],
-                       is_empty=lambda: self._path is None),
-            EmptyState(self.problems, "No problems: the linter found nothing in this file.",
-                       [("Lint again", self.lint_now)],
-                       is_empty=lambda: self._path is not None and self.problems.topLevelItemCount() == 0),
+            EmptyState(
+                self.editor,
+                "No file open. Select a skill in the tree to edit its SKILL.md, or open one from disk.",
+                [("Open SKILL.md…", self._open_dialog)],
+                is_empty=lambda: self._path is None,
+            ),
+            EmptyState(
+                self.problems,
+                "No problems: the linter found nothing in this file.",
+                [("Lint again", self.lint_now)],
+                is_empty=lambda: self._path is not None and self.problems.topLevelItemCount() == 0,
+            ),
         ]
         self._update_status()
 
     def _open_dialog(self) -> None:
         from PySide6.QtWidgets import QFileDialog
-        path, _filter = QFileDialog.getOpenFileName(self, "Open SKILL.md", "",
-                                                    "SKILL.md (SKILL.md);;All files (*)")
+
+        path, _filter = QFileDialog.getOpenFileName(
+            self, "Open SKILL.md", "", "SKILL.md (SKILL.md);;All files (*)"
+        )
         if path:
             self.open_file(path)
 
@@ -564,8 +589,11 @@ class EditorPane(QWidget):
         self._has_bom, self._newline = entry.has_bom, entry.newline
         if entry.base_sha256 != self._disk_sha:
             self._disk_sha = entry.base_sha256
-            self.show_banner("Restored unsaved changes. The file on disk changed since; saving "
-                             "will ask before overwriting it.", "warning")
+            self.show_banner(
+                "Restored unsaved changes. The file on disk changed since; saving "
+                "will ask before overwriting it.",
+                "warning",
+            )
         else:
             self.show_banner("Restored unsaved changes from the last session.", "info")
         self.editor.document().setModified(True)
@@ -590,8 +618,9 @@ class EditorPane(QWidget):
         self._token += 1
         token = self._token
         self._token_generation[token] = self._generation
-        task = _LintTask(self.lint_function, text, Path(self._path) if self._path else None,
-                         self.profile(), token)
+        task = _LintTask(
+            self.lint_function, text, Path(self._path) if self._path else None, self.profile(), token
+        )
         task.signals.done.connect(self._on_lint_done)
         self._tasks.add(task)
         self._pool.start(task)
@@ -659,10 +688,12 @@ class EditorPane(QWidget):
                 self._unsubscribe = w.subscribe(self._listener)
         if not covered:
             from workbench.core.watch import RootWatcher
+
             folder = os.path.dirname(self._path)
             if os.path.isdir(folder):
-                self._own_watcher = RootWatcher([folder], self._listener, debounce_ms=150,
-                                                recursive=False, skill_files_only=False)
+                self._own_watcher = RootWatcher(
+                    [folder], self._listener, debounce_ms=150, recursive=False, skill_files_only=False
+                )
 
     def _release_watch(self) -> None:
         if self._unsubscribe is not None:
@@ -737,8 +768,9 @@ class EditorPane(QWidget):
         w = self._active_watcher()
         ctx = w.suppress(self._path) if w is not None else contextlib.nullcontext()
         with ctx:
-            return atomic_write(self._path, data, expected_sha256=expected,
-                                allow_read_only=self._allow_read_only)
+            return atomic_write(
+                self._path, data, expected_sha256=expected, allow_read_only=self._allow_read_only
+            )
 
     # -- preview ----------------------------------------------------------------------
     def render_preview_now(self) -> int:
@@ -793,7 +825,8 @@ class EditorPane(QWidget):
         self.status.setText(
             f"Ln {line}, Col {col} · UTF-8{' BOM' if self._has_bom else ''} · "
             f"{'CRLF' if self._newline == chr(13) + chr(10) else 'LF'} · "
-            f"{plural(e, 'error')}, {plural(w, 'warning')}, {plural(i, 'info')}{mod}{ro}{engine}")
+            f"{plural(e, 'error')}, {plural(w, 'warning')}, {plural(i, 'info')}{mod}{ro}{engine}"
+        )
 
     # Override QWidget::closeEvent
     def closeEvent(self, event) -> None:  # noqa: N802
@@ -809,4 +842,3 @@ def _pid_alive(pid: int) -> bool:
     except (PermissionError, OSError):
         return True
     return True
-

@@ -55,8 +55,10 @@ def render_html(text: str) -> str:
     sf = parse_skill_text(text)
     parts = [f"<style>{_CSS}</style>"]
     if sf.state == "ok" and sf.data is not None:
-        rows = "".join(f"<tr><td class='k'>{html.escape(k)}</td><td>{_value_html(v)}</td></tr>"
-                       for k, v in sf.data.items())
+        rows = "".join(
+            f"<tr><td class='k'>{html.escape(k)}</td><td>{_value_html(v)}</td></tr>"
+            for k, v in sf.data.items()
+        )
         parts.append(f"<table class='fm'>{rows}</table>")
     elif sf.state != "no-frontmatter" or sf.message:
         parts.append(f"<div class='err'>Frontmatter: {html.escape(sf.message or sf.state)}</div>")
@@ -124,8 +126,10 @@ class SkillPreview(QTextBrowser):
         if path is None:
             self.refused.append(url.toString())
             return None
-        if rtype == QTextDocument.ResourceType.ImageResource.value or \
-                rtype == QTextDocument.ResourceType.ImageResource:
+        if (
+            rtype == QTextDocument.ResourceType.ImageResource.value
+            or rtype == QTextDocument.ResourceType.ImageResource
+        ):
             img = QImage(str(path))
             return img if not img.isNull() else None
         try:

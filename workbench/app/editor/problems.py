@@ -42,7 +42,9 @@ class _WrapDelegate(QStyledItemDelegate):
         text = index.data(Qt.ItemDataRole.DisplayRole)
         if width <= 0 or not text:
             return base
-        br = option.fontMetrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), str(text))
+        br = option.fontMetrics.boundingRect(
+            QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), str(text)
+        )
         return QSize(base.width(), max(base.height(), br.height() + 4))
 
 

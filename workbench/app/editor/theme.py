@@ -65,8 +65,11 @@ DEFAULT_EDITOR_THEME: dict[str, Any] = {
 
 #: The shared theme's ``"highlight"`` keys and the editor tokens whose colour they set.
 _SHARED_HIGHLIGHT = {
-    "yaml_key": ("key",), "yaml_string": ("string", "block_scalar"), "yaml_comment": ("comment",),
-    "delimiter": ("delimiter", "list_dash"), "md_heading": ("heading",),
+    "yaml_key": ("key",),
+    "yaml_string": ("string", "block_scalar"),
+    "yaml_comment": ("comment",),
+    "delimiter": ("delimiter", "list_dash"),
+    "md_heading": ("heading",),
     "md_code": ("inline_code", "code"),
 }
 
@@ -79,6 +82,7 @@ def editor_theme() -> dict[str, Any]:
     out = copy.deepcopy(DEFAULT_EDITOR_THEME)
     try:
         from workbench.app import icons
+
         whole = icons.theme()
     except Exception:  # noqa: BLE001 - a broken theme must not break the editor
         whole = {}
@@ -109,6 +113,7 @@ def severity_color(severity: str) -> QColor:
     """Colour of a diagnostic severity ("error" | "warning" | "info"), from the shared level table."""
     try:
         from workbench.app import icons
+
         return icons.level_color(severity)
     except Exception:  # noqa: BLE001
         return QColor(_FALLBACK_LEVELS.get(severity, "#7d8590"))

@@ -18,7 +18,6 @@ def get_runner(client_id: str) -> ClientRunner:
     """The ``RUNNER`` of a client package. Raises KeyError for a client that cannot be run."""
     if client_id not in RUNNABLE_CLIENTS:
         raise KeyError(f"no real-client runner for {client_id!r}")
-    module = importlib.import_module(
-        f"workbench.core.clients.{client_id.replace('-', '_')}.runner")
+    module = importlib.import_module(f"workbench.core.clients.{client_id.replace('-', '_')}.runner")
     runner: ClientRunner = module.RUNNER
     return runner

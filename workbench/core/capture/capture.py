@@ -58,15 +58,28 @@ class CaptureReport:
         return bool(self.version and self.modelled_version and self.version != self.modelled_version)
 
     def to_json(self) -> dict[str, Any]:
-        return {"client": self.client, "version": self.version, "modelled_version": self.modelled_version,
-                "placement": self.placement, "listing": self.listing, "skills": self.skills,
-                "tool": self.tool, "simulated": self.simulated, "diff": self.diff,
-                "builtins": self.builtins, "texts_version": self.texts_version, "exe": self.exe,
-                "overlay": self.overlay_note, "seconds": round(self.seconds, 2),
-                "error": self.error, "error_kind": self.error_kind}
+        return {
+            "client": self.client,
+            "version": self.version,
+            "modelled_version": self.modelled_version,
+            "placement": self.placement,
+            "listing": self.listing,
+            "skills": self.skills,
+            "tool": self.tool,
+            "simulated": self.simulated,
+            "diff": self.diff,
+            "builtins": self.builtins,
+            "texts_version": self.texts_version,
+            "exe": self.exe,
+            "overlay": self.overlay_note,
+            "seconds": round(self.seconds, 2),
+            "error": self.error,
+            "error_kind": self.error_kind,
+        }
 
 
 # -- capture --------------------------------------------------------------------------------------
+
 
 def _error(rep: CaptureReport, kind: str, message: str) -> CaptureReport:
     rep.error, rep.error_kind = message, kind
@@ -77,8 +90,11 @@ def listing_diff(real: str, simulated: str) -> list[str]:
     """A unified line diff, real client first (``---`` real, ``+++`` simulated); [] when equal."""
     if real == simulated:
         return []
-    return list(difflib.unified_diff(real.split("\n"), simulated.split("\n"), "real client",
-                                     "workbench simulation", lineterm="", n=1))
+    return list(
+        difflib.unified_diff(
+            real.split("\n"), simulated.split("\n"), "real client", "workbench simulation", lineterm="", n=1
+        )
+    )
 
 
 def simulate(env: Any, client_id: str, texts: dict[str, Any] | None, exe: Path | None = None) -> str:
@@ -92,15 +108,27 @@ def simulate(env: Any, client_id: str, texts: dict[str, Any] | None, exe: Path |
 
     runner = get_runner(client_id)
     path = os.pathsep.join(runner.path_dirs(exe)) if exe is not None else os.environ.get("PATH", "")
-    sim_env = Environment(workspace=Path(env.workspace), home=Path(env.home), cwd=Path(env.workspace),
-                          env={"HOME": str(env.home), "PATH": path}, bins=None, trusted=env.trusted,
-                          context_tokens=MODEL_CONTEXT_TOKENS.get(client_id, 200_000))
+    sim_env = Environment(
+        workspace=Path(env.workspace),
+        home=Path(env.home),
+        cwd=Path(env.workspace),
+        env={"HOME": str(env.home), "PATH": path},
+        bins=None,
+        trusted=env.trusted,
+        context_tokens=MODEL_CONTEXT_TOKENS.get(client_id, 200_000),
+    )
     catalog = scan(sim_env, client_id)
     return render_listing(catalog, sim_env.context_tokens, {CLIENT_TEXTS: texts or {}}).text
 
 
-def capture(env: Any, client_id: str, exe: Path | None = None, timeout: float = 120.0,
-            cancel: threading.Event | None = None, texts_version: str | None = None) -> CaptureReport:
+def capture(
+    env: Any,
+    client_id: str,
+    exe: Path | None = None,
+    timeout: float = 120.0,
+    cancel: threading.Event | None = None,
+    texts_version: str | None = None,
+) -> CaptureReport:
     """Run the installed client once against the recorder and compare (module docstring).
 
     Args:
@@ -111,16 +139,22 @@ def capture(env: Any, client_id: str, exe: Path | None = None, timeout: float = 
     """
     rep = CaptureReport(client=client_id)
     if client_id not in RUNNABLE_CLIENTS:
-        return _error(rep, "unsupported", f"{client_id} cannot be run for real here; capture supports "
-                                          f"{', '.join(RUNNABLE_CLIENTS)}")
+        return _error(
+            rep,
+            "unsupported",
+            f"{client_id} cannot be run for real here; capture supports {', '.join(RUNNABLE_CLIENTS)}",
+        )
     runner = get_runner(client_id)
     rep.modelled_version = runner.version
     rep.overlay_note = OVERLAYS[client_id].note if client_id in OVERLAYS else ""
     exe = exe or runner.find_installed()
     if exe is None or not Path(exe).exists():
         where = f"{exe} does not exist" if exe else f"no `{runner.bin_name}` on PATH"
-        return _error(rep, "not-installed", f"{client_id} is not installed ({where}); install "
-                                            f"{runner.npm_package} or pass --bin PATH")
+        return _error(
+            rep,
+            "not-installed",
+            f"{client_id} is not installed ({where}); install {runner.npm_package} or pass --bin PATH",
+        )
     rep.exe = str(exe)
     rep.version = client_version(runner, Path(exe))
     if rep.version is None:
@@ -130,8 +164,15 @@ def capture(env: Any, client_id: str, exe: Path | None = None, timeout: float = 
     with tempfile.TemporaryDirectory(prefix=f"wb-capture-{client_id}-") as tmp:
         home = Path(tmp) / "home"
         make_overlay(Path(env.home), client_id, home)
-        cap = run_client(runner, Path(env.workspace), exe=Path(exe), home=home, timeout=timeout,
-                         ask_version=False, cancel=cancel)
+        cap = run_client(
+            runner,
+            Path(env.workspace),
+            exe=Path(exe),
+            home=home,
+            timeout=timeout,
+            ask_version=False,
+            cancel=cancel,
+        )
     rep.seconds = cap.seconds
     if cap.error:
         return _error(rep, _kind(cap, cancel), _explain_error(cap, client_id, timeout))

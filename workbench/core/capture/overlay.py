@@ -34,11 +34,32 @@ FRESH = (".cache", ".local", ".tmp")
 #: Files larger than this are not copied into the overlay (linked folders are not affected).
 MAX_COPY_BYTES = 1_000_000
 #: Top-level HOME files never copied (credentials and clients' account state).
-NEVER_COPY = (".claude.json", ".claude.json.backup", ".netrc", ".npmrc", ".git-credentials", ".pypirc",
-              ".docker", ".aws", ".ssh", ".gnupg", ".kube")
+NEVER_COPY = (
+    ".claude.json",
+    ".claude.json.backup",
+    ".netrc",
+    ".npmrc",
+    ".git-credentials",
+    ".pypirc",
+    ".docker",
+    ".aws",
+    ".ssh",
+    ".gnupg",
+    ".kube",
+)
 
-_SECRET_ENV = ("ANTHROPIC_", "CLAUDE_CODE_USE_", "AWS_", "GOOGLE_", "OPENAI_", "GEMINI_", "VERTEX",
-               "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
+_SECRET_ENV = (
+    "ANTHROPIC_",
+    "CLAUDE_CODE_USE_",
+    "AWS_",
+    "GOOGLE_",
+    "OPENAI_",
+    "GEMINI_",
+    "VERTEX",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+)
 _SECRET_KEYS = ("apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper")
 
 
@@ -79,31 +100,37 @@ OVERLAYS: dict[str, Overlay] = {
         copy=(".claude/settings.json",),
         sanitize={".claude/settings.json": _strip_claude_settings},
         note="~/.claude/skills and plugins are read; settings.json is kept without env API settings "
-             "and credential helpers; ~/.claude.json (account, MCP servers) is not used"),
+        "and credential helpers; ~/.claude.json (account, MCP servers) is not used",
+    ),
     "codex": Overlay(
         config=(".codex",),
         link=(".codex/skills",),
         note="~/.codex/skills is read; config.toml is replaced by the recorder's (your [[skills.config]] "
-             "entries are not applied); auth.json is never read"),
+        "entries are not applied); auth.json is never read",
+    ),
     "gemini-cli": Overlay(
         config=(".gemini",),
         link=(".gemini/skills", ".gemini/extensions"),
         note="~/.gemini/skills and extensions are read; settings.json is replaced by the recorder's "
-             "(skills.disabled is not applied); OAuth files are never read"),
+        "(skills.disabled is not applied); OAuth files are never read",
+    ),
     "opencode": Overlay(
         config=(".config/opencode",),
         link=(".config/opencode/skill", ".config/opencode/skills"),
         note="~/.config/opencode/skill(s) are read; opencode.json is replaced by the recorder's "
-             "(permission.skill is not applied)"),
+        "(permission.skill is not applied)",
+    ),
     "openclaw": Overlay(
         config=(".openclaw",),
         link=(".openclaw/skills",),
         note="~/.openclaw/skills is read; openclaw.json is replaced by the recorder's (skills.entries "
-             "settings are not applied)"),
+        "settings are not applied)",
+    ),
     "copilot-cli": Overlay(
         config=(".copilot",),
         link=(".copilot/skills",),
-        note="~/.copilot/skills is read; Copilot's own config and tokens are not used (offline mode)"),
+        note="~/.copilot/skills is read; Copilot's own config and tokens are not used (offline mode)",
+    ),
 }
 
 

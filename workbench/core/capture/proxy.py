@@ -31,14 +31,19 @@ from workbench.core.capture.recorder import RecordedRequest, Reply, _sse
 #: The skill-load tool of each Anthropic-speaking client, and the read tool (input key) of those that
 #: load a skill by reading its SKILL.md.
 LOAD_TOOLS: dict[str, tuple[str, ...]] = {
-    "claude-code": ("Skill",), "opencode": ("skill",), "copilot-cli": ("skill",), "openclaw": (),
+    "claude-code": ("Skill",),
+    "opencode": ("skill",),
+    "copilot-cli": ("skill",),
+    "openclaw": (),
 }
 READ_TOOLS: dict[str, tuple[str, str]] = {"openclaw": ("read", "path")}
 #: Clients whose model API the proxy speaks (the others use OpenAI Responses or Gemini).
 FORWARDABLE = tuple(LOAD_TOOLS)
 
-BLOCKED_TEXT = ("[Skill Workbench stopped this turn: the model called {names}, which is never "
-                "delivered to the client in a trigger test.]")
+BLOCKED_TEXT = (
+    "[Skill Workbench stopped this turn: the model called {names}, which is never "
+    "delivered to the client in a trigger test.]"
+)
 
 
 @dataclass
@@ -66,34 +71,73 @@ def _message_events(msg: dict[str, Any]) -> list[bytes]:
     head["content"] = []
     head["stop_reason"] = None
     usage = msg.get("usage") or {}
-    head["usage"] = {"input_tokens": usage.get("input_tokens", 0), "output_tokens": 0,
-                     "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
-                     "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0)}
+    head["usage"] = {
+        "input_tokens": usage.get("input_tokens", 0),
+        "output_tokens": 0,
+        "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
+        "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
+    }
     out = [_sse("message_start", {"type": "message_start", "message": head})]
     for i, block in enumerate(msg.get("content") or []):
         kind = block.get("type")
         if kind == "text":
-            out.append(_sse("content_block_start", {"type": "content_block_start", "index": i,
-                                                    "content_block": {"type": "text", "text": ""}}))
-            out.append(_sse("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                    "delta": {"type": "text_delta",
-                                                              "text": block.get("text", "")}}))
+            out.append(
+                _sse(
+                    "content_block_start",
+                    {
+                        "type": "content_block_start",
+                        "index": i,
+                        "content_block": {"type": "text", "text": ""},
+                    },
+                )
+            )
+            out.append(
+                _sse(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "text_delta", "text": block.get("text", "")},
+                    },
+                )
+            )
         elif kind == "tool_use":
             start = {"type": "tool_use", "id": block.get("id"), "name": block.get("name"), "input": {}}
-            out.append(_sse("content_block_start", {"type": "content_block_start", "index": i,
-                                                    "content_block": start}))
-            out.append(_sse("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                    "delta": {"type": "input_json_delta",
-                                                              "partial_json": json.dumps(
-                                                                  block.get("input") or {})}}))
+            out.append(
+                _sse(
+                    "content_block_start", {"type": "content_block_start", "index": i, "content_block": start}
+                )
+            )
+            out.append(
+                _sse(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {
+                            "type": "input_json_delta",
+                            "partial_json": json.dumps(block.get("input") or {}),
+                        },
+                    },
+                )
+            )
         else:
-            out.append(_sse("content_block_start", {"type": "content_block_start", "index": i,
-                                                    "content_block": block}))
+            out.append(
+                _sse(
+                    "content_block_start", {"type": "content_block_start", "index": i, "content_block": block}
+                )
+            )
         out.append(_sse("content_block_stop", {"type": "content_block_stop", "index": i}))
-    out.append(_sse("message_delta", {"type": "message_delta",
-                                      "delta": {"stop_reason": msg.get("stop_reason"),
-                                                "stop_sequence": msg.get("stop_sequence")},
-                                      "usage": {"output_tokens": usage.get("output_tokens", 0)}}))
+    out.append(
+        _sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": msg.get("stop_reason"), "stop_sequence": msg.get("stop_sequence")},
+                "usage": {"output_tokens": usage.get("output_tokens", 0)},
+            },
+        )
+    )
     out.append(_sse("message_stop", {"type": "message_stop"}))
     return out
 
@@ -110,11 +154,19 @@ class ForwardingResponder:
         timeout: seconds per upstream request.
     """
 
-    def __init__(self, upstream: str, api_key: str, client_id: str, skill_dirs: list[Path],
-                 model: str | None = None, timeout: float = 120.0) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        api_key: str,
+        client_id: str,
+        skill_dirs: list[Path],
+        model: str | None = None,
+        timeout: float = 120.0,
+    ) -> None:
         if client_id not in FORWARDABLE:
-            raise ValueError(f"{client_id} does not speak the Messages API; --via-client supports "
-                             f"{', '.join(FORWARDABLE)}")
+            raise ValueError(
+                f"{client_id} does not speak the Messages API; --via-client supports {', '.join(FORWARDABLE)}"
+            )
         self.upstream = upstream.rstrip("/")
         self._key = api_key
         self.client_id = client_id
@@ -174,8 +226,11 @@ class ForwardingResponder:
             with self._lock:
                 self.exchanges.append(Exchange(req.seq, status, reply, True))
                 self.errors.append(f"upstream answered {status}: {str(reply)[:200]}")
-            return Reply(status=status, headers={"content-type": "application/json"},
-                         body=json.dumps(reply).encode() if not isinstance(reply, bytes) else reply)
+            return Reply(
+                status=status,
+                headers={"content-type": "application/json"},
+                body=json.dumps(reply).encode() if not isinstance(reply, bytes) else reply,
+            )
         uses = [b for b in reply.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
         bad = [b for b in uses if not self.allowed(b)]
         with self._lock:
@@ -190,20 +245,32 @@ class ForwardingResponder:
             self.exchanges.append(Exchange(req.seq, status, reply, not bad))
         if bad:
             names = ", ".join(sorted({str(b.get("name")) for b in bad}))
-            reply = {"id": reply.get("id", "msg_blocked"), "type": "message", "role": "assistant",
-                     "model": reply.get("model", body.get("model")),
-                     "content": [{"type": "text", "text": BLOCKED_TEXT.format(names=names)}],
-                     "stop_reason": "end_turn", "stop_sequence": None,
-                     "usage": reply.get("usage") or {"input_tokens": 0, "output_tokens": 0}}
+            reply = {
+                "id": reply.get("id", "msg_blocked"),
+                "type": "message",
+                "role": "assistant",
+                "model": reply.get("model", body.get("model")),
+                "content": [{"type": "text", "text": BLOCKED_TEXT.format(names=names)}],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": reply.get("usage") or {"input_tokens": 0, "output_tokens": 0},
+            }
         if streamed:
             return Reply(headers={"content-type": "text/event-stream"}, events=_message_events(reply))
         return Reply(headers={"content-type": "application/json"}, body=json.dumps(reply).encode())
 
     def _forward(self, body: dict[str, Any]) -> tuple[int, Any]:
         data = json.dumps(body).encode()
-        req = urllib.request.Request(self.upstream + "/v1/messages", data=data, method="POST", headers={
-            "content-type": "application/json", "x-api-key": self._key,
-            "anthropic-version": "2023-06-01"})
+        req = urllib.request.Request(
+            self.upstream + "/v1/messages",
+            data=data,
+            method="POST",
+            headers={
+                "content-type": "application/json",
+                "x-api-key": self._key,
+                "anthropic-version": "2023-06-01",
+            },
+        )
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 - user's API
                 return resp.status, json.loads(resp.read())
@@ -213,11 +280,16 @@ class ForwardingResponder:
             except ValueError:
                 return exc.code, {"type": "error", "error": {"type": "api_error", "message": str(exc)}}
         except (urllib.error.URLError, OSError, ValueError) as exc:
-            return 502, {"type": "error", "error": {"type": "api_error",
-                                                    "message": f"cannot reach {self.upstream}: {exc}"}}
+            return 502, {
+                "type": "error",
+                "error": {"type": "api_error", "message": f"cannot reach {self.upstream}: {exc}"},
+            }
 
     def report(self) -> dict[str, Any]:
         """``{"loaded": [...], "blocked": [{"name","input"}], "requests": N, "errors": [...]}``."""
-        return {"loaded": list(self.loaded),
-                "blocked": [{"name": b.name, "input": b.input} for b in self.blocked],
-                "requests": len(self.exchanges), "errors": list(self.errors)}
+        return {
+            "loaded": list(self.loaded),
+            "blocked": [{"name": b.name, "input": b.input} for b in self.blocked],
+            "requests": len(self.exchanges),
+            "errors": list(self.errors),
+        }

@@ -208,14 +208,23 @@ def anthropic_events(model: str, text: str) -> list[bytes]:
     }
     return [
         _sse("message_start", {"type": "message_start", "message": msg}),
-        _sse("content_block_start", {"type": "content_block_start", "index": 0,
-                                     "content_block": {"type": "text", "text": ""}}),
-        _sse("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                     "delta": {"type": "text_delta", "text": text}}),
+        _sse(
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        ),
+        _sse(
+            "content_block_delta",
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+        ),
         _sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        _sse("message_delta", {"type": "message_delta",
-                               "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                               "usage": {"output_tokens": max(1, len(text) // 4)}}),
+        _sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": max(1, len(text) // 4)},
+            },
+        ),
         _sse("message_stop", {"type": "message_stop"}),
     ]
 
@@ -223,63 +232,147 @@ def anthropic_events(model: str, text: str) -> list[bytes]:
 def anthropic_message(model: str, text: str) -> dict[str, Any]:
     """A non-streamed Messages reply holding ``text``."""
     return {
-        "id": "msg_recorder", "type": "message", "role": "assistant", "model": model,
-        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
-        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": max(1, len(text) // 4)},
+        "id": "msg_recorder",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": max(1, len(text) // 4)},
     }
 
 
 def responses_events(model: str, text: str) -> list[bytes]:
     """The SSE events of a streamed OpenAI Responses reply (sequence from real-clients.md, Codex)."""
-    item = {"type": "message", "id": "msg_recorder", "status": "in_progress", "role": "assistant",
-            "content": []}
+    item = {
+        "type": "message",
+        "id": "msg_recorder",
+        "status": "in_progress",
+        "role": "assistant",
+        "content": [],
+    }
     part = {"type": "output_text", "text": "", "annotations": []}
     done_part = dict(part, text=text)
     done_item = dict(item, status="completed", content=[done_part])
-    resp = {"id": "resp_recorder", "object": "response", "created_at": int(time.time()),
-            "status": "in_progress", "model": model, "output": []}
-    usage = {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0},
-             "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 2}
+    resp = {
+        "id": "resp_recorder",
+        "object": "response",
+        "created_at": int(time.time()),
+        "status": "in_progress",
+        "model": model,
+        "output": [],
+    }
+    usage = {
+        "input_tokens": 1,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 1,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 2,
+    }
     seq = iter(range(1000))
     return [
-        _sse("response.created", {"type": "response.created", "sequence_number": next(seq),
-                                  "response": resp}),
-        _sse("response.output_item.added", {"type": "response.output_item.added",
-                                            "sequence_number": next(seq), "output_index": 0,
-                                            "item": item}),
-        _sse("response.content_part.added", {"type": "response.content_part.added",
-                                             "sequence_number": next(seq), "item_id": "msg_recorder",
-                                             "output_index": 0, "content_index": 0, "part": part}),
-        _sse("response.output_text.delta", {"type": "response.output_text.delta",
-                                            "sequence_number": next(seq), "item_id": "msg_recorder",
-                                            "output_index": 0, "content_index": 0, "delta": text}),
-        _sse("response.output_text.done", {"type": "response.output_text.done",
-                                           "sequence_number": next(seq), "item_id": "msg_recorder",
-                                           "output_index": 0, "content_index": 0, "text": text}),
-        _sse("response.content_part.done", {"type": "response.content_part.done",
-                                            "sequence_number": next(seq), "item_id": "msg_recorder",
-                                            "output_index": 0, "content_index": 0,
-                                            "part": done_part}),
-        _sse("response.output_item.done", {"type": "response.output_item.done",
-                                           "sequence_number": next(seq), "output_index": 0,
-                                           "item": done_item}),
-        _sse("response.completed", {"type": "response.completed", "sequence_number": next(seq),
-                                    "response": dict(resp, status="completed", output=[done_item],
-                                                     usage=usage)}),
+        _sse(
+            "response.created", {"type": "response.created", "sequence_number": next(seq), "response": resp}
+        ),
+        _sse(
+            "response.output_item.added",
+            {
+                "type": "response.output_item.added",
+                "sequence_number": next(seq),
+                "output_index": 0,
+                "item": item,
+            },
+        ),
+        _sse(
+            "response.content_part.added",
+            {
+                "type": "response.content_part.added",
+                "sequence_number": next(seq),
+                "item_id": "msg_recorder",
+                "output_index": 0,
+                "content_index": 0,
+                "part": part,
+            },
+        ),
+        _sse(
+            "response.output_text.delta",
+            {
+                "type": "response.output_text.delta",
+                "sequence_number": next(seq),
+                "item_id": "msg_recorder",
+                "output_index": 0,
+                "content_index": 0,
+                "delta": text,
+            },
+        ),
+        _sse(
+            "response.output_text.done",
+            {
+                "type": "response.output_text.done",
+                "sequence_number": next(seq),
+                "item_id": "msg_recorder",
+                "output_index": 0,
+                "content_index": 0,
+                "text": text,
+            },
+        ),
+        _sse(
+            "response.content_part.done",
+            {
+                "type": "response.content_part.done",
+                "sequence_number": next(seq),
+                "item_id": "msg_recorder",
+                "output_index": 0,
+                "content_index": 0,
+                "part": done_part,
+            },
+        ),
+        _sse(
+            "response.output_item.done",
+            {
+                "type": "response.output_item.done",
+                "sequence_number": next(seq),
+                "output_index": 0,
+                "item": done_item,
+            },
+        ),
+        _sse(
+            "response.completed",
+            {
+                "type": "response.completed",
+                "sequence_number": next(seq),
+                "response": dict(resp, status="completed", output=[done_item], usage=usage),
+            },
+        ),
     ]
 
 
 def chat_completion_events(model: str, text: str) -> list[bytes]:
     """The SSE chunks of a streamed OpenAI Chat Completions reply."""
-    base = {"id": "chatcmpl-recorder", "object": "chat.completion.chunk",
-            "created": int(time.time()), "model": model}
+    base = {
+        "id": "chatcmpl-recorder",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+    }
     return [
-        _sse(None, dict(base, choices=[{"index": 0, "delta": {"role": "assistant", "content": ""},
-                                        "finish_reason": None}])),
-        _sse(None, dict(base, choices=[{"index": 0, "delta": {"content": text},
-                                        "finish_reason": None}])),
-        _sse(None, dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}],
-                        usage={"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2})),
+        _sse(
+            None,
+            dict(
+                base,
+                choices=[{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}],
+            ),
+        ),
+        _sse(None, dict(base, choices=[{"index": 0, "delta": {"content": text}, "finish_reason": None}])),
+        _sse(
+            None,
+            dict(
+                base,
+                choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                usage={"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            ),
+        ),
         b"data: [DONE]\n\n",
     ]
 
@@ -287,8 +380,9 @@ def chat_completion_events(model: str, text: str) -> list[bytes]:
 def gemini_response(text: str) -> dict[str, Any]:
     """A Gemini ``GenerateContentResponse`` holding ``text``."""
     return {
-        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
-                        "finishReason": "STOP", "index": 0}],
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
+        ],
         "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
         "modelVersion": "recorder",
     }
@@ -320,8 +414,9 @@ class Recorder:
         port: 0 = pick a free port.
     """
 
-    def __init__(self, reply_text: str = DEFAULT_REPLY, responder: Responder | None = None,
-                 port: int = 0) -> None:
+    def __init__(
+        self, reply_text: str = DEFAULT_REPLY, responder: Responder | None = None, port: int = 0
+    ) -> None:
         self.reply_text = reply_text
         self.responder = responder
         self._port = port
@@ -337,8 +432,7 @@ class Recorder:
         handler = _make_handler(self)
         self._server = ThreadingHTTPServer(("127.0.0.1", self._port), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="recorder",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="recorder", daemon=True)
         self._thread.start()
         return self
 
@@ -375,8 +469,9 @@ class Recorder:
         with self._lock:
             self._requests.clear()
 
-    def wait_for(self, predicate: Callable[[RecordedRequest], bool], timeout: float
-                 ) -> RecordedRequest | None:
+    def wait_for(
+        self, predicate: Callable[[RecordedRequest], bool], timeout: float
+    ) -> RecordedRequest | None:
         """Block until a recorded request satisfies ``predicate`` (or ``timeout`` seconds pass)."""
         deadline = time.monotonic() + timeout
         with self._arrived:
@@ -389,14 +484,18 @@ class Recorder:
                     return None
                 self._arrived.wait(left)
 
-    def _record(self, method: str, raw_path: str, headers: dict[str, str], body: bytes
-                ) -> RecordedRequest:
+    def _record(self, method: str, raw_path: str, headers: dict[str, str], body: bytes) -> RecordedRequest:
         parts = urlsplit(raw_path)
         with self._arrived:
             req = RecordedRequest(
-                seq=len(self._requests), method=method, path=parts.path,
-                query=parse_qs(parts.query), headers=headers, body=body,
-                api=classify(method, parts.path), time=time.monotonic(),
+                seq=len(self._requests),
+                method=method,
+                path=parts.path,
+                query=parse_qs(parts.query),
+                headers=headers,
+                body=body,
+                api=classify(method, parts.path),
+                time=time.monotonic(),
             )
             self._requests.append(req)
             self._arrived.notify_all()
@@ -415,11 +514,11 @@ class Recorder:
                 return Reply(headers=sse, events=anthropic_events(model, text))
             return Reply(headers=js, body=json.dumps(anthropic_message(model, text)).encode())
         if req.api == "anthropic-count-tokens":
-            return Reply(headers=js, body=json.dumps(
-                {"input_tokens": estimate_tokens(req.body)}).encode())
+            return Reply(headers=js, body=json.dumps({"input_tokens": estimate_tokens(req.body)}).encode())
         if req.api == "anthropic-models":
-            return Reply(headers=js, body=b'{"data": [], "has_more": false, "first_id": null, '
-                                          b'"last_id": null}')
+            return Reply(
+                headers=js, body=b'{"data": [], "has_more": false, "first_id": null, "last_id": null}'
+            )
         if req.api == "openai-responses":
             if req.streamed:
                 return Reply(headers=sse, events=responses_events(model, text))
@@ -428,11 +527,25 @@ class Recorder:
         if req.api == "openai-chat":
             if req.streamed:
                 return Reply(headers=sse, events=chat_completion_events(model, text))
-            return Reply(headers=js, body=json.dumps({
-                "id": "chatcmpl-recorder", "object": "chat.completion", "created": int(time.time()),
-                "model": model, "choices": [{"index": 0, "finish_reason": "stop",
-                                             "message": {"role": "assistant", "content": text}}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode())
+            return Reply(
+                headers=js,
+                body=json.dumps(
+                    {
+                        "id": "chatcmpl-recorder",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": model,
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": text},
+                            }
+                        ],
+                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                    }
+                ).encode(),
+            )
         if req.api in ("gemini-generate", "gemini-stream"):
             schema = _gemini_schema(data)
             reply_text = json.dumps(schema_instance(schema)) if schema is not None else text
@@ -441,12 +554,20 @@ class Recorder:
                 return Reply(headers=sse, events=[_sse(None, body)])
             return Reply(headers=js, body=json.dumps(body).encode())
         if req.api == "gemini-count-tokens":
-            return Reply(headers=js, body=json.dumps(
-                {"totalTokens": estimate_tokens(req.body)}).encode())
-        return Reply(status=404, headers=js, body=json.dumps(
-            {"type": "error", "error": {"type": "not_found_error",
-                                        "message": f"recorder: no handler for {req.method} {req.path}"}
-             }).encode())
+            return Reply(headers=js, body=json.dumps({"totalTokens": estimate_tokens(req.body)}).encode())
+        return Reply(
+            status=404,
+            headers=js,
+            body=json.dumps(
+                {
+                    "type": "error",
+                    "error": {
+                        "type": "not_found_error",
+                        "message": f"recorder: no handler for {req.method} {req.path}",
+                    },
+                }
+            ).encode(),
+        )
 
 
 def _make_handler(rec: Recorder) -> type[BaseHTTPRequestHandler]:
@@ -485,10 +606,16 @@ def _make_handler(rec: Recorder) -> type[BaseHTTPRequestHandler]:
                 try:
                     reply = rec.responder(req)
                 except Exception as exc:  # noqa: BLE001 - a broken hook must not hang the client
-                    reply = Reply(status=500, headers={"content-type": "application/json"},
-                                  body=json.dumps({"type": "error", "error": {
-                                      "type": "api_error", "message": f"recorder hook: {exc}"}}
-                                  ).encode())
+                    reply = Reply(
+                        status=500,
+                        headers={"content-type": "application/json"},
+                        body=json.dumps(
+                            {
+                                "type": "error",
+                                "error": {"type": "api_error", "message": f"recorder hook: {exc}"},
+                            }
+                        ).encode(),
+                    )
             if reply is None:
                 reply = rec.default_reply(req)
             self._send(reply)

@@ -33,8 +33,14 @@ DEFAULT_TIMEOUT = 120.0
 
 #: The context window (tokens) of the model each runner asks its client for; the simulation of a
 #: real run uses the same window so budgets compare like for like.
-MODEL_CONTEXT_TOKENS: dict[str, int] = {"claude-code": 200_000, "opencode": 200_000, "openclaw": 200_000,
-                                        "codex": 272_000, "gemini-cli": 1_048_576, "copilot-cli": 200_000}
+MODEL_CONTEXT_TOKENS: dict[str, int] = {
+    "claude-code": 200_000,
+    "opencode": 200_000,
+    "openclaw": 200_000,
+    "codex": 272_000,
+    "gemini-cli": 1_048_576,
+    "copilot-cli": 200_000,
+}
 
 
 def lab_dir() -> Path:
@@ -61,8 +67,12 @@ class Placement:
     detail: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"location": self.location, "message_index": self.message_index,
-                "block_index": self.block_index, "detail": self.detail}
+        return {
+            "location": self.location,
+            "message_index": self.message_index,
+            "block_index": self.block_index,
+            "detail": self.detail,
+        }
 
 
 @dataclass
@@ -136,15 +146,19 @@ class Capture:
     def to_json(self) -> dict[str, Any]:
         ex = self.extracted
         return {
-            "client": self.client, "version": self.version,
+            "client": self.client,
+            "version": self.version,
             "placement": ex.placement.to_json() if ex and ex.placement else None,
             "listing": ex.listing if ex else None,
             "skills": ex.skills if ex else [],
             "builtins": ex.builtins if ex else [],
             "tool": ex.tool if ex else None,
-            "exit_code": self.exit_code, "seconds": round(self.seconds, 2), "error": self.error,
-            "requests": [{"seq": r.seq, "method": r.method, "path": r.path, "api": r.api}
-                         for r in self.requests],
+            "exit_code": self.exit_code,
+            "seconds": round(self.seconds, 2),
+            "error": self.error,
+            "requests": [
+                {"seq": r.seq, "method": r.method, "path": r.path, "api": r.api} for r in self.requests
+            ],
         }
 
 
@@ -207,8 +221,10 @@ class ClientRunner:
 
     def is_listing_request(self, req: RecordedRequest) -> bool:
         """Whether ``req`` is the request that holds the listing (default: the first model turn)."""
-        return req.api in ("anthropic-messages", "openai-responses", "openai-chat",
-                           "gemini-stream") and req.method == "POST"
+        return (
+            req.api in ("anthropic-messages", "openai-responses", "openai-chat", "gemini-stream")
+            and req.method == "POST"
+        )
 
     def done(self, requests: list[RecordedRequest]) -> bool:
         """Whether the run has what it needs (then the client is stopped early)."""
@@ -230,22 +246,27 @@ def system_texts(data: Any) -> list[tuple[int, str]]:
     a plain string is block 0)."""
     system = data.get("system") if isinstance(data, dict) else None
     blocks = [{"text": system}] if isinstance(system, str) else system or []
-    return [(i, b["text"]) for i, b in enumerate(blocks)
-            if isinstance(b, dict) and isinstance(b.get("text"), str)]
+    return [
+        (i, b["text"]) for i, b in enumerate(blocks) if isinstance(b, dict) and isinstance(b.get("text"), str)
+    ]
 
 
 def isolated_env(home: Path, path_dirs: list[str], extra: dict[str, str]) -> dict[str, str]:
     """An ``env -i`` style environment: HOME, XDG dirs under it, PATH, a UTF-8 locale, ``extra``."""
     env = {
         "HOME": str(home),
-        "USER": "workbench", "LOGNAME": "workbench",
+        "USER": "workbench",
+        "LOGNAME": "workbench",
         "XDG_CONFIG_HOME": str(home / ".config"),
         "XDG_DATA_HOME": str(home / ".local" / "share"),
         "XDG_CACHE_HOME": str(home / ".cache"),
         "XDG_STATE_HOME": str(home / ".local" / "state"),
         "PATH": os.pathsep.join(path_dirs),
-        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-        "TERM": "dumb", "NO_COLOR": "1", "CI": "1",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+        "CI": "1",
         "TMPDIR": str(home / ".tmp"),
     }
     env.update(extra)
@@ -274,20 +295,36 @@ def client_version(runner: ClientRunner, exe: Path, timeout: float = 30.0) -> st
         (home / ".tmp").mkdir()
         env = isolated_env(home, runner.path_dirs(exe), {})
         try:
-            out = subprocess.run(runner.version_argv(exe), env=env, cwd=tmp, capture_output=True,
-                                 timeout=timeout, stdin=subprocess.DEVNULL)
+            out = subprocess.run(
+                runner.version_argv(exe),
+                env=env,
+                cwd=tmp,
+                capture_output=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
-        return runner.parse_version(out.stdout.decode("utf-8", "replace")
-                                    + out.stderr.decode("utf-8", "replace"))
+        return runner.parse_version(
+            out.stdout.decode("utf-8", "replace") + out.stderr.decode("utf-8", "replace")
+        )
 
 
-def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None,
-               home: Path | None = None, prompt: str = DEFAULT_PROMPT,
-               timeout: float = DEFAULT_TIMEOUT, options: dict[str, Any] | None = None,
-               responder: Responder | None = None, ask_version: bool = True,
-               home_setup: Callable[[Path], None] | None = None,
-               stop_when_done: bool = True, cancel: threading.Event | None = None) -> Capture:
+def run_client(
+    runner: ClientRunner,
+    workspace: Path,
+    *,
+    exe: Path | None = None,
+    home: Path | None = None,
+    prompt: str = DEFAULT_PROMPT,
+    timeout: float = DEFAULT_TIMEOUT,
+    options: dict[str, Any] | None = None,
+    responder: Responder | None = None,
+    ask_version: bool = True,
+    home_setup: Callable[[Path], None] | None = None,
+    stop_when_done: bool = True,
+    cancel: threading.Event | None = None,
+) -> Capture:
     """Run ``runner``'s client once in ``workspace`` against a fresh recorder.
 
     Args:
@@ -303,9 +340,18 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
     """
     exe = exe or runner.lab_executable() or runner.find_installed()
     if exe is None:
-        return Capture(runner.client_id, None, None, [], None, "", "", 0.0,
-                       error=f"{runner.client_id}: client not installed "
-                             f"(npm package {runner.npm_package}@{runner.version})")
+        return Capture(
+            runner.client_id,
+            None,
+            None,
+            [],
+            None,
+            "",
+            "",
+            0.0,
+            error=f"{runner.client_id}: client not installed "
+            f"(npm package {runner.npm_package}@{runner.version})",
+        )
     own_home = home is None
     home = Path(tempfile.mkdtemp(prefix=f"wb-{runner.client_id}-home-")) if home is None else home
     try:
@@ -314,8 +360,14 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
         if home_setup is not None:
             home_setup(home)
         with Recorder(responder=responder) as rec:
-            ctx = RunContext(home=home, workspace=workspace, base_url=rec.url, exe=exe,
-                             prompt=prompt, options=dict(options or {}))
+            ctx = RunContext(
+                home=home,
+                workspace=workspace,
+                base_url=rec.url,
+                exe=exe,
+                prompt=prompt,
+                options=dict(options or {}),
+            )
             spec = runner.prepare(ctx)
             env = isolated_env(home, runner.path_dirs(exe), spec.env)
             start = time.monotonic()
@@ -324,13 +376,27 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
             error = None
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 try:
-                    proc = subprocess.Popen(spec.argv, env=env, cwd=spec.cwd or workspace,
-                                            stdout=out, stderr=err,
-                                            stdin=subprocess.PIPE if spec.stdin else subprocess.DEVNULL,
-                                            start_new_session=True)
+                    proc = subprocess.Popen(
+                        spec.argv,
+                        env=env,
+                        cwd=spec.cwd or workspace,
+                        stdout=out,
+                        stderr=err,
+                        stdin=subprocess.PIPE if spec.stdin else subprocess.DEVNULL,
+                        start_new_session=True,
+                    )
                 except OSError as exc:
-                    return Capture(runner.client_id, version, None, [], None, "", "", 0.0,
-                                   error=f"{runner.client_id}: cannot start {spec.argv[0]}: {exc}")
+                    return Capture(
+                        runner.client_id,
+                        version,
+                        None,
+                        [],
+                        None,
+                        "",
+                        "",
+                        0.0,
+                        error=f"{runner.client_id}: cannot start {spec.argv[0]}: {exc}",
+                    )
                 if spec.stdin and proc.stdin:
                     try:
                         proc.stdin.write(spec.stdin)
@@ -364,15 +430,16 @@ def run_client(runner: ClientRunner, workspace: Path, *, exe: Path | None = None
         extracted = None
         if main is None:
             if error is None:
-                error = (f"{runner.client_id}: the client sent no model request "
-                         f"(exit {code}; {len(requests)} other requests)")
+                error = (
+                    f"{runner.client_id}: the client sent no model request "
+                    f"(exit {code}; {len(requests)} other requests)"
+                )
         else:
             try:
                 extracted = runner.extract(main)
             except Exception as exc:  # noqa: BLE001 - report, don't crash the lab or capture
                 error = f"{runner.client_id}: could not read the listing from its request: {exc!r}"
-        return Capture(runner.client_id, version, extracted, requests, code, stdout, stderr,
-                       seconds, error)
+        return Capture(runner.client_id, version, extracted, requests, code, stdout, stderr, seconds, error)
     finally:
         if own_home:
             shutil.rmtree(home, ignore_errors=True)

@@ -60,10 +60,18 @@ class ViaResult:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"client": self.client, "version": self.version, "message": self.message,
-                "triggered": self.loaded, "blocked": self.blocked, "text": self.text,
-                "requests": self.requests, "exit_code": self.exit_code,
-                "seconds": round(self.seconds, 2), "error": self.error}
+        return {
+            "client": self.client,
+            "version": self.version,
+            "message": self.message,
+            "triggered": self.loaded,
+            "blocked": self.blocked,
+            "text": self.text,
+            "requests": self.requests,
+            "exit_code": self.exit_code,
+            "seconds": round(self.seconds, 2),
+            "error": self.error,
+        }
 
 
 class _Restricted(ClientRunner):
@@ -96,24 +104,42 @@ class _Restricted(ClientRunner):
             return None
 
 
-def resolve_client(client_id: str, exe: Path | None, runner: ClientRunner | None = None
-                   ) -> tuple[ClientRunner, Path]:
+def resolve_client(
+    client_id: str, exe: Path | None, runner: ClientRunner | None = None
+) -> tuple[ClientRunner, Path]:
     """The runner and executable for ``--via-client``. Raises ViaClientError."""
     if client_id not in FORWARDABLE:
-        raise ViaClientError("unsupported", f"--via-client {client_id}: only clients that speak the "
-                             f"Messages API can be driven ({', '.join(FORWARDABLE)})")
+        raise ViaClientError(
+            "unsupported",
+            f"--via-client {client_id}: only clients that speak the "
+            f"Messages API can be driven ({', '.join(FORWARDABLE)})",
+        )
     runner = runner or get_runner(client_id)
     found = exe or runner.find_installed() or runner.lab_executable()
     if found is None or not Path(found).exists():
-        raise ViaClientError("not-installed", f"{client_id} is not installed (no `{runner.bin_name}` on "
-                             f"PATH); install {runner.npm_package} or pass --client-bin PATH")
+        raise ViaClientError(
+            "not-installed",
+            f"{client_id} is not installed (no `{runner.bin_name}` on "
+            f"PATH); install {runner.npm_package} or pass --client-bin PATH",
+        )
     return runner, Path(found)
 
 
-def chat_via_client(env: Any, client_id: str, message: str, *, base_url: str, api_key: str,
-                    skill_dirs: list[Path], model: str | None = None, exe: Path | None = None,
-                    timeout: float = 180.0, runner: ClientRunner | None = None,
-                    cancel: threading.Event | None = None, version: str | None = None) -> ViaResult:
+def chat_via_client(
+    env: Any,
+    client_id: str,
+    message: str,
+    *,
+    base_url: str,
+    api_key: str,
+    skill_dirs: list[Path],
+    model: str | None = None,
+    exe: Path | None = None,
+    timeout: float = 180.0,
+    runner: ClientRunner | None = None,
+    cancel: threading.Event | None = None,
+    version: str | None = None,
+) -> ViaResult:
     """Send ``message`` through the real client once (module docstring). Never raises for a
     misbehaving client (``ViaResult.error``); raises ViaClientError when it cannot be driven."""
     runner, exe = resolve_client(client_id, exe, runner)
@@ -122,9 +148,18 @@ def chat_via_client(env: Any, client_id: str, message: str, *, base_url: str, ap
     with tempfile.TemporaryDirectory(prefix=f"wb-via-{client_id}-") as tmp:
         home = Path(tmp) / "home"
         make_overlay(Path(env.home), client_id, home)
-        cap = run_client(_Restricted(runner), Path(env.workspace), exe=exe, home=home, prompt=message,
-                         timeout=timeout, responder=proxy, ask_version=False, stop_when_done=False,
-                         cancel=cancel)
+        cap = run_client(
+            _Restricted(runner),
+            Path(env.workspace),
+            exe=exe,
+            home=home,
+            prompt=message,
+            timeout=timeout,
+            responder=proxy,
+            ask_version=False,
+            stop_when_done=False,
+            cancel=cancel,
+        )
     rep = proxy.report()
     err = None
     if cap.error and "timed out" in cap.error:
@@ -133,16 +168,39 @@ def chat_via_client(env: Any, client_id: str, message: str, *, base_url: str, ap
         err = rep["errors"][0]
     elif not rep["requests"]:
         err = cap.error or f"{client_id} sent no model request (exit {cap.exit_code})"
-    return ViaResult(client_id, version, message, rep["loaded"], rep["blocked"], cap.stdout.strip(),
-                     rep["requests"], cap.exit_code, cap.seconds, err)
+    return ViaResult(
+        client_id,
+        version,
+        message,
+        rep["loaded"],
+        rep["blocked"],
+        cap.stdout.strip(),
+        rep["requests"],
+        cap.exit_code,
+        cap.seconds,
+        err,
+    )
 
 
-def eval_via_client(env: Any, client_id: str, skill: str, queries: list[tuple[str, bool]], runs: int,
-                    *, base_url: str, api_key: str, skill_dirs: list[Path], model: str | None = None,
-                    exe: Path | None = None, timeout: float = 180.0, concurrency: int = 2,
-                    threshold: float = 0.5, runner: ClientRunner | None = None,
-                    progress: Callable[[int, int], None] | None = None,
-                    cancel: threading.Event | None = None) -> dict[str, Any]:
+def eval_via_client(
+    env: Any,
+    client_id: str,
+    skill: str,
+    queries: list[tuple[str, bool]],
+    runs: int,
+    *,
+    base_url: str,
+    api_key: str,
+    skill_dirs: list[Path],
+    model: str | None = None,
+    exe: Path | None = None,
+    timeout: float = 180.0,
+    concurrency: int = 2,
+    threshold: float = 0.5,
+    runner: ClientRunner | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> dict[str, Any]:
     """Run each query ``runs`` times through the real client (bounded parallel) and report in the
     eval format (DESIGN.md section 3: ``results`` per query, ``summary``). An errored run counts as
     an error, never as a non-trigger."""
@@ -159,9 +217,20 @@ def eval_via_client(env: Any, client_id: str, skill: str, queries: list[tuple[st
         qi, q = job
         if cancel is not None and cancel.is_set():
             return
-        res = chat_via_client(env, client_id, q, base_url=base_url, api_key=api_key, skill_dirs=skill_dirs,
-                              model=model, exe=exe, timeout=timeout, runner=runner, cancel=cancel,
-                              version=version)
+        res = chat_via_client(
+            env,
+            client_id,
+            q,
+            base_url=base_url,
+            api_key=api_key,
+            skill_dirs=skill_dirs,
+            model=model,
+            exe=exe,
+            timeout=timeout,
+            runner=runner,
+            cancel=cancel,
+            version=version,
+        )
         with lock:
             c = counts[qi]
             c["runs"] += 1
@@ -176,15 +245,40 @@ def eval_via_client(env: Any, client_id: str, skill: str, queries: list[tuple[st
 
     with ThreadPoolExecutor(max(1, concurrency)) as pool:
         list(pool.map(one, jobs))
-    rows = [SimpleNamespace(query=q, should_trigger=should, runs=c["runs"] - c["errors"],
-                            triggers=c["triggers"], errors=c["errors"], blocked=c["blocked"])
-            for (q, should), c in zip(queries, counts, strict=True)]
+    rows = [
+        SimpleNamespace(
+            query=q,
+            should_trigger=should,
+            runs=c["runs"] - c["errors"],
+            triggers=c["triggers"],
+            errors=c["errors"],
+            blocked=c["blocked"],
+        )
+        for (q, should), c in zip(queries, counts, strict=True)
+    ]
     results = []
     for r in rows:
         rate, ok, status = query_status(r.should_trigger, r.runs, r.triggers, r.errors, threshold)
-        results.append({"query": r.query, "should_trigger": r.should_trigger, "runs": r.runs + r.errors,
-                        "triggers": r.triggers, "errors": r.errors, "trigger_rate": rate, "pass": ok,
-                        "status": status, "blocked_tool_calls": r.blocked})
-    return {"skill": skill, "client": client_id, "client_version": version, "via_client": True,
-            "runs_per_query": runs, "threshold": threshold, "results": results,
-            "summary": summarize(rows, threshold).to_json()}
+        results.append(
+            {
+                "query": r.query,
+                "should_trigger": r.should_trigger,
+                "runs": r.runs + r.errors,
+                "triggers": r.triggers,
+                "errors": r.errors,
+                "trigger_rate": rate,
+                "pass": ok,
+                "status": status,
+                "blocked_tool_calls": r.blocked,
+            }
+        )
+    return {
+        "skill": skill,
+        "client": client_id,
+        "client_version": version,
+        "via_client": True,
+        "runs_per_query": runs,
+        "threshold": threshold,
+        "results": results,
+        "summary": summarize(rows, threshold).to_json(),
+    }

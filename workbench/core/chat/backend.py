@@ -18,8 +18,11 @@ def make_client(settings: ChatSettings, api_key: str | None):
     """An ``anthropic.Anthropic`` for these settings. Raises ``ChatError("no-key")`` without a key."""
     if not api_key:
         raise no_key_error()
-    kw: dict[str, Any] = {"api_key": api_key, "timeout": float(settings.timeout),
-                          "max_retries": int(settings.max_retries)}
+    kw: dict[str, Any] = {
+        "api_key": api_key,
+        "timeout": float(settings.timeout),
+        "max_retries": int(settings.max_retries),
+    }
     url = settings.effective_base_url()
     if url:
         kw["base_url"] = url
@@ -59,9 +62,15 @@ def list_models(settings: ChatSettings, api_key: str | None, client: Any = None)
             life = getattr(m, "lifecycle", None) or "active"
             if life != "active":
                 continue
-            out.append({"id": m.id, "display_name": getattr(m, "display_name", None) or m.id,
-                        "lifecycle": life, "max_input_tokens": getattr(m, "max_input_tokens", None),
-                        "max_tokens": getattr(m, "max_tokens", None)})
+            out.append(
+                {
+                    "id": m.id,
+                    "display_name": getattr(m, "display_name", None) or m.id,
+                    "lifecycle": life,
+                    "max_input_tokens": getattr(m, "max_input_tokens", None),
+                    "max_tokens": getattr(m, "max_tokens", None),
+                }
+            )
         return out
     except ChatError:
         raise

@@ -81,8 +81,11 @@ MAX_OUTPUT_CHARS = 1_000_000
 def _deadline_error(seconds: float, answered: bool, turn: bool) -> ChatError:
     what = "turn" if turn else "request"
     state = "the reply did not finish" if answered else "the server sent nothing"
-    return ChatError("timeout", f"The {what} deadline passed after {seconds:.0f} s: {state}.",
-                     "Try again, raise the timeout in the settings, or check the server.")
+    return ChatError(
+        "timeout",
+        f"The {what} deadline passed after {seconds:.0f} s: {state}.",
+        "Try again, raise the timeout in the settings, or check the server.",
+    )
 
 
 #: The smallest cacheable prefix across current models (tokens); chat-loop.md section 1.7.
@@ -98,6 +101,7 @@ def estimate_tokens(chars: int) -> int:
 def get_loader(client_id: str) -> Loader:
     """The ``LOADER`` of ``workbench/core/clients/<id>/loading.py``. Raises KeyError if unknown."""
     from workbench.core.clients import client_module
+
     return client_module(client_id, "loading").LOADER
 
 
@@ -126,26 +130,40 @@ def listing_for(catalog: Any, context_tokens: int | None = None, options: dict |
         render_listing = None
     if render_listing is not None:
         rep = render_listing(catalog, context_tokens, options)
-        names = [s.name if hasattr(s, "name") else s["name"] for s in getattr(rep, "skills", [])
-                 if (getattr(s, "state", None) if hasattr(s, "state") else s.get("state")) != "omitted"]
-        budget = {"unit": getattr(rep, "budget_unit", None), "limit": getattr(rep, "budget_limit", None),
-                  "used": getattr(rep, "budget_used", None)}
+        names = [
+            s.name if hasattr(s, "name") else s["name"]
+            for s in getattr(rep, "skills", [])
+            if (getattr(s, "state", None) if hasattr(s, "state") else s.get("state")) != "omitted"
+        ]
+        budget = {
+            "unit": getattr(rep, "budget_unit", None),
+            "limit": getattr(rep, "budget_limit", None),
+            "used": getattr(rep, "budget_used", None),
+        }
         return ListingInfo(rep.text, names, False, budget)
     return _stub_listing(catalog)
 
 
 def _stub_listing(catalog: Any) -> ListingInfo:
     from html import escape
+
     listed = catalog.listed()
     if not listed:
         return ListingInfo("", [], True)
-    parts = ["The following skills provide specialized instructions for specific tasks.",
-             "When a task matches a skill's description, load it before proceeding.", "",
-             "<available_skills>"]
+    parts = [
+        "The following skills provide specialized instructions for specific tasks.",
+        "When a task matches a skill's description, load it before proceeding.",
+        "",
+        "<available_skills>",
+    ]
     for s in listed:
-        parts += ["  <skill>", f"    <name>{escape(s.name)}</name>",
-                  f"    <description>{escape(s.description)}</description>",
-                  f"    <location>{escape(str(s.path))}</location>", "  </skill>"]
+        parts += [
+            "  <skill>",
+            f"    <name>{escape(s.name)}</name>",
+            f"    <description>{escape(s.description)}</description>",
+            f"    <location>{escape(str(s.path))}</location>",
+            "  </skill>",
+        ]
     parts.append("</available_skills>")
     return ListingInfo("\n".join(parts), [s.name for s in listed], True)
 
@@ -155,8 +173,12 @@ def _stub_listing(catalog: Any) -> ListingInfo:
 
 
 def _zero_usage() -> dict[str, int]:
-    return {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
-            "cache_creation_input_tokens": 0}
+    return {
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation_input_tokens": 0,
+    }
 
 
 @dataclass
@@ -181,10 +203,16 @@ class TurnResult:
     def to_json(self) -> dict[str, Any]:
         """DESIGN.md section 3: ``{"client","model","triggered","events","usage","stop_reason"}``
         plus ``"text"`` and ``"error"`` (null or the error object)."""
-        return {"client": self.client, "model": self.model, "triggered": list(self.triggered),
-                "events": list(self.events), "usage": dict(self.usage),
-                "stop_reason": self.stop_reason, "text": self.text,
-                "error": self.error.to_json() if self.error else None}
+        return {
+            "client": self.client,
+            "model": self.model,
+            "triggered": list(self.triggered),
+            "events": list(self.events),
+            "usage": dict(self.usage),
+            "stop_reason": self.stop_reason,
+            "text": self.text,
+            "error": self.error.to_json() if self.error else None,
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,11 +236,21 @@ class ChatSession:
         system_prompt: replaces the base system prompt (the listing is still added per client).
     """
 
-    def __init__(self, catalog: Any, *, settings: ChatSettings | None = None,
-                 api_key: str | None = None, client: Any = None, client_id: str | None = None,
-                 listing: ListingInfo | None = None, context_tokens: int | None = None,
-                 extra_tools: list[ToolSpec] | tuple = (), shell_approver: Callable[[str], bool] | None = None,
-                 system_prompt: str | None = None, fork_depth: int = 0) -> None:
+    def __init__(
+        self,
+        catalog: Any,
+        *,
+        settings: ChatSettings | None = None,
+        api_key: str | None = None,
+        client: Any = None,
+        client_id: str | None = None,
+        listing: ListingInfo | None = None,
+        context_tokens: int | None = None,
+        extra_tools: list[ToolSpec] | tuple = (),
+        shell_approver: Callable[[str], bool] | None = None,
+        system_prompt: str | None = None,
+        fork_depth: int = 0,
+    ) -> None:
         self.catalog = catalog
         self.fork_depth = fork_depth
         self.settings = settings or ChatSettings()
@@ -223,6 +261,7 @@ class ChatSession:
         self._api_key_present = bool(api_key) or client is not None
         if client is None and api_key:
             from workbench.core.chat.backend import make_client
+
             self._sdk = make_client(self.settings, api_key)
         self.history: list[dict] = []
         self.session_id = str(uuid.uuid4())
@@ -242,12 +281,21 @@ class ChatSession:
         by_name = {s.name: s for s in listed}
         self.listed = [by_name[n] for n in self.listing.names if n in by_name] or listed
         known = list(getattr(catalog, "skills", []))
-        allowed = [self.workspace] + [r.path for r in getattr(catalog, "roots", []) if r.exists] \
+        allowed = (
+            [self.workspace]
+            + [r.path for r in getattr(catalog, "roots", []) if r.exists]
             + [s.dir for s in known]
-        self.ctx = ToolContext(fs=FileAccess(allowed, self.workspace), skills=self.listed, known=known,
-                               workspace=self.workspace, session_id=self.session_id,
-                               shell_approver=shell_approver, client_id=self.client_id,
-                               subagent=self._run_fork if fork_depth == 0 else None)
+        )
+        self.ctx = ToolContext(
+            fs=FileAccess(allowed, self.workspace),
+            skills=self.listed,
+            known=known,
+            workspace=self.workspace,
+            session_id=self.session_id,
+            shell_approver=shell_approver,
+            client_id=self.client_id,
+            subagent=self._run_fork if fork_depth == 0 else None,
+        )
         self.tools: list[ToolSpec] = self._build_tools(list(extra_tools))
         base = system_prompt if system_prompt is not None else self.loader.base_system(self.workspace)
         self.system_blocks = [{"type": "text", "text": base}]
@@ -276,6 +324,7 @@ class ChatSession:
     def prefix_chars(self) -> int:
         """Characters of the stable prefix (tool definitions as JSON + system + user-turn listing)."""
         import json
+
         n = len(json.dumps([t.to_param() for t in self.tools]))
         n += sum(len(b["text"]) for b in self.system_blocks)
         if self.loader.placement != "system":
@@ -301,8 +350,9 @@ class ChatSession:
         self.turn = 0
 
     # -- the loop --------------------------------------------------------------------------
-    def send(self, text: str, *, cancel: threading.Event | None = None,
-             on_event: EventSink | None = None) -> TurnResult:
+    def send(
+        self, text: str, *, cancel: threading.Event | None = None, on_event: EventSink | None = None
+    ) -> TurnResult:
         """Send one user message and run the tool loop (module docstring). Never raises for API,
         network or tool problems: they end the turn with ``result.error`` set and an ``error`` event."""
         self._cancel = cancel or threading.Event()
@@ -312,11 +362,20 @@ class ChatSession:
         self.turn += 1
         emit = self._emitter(res, on_event)
         first = not any(m["role"] == "user" for m in self.history)
-        emit({"type": "listing", "placement": self.loader.placement,
-              "placement_note": self.loader.placement_note, "skills": list(self.listing.names),
-              "chars": len(self.listing_block_text), "tokens_est": estimate_tokens(len(self.listing_block_text)),
-              "sent_now": first or self.loader.placement == "system", "cached": self.settings.cache,
-              "stub": self.listing.stub, "budget": self.listing.budget})
+        emit(
+            {
+                "type": "listing",
+                "placement": self.loader.placement,
+                "placement_note": self.loader.placement_note,
+                "skills": list(self.listing.names),
+                "chars": len(self.listing_block_text),
+                "tokens_est": estimate_tokens(len(self.listing_block_text)),
+                "sent_now": first or self.loader.placement == "system",
+                "cached": self.settings.cache,
+                "stub": self.listing.stub,
+                "budget": self.listing.budget,
+            }
+        )
 
         if not self._api_key_present or self._sdk is None:
             return self._fail(res, no_key_error(), emit)
@@ -334,6 +393,7 @@ class ChatSession:
                     on_event(ev)
                 except Exception:  # a broken listener must not kill the loop
                     pass
+
         return emit
 
     def _loop(self, res: TurnResult, emit: EventSink, cancel_ev: threading.Event, hop: int) -> TurnResult:
@@ -341,8 +401,13 @@ class ChatSession:
         while True:
             if hop >= max(1, self.settings.max_turns):
                 res.stop_reason = "max_turns"
-                emit({"type": "limit", "message": f"stopped after {hop} model requests "
-                      f"(turn limit {self.settings.max_turns})"})
+                emit(
+                    {
+                        "type": "limit",
+                        "message": f"stopped after {hop} model requests "
+                        f"(turn limit {self.settings.max_turns})",
+                    }
+                )
                 return res
             hop += 1
             if cancel_ev.is_set():
@@ -364,9 +429,18 @@ class ChatSession:
             if text_out:
                 emit({"type": "text", "hop": hop, "text": text_out})
             stop = msg.stop_reason
-            emit({"type": "usage", "hop": hop, **usage, "stop_reason": stop, "request_id": rid,
-                  "seconds": round(seconds, 3), "first_event_seconds": ttft,
-                  "cache_note": self._cache_note(usage)})
+            emit(
+                {
+                    "type": "usage",
+                    "hop": hop,
+                    **usage,
+                    "stop_reason": stop,
+                    "request_id": rid,
+                    "seconds": round(seconds, 3),
+                    "first_event_seconds": ttft,
+                    "cache_note": self._cache_note(usage),
+                }
+            )
             res.stop_reason = stop
             res.text = text_out
             sendable = [b for b in blocks if not (b.get("type") == "text" and not b.get("text"))]
@@ -377,17 +451,37 @@ class ChatSession:
             if stop == "pause_turn":
                 continue
             if stop == "model_context_window_exceeded":
-                return self._fail(res, ChatError("context-too-long",
-                                                 "The model's context window is full.",
-                                                 "Start a new conversation or use a smaller listing.",
-                                                 rid), emit, keep_stop=True)
+                return self._fail(
+                    res,
+                    ChatError(
+                        "context-too-long",
+                        "The model's context window is full.",
+                        "Start a new conversation or use a smaller listing.",
+                        rid,
+                    ),
+                    emit,
+                    keep_stop=True,
+                )
             if stop == "max_tokens" and tool_uses:
                 cut = tool_uses[-1]
-                emit({"type": "tool_use", "hop": hop, "id": cut["id"], "name": cut["name"],
-                      "input": cut.get("input"), "resolved": None, "skill": None, "truncated": True})
-                self._pending_results = [self._unrun(b, "Not run: the reply was cut by max_tokens "
-                                                        "before this tool call was complete.")
-                                         for b in tool_uses]
+                emit(
+                    {
+                        "type": "tool_use",
+                        "hop": hop,
+                        "id": cut["id"],
+                        "name": cut["name"],
+                        "input": cut.get("input"),
+                        "resolved": None,
+                        "skill": None,
+                        "truncated": True,
+                    }
+                )
+                self._pending_results = [
+                    self._unrun(
+                        b, "Not run: the reply was cut by max_tokens before this tool call was complete."
+                    )
+                    for b in tool_uses
+                ]
                 return res
             if stop != "tool_use":
                 if tool_uses:  # answered next time so the history stays valid
@@ -402,17 +496,30 @@ class ChatSession:
         client delivers it) — it does not see this conversation. Returns a ``fork`` event with the
         sub-transcript (``events``), the final ``text``, ``usage`` and ``error`` (or None).
         The system prompt is the loader's ``fork_system`` (the workbench's own words)."""
-        child = ChatSession(self.catalog, settings=self.settings, client=self._sdk,
-                            client_id=self.client_id, listing=self.listing,
-                            shell_approver=self.ctx.shell_approver, fork_depth=self.fork_depth + 1,
-                            system_prompt=self.loader.fork_system(self.workspace, info.get("agent")))
+        child = ChatSession(
+            self.catalog,
+            settings=self.settings,
+            client=self._sdk,
+            client_id=self.client_id,
+            listing=self.listing,
+            shell_approver=self.ctx.shell_approver,
+            fork_depth=self.fork_depth + 1,
+            system_prompt=self.loader.fork_system(self.workspace, info.get("agent")),
+        )
         child._api_key_present = self._api_key_present
         child.session_id = self.session_id
         res = child.send(prompt, cancel=self._cancel)
-        return {"type": "fork", "skill": info.get("skill"), "agent": info.get("agent"),
-                "prompt": prompt, "events": res.events, "text": res.text, "usage": dict(res.usage),
-                "stop_reason": res.stop_reason,
-                "error": res.error.message if res.error is not None else None}
+        return {
+            "type": "fork",
+            "skill": info.get("skill"),
+            "agent": info.get("agent"),
+            "prompt": prompt,
+            "events": res.events,
+            "text": res.text,
+            "usage": dict(res.usage),
+            "stop_reason": res.stop_reason,
+            "error": res.error.message if res.error is not None else None,
+        }
 
     def _append_user(self, blocks: list[dict]) -> None:
         """Append user content; tool_results (pending ones first) lead; merged into a trailing
@@ -472,9 +579,18 @@ class ChatSession:
         if text_out:
             emit({"type": "text", "hop": 1, "text": text_out})
         res.stop_reason, res.text = message.get("stop_reason"), text_out
-        emit({"type": "usage", "hop": 1, **res.usage, "stop_reason": res.stop_reason,
-              "request_id": message.get("id"), "seconds": None, "first_event_seconds": None,
-              "cache_note": self._cache_note(res.usage)})
+        emit(
+            {
+                "type": "usage",
+                "hop": 1,
+                **res.usage,
+                "stop_reason": res.stop_reason,
+                "request_id": message.get("id"),
+                "seconds": None,
+                "first_event_seconds": None,
+                "cache_note": self._cache_note(res.usage),
+            }
+        )
         sendable = [b for b in blocks if not (b.get("type") == "text" and not b.get("text"))]
         if sendable:
             self.history.append({"role": "assistant", "content": sendable})
@@ -482,8 +598,9 @@ class ChatSession:
             self._run_tools([b for b in sendable if b.get("type") == "tool_use"], 1, emit, res)
         return res
 
-    def continue_turn(self, res: TurnResult, *, cancel: threading.Event | None = None,
-                      on_event: EventSink | None = None) -> TurnResult:
+    def continue_turn(
+        self, res: TurnResult, *, cancel: threading.Event | None = None, on_event: EventSink | None = None
+    ) -> TurnResult:
         """Go on after ``run_first_turn_tools`` returned ``res`` with ``stop_reason == "tool_use"``:
         the loop of ``send`` from the second request on (same turn limit, events, errors), adding
         to ``res``. Needs a client (else a ``no-key`` error)."""
@@ -499,9 +616,13 @@ class ChatSession:
 
     def build_request(self) -> dict[str, Any]:
         """The keyword arguments of the next ``messages.stream`` call (no key in it)."""
-        req: dict[str, Any] = {"model": self.settings.model, "max_tokens": int(self.settings.max_tokens),
-                               "system": self.system_blocks, "tools": self.tool_params(),
-                               "messages": self.history}
+        req: dict[str, Any] = {
+            "model": self.settings.model,
+            "max_tokens": int(self.settings.max_tokens),
+            "system": self.system_blocks,
+            "tools": self.tool_params(),
+            "messages": self.history,
+        }
         if self.settings.temperature is not None:
             req["temperature"] = float(self.settings.temperature)
         return req
@@ -516,6 +637,7 @@ class ChatSession:
         req = self.build_request()
         import copy
         import queue
+
         self.last_request = copy.deepcopy(req)
         emit({"type": "request", "hop": hop})
         t0 = time.monotonic()
@@ -565,8 +687,9 @@ class ChatSession:
                     raise _Cancelled()
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise _deadline_error(time.monotonic() - t0, ttft is not None,
-                                          deadline == self._turn_deadline)
+                    raise _deadline_error(
+                        time.monotonic() - t0, ttft is not None, deadline == self._turn_deadline
+                    )
                 try:
                     kind, val = q.get(timeout=min(0.05, left))
                 except queue.Empty:
@@ -582,17 +705,23 @@ class ChatSession:
                 if et == "text":
                     out_chars += len(val.text)
                     if out_chars > MAX_OUTPUT_CHARS:
-                        raise ChatError("too-large", f"The reply passed {MAX_OUTPUT_CHARS:,} characters "
-                                        "without ending; stopped.",
-                                        "Lower max_tokens, or check the server (an endless stream).")
+                        raise ChatError(
+                            "too-large",
+                            f"The reply passed {MAX_OUTPUT_CHARS:,} characters without ending; stopped.",
+                            "Lower max_tokens, or check the server (an endless stream).",
+                        )
                     emit({"type": "text_delta", "hop": hop, "text": val.text})
                 elif et == "content_block_start" and getattr(val.content_block, "type", "") == "tool_use":
                     emit({"type": "tool_use_start", "hop": hop, "name": val.content_block.name})
             if cancel_ev.is_set():
                 raise _Cancelled()
             if msg.stop_reason is None:  # the stream ended without message_delta/message_stop
-                raise ChatError("connection", "The reply stream ended early (no message_stop).",
-                                "Retry the turn; the transcript so far is kept.", rid)
+                raise ChatError(
+                    "connection",
+                    "The reply stream ended early (no message_stop).",
+                    "Retry the turn; the transcript so far is kept.",
+                    rid,
+                )
         finally:
             abandon()
         return msg, rid, time.monotonic() - t0, ttft
@@ -602,8 +731,14 @@ class ChatSession:
         results, extra = [], []
         for b in tool_uses:
             out = self._run_tool(b, hop, emit, res)
-            results.append({"type": "tool_result", "tool_use_id": b["id"], "content": out.content,
-                            "is_error": out.is_error})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": b["id"],
+                    "content": out.content,
+                    "is_error": out.is_error,
+                }
+            )
             extra.extend(out.extra_blocks)
         self._append_user(results + extra)
 
@@ -619,15 +754,34 @@ class ChatSession:
                 out = spec.handler(inp, self.ctx)
             except Exception as exc:  # a tool bug must not end the chat
                 out = ToolOutcome(f"Tool failed: {type(exc).__name__}: {exc}", is_error=True)
-        emit({"type": "tool_use", "hop": hop, "id": b["id"], "name": name, "input": inp,
-              "resolved": out.resolved, "skill": out.skill, "truncated": False})
+        emit(
+            {
+                "type": "tool_use",
+                "hop": hop,
+                "id": b["id"],
+                "name": name,
+                "input": inp,
+                "resolved": out.resolved,
+                "skill": out.skill,
+                "truncated": False,
+            }
+        )
         if out.skill and not out.is_error:
             if out.skill not in res.triggered:
                 res.triggered.append(out.skill)
-            emit({"type": "skill_loaded", "hop": hop, "name": out.skill, "path": out.skill_path,
-                  "via": name, "body_chars": out.body_chars,
-                  "tokens_est": estimate_tokens(out.body_chars or 0), "args": out.args,
-                  "injections": list(out.injections)})
+            emit(
+                {
+                    "type": "skill_loaded",
+                    "hop": hop,
+                    "name": out.skill,
+                    "path": out.skill_path,
+                    "via": name,
+                    "body_chars": out.body_chars,
+                    "tokens_est": estimate_tokens(out.body_chars or 0),
+                    "args": out.args,
+                    "injections": list(out.injections),
+                }
+            )
         for extra_ev in out.events:  # e.g. ``proposal`` from propose_skill (workbench/core/chat/propose.py)
             if isinstance(extra_ev, dict) and isinstance(extra_ev.get("type"), str):
                 if extra_ev["type"] == "fork":  # a forked skill's own requests count for this turn
@@ -638,8 +792,18 @@ class ChatSession:
         full = "\n\n".join([out.content] + [x.get("text", "") for x in out.extra_blocks])
         # chars/preview cover what the model receives for this call, including a separate body
         # block (Claude Code); the preview is the first 300 chars
-        emit({"type": "tool_result", "hop": hop, "id": b["id"], "name": name, "chars": len(full),
-              "is_error": out.is_error, "notes": list(out.notes), "preview": full[:300]})
+        emit(
+            {
+                "type": "tool_result",
+                "hop": hop,
+                "id": b["id"],
+                "name": name,
+                "chars": len(full),
+                "is_error": out.is_error,
+                "notes": list(out.notes),
+                "preview": full[:300],
+            }
+        )
         return out
 
     def _cache_note(self, usage: dict[str, int]) -> str:
@@ -652,11 +816,15 @@ class ChatSession:
             return f"cache written: {w} tokens (a later request can read them)"
         est = estimate_tokens(self.prefix_chars())
         if est < MAX_CACHEABLE_MINIMUM:
-            return (f"nothing cached: the stable prefix is ≈{est} tokens (est.), likely below this "
-                    f"model's minimum cacheable size ({MIN_CACHEABLE_TOKENS:,}-{MAX_CACHEABLE_MINIMUM:,} "
-                    "tokens depending on the model); expected, not a fault")
-        return ("nothing cached although the prefix is large: the server may not support prompt "
-                "caching (local servers usually do not), or the prefix changed")
+            return (
+                f"nothing cached: the stable prefix is ≈{est} tokens (est.), likely below this "
+                f"model's minimum cacheable size ({MIN_CACHEABLE_TOKENS:,}-{MAX_CACHEABLE_MINIMUM:,} "
+                "tokens depending on the model); expected, not a fault"
+            )
+        return (
+            "nothing cached although the prefix is large: the server may not support prompt "
+            "caching (local servers usually do not), or the prefix changed"
+        )
 
     def _fail(self, res: TurnResult, err: ChatError, emit: EventSink, keep_stop: bool = False) -> TurnResult:
         res.error = err
@@ -679,6 +847,10 @@ def _usage_dict(u: Any) -> dict[str, int]:
     def g(k: str) -> int:
         v = getattr(u, k, None) if u is not None else None
         return int(v) if isinstance(v, (int, float)) else 0
-    return {"input_tokens": g("input_tokens"), "output_tokens": g("output_tokens"),
-            "cache_read_input_tokens": g("cache_read_input_tokens"),
-            "cache_creation_input_tokens": g("cache_creation_input_tokens")}
+
+    return {
+        "input_tokens": g("input_tokens"),
+        "output_tokens": g("output_tokens"),
+        "cache_read_input_tokens": g("cache_read_input_tokens"),
+        "cache_creation_input_tokens": g("cache_creation_input_tokens"),
+    }

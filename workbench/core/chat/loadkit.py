@@ -35,13 +35,17 @@ INJECTION_RE = re.compile(r"!`([^`\n]+)`")
 #: Our base system prompt (the workbench's own words; no client's prose is reproduced). Clients
 #: whose real system prompt is long are represented by this short stand-in; the listing budget
 #: is computed by the listing module, not from this text.
-BASE_SYSTEM = ("You are a coding agent helping a user with the project in {workspace}. Use the "
-               "tools you are given when they help with the user's request.")
+BASE_SYSTEM = (
+    "You are a coding agent helping a user with the project in {workspace}. Use the "
+    "tools you are given when they help with the user's request."
+)
 
 #: Our stand-in for a client's subagent system prompt (workbench wording, labelled as such).
-FORK_SYSTEM = ("You are a subagent ({agent}) working in {workspace}. You see only the task below, "
-               "not the conversation that started you. Complete the task with the tools you have "
-               "and end with a short report of what you did and found.")
+FORK_SYSTEM = (
+    "You are a subagent ({agent}) working in {workspace}. You see only the task below, "
+    "not the conversation that started you. Complete the task with the tools you have "
+    "and end with a short report of what you did and found."
+)
 
 
 @dataclass
@@ -92,10 +96,15 @@ class Loader:
 
     def describe(self) -> dict[str, Any]:
         """Facts for the UI: placement, load tool, source, unverified."""
-        return {"client": self.client_id, "placement": self.placement,
-                "placement_note": self.placement_note, "load_tool": self.load_tool,
-                "read_tool": self.read_tool().name, "source": self.source,
-                "unverified": list(self.unverified)}
+        return {
+            "client": self.client_id,
+            "placement": self.placement,
+            "placement_note": self.placement_note,
+            "load_tool": self.load_tool,
+            "read_tool": self.read_tool().name,
+            "source": self.source,
+            "unverified": list(self.unverified),
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,6 +187,18 @@ def find_listed(skills: list, name: Any) -> Any | None:
     return None
 
 
-__all__ = ["Loader", "PLACEMENTS", "BASE_SYSTEM", "ToolContext", "ToolOutcome", "ToolSpec",
-           "current_body", "current_text", "find_injections", "skill_file_sample", "folder_tree",
-           "find_listed", "make_read_tool"]
+__all__ = [
+    "Loader",
+    "PLACEMENTS",
+    "BASE_SYSTEM",
+    "ToolContext",
+    "ToolOutcome",
+    "ToolSpec",
+    "current_body",
+    "current_text",
+    "find_injections",
+    "skill_file_sample",
+    "folder_tree",
+    "find_listed",
+    "make_read_tool",
+]

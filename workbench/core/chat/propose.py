@@ -75,8 +75,7 @@ MAX_CANDIDATES = 40
 #: At most this many blocking findings are spelled out in a result.
 MAX_FINDINGS_SHOWN = 10
 
-PENDING_TEXT = ("pending — a person must review and apply it in the Workshop; nothing was written "
-                "to the skill")
+PENDING_TEXT = "pending — a person must review and apply it in the Workshop; nothing was written to the skill"
 
 DESCRIPTION = (
     "Draft a new skill, or a change to an existing skill, for the person to review. The draft is "
@@ -86,24 +85,38 @@ DESCRIPTION = (
     "\"update\" with the name of an existing skill from the listing. Always send the complete "
     "SKILL.md text (YAML frontmatter with name and description, then the body), not a fragment. "
     "Optional support files go in \"files\" as paths relative to the skill folder with text "
-    "content. The result gives the proposal id and any findings that would block applying it.")
+    "content. The result gives the proposal id and any findings that would block applying it."
+)
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "action": {"type": "string", "enum": ["create", "update"],
-                   "description": "create = a new skill; update = new content for an existing skill."},
-        "name": {"type": "string",
-                 "description": "create: the new skill's folder name (lowercase-hyphenated). update: the "
-                                "exact name of an existing skill."},
+        "action": {
+            "type": "string",
+            "enum": ["create", "update"],
+            "description": "create = a new skill; update = new content for an existing skill.",
+        },
+        "name": {
+            "type": "string",
+            "description": "create: the new skill's folder name (lowercase-hyphenated). update: the "
+            "exact name of an existing skill.",
+        },
         "skill_md": {"type": "string", "description": "The complete proposed SKILL.md text."},
-        "files": {"type": "object", "additionalProperties": {"type": "string"},
-                  "description": "Optional support files: {path relative to the skill folder: text}."},
-        "executable": {"type": "array", "items": {"type": "string"},
-                       "description": "Optional: paths of support files (scripts) to make executable."},
-        "target_root": {"type": "string",
-                        "description": "create only: one of this client's skill roots to create it in "
-                                       "(default: the project's skill folder for this client)."},
+        "files": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "description": "Optional support files: {path relative to the skill folder: text}.",
+        },
+        "executable": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Optional: paths of support files (scripts) to make executable.",
+        },
+        "target_root": {
+            "type": "string",
+            "description": "create only: one of this client's skill roots to create it in "
+            "(default: the project's skill folder for this client).",
+        },
         "note": {"type": "string", "description": "Optional: why this proposal (shown to the reviewer)."},
     },
     "required": ["action", "name", "skill_md"],
@@ -112,9 +125,14 @@ INPUT_SCHEMA: dict[str, Any] = {
 StoreFactory = Callable[[], Any]
 
 
-def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
-                      client_id: str | None = None, workspace: Path | str | None = None,
-                      source: str = "chat") -> ToolSpec:
+def make_propose_tool(
+    store_factory: StoreFactory | Any,
+    catalog: Any = None,
+    *,
+    client_id: str | None = None,
+    workspace: Path | str | None = None,
+    source: str = "chat",
+) -> ToolSpec:
     """The ``propose_skill`` ``ToolSpec`` (module docstring for input, result and decisions).
 
     Args:
@@ -148,9 +166,14 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
             return _handle(inp, ctx)
         except Exception as exc:  # the contract: never raise, the loop goes on
             from workbench.core.workshop.errors import WorkshopError
+
             if isinstance(exc, (WorkshopError, OSError)):
-                return _error(str(exc) if isinstance(exc, WorkshopError) else
-                              f"the Workshop store could not be used: {exc}", inp)
+                return _error(
+                    str(exc)
+                    if isinstance(exc, WorkshopError)
+                    else f"the Workshop store could not be used: {exc}",
+                    inp,
+                )
             raise
 
     def _handle(inp: dict, ctx: ToolContext) -> ToolOutcome:
@@ -185,25 +208,35 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
             if why:
                 return _error(why, inp)
             store = get_store()
-            p = store.propose_create(name, text, files, target_root=root, source=source, note=note,
-                                     executable=exe)
+            p = store.propose_create(
+                name, text, files, target_root=root, source=source, note=note, executable=exe
+            )
             same = [s for s in skills if s.name == name]
             extra = []
             if same:
-                extra.append(f"Note: a skill named {name!r} already exists at {same[0].path}; if both are "
-                             "installed, one shadows the other.")
+                extra.append(
+                    f"Note: a skill named {name!r} already exists at {same[0].path}; if both are "
+                    "installed, one shadows the other."
+                )
             return _success(p, extra)
 
         if inp.get("target_root") not in (None, ""):
-            return _error("target_root applies to action \"create\" only; an update writes the existing "
-                          "skill's folder", inp)
+            return _error(
+                "target_root applies to action \"create\" only; an update writes the existing skill's folder",
+                inp,
+            )
         skill, why = _resolve(name, skills)
         if why:
             return _error(why, inp)
         store = get_store()
         p = store.propose_update(skill.path, text, files, source=source, note=note, executable=exe)
-        return _success(p, [f"It is bound to the current content of {skill.path}: if that file changes "
-                            "before review, the proposal goes stale."])
+        return _success(
+            p,
+            [
+                f"It is bound to the current content of {skill.path}: if that file changes "
+                "before review, the proposal goes stale."
+            ],
+        )
 
     return ToolSpec(TOOL_NAME, DESCRIPTION, INPUT_SCHEMA, handler)
 
@@ -213,9 +246,12 @@ def make_propose_tool(store_factory: StoreFactory | Any, catalog: Any = None, *,
 
 
 def _error(message: str, inp: dict) -> ToolOutcome:
-    return ToolOutcome(f"No proposal was made: {message}", is_error=True,
-                       resolved=str(inp.get("name")) if isinstance(inp, dict) else None,
-                       notes=["propose_skill: refused"])
+    return ToolOutcome(
+        f"No proposal was made: {message}",
+        is_error=True,
+        resolved=str(inp.get("name")) if isinstance(inp, dict) else None,
+        notes=["propose_skill: refused"],
+    )
 
 
 def _files(raw: Any) -> tuple[dict[str, bytes], str | None]:
@@ -247,6 +283,7 @@ def allowed_target_roots(cat: Any, ws: Path, cid: str) -> list[Path]:
     root that is the workspace itself or one of its ancestors (a skill there could be named like
     any project folder). Absolute paths, in catalog order, without duplicates."""
     from workbench.core.workshop.store import default_target_root
+
     out = [default_target_root(ws, cid)]
     real_ws = _real(ws)
     for r in getattr(cat, "roots", []) or []:
@@ -277,8 +314,10 @@ def _target_root(raw: Any, cat: Any, ws: Path, cid: str) -> tuple[Path | None, s
         if _real(root) == real:
             return p, None
     shown = ", ".join(str(r) for r in allowed[:MAX_CANDIDATES])
-    return None, (f"target_root {raw!r} is not one of the {cid} skill roots; a new skill may only be created "
-                  f"in: {shown}")
+    return None, (
+        f"target_root {raw!r} is not one of the {cid} skill roots; a new skill may only be created "
+        f"in: {shown}"
+    )
 
 
 def _resolve(name: str, skills: list) -> tuple[Any, str | None]:
@@ -296,43 +335,72 @@ def _resolve(name: str, skills: list) -> tuple[Any, str | None]:
         return next(iter(by_real.values())), None
     if len(by_real) > 1:
         paths = [str(s.path) for s in by_real.values()]
-        return None, (f"the name {name!r} is ambiguous: {len(paths)} skills have it: " + ", ".join(paths)
-                      + ". Call again with name set to the SKILL.md path of the one to change.")
+        return None, (
+            f"the name {name!r} is ambiguous: {len(paths)} skills have it: "
+            + ", ".join(paths)
+            + ". Call again with name set to the SKILL.md path of the one to change."
+        )
     names = sorted({s.name for s in skills})
-    shown = ", ".join(names[:MAX_CANDIDATES]) + (f", … ({len(names) - MAX_CANDIDATES} more)"
-                                                 if len(names) > MAX_CANDIDATES else "")
-    return None, (f"no skill named {name!r} in the current catalog. Known skills: {shown or '(none)'}. "
-                  "To draft a new skill use action \"create\".")
+    shown = ", ".join(names[:MAX_CANDIDATES]) + (
+        f", … ({len(names) - MAX_CANDIDATES} more)" if len(names) > MAX_CANDIDATES else ""
+    )
+    return None, (
+        f"no skill named {name!r} in the current catalog. Known skills: {shown or '(none)'}. "
+        "To draft a new skill use action \"create\"."
+    )
 
 
 def _success(p: Any, extra: list[str]) -> ToolOutcome:
     state = PENDING_TEXT if p.state == "pending" else (p.state + (f" ({p.reason})" if p.reason else ""))
     n = len(p.files)
-    lines = [f"Proposal {p.id} recorded: {p.kind} of skill {p.name!r} at {p.skill_md} "
-             f"({n} file{'s' if n != 1 else ''}).",
-             f"State: {state}."]
+    lines = [
+        f"Proposal {p.id} recorded: {p.kind} of skill {p.name!r} at {p.skill_md} "
+        f"({n} file{'s' if n != 1 else ''}).",
+        f"State: {state}.",
+    ]
     blocking = p.blocking_findings
     if blocking:
-        lines.append(f"Scanner: {plural(len(blocking), 'blocking finding')}; applying is refused until "
-                     "the draft is "
-                     "changed:")
+        lines.append(
+            f"Scanner: {plural(len(blocking), 'blocking finding')}; applying is refused until "
+            "the draft is "
+            "changed:"
+        )
         for f in blocking[:MAX_FINDINGS_SHOWN]:
             lines.append(f"  {f.severity} {f.code} {f.file}:{f.line}:{f.column}: {f.message}")
         if len(blocking) > MAX_FINDINGS_SHOWN:
             lines.append(f"  … {len(blocking) - MAX_FINDINGS_SHOWN} more")
     others = [f for f in p.findings if not f.blocking]
     if others:
-        lines.append(f"Scanner: {plural(len(others), 'non-blocking finding')} for the reviewer: "
-                     + ", ".join(sorted({f.code for f in others})) + ".")
+        lines.append(
+            f"Scanner: {plural(len(others), 'non-blocking finding')} for the reviewer: "
+            + ", ".join(sorted({f.code for f in others}))
+            + "."
+        )
     if not p.findings:
         lines.append("Scanner: no risks found.")
     if p.lint.available and p.lint.diagnostics:
-        lines.append(f"Lint: {plural(len(p.lint.diagnostics), 'diagnostic')} (they do not block): "
-                     + "; ".join(f"{d.get('code')} line {d.get('line')}: {d.get('message')}"
-                                 for d in p.lint.diagnostics[:5]))
+        lines.append(
+            f"Lint: {plural(len(p.lint.diagnostics), 'diagnostic')} (they do not block): "
+            + "; ".join(
+                f"{d.get('code')} line {d.get('line')}: {d.get('message')}" for d in p.lint.diagnostics[:5]
+            )
+        )
     lines.extend(extra)
-    ev = {"type": "proposal", "tool": TOOL_NAME, "id": p.id, "state": p.state, "kind": p.kind,
-          "name": p.name, "target": str(p.skill_md), "target_dir": str(p.target_dir),
-          "blocking": len(blocking), "findings": len(p.findings)}
-    return ToolOutcome("\n".join(lines), resolved=str(p.skill_md), events=[ev],
-                       notes=[f"proposal {p.id} ({p.state}); nothing written to the skill"])
+    ev = {
+        "type": "proposal",
+        "tool": TOOL_NAME,
+        "id": p.id,
+        "state": p.state,
+        "kind": p.kind,
+        "name": p.name,
+        "target": str(p.skill_md),
+        "target_dir": str(p.target_dir),
+        "blocking": len(blocking),
+        "findings": len(p.findings),
+    }
+    return ToolOutcome(
+        "\n".join(lines),
+        resolved=str(p.skill_md),
+        events=[ev],
+        notes=[f"proposal {p.id} ({p.state}); nothing written to the skill"],
+    )

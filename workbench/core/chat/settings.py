@@ -149,8 +149,11 @@ def _keyring():
         kr = keyring.get_keyring()
     except Exception:
         return None
-    if isinstance(kr, fail.Keyring) or type(kr).__name__ == "Keyring" and \
-            type(kr).__module__.endswith(("fail", "null")):
+    if (
+        isinstance(kr, fail.Keyring)
+        or type(kr).__name__ == "Keyring"
+        and type(kr).__module__.endswith(("fail", "null"))
+    ):
         return None
     return keyring
 
@@ -170,8 +173,7 @@ def keyring_key() -> str | None:
         return None
 
 
-def get_api_key(typed: str | None = None,
-                environ: Mapping[str, str] | None = None) -> tuple[str | None, str]:
+def get_api_key(typed: str | None = None, environ: Mapping[str, str] | None = None) -> tuple[str | None, str]:
     """The API key to use and where it came from.
 
     Returns ``(key, source)`` with source ∈ "typed" | "env" | "keyring" | "none" (key None).

@@ -163,11 +163,18 @@ class FileAccess:
         for a in self.allowed:
             if real == a or a in real.parents:
                 return real
-        raise AccessError(f"{raw}: outside the folders this chat may read (the workspace and the "
-                          "skill roots); refused")
+        raise AccessError(
+            f"{raw}: outside the folders this chat may read (the workspace and the skill roots); refused"
+        )
 
-    def read_text(self, raw: Any, offset: int | None = None, limit: int | None = None,
-                  max_lines: int = READ_MAX_LINES, max_chars: int = READ_MAX_CHARS) -> tuple[str, Path]:
+    def read_text(
+        self,
+        raw: Any,
+        offset: int | None = None,
+        limit: int | None = None,
+        max_lines: int = READ_MAX_LINES,
+        max_chars: int = READ_MAX_CHARS,
+    ) -> tuple[str, Path]:
         """(text, realpath). ``offset`` is the 1-based first line, ``limit`` a line count.
         A cut adds a last line ``[... truncated: use offset=N to continue]``. Raises AccessError."""
         real = self.resolve(raw)
@@ -180,7 +187,7 @@ class FileAccess:
         except OSError as exc:
             raise AccessError(f"{raw}: cannot read ({exc.strerror or exc})") from None
         if len(data) == READ_MAX_FILE_BYTES:  # cut: drop a partial last line
-            data = data[:data.rfind(b"\n") + 1] or data
+            data = data[: data.rfind(b"\n") + 1] or data
         if b"\0" in data[:8192]:
             raise AccessError(f"{raw}: binary file, not shown")
         text = data.decode("utf-8", errors="replace")
@@ -189,7 +196,7 @@ class FileAccess:
         lines = text.splitlines(keepends=True)
         start = max(1, int(offset or 1))
         n = max_lines if not limit or limit <= 0 else min(int(limit), max_lines)
-        chunk = lines[start - 1:start - 1 + n]
+        chunk = lines[start - 1 : start - 1 + n]
         out, used = [], 0
         for line in chunk:
             if used + len(line) > max_chars:
@@ -229,16 +236,26 @@ class FileAccess:
 # the generic tools (workbench's own wording)
 
 
-def make_read_tool(name: str = "read_file", path_key: str = "path", *, line_keys: tuple[str, str] =
-                   ("offset", "limit"), line_mode: str = "offset", description: str | None = None,
-                   post: Callable[[str, Any, ToolContext], tuple[str, list[str]]] | None = None) -> ToolSpec:
+def make_read_tool(
+    name: str = "read_file",
+    path_key: str = "path",
+    *,
+    line_keys: tuple[str, str] = ("offset", "limit"),
+    line_mode: str = "offset",
+    description: str | None = None,
+    post: Callable[[str, Any, ToolContext], tuple[str, list[str]]] | None = None,
+) -> ToolSpec:
     """A read-file tool. ``path_key`` names the path parameter; ``line_mode`` "offset" takes
     ``{offset (1-based), limit}``, "range" takes ``{startLine, endLine}`` (1-based, inclusive).
     ``post(text, skill, ctx) -> (text, notes)`` may transform the text of a skill's SKILL.md (OpenClaw
     ``{baseDir}``). A read whose realpath is a known skill's SKILL.md is reported as loading it."""
     a, b = line_keys
-    props: dict[str, Any] = {path_key: {"type": "string",
-                                        "description": "Absolute path of the file (or relative to the workspace)."}}
+    props: dict[str, Any] = {
+        path_key: {
+            "type": "string",
+            "description": "Absolute path of the file (or relative to the workspace).",
+        }
+    }
     if line_mode == "offset":
         props[a] = {"type": "integer", "description": "First line to read, 1-based (optional)."}
         props[b] = {"type": "integer", "description": "How many lines to read (optional)."}
@@ -246,8 +263,10 @@ def make_read_tool(name: str = "read_file", path_key: str = "path", *, line_keys
         props[a] = {"type": "integer", "description": "First line, 1-based (optional)."}
         props[b] = {"type": "integer", "description": "Last line, inclusive (optional)."}
     schema = {"type": "object", "properties": props, "required": [path_key]}
-    desc = description or ("Read a text file from the workspace or an installed skill folder. "
-                           "Returns the file's text; long files are cut and say how to continue.")
+    desc = description or (
+        "Read a text file from the workspace or an installed skill folder. "
+        "Returns the file's text; long files are cut and say how to continue."
+    )
 
     def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
         raw = inp.get(path_key)
@@ -260,16 +279,23 @@ def make_read_tool(name: str = "read_file", path_key: str = "path", *, line_keys
                 lim = (e - (s or 1) + 1) if e else None
             text, real = ctx.fs.read_text(raw, off, lim)
         except AccessError as exc:
-            return ToolOutcome(str(exc), is_error=True, resolved=str(raw),
-                               notes=skill_relative_hint(raw, ctx))
+            return ToolOutcome(
+                str(exc), is_error=True, resolved=str(raw), notes=skill_relative_hint(raw, ctx)
+            )
         skill = ctx.skill_for_path(real)
         if skill is None:
             return ToolOutcome(text, resolved=str(real))
         notes: list[str] = []
         if post is not None:
             text, notes = post(text, skill, ctx)
-        return ToolOutcome(text, skill=skill.name, skill_path=str(skill.path), resolved=str(real),
-                           body_chars=len(text), notes=notes)
+        return ToolOutcome(
+            text,
+            skill=skill.name,
+            skill_path=str(skill.path),
+            resolved=str(real),
+            body_chars=len(text),
+            notes=notes,
+        )
 
     return ToolSpec(name, desc, schema, handler)
 
@@ -283,16 +309,25 @@ def skill_relative_hint(raw: Any, ctx: ToolContext) -> list[str]:
     for s in ctx.skills:
         cand = Path(s.dir) / raw
         if cand.is_file():
-            return [f"{raw!r} was resolved against the working directory ({ctx.workspace}); it exists in "
-                    f"the skill folder of {s.name}: {cand}"]
+            return [
+                f"{raw!r} was resolved against the working directory ({ctx.workspace}); it exists in "
+                f"the skill folder of {s.name}: {cand}"
+            ]
     return []
 
 
 def make_list_tool(name: str = "list_directory") -> ToolSpec:
     """List a folder of the workspace or of a skill root (workbench's own tool)."""
-    schema = {"type": "object", "properties": {"path": {
-        "type": "string", "description": "Folder to list (absolute, or relative to the workspace)."}},
-        "required": ["path"]}
+    schema = {
+        "type": "object",
+        "properties": {
+            "path": {
+                "type": "string",
+                "description": "Folder to list (absolute, or relative to the workspace).",
+            }
+        },
+        "required": ["path"],
+    }
 
     def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
         try:
@@ -301,13 +336,19 @@ def make_list_tool(name: str = "list_directory") -> ToolSpec:
             return ToolOutcome(str(exc), is_error=True, resolved=str(inp.get("path")))
         return ToolOutcome(text, resolved=str(real))
 
-    return ToolSpec(name, "List the entries of a folder in the workspace or in a skill folder "
-                    "(folders end with '/').", schema, handler)
+    return ToolSpec(
+        name,
+        "List the entries of a folder in the workspace or in a skill folder (folders end with '/').",
+        schema,
+        handler,
+    )
 
 
-SHELL_REFUSED = ("Not run: this chat runs inside Skill Workbench, which does not execute commands "
-                 "unless the user approves each one, and no approval was given. Continue without "
-                 "the command's output, or ask the user to run it.")
+SHELL_REFUSED = (
+    "Not run: this chat runs inside Skill Workbench, which does not execute commands "
+    "unless the user approves each one, and no approval was given. Continue without "
+    "the command's output, or ask the user to run it."
+)
 SHELL_DECLINED = "Not run: the user declined to run this command."
 
 
@@ -317,15 +358,20 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
     Approved commands run with ``/bin/sh -c`` in the workspace, 30 s timeout, output (stdout then
     stderr) cut at 20,000 chars. Approval is per call; a raising approver counts as "no".
     """
-    schema = {"type": "object", "properties": {"command": {
-        "type": "string", "description": "The command line to run."}}, "required": ["command"]}
+    schema = {
+        "type": "object",
+        "properties": {"command": {"type": "string", "description": "The command line to run."}},
+        "required": ["command"],
+    }
 
     def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
         cmd = inp.get("command")
         if not isinstance(cmd, str) or not cmd.strip():
             return ToolOutcome("command must be a non-empty string", is_error=True)
         if ctx.shell_approver is None:
-            return ToolOutcome(SHELL_REFUSED, is_error=True, resolved=cmd, notes=["shell: not run (no approval callback)"])
+            return ToolOutcome(
+                SHELL_REFUSED, is_error=True, resolved=cmd, notes=["shell: not run (no approval callback)"]
+            )
         try:
             ok = bool(ctx.shell_approver(cmd))
         except Exception:
@@ -340,11 +386,20 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
             return ToolOutcome(f"could not run: {exc}", is_error=True, resolved=cmd)
         if len(out) > SHELL_MAX_CHARS:
             out = out[:SHELL_MAX_CHARS] + "\n[... output truncated]"
-        return ToolOutcome(f"exit code {code}\n{out}", is_error=code != 0,
-                           resolved=cmd, notes=["shell: run with user approval"])
+        return ToolOutcome(
+            f"exit code {code}\n{out}",
+            is_error=code != 0,
+            resolved=cmd,
+            notes=["shell: run with user approval"],
+        )
 
-    return ToolSpec(name, "Run a shell command in the workspace. Commands only run when the user "
-                    "approves them; otherwise the result says it was not run.", schema, handler)
+    return ToolSpec(
+        name,
+        "Run a shell command in the workspace. Commands only run when the user "
+        "approves them; otherwise the result says it was not run.",
+        schema,
+        handler,
+    )
 
 
 def _run_capped(cmd: str, cwd: Path) -> tuple[int, str]:
@@ -353,9 +408,14 @@ def _run_capped(cmd: str, cwd: Path) -> tuple[int, str]:
     instead of filling memory for 30 s). Raises ``subprocess.TimeoutExpired`` after
     ``SHELL_TIMEOUT_S`` (the process is killed), ``OSError`` when it cannot start."""
     cap = 4 * SHELL_MAX_CHARS
-    with subprocess.Popen(["/bin/sh", "-c", cmd], cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                          start_new_session=True) as proc:
+    with subprocess.Popen(
+        ["/bin/sh", "-c", cmd],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    ) as proc:
         assert proc.stdout is not None
         deadline = time.monotonic() + SHELL_TIMEOUT_S
 

@@ -26,8 +26,8 @@ def mark_substitutions(text: str, spans: list[dict]) -> str:
     """
     out, last = [], 0
     for sp in sorted(spans, key=lambda s: s["start"]):
-        out.append(text[last:sp["start"]])
-        value = text[sp["start"]:sp["end"]]
+        out.append(text[last : sp["start"]])
+        value = text[sp["start"] : sp["end"]]
         if sp.get("kind") == "appended":
             out.append(f"{OPEN}+{value}{CLOSE}")
         else:
@@ -42,14 +42,18 @@ def substitution_summary(ev: dict) -> str:
     spans = ev.get("spans") or []
     shown = ", ".join(f"{s['placeholder'] or 'ARGUMENTS:'}→{s['value'][:24]!r}" for s in spans[:6])
     more = f" (+{len(spans) - 6} more)" if len(spans) > 6 else ""
-    return (f"substitution in {ev.get('skill')}: {plural(len(spans), 'span')}: {shown}{more} "
-            f"[{ev.get('checked_on', '')}]")
+    return (
+        f"substitution in {ev.get('skill')}: {plural(len(spans), 'span')}: {shown}{more} "
+        f"[{ev.get('checked_on', '')}]"
+    )
 
 
 def fork_lines(ev: dict, line_for: Callable[[dict], str | None], indent: str = "  ") -> list[str]:
     """The sub-transcript of a ``fork`` event: a header, then each sub-event via ``line_for``."""
-    head = (f"fork {ev.get('skill')} (agent {ev.get('agent') or 'default'}): a subagent ran the skill "
-            "without this conversation")
+    head = (
+        f"fork {ev.get('skill')} (agent {ev.get('agent') or 'default'}): a subagent ran the skill "
+        "without this conversation"
+    )
     lines = [head]
     for sub in ev.get("events") or []:
         line = line_for(sub)
@@ -66,8 +70,10 @@ def event_line(ev: dict) -> str | None:
     events that have no line (deltas)."""
     t = ev["type"]
     if t == "listing":
-        return (f"listing: {plural(len(ev['skills']), 'skill')}, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
-                f"est.) in {ev['placement_note']}" + (" [stub listing]" if ev.get("stub") else ""))
+        return (
+            f"listing: {plural(len(ev['skills']), 'skill')}, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
+            f"est.) in {ev['placement_note']}" + (" [stub listing]" if ev.get("stub") else "")
+        )
     if t == "tool_use":
         cut = " [truncated: not run]" if ev.get("truncated") else ""
         return f"tool_use {ev['name']} {json.dumps(ev['input'], ensure_ascii=False)} -> {ev.get('resolved')}{cut}"
@@ -79,20 +85,27 @@ def event_line(ev: dict) -> str | None:
     if t == "text":
         return f"assistant: {ev['text']}"
     if t == "usage":
-        return (f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
-                f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
-                f"stop {ev['stop_reason']}; {ev['seconds']}s"
-                + (f"; request {ev['request_id']}" if ev.get("request_id") else "")
-                + f"\n  {ev['cache_note']}")
+        return (
+            f"usage: in {ev['input_tokens']}, out {ev['output_tokens']}, cache read "
+            f"{ev['cache_read_input_tokens']}, cache write {ev['cache_creation_input_tokens']}; "
+            f"stop {ev['stop_reason']}; {ev['seconds']}s"
+            + (f"; request {ev['request_id']}" if ev.get("request_id") else "")
+            + f"\n  {ev['cache_note']}"
+        )
     if t == "proposal":
-        return (f"proposal {ev['id']} ({ev['state']}): {ev['kind']} {ev['name']} -> {ev['target']}"
-                + (f" [{plural(ev['blocking'], 'blocking finding')}]" if ev.get("blocking") else "")
-                + f"; review with `workbench workshop show {ev['id']}`")
+        return (
+            f"proposal {ev['id']} ({ev['state']}): {ev['kind']} {ev['name']} -> {ev['target']}"
+            + (f" [{plural(ev['blocking'], 'blocking finding')}]" if ev.get("blocking") else "")
+            + f"; review with `workbench workshop show {ev['id']}`"
+        )
     if t == "limit":
         return f"limit: {ev['message']}"
     if t == "substitution":
-        return substitution_summary(ev) + "\n  " + mark_substitutions(ev["text"], ev["spans"]).replace(
-            "\n", "\n  ")
+        return (
+            substitution_summary(ev)
+            + "\n  "
+            + mark_substitutions(ev["text"], ev["spans"]).replace("\n", "\n  ")
+        )
     if t == "fork":
         return "\n".join(fork_lines(ev, event_line))
     return None

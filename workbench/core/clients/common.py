@@ -87,8 +87,9 @@ class WalkRules:
 
 #: Extra roots (``--root``, the workspace-as-root): the same walk for every client, see
 #: HACKING.md "Decisions": any SKILL.md up to 8 levels, .git/node_modules skipped, dot-folders walked.
-EXTRA_RULES = WalkRules(max_depth=8, min_depth=0, skip_dot=False, stop_at_skill=False,
-                        symlinks="follow", client="extra roots")
+EXTRA_RULES = WalkRules(
+    max_depth=8, min_depth=0, skip_dot=False, stop_at_skill=False, symlinks="follow", client="extra roots"
+)
 
 
 #: ``Root.note`` of the roots built by ``CommonProfile.extra_roots`` (``--root``, the workspace as a
@@ -102,8 +103,9 @@ def is_installed_extra(root: Root) -> bool:
     return root.scope == "extra" and root.note == EXTRA_NOTE
 
 
-def installed_view(found: list[Found], root: Path, rules: WalkRules,
-                   covered: Iterable[str] = (), real_dir=None) -> list[Found]:
+def installed_view(
+    found: list[Found], root: Path, rules: WalkRules, covered: Iterable[str] = (), real_dir=None
+) -> list[Found]:
     """An extra root's files as the client would see them once installed where it looks.
 
     ``found`` is the ``EXTRA_RULES`` walk of the extra root ``root`` (every SKILL.md up to 8
@@ -140,8 +142,9 @@ def installed_view(found: list[Found], root: Path, rules: WalkRules,
     # in component order, so one sweep finds them.
     unit_of: dict[str, str] = {}
     cur = None
-    for d in sorted({os.path.dirname(str(f.path)) for f in kept if f.skip_reason is None},
-                    key=lambda q: q.split(os.sep)):
+    for d in sorted(
+        {os.path.dirname(str(f.path)) for f in kept if f.skip_reason is None}, key=lambda q: q.split(os.sep)
+    ):
         if cur is None or not d.startswith(cur + os.sep):
             cur = d
         unit_of[d] = cur
@@ -165,18 +168,23 @@ def installed_view(found: list[Found], root: Path, rules: WalkRules,
         name = os.path.basename(unit.rstrip(os.sep)) or root_s
         why = f.skip_reason
         if why is None and rules.stop_at_skill:
-            why = (f"inside the skill folder {name}/; {rules.client} does not look below a folder "
-                   "that holds a SKILL.md")
+            why = (
+                f"inside the skill folder {name}/; {rules.client} does not look below a folder "
+                "that holds a SKILL.md"
+            )
         if why is None:
-            bad = next((q for q in parts if q in rules.skip_names
-                        or (rules.skip_dot and q.startswith("."))), None)
+            bad = next(
+                (q for q in parts if q in rules.skip_names or (rules.skip_dot and q.startswith("."))), None
+            )
             if bad is not None:
                 kind = "dot-folder" if bad.startswith(".") and rules.skip_dot else "folder"
                 why = f"inside the {kind} {bad}/, which {rules.client} skips"
         if why is None and rules.max_depth is not None and depth > rules.max_depth:
-            why = (f"nested in the skill folder {name}/ ({depth} folder levels below where it would "
-                   f"be installed); {rules.client} looks {rules.max_depth} "
-                   f"level{'s' if rules.max_depth != 1 else ''} deep")
+            why = (
+                f"nested in the skill folder {name}/ ({depth} folder levels below where it would "
+                f"be installed); {rules.client} looks {rules.max_depth} "
+                f"level{'s' if rules.max_depth != 1 else ''} deep"
+            )
         out.append(Found(f.path, depth, why))
     return out
 
@@ -199,6 +207,7 @@ def real_dir_memo():
                 got = os.path.join(real(parent), name)
             memo[d] = got
         return got
+
     return real
 
 
@@ -217,8 +226,10 @@ def entry_problem(path: str) -> str:
     try:
         st = os.stat(path)
     except OSError as exc:
-        return (special_file_problem(path, exc=exc)
-                or f"{os.path.basename(path)} cannot be read: {exc.strerror or exc}")
+        return (
+            special_file_problem(path, exc=exc)
+            or f"{os.path.basename(path)} cannot be read: {exc.strerror or exc}"
+        )
     return special_file_problem(path, st=st) or f"{os.path.basename(path)} is not a regular file"
 
 
@@ -250,9 +261,29 @@ def _broken_folder_link(path: str, name: str, child_depth: int, rules: WalkRules
 #: (a linked skill folder or collection is found; a link to a big tree is not walked whole).
 OUTSIDE_DEPTH = 3
 #: File systems a walk never enters (kernel/virtual: endless, slow or live data, e.g. /proc).
-SPECIAL_FS_TYPES = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs",
-                              "tracefs", "securityfs", "pstore", "bpf", "configfs", "fusectl",
-                              "mqueue", "hugetlbfs", "binfmt_misc", "autofs", "efivarfs", "selinuxfs"})
+SPECIAL_FS_TYPES = frozenset(
+    {
+        "proc",
+        "sysfs",
+        "devtmpfs",
+        "devpts",
+        "cgroup",
+        "cgroup2",
+        "debugfs",
+        "tracefs",
+        "securityfs",
+        "pstore",
+        "bpf",
+        "configfs",
+        "fusectl",
+        "mqueue",
+        "hugetlbfs",
+        "binfmt_misc",
+        "autofs",
+        "efivarfs",
+        "selinuxfs",
+    }
+)
 _SPECIAL_PREFIXES = ("/proc", "/sys", "/dev")
 _special_mounts: list[str] | None = None
 
@@ -356,16 +387,26 @@ def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Fou
             reason = why
             if reason is None:
                 if rules.max_depth is not None and depth > rules.max_depth:
-                    reason = (f"too deep: {depth} folder levels below the root; {rules.client} "
-                              f"looks {rules.max_depth} level{'s' if rules.max_depth != 1 else ''} deep")
+                    reason = (
+                        f"too deep: {depth} folder levels below the root; {rules.client} "
+                        f"looks {rules.max_depth} level{'s' if rules.max_depth != 1 else ''} deep"
+                    )
                 elif depth < rules.min_depth:
-                    reason = (f"SKILL.md directly in the root; {rules.client} looks for "
-                              f"<root>/<skill>/SKILL.md")
-            out.append(Found(fast_path(d + "/SKILL.md" if sep == "/" and d[-1:] != "/" else join(d, "SKILL.md")),
-                             depth, reason))
+                    reason = (
+                        f"SKILL.md directly in the root; {rules.client} looks for <root>/<skill>/SKILL.md"
+                    )
+            out.append(
+                Found(
+                    fast_path(d + "/SKILL.md" if sep == "/" and d[-1:] != "/" else join(d, "SKILL.md")),
+                    depth,
+                    reason,
+                )
+            )
             if rules.stop_at_skill and child_why is None and reason is None:
-                child_why = (f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
-                             f"look below a folder that holds a SKILL.md")
+                child_why = (
+                    f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "
+                    f"look below a folder that holds a SKILL.md"
+                )
         if depth >= dlimit:
             continue
         prefix = d if d.endswith(sep) else d + sep
@@ -413,8 +454,10 @@ def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Fou
                 if rules.symlinks == "none":
                     cw = f"inside the symlinked folder {name}/, which {rules.client} does not follow"
                 elif rules.symlinks == "inside-root" and not _within(real, root_real):
-                    cw = (f"the symlink {name}/ leads outside the root (to {real}); "
-                          f"{rules.client} only follows symlinks that stay inside it")
+                    cw = (
+                        f"the symlink {name}/ leads outside the root (to {real}); "
+                        f"{rules.client} only follows symlinks that stay inside it"
+                    )
             stack.append((path, depth + 1, cw, sub_limit))
     out.sort(key=lambda f: str(f.path))
     if dirs is not None and not linked:
@@ -472,7 +515,7 @@ def line_value_first_line(sf: SkillFile, key: str) -> str | None:
         return None
     lines = sf.text.split("\n")
     ln = lines[lf.value_span.line - 1].rstrip("\r")
-    v = ln[lf.value_span.column - 1:].strip()
+    v = ln[lf.value_span.column - 1 :].strip()
     if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
         v = v[1:-1]
     return v
@@ -583,16 +626,34 @@ class CommonProfile(ClientProfile):
     dedupe_files: bool = True
 
     # -- roots -------------------------------------------------------------------------
-    def make_root(self, path: Path, scope: str, label: str, note: str = "", *,
-                  max_depth: int | None = None, verified: bool = True,
-                  condition: str | None = None, active: bool = True,
-                  namespace: str | None = None) -> Root:
+    def make_root(
+        self,
+        path: Path,
+        scope: str,
+        label: str,
+        note: str = "",
+        *,
+        max_depth: int | None = None,
+        verified: bool = True,
+        condition: str | None = None,
+        active: bool = True,
+        namespace: str | None = None,
+    ) -> Root:
         """A ``Root`` with ``exists`` filled; precedence is set by ``number``."""
         md = self.rules.max_depth if max_depth is None else max_depth
-        return Root(path=Path(path), scope=scope, precedence=0, exists=os.path.isdir(path),
-                    label=label, max_depth=md if md is not None else HARD_DEPTH,
-                    condition=condition, active=active, namespace=namespace,
-                    verified=verified, note=note)
+        return Root(
+            path=Path(path),
+            scope=scope,
+            precedence=0,
+            exists=os.path.isdir(path),
+            label=label,
+            max_depth=md if md is not None else HARD_DEPTH,
+            condition=condition,
+            active=active,
+            namespace=namespace,
+            verified=verified,
+            note=note,
+        )
 
     @staticmethod
     def number(roots: list[Root]) -> list[Root]:
@@ -605,9 +666,15 @@ class CommonProfile(ClientProfile):
         """Roots of scope ``extra`` for ``env.extra_roots`` (lowest precedence), HACKING.md."""
         out = []
         for i, p in enumerate(env.extra_roots):
-            r = Root(path=p, scope="extra", precedence=start + i, exists=p.is_dir(),
-                     label=f"extra ({p})", max_depth=EXTRA_RULES.max_depth or REPORT_DEPTH,
-                     note=EXTRA_NOTE)
+            r = Root(
+                path=p,
+                scope="extra",
+                precedence=start + i,
+                exists=p.is_dir(),
+                label=f"extra ({p})",
+                max_depth=EXTRA_RULES.max_depth or REPORT_DEPTH,
+                note=EXTRA_NOTE,
+            )
             out.append(r)
         return out
 
@@ -661,7 +728,7 @@ class CommonProfile(ClientProfile):
             for s in group[1:]:
                 if s.root.precedence < best.root.precedence:
                     best = s
-                elif (s.root.precedence == best.root.precedence and self.within_root == "last"):
+                elif s.root.precedence == best.root.precedence and self.within_root == "last":
                     best = s
             for s in group:
                 if s is best:
@@ -675,8 +742,10 @@ class CommonProfile(ClientProfile):
         if loser.root is winner.root or loser.root.path == winner.root.path:
             rule = "last found wins" if self.within_root == "last" else "first found wins"
             return f"same name '{loser.name}' twice in one root; {rule} ({winner.path})"
-        return (f"name '{loser.name}' is also defined in {winner.root.label or winner.root.path}, "
-                f"which takes precedence")
+        return (
+            f"name '{loser.name}' is also defined in {winner.root.label or winner.root.path}, "
+            f"which takes precedence"
+        )
 
 
 def truthy_path(data: Any, dotted: str) -> bool:
@@ -707,10 +776,27 @@ def parse_loose_mapping(value: Any) -> dict | None:
 
 
 __all__ = [
-    "CommonProfile", "WalkRules", "EXTRA_RULES", "EXTRA_NOTE", "REPORT_DEPTH", "walk", "installed_view",
-    "is_installed_extra", "real_dir_memo", "entry_problem", "folder_name",
-    "best_name", "strip_tags", "state_reason", "unreadable", "line_value_first_line",
-    "quote_retry", "load_json_file", "walk_up", "truthy_path", "parse_loose_mapping",
+    "CommonProfile",
+    "WalkRules",
+    "EXTRA_RULES",
+    "EXTRA_NOTE",
+    "REPORT_DEPTH",
+    "walk",
+    "installed_view",
+    "is_installed_extra",
+    "real_dir_memo",
+    "entry_problem",
+    "folder_name",
+    "best_name",
+    "strip_tags",
+    "state_reason",
+    "unreadable",
+    "line_value_first_line",
+    "quote_retry",
+    "load_json_file",
+    "walk_up",
+    "truthy_path",
+    "parse_loose_mapping",
     "ReadResult",
     "js_string",
     "retry_quoted",

@@ -55,11 +55,26 @@ class Surface:
 
 
 SURFACES: tuple[Surface, ...] = (
-    Surface("codex-exec", "codex", "Codex CLI 0.169.0 (the model reads SKILL.md with exec_command)",
-            5000, 5000, "bytes", True, "measured with the real client and the recorder, 2026-12-01"),
-    Surface("claude-code-compacted", "claude-code",
-            "Claude Code after compaction (a re-attached skill)", 20_000, 0, "chars", False,
-            "third-party report: about 5,000 tokens per skill (≈20,000 chars); not verified"),
+    Surface(
+        "codex-exec",
+        "codex",
+        "Codex CLI 0.169.0 (the model reads SKILL.md with exec_command)",
+        5000,
+        5000,
+        "bytes",
+        True,
+        "measured with the real client and the recorder, 2026-12-01",
+    ),
+    Surface(
+        "claude-code-compacted",
+        "claude-code",
+        "Claude Code after compaction (a re-attached skill)",
+        20_000,
+        0,
+        "chars",
+        False,
+        "third-party report: about 5,000 tokens per skill (≈20,000 chars); not verified",
+    ),
 )
 
 

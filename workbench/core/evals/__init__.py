@@ -12,24 +12,41 @@
 
 from workbench.core.evals.metrics import estimate_cost, summarize, wilson_interval
 from workbench.core.evals.queryset import (
-                                         Query,
-                                         QuerySet,
-                                         QuerySetError,
-                                         load_queries,
-                                         parse_queries,
-                                         save_queries,
+    Query,
+    QuerySet,
+    QuerySetError,
+    load_queries,
+    parse_queries,
+    save_queries,
 )
 from workbench.core.evals.runner import (
-                                         EvalOptions,
-                                         EvalReport,
-                                         EvalRunner,
-                                         EvalSetupError,
-                                         QueryResult,
-                                         eval_catalog,
-                                         run_eval,
+    EvalOptions,
+    EvalReport,
+    EvalRunner,
+    EvalSetupError,
+    QueryResult,
+    eval_catalog,
+    run_eval,
 )
 from workbench.core.evals.split import Split, split_queries
 
-__all__ = ["Query", "QuerySet", "QuerySetError", "load_queries", "parse_queries", "save_queries",
-           "EvalOptions", "EvalReport", "EvalRunner", "EvalSetupError", "QueryResult", "eval_catalog",
-           "run_eval", "Split", "split_queries", "estimate_cost", "summarize", "wilson_interval"]
+__all__ = [
+    "Query",
+    "QuerySet",
+    "QuerySetError",
+    "load_queries",
+    "parse_queries",
+    "save_queries",
+    "EvalOptions",
+    "EvalReport",
+    "EvalRunner",
+    "EvalSetupError",
+    "QueryResult",
+    "eval_catalog",
+    "run_eval",
+    "Split",
+    "split_queries",
+    "estimate_cost",
+    "summarize",
+    "wilson_interval",
+]

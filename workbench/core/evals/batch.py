@@ -68,11 +68,18 @@ MAX_TOKEN_COUNTS = 200
 DEFAULT_POLL_SECONDS = 30.0
 
 #: API error type in an errored result -> ``ChatError`` kind (chat/errors.py table).
-ERROR_KINDS = {"invalid_request_error": "bad-request", "authentication_error": "auth",
-               "billing_error": "billing", "permission_error": "permission",
-               "not_found_error": "not-found", "request_too_large": "too-large",
-               "rate_limit_error": "rate-limited", "overloaded_error": "overloaded",
-               "api_error": "server", "timeout_error": "timeout"}
+ERROR_KINDS = {
+    "invalid_request_error": "bad-request",
+    "authentication_error": "auth",
+    "billing_error": "billing",
+    "permission_error": "permission",
+    "not_found_error": "not-found",
+    "request_too_large": "too-large",
+    "rate_limit_error": "rate-limited",
+    "overloaded_error": "overloaded",
+    "api_error": "server",
+    "timeout_error": "timeout",
+}
 
 COUNT_KEYS = ("processing", "succeeded", "errored", "canceled", "expired")
 _CID = re.compile(r"^j(\d+)-q(\d+)-r(\d+)$")
@@ -174,8 +181,11 @@ class BatchStore:
                 rec = json.loads(p.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if isinstance(rec, dict) and rec.get("kind") == "batch-eval" and \
-                    (state is None or rec.get("state") == state):
+            if (
+                isinstance(rec, dict)
+                and rec.get("kind") == "batch-eval"
+                and (state is None or rec.get("state") == state)
+            ):
                 out.append(rec)
         return out
 
@@ -184,8 +194,10 @@ class BatchStore:
         for rec in self.list():
             if rec.get("id") == ident or ident in (rec.get("batch_ids") or []):
                 return rec
-        raise BatchError(f"no batch eval {ident!r} in {self.dir} (pending ones: "
-                         f"{', '.join(r['id'] for r in self.list('submitted')) or 'none'})")
+        raise BatchError(
+            f"no batch eval {ident!r} in {self.dir} (pending ones: "
+            f"{', '.join(r['id'] for r in self.list('submitted')) or 'none'})"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,12 +257,21 @@ class BatchEval:
 
     # -- cost ------------------------------------------------------------------------------
     def _count(self, params: dict) -> int:
-        body = {k: params[k] for k in ("model", "system", "tools", "messages", "tool_choice", "thinking")
-                if k in params}
+        body = {
+            k: params[k]
+            for k in ("model", "system", "tools", "messages", "tool_choice", "thinking")
+            if k in params
+        }
         return int(self.sdk.messages.count_tokens(**body).input_tokens)
 
-    def estimate(self, *, output_tokens: float | None = None, calibrate: list | None = None,
-                 max_counts: int = MAX_TOKEN_COUNTS, concurrency: int = 4) -> dict[str, Any]:
+    def estimate(
+        self,
+        *,
+        output_tokens: float | None = None,
+        calibrate: list | None = None,
+        max_counts: int = MAX_TOKEN_COUNTS,
+        concurrency: int = 4,
+    ) -> dict[str, Any]:
         """The cost of the plan before submitting (module docstring). ``output_tokens``: assumed
         per request; ``calibrate``: earlier reports of this model (``EvalReport``s or their saved
         ``to_json(details=True)``) whose mean output tokens per model request are used instead.
@@ -295,26 +316,42 @@ class BatchEval:
         out_per, out_src = self._output_per_request(output_tokens, calibrate)
         n_req = len(plan)
         out_total = round(out_per * n_req)
-        usage = {"input_tokens": total_in - write - read, "output_tokens": out_total,
-                 "cache_creation_input_tokens": write, "cache_read_input_tokens": read}
+        usage = {
+            "input_tokens": total_in - write - read,
+            "output_tokens": out_total,
+            "cache_creation_input_tokens": write,
+            "cache_read_input_tokens": read,
+        }
         no_cache = {"input_tokens": total_in, "output_tokens": out_total}
         max_tokens = int(self.runners[0].settings.max_tokens)
         c = estimate_cost(usage, self.model, batch=True)
-        return {"requests": n_req, "batches": len(self.chunks()), "distinct": len(items),
-                "counted": len(sample), "input_tokens": total_in, "cache_write_tokens": write,
-                "cache_read_tokens": read, "output_tokens": out_total,
-                "output_per_request": round(out_per, 1), "output_source": out_src, "usage": usage,
-                "usd": c["usd"], "usd_no_cache": estimate_cost(no_cache, self.model, batch=True)["usd"],
-                "usd_direct": estimate_cost(usage, self.model)["usd"],
-                "max_usd": estimate_cost({"input_tokens": total_in, "output_tokens": max_tokens * n_req},
-                                         self.model, batch=True)["usd"],
-                "model_key": c["model_key"],
-                "assumption": f"{c['assumption']}; output {out_per:.0f} tokens per request ({out_src}); "
-                              f"cache: prefix written once and read by the other requests when it "
-                              f"reaches {min_cache:,} tokens (batch caching is best-effort)"}
+        return {
+            "requests": n_req,
+            "batches": len(self.chunks()),
+            "distinct": len(items),
+            "counted": len(sample),
+            "input_tokens": total_in,
+            "cache_write_tokens": write,
+            "cache_read_tokens": read,
+            "output_tokens": out_total,
+            "output_per_request": round(out_per, 1),
+            "output_source": out_src,
+            "usage": usage,
+            "usd": c["usd"],
+            "usd_no_cache": estimate_cost(no_cache, self.model, batch=True)["usd"],
+            "usd_direct": estimate_cost(usage, self.model)["usd"],
+            "max_usd": estimate_cost(
+                {"input_tokens": total_in, "output_tokens": max_tokens * n_req}, self.model, batch=True
+            )["usd"],
+            "model_key": c["model_key"],
+            "assumption": f"{c['assumption']}; output {out_per:.0f} tokens per request ({out_src}); "
+            f"cache: prefix written once and read by the other requests when it "
+            f"reaches {min_cache:,} tokens (batch caching is best-effort)",
+        }
 
-    def _prefixes(self, items: list[tuple[dict, int, int]],
-                  pool: ThreadPoolExecutor) -> dict[str, tuple[int, int]]:
+    def _prefixes(
+        self, items: list[tuple[dict, int, int]], pool: ThreadPoolExecutor
+    ) -> dict[str, tuple[int, int]]:
         """{prefix key: (tokens, requests using it)}; key "" = caching off (no cache_control)."""
         groups: dict[str, list] = {}
         for params, uses, _j in items:
@@ -325,9 +362,18 @@ class BatchEval:
             first = (params.get("messages") or [{}])[0].get("content") or []
             lead = [b for b in first if b.get("cache_control")]
             key = json.dumps([params.get("system"), params.get("tools"), lead], sort_keys=True)
-            g = groups.setdefault(key, [{"model": params["model"], "system": params.get("system"),
-                                         "tools": params.get("tools"),
-                                         "messages": [{"role": "user", "content": lead or "."}]}, 0])
+            g = groups.setdefault(
+                key,
+                [
+                    {
+                        "model": params["model"],
+                        "system": params.get("system"),
+                        "tools": params.get("tools"),
+                        "messages": [{"role": "user", "content": lead or "."}],
+                    },
+                    0,
+                ],
+            )
             g[1] += uses
         keys = [k for k in groups if k]
         counts = list(pool.map(lambda k: self._count(groups[k][0]), keys))
@@ -355,8 +401,15 @@ class BatchEval:
         return float(DEFAULT_OUTPUT_TOKENS), "assumed"
 
     # -- submitting ------------------------------------------------------------------------
-    def submit(self, store: BatchStore | None = None, *, workspace: Any = None, roots: list | None = None,
-               estimate: dict | None = None, extra: dict | None = None) -> dict:
+    def submit(
+        self,
+        store: BatchStore | None = None,
+        *,
+        workspace: Any = None,
+        roots: list | None = None,
+        estimate: dict | None = None,
+        extra: dict | None = None,
+    ) -> dict:
         """Create the batches (one per ``chunks()`` part) and write the record (when ``store``).
         Returns the record. Raises ``BatchError`` (batches created before a failure are cancelled
         and named in the message)."""
@@ -364,7 +417,8 @@ class BatchEval:
         for part in self.chunks():
             try:
                 b = self.sdk.messages.batches.create(
-                    requests=[{"custom_id": p.custom_id, "params": p.params} for p in part])
+                    requests=[{"custom_id": p.custom_id, "params": p.params} for p in part]
+                )
             except Exception as exc:  # noqa: BLE001
                 err = from_exception(exc, self.runners[0].settings.effective_base_url())
                 for bid in ids:
@@ -378,19 +432,43 @@ class BatchEval:
         self.batch_ids = ids
         r0 = self.runners[0]
         s = r0.settings
-        rec = {"version": 1, "kind": "batch-eval",
-               "id": f"{_dt.datetime.now(_dt.UTC).strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}",
-               "created_at": _utc(), "state": "submitted", "batch_ids": ids,
-               "workspace": str(workspace) if workspace is not None else "", "client": r0.catalog.client,
-               "roots": [str(x) for x in roots or []], "context_tokens": r0.options.context_tokens,
-               "settings": {"model": s.model, "max_tokens": s.max_tokens, "temperature": s.temperature,
-                            "base_url": s.base_url, "cache": s.cache, "max_turns": s.max_turns},
-               "options": {"runs": r0.options.runs, "threshold": r0.options.threshold,
-                           "competitors": r0.options.competitors,
-                           "context_tokens": r0.options.context_tokens},
-               "jobs": [{"skill": r.target.name, "description": r.description_override,
-                         "queries": [q.to_json() for q in r.queries]} for r in self.runners],
-               "estimate": estimate, "history_ids": [], **(extra or {})}
+        rec = {
+            "version": 1,
+            "kind": "batch-eval",
+            "id": f"{_dt.datetime.now(_dt.UTC).strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}",
+            "created_at": _utc(),
+            "state": "submitted",
+            "batch_ids": ids,
+            "workspace": str(workspace) if workspace is not None else "",
+            "client": r0.catalog.client,
+            "roots": [str(x) for x in roots or []],
+            "context_tokens": r0.options.context_tokens,
+            "settings": {
+                "model": s.model,
+                "max_tokens": s.max_tokens,
+                "temperature": s.temperature,
+                "base_url": s.base_url,
+                "cache": s.cache,
+                "max_turns": s.max_turns,
+            },
+            "options": {
+                "runs": r0.options.runs,
+                "threshold": r0.options.threshold,
+                "competitors": r0.options.competitors,
+                "context_tokens": r0.options.context_tokens,
+            },
+            "jobs": [
+                {
+                    "skill": r.target.name,
+                    "description": r.description_override,
+                    "queries": [q.to_json() for q in r.queries],
+                }
+                for r in self.runners
+            ],
+            "estimate": estimate,
+            "history_ids": [],
+            **(extra or {}),
+        }
         self.record = rec
         self.store = store
         if store is not None:
@@ -405,6 +483,7 @@ class BatchEval:
 
         from workbench.core.chat.settings import ChatSettings
         from workbench.core.evals.runner import EvalOptions
+
         try:
             st = rec["settings"]
             s = dataclasses.replace(settings) if settings is not None else ChatSettings()
@@ -414,12 +493,24 @@ class BatchEval:
             o = rec["options"]
             runners = []
             for job in rec["jobs"]:
-                opts = EvalOptions(runs=int(o["runs"]), threshold=float(o["threshold"]),
-                                   competitors=bool(o["competitors"]), context_tokens=o.get("context_tokens"))
-                qs = [Query(q["query"], bool(q["should_trigger"]), q.get("note", ""))
-                      for q in job["queries"]]
-                runners.append(EvalRunner(catalog, job["skill"], qs, settings=s, client=sdk, options=opts,
-                                          description=job.get("description")))
+                opts = EvalOptions(
+                    runs=int(o["runs"]),
+                    threshold=float(o["threshold"]),
+                    competitors=bool(o["competitors"]),
+                    context_tokens=o.get("context_tokens"),
+                )
+                qs = [Query(q["query"], bool(q["should_trigger"]), q.get("note", "")) for q in job["queries"]]
+                runners.append(
+                    EvalRunner(
+                        catalog,
+                        job["skill"],
+                        qs,
+                        settings=s,
+                        client=sdk,
+                        options=opts,
+                        description=job.get("description"),
+                    )
+                )
             be = cls(runners, sdk)
             be.batch_ids = list(rec["batch_ids"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -445,8 +536,13 @@ class BatchEval:
         self.counts = counts
         return ended, counts
 
-    def wait(self, cancel: threading.Event | None = None, progress: ProgressFn | None = None,
-             poll_seconds: float = DEFAULT_POLL_SECONDS, max_errors: int = 5) -> bool:
+    def wait(
+        self,
+        cancel: threading.Event | None = None,
+        progress: ProgressFn | None = None,
+        poll_seconds: float = DEFAULT_POLL_SECONDS,
+        max_errors: int = 5,
+    ) -> bool:
         """Poll until every batch has ended (True) or ``cancel`` is set (False: the batches go on
         and can be resumed). ``progress({"type": "batch", "batch_ids", "counts", "total",
         "ended", "seconds"})`` after each poll. Transient poll errors are retried up to
@@ -460,15 +556,23 @@ class BatchEval:
                 fails = 0
             except BatchError as exc:
                 fails += 1
-                if fails >= max_errors or (exc.error is not None and exc.error.kind in ("auth", "not-found",
-                                                                                         "permission")):
+                if fails >= max_errors or (
+                    exc.error is not None and exc.error.kind in ("auth", "not-found", "permission")
+                ):
                     raise
                 ended, counts = False, self.counts
             if progress is not None:
                 try:
-                    progress({"type": "batch", "batch_ids": list(self.batch_ids), "counts": dict(counts),
-                              "total": sum(counts.values()), "ended": ended,
-                              "seconds": round(time.monotonic() - t0, 1)})
+                    progress(
+                        {
+                            "type": "batch",
+                            "batch_ids": list(self.batch_ids),
+                            "counts": dict(counts),
+                            "total": sum(counts.values()),
+                            "ended": ended,
+                            "seconds": round(time.monotonic() - t0, 1),
+                        }
+                    )
                 except Exception:  # noqa: BLE001 - a broken listener must not stop polling
                     pass
             if ended:
@@ -479,12 +583,16 @@ class BatchEval:
     def cancel(self) -> None:
         """Ask the server to cancel every batch (requests not yet processed end ``canceled``) and
         mark the record cancelled. Raises ``BatchError``."""
-        cancel_record(self.record if self.record is not None else {"batch_ids": self.batch_ids},
-                      self.sdk, self.store if self.record is not None else None)
+        cancel_record(
+            self.record if self.record is not None else {"batch_ids": self.batch_ids},
+            self.sdk,
+            self.store if self.record is not None else None,
+        )
 
     # -- results ---------------------------------------------------------------------------
-    def collect(self, *, follow_up: bool = True, cancel: threading.Event | None = None,
-                concurrency: int = 8) -> list[EvalReport]:
+    def collect(
+        self, *, follow_up: bool = True, cancel: threading.Event | None = None, concurrency: int = 8
+    ) -> list[EvalReport]:
         """Read every ended batch's results (JSONL, any order) into one ``EvalReport`` per runner
         (``mode`` "batch", same ``QueryResult`` rules as the direct eval). ``follow_up``: a first
         turn that called tools without loading the skill under test is continued through the API
@@ -501,8 +609,12 @@ class BatchEval:
                     d = _obj(item)
                     cid = d.get("custom_id", "")
                     where = parse_custom_id(cid)
-                    if where is None or where[0] >= len(self.runners) or cid in got or \
-                            where[1] >= len(self.runners[where[0]].queries):
+                    if (
+                        where is None
+                        or where[0] >= len(self.runners)
+                        or cid in got
+                        or where[1] >= len(self.runners[where[0]].queries)
+                    ):
                         continue
                     got[cid] = (*where, d.get("result") or {})
             except Exception as exc:  # noqa: BLE001
@@ -517,8 +629,19 @@ class BatchEval:
             recs = list(pool.map(one, got.values()))
         for p in self.plan():
             if p.custom_id not in got:
-                recs.append((p.job, RunRecord(p.qi, p.ri, outcome="errored", error=ChatError(
-                    "missing", "the batch returned no result for this request").to_json())))
+                recs.append(
+                    (
+                        p.job,
+                        RunRecord(
+                            p.qi,
+                            p.ri,
+                            outcome="errored",
+                            error=ChatError(
+                                "missing", "the batch returned no result for this request"
+                            ).to_json(),
+                        ),
+                    )
+                )
         first_turn = [0] * len(self.runners)
         followed = [0] * len(self.runners)
         for j, rec in recs:
@@ -531,12 +654,16 @@ class BatchEval:
             rep.cancelled = any(r.cancelled for r in rep.results)
             rep.seconds = self._elapsed()
             if first_turn[j]:
-                rep.warnings.append(f"{plural(first_turn[j], 'run')} called other tools on their first turn and "
-                                    "were not continued: counted as not triggered (a batch eval without "
-                                    "follow-up decides on the first turn only).")
+                rep.warnings.append(
+                    f"{plural(first_turn[j], 'run')} called other tools on their first turn and "
+                    "were not continued: counted as not triggered (a batch eval without "
+                    "follow-up decides on the first turn only)."
+                )
             if followed[j]:
-                rep.warnings.append(f"{plural(followed[j], 'run')} called other tools first and were continued "
-                                    "through the direct API (full price for those requests).")
+                rep.warnings.append(
+                    f"{plural(followed[j], 'run')} called other tools first and were continued "
+                    "through the direct API (full price for those requests)."
+                )
         return reports
 
     def _elapsed(self) -> float:
@@ -554,21 +681,33 @@ class BatchEval:
             rep.usage[k] += rec.usage.get(k, 0)
 
     @staticmethod
-    def _record(runner: EvalRunner, qi: int, ri: int, result: dict, follow_up: bool = False,
-                cancel: threading.Event | None = None) -> RunRecord:
+    def _record(
+        runner: EvalRunner,
+        qi: int,
+        ri: int,
+        result: dict,
+        follow_up: bool = False,
+        cancel: threading.Event | None = None,
+    ) -> RunRecord:
         t = result.get("type")
         if t == "succeeded":
-            return runner.first_turn_record(qi, ri, _obj(result.get("message")) or {}, follow_up=follow_up,
-                                            cancel=cancel)
+            return runner.first_turn_record(
+                qi, ri, _obj(result.get("message")) or {}, follow_up=follow_up, cancel=cancel
+            )
         if t == "canceled":
             return RunRecord(qi, ri, outcome="cancelled", attempts=1)
         if t == "expired":
-            err = ChatError("expired", "the request expired before the batch processed it (24 h limit)",
-                            "Resubmit the eval; batches usually end within an hour.")
+            err = ChatError(
+                "expired",
+                "the request expired before the batch processed it (24 h limit)",
+                "Resubmit the eval; batches usually end within an hour.",
+            )
         else:
-            e = ((result.get("error") or {}).get("error") or {})
-            err = ChatError(ERROR_KINDS.get(e.get("type", ""), "other"),
-                            e.get("message") or f"batch request {t or 'failed'}")
+            e = (result.get("error") or {}).get("error") or {}
+            err = ChatError(
+                ERROR_KINDS.get(e.get("type", ""), "other"),
+                e.get("message") or f"batch request {t or 'failed'}",
+            )
         return RunRecord(qi, ri, outcome="errored", attempts=1, error=err.to_json())
 
     def finish(self, history_ids: list[str]) -> None:

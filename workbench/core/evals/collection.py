@@ -85,15 +85,24 @@ def load_query_dir(folder: Path | str, catalog: Any) -> QueryDir:
     return out
 
 
-def collection_runners(catalog: Any, sets: dict[str, QuerySet], *, settings: Any = None,
-                       api_key: str | None = None, client: Any = None,
-                       options: EvalOptions | None = None) -> list[EvalRunner]:
+def collection_runners(
+    catalog: Any,
+    sets: dict[str, QuerySet],
+    *,
+    settings: Any = None,
+    api_key: str | None = None,
+    client: Any = None,
+    options: EvalOptions | None = None,
+) -> list[EvalRunner]:
     """One ``EvalRunner`` per skill with a query set, each against the whole collection's listing
     (``competitors`` forced on). Raises ``EvalSetupError``."""
     import dataclasses
+
     opts = dataclasses.replace(options or EvalOptions(), competitors=True)
-    return [EvalRunner(catalog, name, qs.queries, settings=settings, api_key=api_key, client=client,
-                       options=opts) for name, qs in sets.items()]
+    return [
+        EvalRunner(catalog, name, qs.queries, settings=settings, api_key=api_key, client=client, options=opts)
+        for name, qs in sets.items()
+    ]
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -138,8 +147,14 @@ class ConfusionMatrix:
                     elif d.outcome == "not-triggered":
                         cells[row][d.also_loaded[0] if d.also_loaded else NONE] += 1
         first = reports[0] if reports else None
-        return cls(labels, cells, errors, first.model if first else "", first.client if first else "",
-                   first.mode if first else "direct")
+        return cls(
+            labels,
+            cells,
+            errors,
+            first.model if first else "",
+            first.client if first else "",
+            first.mode if first else "direct",
+        )
 
     @property
     def skills(self) -> list[str]:
@@ -157,8 +172,14 @@ class ConfusionMatrix:
         out = {}
         for s in self.skills:
             hit, row, col = self.cells[s][s], self.row_total(s), self.col_total(s)
-            out[s] = {"runs": row, "hits": hit, "loaded": col, "precision": _ratio(hit, col),
-                      "recall": _ratio(hit, row), "errors": self.errors[s]}
+            out[s] = {
+                "runs": row,
+                "hits": hit,
+                "loaded": col,
+                "precision": _ratio(hit, col),
+                "recall": _ratio(hit, row),
+                "errors": self.errors[s],
+            }
         return out
 
     def steals(self, top: int | None = 10) -> list[dict[str, Any]]:
@@ -177,56 +198,81 @@ class ConfusionMatrix:
     def to_json(self) -> dict[str, Any]:
         """``{"labels", "matrix" (rows in label order, each a list in label order), "errors",
         "per_skill", "steals", "model", "client", "mode", "unit": "runs"}``."""
-        ps = {k: {**v, "precision": None if v["precision"] is None else round(v["precision"], 4),
-                  "recall": None if v["recall"] is None else round(v["recall"], 4)}
-              for k, v in self.per_skill().items()}
-        return {"labels": list(self.labels),
-                "matrix": [[self.cells[r][c] for c in self.labels] for r in self.labels],
-                "errors": dict(self.errors), "per_skill": ps, "steals": self.steals(None),
-                "model": self.model,
-                "client": self.client, "mode": self.mode, "unit": "runs"}
+        ps = {
+            k: {
+                **v,
+                "precision": None if v["precision"] is None else round(v["precision"], 4),
+                "recall": None if v["recall"] is None else round(v["recall"], 4),
+            }
+            for k, v in self.per_skill().items()
+        }
+        return {
+            "labels": list(self.labels),
+            "matrix": [[self.cells[r][c] for c in self.labels] for r in self.labels],
+            "errors": dict(self.errors),
+            "per_skill": ps,
+            "steals": self.steals(None),
+            "model": self.model,
+            "client": self.client,
+            "mode": self.mode,
+            "unit": "runs",
+        }
 
     def to_text(self, top: int = 10) -> str:
         """A plain-text table (rows = written for, columns = loaded; "." for 0), per-skill
         precision/recall and the top stealing pairs."""
         from workbench.core.evals.metrics import pct
+
         short = {lab: lab if len(lab) <= 12 else lab[:11] + "…" for lab in self.labels}
         w = max(6, *(len(v) for v in short.values()))
         cw = max(4, *(len(v) for v in short.values()))
-        lines = [f"confusion matrix ({self.client}, {self.model}, {self.mode}; cells = runs; rows = "
-                 "written for, columns = loaded)"]
+        lines = [
+            f"confusion matrix ({self.client}, {self.model}, {self.mode}; cells = runs; rows = "
+            "written for, columns = loaded)"
+        ]
         head = " " * (w + 1) + " ".join(short[c].rjust(cw) for c in self.labels) + "  errors"
         lines.append(head)
         for r in self.labels:
-            vals = " ".join((str(self.cells[r][c]) if self.cells[r][c] else ".").rjust(cw)
-                            for c in self.labels)
+            vals = " ".join(
+                (str(self.cells[r][c]) if self.cells[r][c] else ".").rjust(cw) for c in self.labels
+            )
             lines.append(f"{short[r].ljust(w)} {vals}  {self.errors[r] or ''}")
         lines.append("")
         lines.append("per skill: precision / recall (runs)")
         for s, v in self.per_skill().items():
-            lines.append(f"  {s}: precision {pct(v['precision'])}, recall {pct(v['recall'])} "
-                         f"({v['hits']}/{v['runs']} runs; loaded {v['loaded']}x; errors {v['errors']})")
+            lines.append(
+                f"  {s}: precision {pct(v['precision'])}, recall {pct(v['recall'])} "
+                f"({v['hits']}/{v['runs']} runs; loaded {v['loaded']}x; errors {v['errors']})"
+            )
         st = self.steals(top)
         lines.append("top stealing pairs:" if st else "no skill stole another's queries")
         for x in st:
-            lines.append(f"  {x['thief']} took {plural(x['runs'], 'run')} of {x['victim']}'s queries "
-                         f"({x['share'] * 100:.0f} % of them)")
+            lines.append(
+                f"  {x['thief']} took {plural(x['runs'], 'run')} of {x['victim']}'s queries "
+                f"({x['share'] * 100:.0f} % of them)"
+            )
         return "\n".join(lines)
 
     def to_html(self, title: str = "Skill confusion matrix") -> str:
         """A self-contained HTML page (inline CSS, no script): the heat-map table (diagonal green,
         steals red, shade = share of the row's runs), per-skill precision/recall, top steals."""
         from workbench.core.evals.metrics import pct
+
         e = html.escape
-        out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>", f"<title>{e(title)}</title>",
-               "<style>body{font-family:sans-serif;font-size:13px}table{border-collapse:collapse}"
-               "td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:right}"
-               "th{background:#f6f8fa}th.r{text-align:left}</style></head><body>",
-               f"<h2>{e(title)}</h2>",
-               f"<p>{e(self.client)} · {e(self.model)} · {e(self.mode)} · cells = runs; rows = the skill "
-               "a query was written for (none = should-not-trigger), columns = the skill loaded</p>",
-               "<table><tr><th class='r'>written for \\ loaded</th>"
-               + "".join(f"<th>{e(c)}</th>" for c in self.labels) + "<th>errors</th></tr>"]
+        out = [
+            "<!DOCTYPE html>",
+            "<html><head><meta charset='utf-8'>",
+            f"<title>{e(title)}</title>",
+            "<style>body{font-family:sans-serif;font-size:13px}table{border-collapse:collapse}"
+            "td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:right}"
+            "th{background:#f6f8fa}th.r{text-align:left}</style></head><body>",
+            f"<h2>{e(title)}</h2>",
+            f"<p>{e(self.client)} · {e(self.model)} · {e(self.mode)} · cells = runs; rows = the skill "
+            "a query was written for (none = should-not-trigger), columns = the skill loaded</p>",
+            "<table><tr><th class='r'>written for \\ loaded</th>"
+            + "".join(f"<th>{e(c)}</th>" for c in self.labels)
+            + "<th>errors</th></tr>",
+        ]
         for r in self.labels:
             tot = self.row_total(r)
             tds = []
@@ -234,16 +280,22 @@ class ConfusionMatrix:
                 n = self.cells[r][c]
                 tds.append(f"<td style='background:{cell_color(r, c, n, tot)}'>{n or ''}</td>")
             out.append(f"<tr><th class='r'>{e(r)}</th>{''.join(tds)}<td>{self.errors[r] or ''}</td></tr>")
-        out.append("</table><h3>Per skill</h3><table><tr><th class='r'>skill</th><th>precision</th>"
-                   "<th>recall</th><th>hits / runs</th><th>loaded</th><th>errors</th></tr>")
+        out.append(
+            "</table><h3>Per skill</h3><table><tr><th class='r'>skill</th><th>precision</th>"
+            "<th>recall</th><th>hits / runs</th><th>loaded</th><th>errors</th></tr>"
+        )
         for s, v in self.per_skill().items():
-            out.append(f"<tr><th class='r'>{e(s)}</th><td>{pct(v['precision'])}</td>"
-                       f"<td>{pct(v['recall'])}</td>"
-                       f"<td>{v['hits']}/{v['runs']}</td><td>{v['loaded']}</td><td>{v['errors']}</td></tr>")
+            out.append(
+                f"<tr><th class='r'>{e(s)}</th><td>{pct(v['precision'])}</td>"
+                f"<td>{pct(v['recall'])}</td>"
+                f"<td>{v['hits']}/{v['runs']}</td><td>{v['loaded']}</td><td>{v['errors']}</td></tr>"
+            )
         out.append("</table><h3>Top stealing pairs</h3><ol>")
         for x in self.steals(10):
-            out.append(f"<li><b>{e(x['thief'])}</b> took {plural(x['runs'], 'run')} of <b>{e(x['victim'])}</b>'s "
-                       f"queries ({x['share'] * 100:.0f} %)</li>")
+            out.append(
+                f"<li><b>{e(x['thief'])}</b> took {plural(x['runs'], 'run')} of <b>{e(x['victim'])}</b>'s "
+                f"queries ({x['share'] * 100:.0f} %)</li>"
+            )
         out.append("</ol></body></html>")
         return "\n".join(out) + "\n"
 

@@ -15,8 +15,20 @@ from typing import Any
 
 from workbench.core.safefile import atomic_write
 
-CSV_COLUMNS = ("index", "query", "should_trigger", "runs", "triggers", "errors", "trigger_rate",
-               "ci_low", "ci_high", "pass", "status", "also_loaded")
+CSV_COLUMNS = (
+    "index",
+    "query",
+    "should_trigger",
+    "runs",
+    "triggers",
+    "errors",
+    "trigger_rate",
+    "ci_low",
+    "ci_high",
+    "pass",
+    "status",
+    "also_loaded",
+)
 
 
 def report_csv(report: Any) -> str:
@@ -27,10 +39,22 @@ def report_csv(report: Any) -> str:
     for r in report.results:
         d = r.to_json()
         iv = d["interval"] or ["", ""]
-        w.writerow([r.index + 1, r.query, str(r.should_trigger).lower(), d["runs"], d["triggers"],
-                    d["errors"], "" if d["trigger_rate"] is None else d["trigger_rate"], iv[0], iv[1],
-                    "" if d["pass"] is None else str(d["pass"]).lower(), d["status"],
-                    ";".join(f"{k}:{v}" for k, v in d["also_loaded"].items())])
+        w.writerow(
+            [
+                r.index + 1,
+                r.query,
+                str(r.should_trigger).lower(),
+                d["runs"],
+                d["triggers"],
+                d["errors"],
+                "" if d["trigger_rate"] is None else d["trigger_rate"],
+                iv[0],
+                iv[1],
+                "" if d["pass"] is None else str(d["pass"]).lower(),
+                d["status"],
+                ";".join(f"{k}:{v}" for k, v in d["also_loaded"].items()),
+            ]
+        )
     return buf.getvalue()
 
 

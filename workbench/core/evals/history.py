@@ -48,8 +48,11 @@ def workspace_key(workspace: Path | str) -> str:
 
 def queries_sha(queries: list[Any]) -> str:
     """sha256 (12 hex) of a query list's skill-creator JSON (order and labels matter)."""
-    data = json.dumps([{"query": q.query, "should_trigger": q.should_trigger} for q in queries],
-                      ensure_ascii=False, sort_keys=True)
+    data = json.dumps(
+        [{"query": q.query, "should_trigger": q.should_trigger} for q in queries],
+        ensure_ascii=False,
+        sort_keys=True,
+    )
     return hashlib.sha256(data.encode()).hexdigest()[:12]
 
 
@@ -75,11 +78,20 @@ class HistoryEntry:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "path": str(self.path), "kind": self.kind, "saved_at": self.saved_at,
-                "skill": self.skill, "description": self.description,
-                "description_sha": self.description_sha, "model": self.model, "client": self.client,
-                "runs_per_query": self.runs_per_query, "queries_sha": self.queries_sha,
-                "summary": dict(self.summary)}
+        return {
+            "id": self.id,
+            "path": str(self.path),
+            "kind": self.kind,
+            "saved_at": self.saved_at,
+            "skill": self.skill,
+            "description": self.description,
+            "description_sha": self.description_sha,
+            "model": self.model,
+            "client": self.client,
+            "runs_per_query": self.runs_per_query,
+            "queries_sha": self.queries_sha,
+            "summary": dict(self.summary),
+        }
 
 
 class HistoryStore:
@@ -94,20 +106,35 @@ class HistoryStore:
     def skill_dir(self, skill: str) -> Path:
         return self.dir / _safe(skill)
 
-    def save(self, report: Any, *, kind: str = "eval", queries: list[Any] | None = None,
-             extra: dict[str, Any] | None = None) -> HistoryEntry:
+    def save(
+        self,
+        report: Any,
+        *,
+        kind: str = "eval",
+        queries: list[Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> HistoryEntry:
         """Save ``report`` (an ``EvalReport``) and return its entry. Raises OSError on a failed
         write (nothing partial is left: ``atomic_write``)."""
         body = report.to_json(details=True)
         now = _dt.datetime.now(_dt.UTC)
         rid = f"{now.strftime('%Y%m%dT%H%M%S')}-{body['description_sha']}-{secrets.token_hex(2)}"
-        rec = {"version": VERSION, "kind": kind, "id": rid,
-               "saved_at": now.isoformat(timespec="seconds"), "workspace": str(self.workspace),
-               "skill": body["skill"], "skill_path": body["skill_path"],
-               "description": body["description"], "description_sha": body["description_sha"],
-               "client": body["client"], "model": body["model"],
-               "queries_sha": queries_sha(queries) if queries is not None else "",
-               "report": body, **(extra or {})}
+        rec = {
+            "version": VERSION,
+            "kind": kind,
+            "id": rid,
+            "saved_at": now.isoformat(timespec="seconds"),
+            "workspace": str(self.workspace),
+            "skill": body["skill"],
+            "skill_path": body["skill_path"],
+            "description": body["description"],
+            "description_sha": body["description_sha"],
+            "client": body["client"],
+            "model": body["model"],
+            "queries_sha": queries_sha(queries) if queries is not None else "",
+            "report": body,
+            **(extra or {}),
+        }
         d = self.skill_dir(body["skill"])
         d.mkdir(parents=True, exist_ok=True)
         ws_file = self.dir / "workspace.txt"
@@ -120,14 +147,36 @@ class HistoryStore:
     @staticmethod
     def _entry(rec: dict, path: Path) -> HistoryEntry:
         rep = rec.get("report") or {}
-        known = {"version", "kind", "id", "saved_at", "workspace", "skill", "skill_path", "description",
-                 "description_sha", "client", "model", "queries_sha", "report"}
-        return HistoryEntry(rec.get("id") or path.stem, path, rec.get("kind", "eval"),
-                            rec.get("saved_at", ""), rec.get("skill", ""), rec.get("description", ""),
-                            rec.get("description_sha", ""), rec.get("model", ""), rec.get("client", ""),
-                            int(rep.get("runs_per_query") or 0), rec.get("queries_sha", ""),
-                            dict(rep.get("summary") or {}),
-                            {k: v for k, v in rec.items() if k not in known})
+        known = {
+            "version",
+            "kind",
+            "id",
+            "saved_at",
+            "workspace",
+            "skill",
+            "skill_path",
+            "description",
+            "description_sha",
+            "client",
+            "model",
+            "queries_sha",
+            "report",
+        }
+        return HistoryEntry(
+            rec.get("id") or path.stem,
+            path,
+            rec.get("kind", "eval"),
+            rec.get("saved_at", ""),
+            rec.get("skill", ""),
+            rec.get("description", ""),
+            rec.get("description_sha", ""),
+            rec.get("model", ""),
+            rec.get("client", ""),
+            int(rep.get("runs_per_query") or 0),
+            rec.get("queries_sha", ""),
+            dict(rep.get("summary") or {}),
+            {k: v for k, v in rec.items() if k not in known},
+        )
 
     def list(self, skill: str) -> list[HistoryEntry]:
         """Saved records of ``skill``, newest first. Unreadable files are skipped."""
@@ -151,8 +200,10 @@ class HistoryStore:
         newest record first; entries newest first."""
         groups: dict[str, dict[str, Any]] = {}
         for e in self.list(skill):
-            g = groups.setdefault(e.description_sha, {"description_sha": e.description_sha,
-                                                      "description": e.description, "entries": []})
+            g = groups.setdefault(
+                e.description_sha,
+                {"description_sha": e.description_sha, "description": e.description, "entries": []},
+            )
             g["entries"].append(e)
         return list(groups.values())
 

@@ -74,7 +74,8 @@ IMPROVER_SYSTEM = (
     f"[{IMPROVER_MARKER}] You rewrite the description field of an Agent Skill. A coding agent sees "
     "only the name and description of each installed skill and decides from them alone whether "
     "to load a skill for the user's request. Your description must make that decision easy and "
-    "right. Answer with the new description between <new_description> and </new_description>.")
+    "right. Answer with the new description between <new_description> and </new_description>."
+)
 
 _TAG = re.compile(r"<new_description>(.*?)</new_description>", re.S | re.I)
 
@@ -104,13 +105,25 @@ class Attempt:
         return s.passed, s.total
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"iteration": self.iteration, "description": self.description,
-                             "chars": len(self.description), "rejected": self.rejected or None}
+        d: dict[str, Any] = {
+            "iteration": self.iteration,
+            "description": self.description,
+            "chars": len(self.description),
+            "rejected": self.rejected or None,
+        }
         if self.report is not None:
             tp, tt = self.score("train")
-            d["train"] = {"passed": tp, "total": tt, "summary": self.train.summary.to_json() if self.train else None}
+            d["train"] = {
+                "passed": tp,
+                "total": tt,
+                "summary": self.train.summary.to_json() if self.train else None,
+            }
             xp, xt = self.score("test")
-            d["test"] = {"passed": xp, "total": xt, "summary": self.test.summary.to_json() if self.test and xt else None}
+            d["test"] = {
+                "passed": xp,
+                "total": xt,
+                "summary": self.test.summary.to_json() if self.test and xt else None,
+            }
             d["description_sha"] = self.report.description_sha
         return d
 
@@ -127,9 +140,14 @@ class ImproveResult:
     exit_reason: str = ""
     proposal_id: str | None = None
     proposal_error: str | None = None
-    improver_usage: dict[str, int] = field(default_factory=lambda: {
-        "input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
-        "cache_creation_input_tokens": 0})
+    improver_usage: dict[str, int] = field(
+        default_factory=lambda: {
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+        }
+    )
     warnings: list[str] = field(default_factory=list)
     error: dict | None = None
 
@@ -148,14 +166,21 @@ class ImproveResult:
 
     def to_json(self) -> dict[str, Any]:
         b = self.best_attempt
-        return {"skill": self.skill, "skill_path": self.skill_path, "split": self.split.to_json(),
-                "exit_reason": self.exit_reason, "best_iteration": self.best,
-                "best_description": b.description if b else None,
-                "improved": bool(b and b.iteration > 0),
-                "proposal_id": self.proposal_id, "proposal_error": self.proposal_error,
-                "history": [a.to_json() for a in self.attempts],
-                "improver_usage": dict(self.improver_usage), "warnings": list(self.warnings),
-                "error": self.error}
+        return {
+            "skill": self.skill,
+            "skill_path": self.skill_path,
+            "split": self.split.to_json(),
+            "exit_reason": self.exit_reason,
+            "best_iteration": self.best,
+            "best_description": b.description if b else None,
+            "improved": bool(b and b.iteration > 0),
+            "proposal_id": self.proposal_id,
+            "proposal_error": self.proposal_error,
+            "history": [a.to_json() for a in self.attempts],
+            "improver_usage": dict(self.improver_usage),
+            "warnings": list(self.warnings),
+            "error": self.error,
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -163,12 +188,21 @@ class ImproveResult:
 
 
 def _fmt_rate(r: dict) -> str:
-    return (f"{r['triggers']} of {plural(r['runs'], 'run')}" if r["runs"]
-            else f"no verdict ({plural(r['errors'], 'errored run')})")
+    return (
+        f"{r['triggers']} of {plural(r['runs'], 'run')}"
+        if r["runs"]
+        else f"no verdict ({plural(r['errors'], 'errored run')})"
+    )
 
 
-def build_prompt(skill_name: str, description: str, train: EvalReport, earlier: list[Attempt],
-                 competitors: list[str], body: str) -> str:
+def build_prompt(
+    skill_name: str,
+    description: str,
+    train: EvalReport,
+    earlier: list[Attempt],
+    competitors: list[str],
+    body: str,
+) -> str:
     """The improver's user message (own wording). Uses **train** results only: ``train`` and
     each earlier attempt's ``train`` view; no test query or score is ever passed in."""
     rows = [r.to_json() for r in train.results]
@@ -179,12 +213,16 @@ def build_prompt(skill_name: str, description: str, train: EvalReport, earlier: 
     out = [f"Skill name: {skill_name}"]
     if competitors:
         out.append("Other skills offered next to it (they compete for requests): " + ", ".join(competitors))
-    out += ["", f"Current description ({len(description)} characters):",
-            f"<current_description>{description}</current_description>", "",
-            f"Training results: {s.passed} of {s.total} queries behave as intended. Each query was sent "
-            f"{train.runs_per_query} times in a fresh conversation; a should-load query passes when the "
-            f"skill loaded in at least {train.threshold:.0%} of its runs, any other query when it loaded "
-            "in fewer."]
+    out += [
+        "",
+        f"Current description ({len(description)} characters):",
+        f"<current_description>{description}</current_description>",
+        "",
+        f"Training results: {s.passed} of {s.total} queries behave as intended. Each query was sent "
+        f"{train.runs_per_query} times in a fresh conversation; a should-load query passes when the "
+        f"skill loaded in at least {train.threshold:.0%} of its runs, any other query when it loaded "
+        "in fewer.",
+    ]
     if missed:
         out += ["", "Requests that should have loaded the skill but mostly did not:"]
         out += [f"- {r['query']!r} (loaded in {_fmt_rate(r)})" for r in missed]
@@ -203,20 +241,31 @@ def build_prompt(skill_name: str, description: str, train: EvalReport, earlier: 
             p, t = a.score("train")
             out.append(f"- attempt {a.iteration} ({p}/{t} passed): {a.description!r}")
             for r in a.train.results:
-                out.append(f"    {'PASS' if r.passed else 'FAIL' if r.passed is False else 'N/A '} "
-                           f"{'load' if r.should_trigger else 'skip'}: {r.query!r}")
+                out.append(
+                    f"    {'PASS' if r.passed else 'FAIL' if r.passed is False else 'N/A '} "
+                    f"{'load' if r.should_trigger else 'skip'}: {r.query!r}"
+                )
     if body.strip():
         b = body if len(body) <= MAX_BODY_CHARS else body[:MAX_BODY_CHARS] + "\n[... cut]"
-        out += ["", "What the skill does (its SKILL.md body, for context):", "<skill_body>", b, "</skill_body>"]
-    out += ["", "Write a new description that:",
-            "- names the kinds of tasks and the user intents the skill serves, in general terms; fix the "
-            "failures by category instead of copying words from the requests above;",
-            "- says what the skill is not for when near-miss requests loaded it;",
-            "- starts in the imperative, e.g. \"Use this skill when ...\";",
-            f"- is at most {MAX_DESCRIPTION_CHARS} characters (about 60 to 150 words is plenty);",
-            "- if earlier descriptions failed, takes a structurally different approach (another framing, "
-            "order or level of detail), not a rewording.",
-            "Reply with the description inside <new_description></new_description> only."]
+        out += [
+            "",
+            "What the skill does (its SKILL.md body, for context):",
+            "<skill_body>",
+            b,
+            "</skill_body>",
+        ]
+    out += [
+        "",
+        "Write a new description that:",
+        "- names the kinds of tasks and the user intents the skill serves, in general terms; fix the "
+        "failures by category instead of copying words from the requests above;",
+        "- says what the skill is not for when near-miss requests loaded it;",
+        "- starts in the imperative, e.g. \"Use this skill when ...\";",
+        f"- is at most {MAX_DESCRIPTION_CHARS} characters (about 60 to 150 words is plenty);",
+        "- if earlier descriptions failed, takes a structurally different approach (another framing, "
+        "order or level of detail), not a rewording.",
+        "Reply with the description inside <new_description></new_description> only.",
+    ]
     return "\n".join(out)
 
 
@@ -237,13 +286,18 @@ def _usage_add(acc: dict[str, int], u: Any) -> None:
             acc[k] += v
 
 
-def ask_improver(sdk: Any, settings: ChatSettings, prompt: str, usage: dict[str, int]) -> tuple[str | None, str]:
+def ask_improver(
+    sdk: Any, settings: ChatSettings, prompt: str, usage: dict[str, int]
+) -> tuple[str | None, str]:
     """Ask for a description; returns (description or None, note). Asks once more when the first
     answer is over ``MAX_DESCRIPTION_CHARS``. Raises ``ChatError`` on an API failure."""
     client = sdk.with_options(max_retries=2) if hasattr(sdk, "with_options") else sdk
     messages: list[dict] = [{"role": "user", "content": prompt}]
-    kw: dict[str, Any] = {"model": settings.model, "max_tokens": 2048,
-                          "system": [{"type": "text", "text": IMPROVER_SYSTEM}]}
+    kw: dict[str, Any] = {
+        "model": settings.model,
+        "max_tokens": 2048,
+        "system": [{"type": "text", "text": IMPROVER_SYSTEM}],
+    }
     if settings.temperature is not None:
         kw["temperature"] = float(settings.temperature)
     note = ""
@@ -262,9 +316,14 @@ def ask_improver(sdk: Any, settings: ChatSettings, prompt: str, usage: dict[str,
         if attempt == 1:
             return None, f"still {len(desc)} characters after asking for a shorter one"
         note = f"first answer was {len(desc)} characters; asked again for a shorter one"
-        messages += [{"role": "assistant", "content": reply},
-                     {"role": "user", "content": f"That description is {len(desc)} characters; the limit "
-                      f"is {MAX_DESCRIPTION_CHARS}. Reply with a shorter version, same tags."}]
+        messages += [
+            {"role": "assistant", "content": reply},
+            {
+                "role": "user",
+                "content": f"That description is {len(desc)} characters; the limit "
+                f"is {MAX_DESCRIPTION_CHARS}. Reply with a shorter version, same tags.",
+            },
+        ]
     return None, note  # pragma: no cover
 
 
@@ -272,13 +331,24 @@ def ask_improver(sdk: Any, settings: ChatSettings, prompt: str, usage: dict[str,
 # the loop
 
 
-def improve_description(catalog: Catalog, skill_name: str, queries: list[Query], *,
-                        settings: ChatSettings | None = None, api_key: str | None = None,
-                        client: Any = None, options: EvalOptions | None = None,
-                        iterations: int = 5, holdout: float = DEFAULT_HOLDOUT, seed: int = DEFAULT_SEED,
-                        propose: bool = True, store: Any = None, history: Any = None,
-                        cancel: threading.Event | None = None,
-                        progress: Callable[[dict], None] | None = None) -> ImproveResult:
+def improve_description(
+    catalog: Catalog,
+    skill_name: str,
+    queries: list[Query],
+    *,
+    settings: ChatSettings | None = None,
+    api_key: str | None = None,
+    client: Any = None,
+    options: EvalOptions | None = None,
+    iterations: int = 5,
+    holdout: float = DEFAULT_HOLDOUT,
+    seed: int = DEFAULT_SEED,
+    propose: bool = True,
+    store: Any = None,
+    history: Any = None,
+    cancel: threading.Event | None = None,
+    progress: Callable[[dict], None] | None = None,
+) -> ImproveResult:
     """Run the loop (module docstring) and return an ``ImproveResult``.
 
     Args: as ``runner.EvalRunner`` plus ``iterations`` (new candidates at most, >= 0),
@@ -302,8 +372,10 @@ def improve_description(catalog: Catalog, skill_name: str, queries: list[Query],
     if client is None:
         if not api_key:
             from workbench.core.chat.errors import no_key_error
+
             raise EvalSetupError("no-key", str(no_key_error()))
         from workbench.core.chat.backend import make_client
+
         client = make_client(dataclasses.replace(settings, max_retries=0), api_key)
     cancel = cancel or threading.Event()
     sha_start = sha256_of(Path(target.path))
@@ -320,15 +392,24 @@ def improve_description(catalog: Catalog, skill_name: str, queries: list[Query],
 
     def evaluate(i: int, desc: str | None) -> Attempt:
         emit({"type": "iteration", "iteration": i, "phase": "eval", "description": desc})
-        runner = EvalRunner(catalog, skill_name, queries, settings=settings, client=client,
-                            options=options, description=desc)
+        runner = EvalRunner(
+            catalog, skill_name, queries, settings=settings, client=client, options=options, description=desc
+        )
         rep = runner.run(cancel, lambda ev: emit({**ev, "iteration": i}))
         a = Attempt(i, rep.description, rep, rep.subset(split.train), rep.subset(split.test))
         if history is not None:
             try:
-                history.save(rep, kind="improve", queries=queries,
-                             extra={"iteration": i, "split": split.to_json(),
-                                    "train": a.to_json().get("train"), "test": a.to_json().get("test")})
+                history.save(
+                    rep,
+                    kind="improve",
+                    queries=queries,
+                    extra={
+                        "iteration": i,
+                        "split": split.to_json(),
+                        "train": a.to_json().get("train"),
+                        "test": a.to_json().get("test"),
+                    },
+                )
             except OSError as exc:
                 res.warnings.append(f"could not save eval history: {exc}")
         return a
@@ -354,8 +435,14 @@ def improve_description(catalog: Catalog, skill_name: str, queries: list[Query],
             break
         i += 1
         emit({"type": "iteration", "iteration": i, "phase": "improve"})
-        prompt = build_prompt(target.name, last.description, last.train,
-                              [a for a in res.attempts if a is not last], rep.competitors, body)
+        prompt = build_prompt(
+            target.name,
+            last.description,
+            last.train,
+            [a for a in res.attempts if a is not last],
+            rep.competitors,
+            body,
+        )
         try:
             desc, note = ask_improver(client, settings, prompt, res.improver_usage)
         except ChatError as exc:
@@ -382,14 +469,18 @@ def improve_description(catalog: Catalog, skill_name: str, queries: list[Query],
         try:
             if store is None:
                 from workbench.core.workshop.store import WorkshopStore
+
                 store = WorkshopStore(catalog.env.workspace)
             if sha256_of(Path(target.path)) != sha_start:
-                res.warnings.append(f"{target.path} changed while the loop ran; the proposal is bound to "
-                                    "its new content")
+                res.warnings.append(
+                    f"{target.path} changed while the loop ran; the proposal is bound to its new content"
+                )
             bp, bt = best.score(part)
             base_p, base_t = res.attempts[0].score(part)
-            note = (f"description-improvement loop: {part} {bp}/{bt} passed (current description "
-                    f"{base_p}/{base_t}); iteration {best.iteration} of {i}; model {settings.model}")
+            note = (
+                f"description-improvement loop: {part} {bp}/{bt} passed (current description "
+                f"{base_p}/{base_t}); iteration {best.iteration} of {i}; model {settings.model}"
+            )
             prop = store.propose_description_update(target.path, best.description, source="eval", note=note)
             res.proposal_id = prop.id
         except Exception as exc:  # noqa: BLE001 - WorkshopError/ProposalError/OSError: reported

@@ -42,7 +42,8 @@ BROKEN_HARNESS_WARNING = (
     "Every should-trigger query scored 0 % (precision {p}, recall 0 %): this is the signature of a "
     "broken harness (the skill is not offered, the trigger is not detected, or every run errored) "
     "rather than of a bad description. Check the listing (is the skill listed at this context "
-    "size?), the client and the model before changing the description.")
+    "size?), the client and the model before changing the description."
+)
 
 
 def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -112,17 +113,25 @@ class Confusion:
         return _ratio(self.tp + self.tn, self.total)
 
     def to_json(self) -> dict[str, Any]:
-        return {"tp": self.tp, "fp": self.fp, "tn": self.tn, "fn": self.fn,
-                "precision": _round(self.precision), "recall": _round(self.recall),
-                "f1": _round(self.f1), "accuracy": _round(self.accuracy)}
+        return {
+            "tp": self.tp,
+            "fp": self.fp,
+            "tn": self.tn,
+            "fn": self.fn,
+            "precision": _round(self.precision),
+            "recall": _round(self.recall),
+            "f1": _round(self.f1),
+            "accuracy": _round(self.accuracy),
+        }
 
 
 def _round(x: float | None, nd: int = 4) -> float | None:
     return None if x is None else round(x, nd)
 
 
-def query_status(should_trigger: bool, runs: int, triggers: int, errors: int,
-                 threshold: float) -> tuple[float | None, bool | None, str]:
+def query_status(
+    should_trigger: bool, runs: int, triggers: int, errors: int, threshold: float
+) -> tuple[float | None, bool | None, str]:
     """(trigger_rate, pass, status) of one query; module docstring for the rules."""
     if runs <= 0:
         return None, None, "errored" if errors else "not-run"
@@ -156,12 +165,22 @@ class Summary:
         accuracy``; the three ratios over runs) plus ``f1``, ``not_run``, ``pass_rate``,
         ``runs``, ``errors`` (errored runs), ``by_run`` and ``by_query`` (confusion counts and
         ratios)."""
-        return {"total": self.total, "passed": self.passed, "failed": self.failed,
-                "errored": self.errored, "not_run": self.not_run,
-                "precision": _round(self.by_run.precision), "recall": _round(self.by_run.recall),
-                "accuracy": _round(self.by_run.accuracy), "f1": _round(self.by_run.f1),
-                "pass_rate": _round(self.pass_rate), "runs": self.runs, "errors": self.errors,
-                "by_run": self.by_run.to_json(), "by_query": self.by_query.to_json()}
+        return {
+            "total": self.total,
+            "passed": self.passed,
+            "failed": self.failed,
+            "errored": self.errored,
+            "not_run": self.not_run,
+            "precision": _round(self.by_run.precision),
+            "recall": _round(self.by_run.recall),
+            "accuracy": _round(self.by_run.accuracy),
+            "f1": _round(self.by_run.f1),
+            "pass_rate": _round(self.pass_rate),
+            "runs": self.runs,
+            "errors": self.errors,
+            "by_run": self.by_run.to_json(),
+            "by_query": self.by_query.to_json(),
+        }
 
 
 def summarize(results: Iterable[Any], threshold: float) -> Summary:
@@ -202,6 +221,7 @@ def pct(x: float | None, nd: int = 0) -> str:
 # ---------------------------------------------------------------------------------------------
 # cost
 
+
 #: The price table: ``prices.json`` next to this module (the one data file; dated, sourced, every
 #: number marked verified or not). USD per million tokens by model family (matched as a substring
 #: of the model id, first hit wins; an exact model id in the override file wins over the families):
@@ -238,16 +258,25 @@ def load_prices() -> dict[str, dict[str, float]]:
         return prices
     if isinstance(data, dict):
         for k, v in data.items():
-            if isinstance(k, str) and isinstance(v, dict) and all(
+            if (
+                isinstance(k, str)
+                and isinstance(v, dict)
+                and all(
                     isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool)
-                    for f in ("input", "output")):
-                prices[k] = {f: float(v[f]) for f in ("input", "output", "cache_write", "cache_read",
-                                                      "min_cache_tokens")
-                             if isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool)}
+                    for f in ("input", "output")
+                )
+            ):
+                prices[k] = {
+                    f: float(v[f])
+                    for f in ("input", "output", "cache_write", "cache_read", "min_cache_tokens")
+                    if isinstance(v.get(f), (int, float)) and not isinstance(v.get(f), bool)
+                }
     return prices
 
 
-def price_for(model: str, prices: dict[str, dict[str, float]] | None = None) -> tuple[str, dict[str, float]] | None:
+def price_for(
+    model: str, prices: dict[str, dict[str, float]] | None = None
+) -> tuple[str, dict[str, float]] | None:
     """(matched key, {"input","output"} USD per MTok) for ``model``, or None when unknown."""
     table = prices if prices is not None else load_prices()
     if model in table:
@@ -262,13 +291,17 @@ def price_for(model: str, prices: dict[str, dict[str, float]] | None = None) -> 
 def token_prices(p: dict[str, float]) -> dict[str, float]:
     """USD per MTok for each of the four usage fields of a price entry (cache prices derived from
     the input price when the entry has none)."""
-    return {"input_tokens": p["input"], "output_tokens": p["output"],
-            "cache_creation_input_tokens": p.get("cache_write", p["input"] * CACHE_WRITE_MULTIPLIER),
-            "cache_read_input_tokens": p.get("cache_read", p["input"] * CACHE_READ_MULTIPLIER)}
+    return {
+        "input_tokens": p["input"],
+        "output_tokens": p["output"],
+        "cache_creation_input_tokens": p.get("cache_write", p["input"] * CACHE_WRITE_MULTIPLIER),
+        "cache_read_input_tokens": p.get("cache_read", p["input"] * CACHE_READ_MULTIPLIER),
+    }
 
 
-def estimate_cost(usage: dict[str, int], model: str,
-                  prices: dict[str, dict[str, float]] | None = None, batch: bool = False) -> dict[str, Any]:
+def estimate_cost(
+    usage: dict[str, int], model: str, prices: dict[str, dict[str, float]] | None = None, batch: bool = False
+) -> dict[str, Any]:
     """Cost estimate of summed ``usage`` (the four token counts of the Messages API).
 
     ``batch``: priced as Message Batches requests (x ``BATCH_DISCOUNT`` on every token type).
@@ -277,19 +310,29 @@ def estimate_cost(usage: dict[str, int], model: str,
     """
     hit = price_for(model, prices)
     if hit is None:
-        return {"usd": None, "model_key": None, "input_per_mtok": None, "output_per_mtok": None,
-                "batch": batch,
-                "assumption": f"no price known for model {model!r} (edit {PRICES_FILE} in the "
-                              "config folder to add one)"}
+        return {
+            "usd": None,
+            "model_key": None,
+            "input_per_mtok": None,
+            "output_per_mtok": None,
+            "batch": batch,
+            "assumption": f"no price known for model {model!r} (edit {PRICES_FILE} in the "
+            "config folder to add one)",
+        }
     key, p = hit
     tp = token_prices(p)
     factor = BATCH_DISCOUNT if batch else 1.0
     usd = sum(usage.get(k, 0) * v for k, v in tp.items()) * factor / 1_000_000
     extra = f"; batch price x{BATCH_DISCOUNT:g} (unverified)" if batch else ""
-    return {"usd": round(usd, 6), "model_key": key, "input_per_mtok": p["input"],
-            "output_per_mtok": p["output"], "batch": batch,
-            "assumption": f"assumed list price for '{key}' models: ${p['input']:g}/${p['output']:g} "
-                          f"per million input/output tokens; cache read "
-                          f"${tp['cache_read_input_tokens']:g}, cache write "
-                          f"${tp['cache_creation_input_tokens']:g}{extra} (estimate, table dated "
-                          f"{PRICE_TABLE['dated']}; edit {PRICES_FILE})"}
+    return {
+        "usd": round(usd, 6),
+        "model_key": key,
+        "input_per_mtok": p["input"],
+        "output_per_mtok": p["output"],
+        "batch": batch,
+        "assumption": f"assumed list price for '{key}' models: ${p['input']:g}/${p['output']:g} "
+        f"per million input/output tokens; cache read "
+        f"${tp['cache_read_input_tokens']:g}, cache write "
+        f"${tp['cache_creation_input_tokens']:g}{extra} (estimate, table dated "
+        f"{PRICE_TABLE['dated']}; edit {PRICES_FILE})",
+    }

@@ -54,8 +54,10 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
 #: Keys of the two-list form: (positive key, negative key) pairs, in the order they are tried.
-LIST_KEYS = (("should_trigger", "should_not_trigger"),
-             ("should_trigger_prompts", "should_not_trigger_prompts"))
+LIST_KEYS = (
+    ("should_trigger", "should_not_trigger"),
+    ("should_trigger_prompts", "should_not_trigger_prompts"),
+)
 
 #: Largest query-set file read (characters); larger files are refused with a message.
 MAX_FILE_CHARS = 5_000_000
@@ -68,8 +70,9 @@ class QuerySetError(Exception):
     ``str(err)`` is ``path:line:col: message`` (the parts that are known).
     """
 
-    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None,
-                 column: int | None = None):
+    def __init__(
+        self, message: str, path: str | Path | None = None, line: int | None = None, column: int | None = None
+    ):
         self.message, self.path, self.line, self.column = message, str(path) if path else None, line, column
         super().__init__(self.__str__())
 
@@ -153,8 +156,13 @@ def parse_queries(text: str, path: str | Path | None = None) -> QuerySet:
         raise QuerySetError(f"file too large ({len(text):,} characters; limit {MAX_FILE_CHARS:,})", path)
     stripped = text.lstrip()
     if not stripped:
-        raise QuerySetError("empty file: expected a JSON list of {\"query\", \"should_trigger\"} "
-                            "or a YAML file with should_trigger / should_not_trigger lists", path, 1, 1)
+        raise QuerySetError(
+            "empty file: expected a JSON list of {\"query\", \"should_trigger\"} "
+            "or a YAML file with should_trigger / should_not_trigger lists",
+            path,
+            1,
+            1,
+        )
     json_data: Any = None
     is_json = stripped[0] in "[{" or str(path or "").lower().endswith(".json")
     if is_json:
@@ -174,8 +182,9 @@ def parse_queries(text: str, path: str | Path | None = None) -> QuerySet:
         if json_data is None:
             m = getattr(exc, "problem_mark", None)
             prob = getattr(exc, "problem", None) or str(exc)
-            raise QuerySetError(f"invalid YAML: {prob}", path,
-                                m.line + 1 if m else None, m.column + 1 if m else None) from None
+            raise QuerySetError(
+                f"invalid YAML: {prob}", path, m.line + 1 if m else None, m.column + 1 if m else None
+            ) from None
         node = None  # valid JSON that PyYAML cannot read (rare): no positions, same checks
     if json_data is not None:
         data = json_data
@@ -212,8 +221,11 @@ def _validate(data: Any, node: Any, path: str | Path | None) -> QuerySet:
             nodes = vn.value if isinstance(vn, yaml.SequenceNode) else [None] * len(data[key])
             entries += [(d, n, label) for d, n in zip(data[key], nodes)]
     else:
-        raise err("expected a JSON list of {\"query\", \"should_trigger\"} objects, or a mapping "
-                  "with should_trigger / should_not_trigger lists", node)
+        raise err(
+            "expected a JSON list of {\"query\", \"should_trigger\"} objects, or a mapping "
+            "with should_trigger / should_not_trigger lists",
+            node,
+        )
 
     queries: list[Query] = []
     for i, (d, n, forced) in enumerate(entries):
@@ -236,15 +248,21 @@ def _validate(data: Any, node: Any, path: str | Path | None) -> QuerySet:
                     raise err(f"entry {i + 1}: missing \"should_trigger\" (true or false)", n)
                 label = d["should_trigger"]
                 if not isinstance(label, bool):
-                    raise err(f"entry {i + 1}: \"should_trigger\" must be true or false, not "
-                              f"{json.dumps(label, default=str)}", sub.get("should_trigger", (None, n))[1])
+                    raise err(
+                        f"entry {i + 1}: \"should_trigger\" must be true or false, not "
+                        f"{json.dumps(label, default=str)}",
+                        sub.get("should_trigger", (None, n))[1],
+                    )
                 forced_label = label
             else:
                 forced_label = forced
             forced = forced_label
         else:
-            what = "a string or a mapping with \"query\"" if forced is not None else \
-                "an object {\"query\": ..., \"should_trigger\": ...}"
+            what = (
+                "a string or a mapping with \"query\""
+                if forced is not None
+                else "an object {\"query\": ..., \"should_trigger\": ...}"
+            )
             raise err(f"entry {i + 1}: expected {what}", n)
         if not text.strip():
             raise err(f"entry {i + 1}: empty query", n)
@@ -260,11 +278,13 @@ def _validate(data: Any, node: Any, path: str | Path | None) -> QuerySet:
             seen[key] = q
             continue
         if prev.should_trigger != q.should_trigger:
-            raise QuerySetError(f"the same query has both labels (also at line {prev.line}): "
-                                f"{q.query[:60]!r}", path, q.line)
+            raise QuerySetError(
+                f"the same query has both labels (also at line {prev.line}): {q.query[:60]!r}", path, q.line
+            )
         where = f"{path or '<queries>'}:{q.line}" if q.line else str(path or "<queries>")
-        warnings.append(f"{where}: duplicate query (also at line {prev.line}); each entry is run "
-                        "and reported separately")
+        warnings.append(
+            f"{where}: duplicate query (also at line {prev.line}); each entry is run and reported separately"
+        )
     return QuerySet(queries, warnings, skill, str(path) if path else None)
 
 

@@ -150,16 +150,21 @@ def find_target(catalog: Catalog, skill_name: str) -> Skill:
     if others:
         s = others[0]
         extra = f" by {s.shadowed_by}" if s.shadowed_by else ""
-        raise EvalSetupError("not-listed", f"skill {skill_name!r} ({s.path}) is {s.status}{extra} for "
-                             f"{catalog.client}: {s.reason}. A skill the client does not list cannot "
-                             "trigger; see `workbench explain`.")
+        raise EvalSetupError(
+            "not-listed",
+            f"skill {skill_name!r} ({s.path}) is {s.status}{extra} for "
+            f"{catalog.client}: {s.reason}. A skill the client does not list cannot "
+            "trigger; see `workbench explain`.",
+        )
     names = ", ".join(sorted({s.name for s in catalog.listed()})) or "(none)"
-    raise EvalSetupError("unknown-skill", f"no skill named {skill_name!r} for {catalog.client}; "
-                         f"listed skills: {names}")
+    raise EvalSetupError(
+        "unknown-skill", f"no skill named {skill_name!r} for {catalog.client}; listed skills: {names}"
+    )
 
 
-def eval_catalog(catalog: Catalog, skill_name: str, description: str | None = None,
-                 competitors: bool = True) -> tuple[Catalog, Skill]:
+def eval_catalog(
+    catalog: Catalog, skill_name: str, description: str | None = None, competitors: bool = True
+) -> tuple[Catalog, Skill]:
     """A copied ``Catalog`` for an eval and the skill under test in it.
 
     The original catalog and its ``Skill`` objects are not modified. With ``description`` the
@@ -173,8 +178,9 @@ def eval_catalog(catalog: Catalog, skill_name: str, description: str | None = No
         skills = [new_target if s is target else s for s in catalog.skills]
     else:
         skills = [new_target]
-    cat = Catalog(catalog.client, catalog.env, list(catalog.roots), skills, catalog.scan_seconds,
-                  list(catalog.notes))
+    cat = Catalog(
+        catalog.client, catalog.env, list(catalog.roots), skills, catalog.scan_seconds, list(catalog.notes)
+    )
     return cat, new_target
 
 
@@ -218,8 +224,12 @@ class RunRecord:
 
 
 def _zero() -> dict[str, int]:
-    return {"input_tokens": 0, "output_tokens": 0, "cache_read_input_tokens": 0,
-            "cache_creation_input_tokens": 0}
+    return {
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "cache_creation_input_tokens": 0,
+    }
 
 
 @dataclass
@@ -271,7 +281,7 @@ class QueryResult:
 
     @property
     def status(self) -> str:
-        """"passed" | "failed" | "errored" | "not-run"."""
+        """ "passed" | "failed" | "errored" | "not-run"."""
         return query_status(self.should_trigger, self.runs, self.triggers, self.errors, self.threshold)[2]
 
     @property
@@ -287,13 +297,21 @@ class QueryResult:
         "trigger_rate","pass"}`` plus ``status``, ``interval`` ([low, high] or null), ``requested``,
         ``cancelled``, ``also_loaded``, ``error_kinds`` and, with ``details``, ``run_details``."""
         iv = self.interval
-        d = {"query": self.query, "should_trigger": self.should_trigger, "runs": self.runs,
-             "triggers": self.triggers, "errors": self.errors,
-             "trigger_rate": None if self.trigger_rate is None else round(self.trigger_rate, 4),
-             "pass": self.passed, "status": self.status,
-             "interval": None if iv is None else [round(iv[0], 4), round(iv[1], 4)],
-             "requested": self.requested, "cancelled": self.cancelled,
-             "also_loaded": dict(self.also_loaded), "error_kinds": dict(self.error_kinds)}
+        d = {
+            "query": self.query,
+            "should_trigger": self.should_trigger,
+            "runs": self.runs,
+            "triggers": self.triggers,
+            "errors": self.errors,
+            "trigger_rate": None if self.trigger_rate is None else round(self.trigger_rate, 4),
+            "pass": self.passed,
+            "status": self.status,
+            "interval": None if iv is None else [round(iv[0], 4), round(iv[1], 4)],
+            "requested": self.requested,
+            "cancelled": self.cancelled,
+            "also_loaded": dict(self.also_loaded),
+            "error_kinds": dict(self.error_kinds),
+        }
         if self.note:
             d["note"] = self.note
         if details:
@@ -351,24 +369,39 @@ class EvalReport:
         ``warnings``, ``cancelled``, ``fatal_error``, ``listing_state``, ``throttle``,
         ``seconds``, ``started_at``, ``mode`` ("direct" | "batch") and ``batch_ids``."""
         s = self.summary
-        return {"skill": self.skill, "skill_path": self.skill_path, "description": self.description,
-                "description_sha": self.description_sha, "client": self.client, "model": self.model,
-                "runs_per_query": self.runs_per_query, "threshold": self.threshold,
-                "concurrency": self.concurrency, "competitors": list(self.competitors),
-                "results": [r.to_json(details) for r in self.results], "summary": s.to_json(),
-                "usage": dict(self.usage), "cost": self.cost(),
-                "warnings": list(self.warnings) + [w for w in s.warnings if w not in self.warnings],
-                "cancelled": self.cancelled, "fatal_error": self.fatal_error,
-                "listing_state": self.listing_state, "throttle": dict(self.throttle),
-                "seconds": round(self.seconds, 3), "started_at": self.started_at, "mode": self.mode,
-                "batch_ids": list(self.batch_ids)}
+        return {
+            "skill": self.skill,
+            "skill_path": self.skill_path,
+            "description": self.description,
+            "description_sha": self.description_sha,
+            "client": self.client,
+            "model": self.model,
+            "runs_per_query": self.runs_per_query,
+            "threshold": self.threshold,
+            "concurrency": self.concurrency,
+            "competitors": list(self.competitors),
+            "results": [r.to_json(details) for r in self.results],
+            "summary": s.to_json(),
+            "usage": dict(self.usage),
+            "cost": self.cost(),
+            "warnings": list(self.warnings) + [w for w in s.warnings if w not in self.warnings],
+            "cancelled": self.cancelled,
+            "fatal_error": self.fatal_error,
+            "listing_state": self.listing_state,
+            "throttle": dict(self.throttle),
+            "seconds": round(self.seconds, 3),
+            "started_at": self.started_at,
+            "mode": self.mode,
+            "batch_ids": list(self.batch_ids),
+        }
 
     def subset(self, indices: list[int]) -> EvalReport:
         """A report over some of the queries (train or test part of a split); usage is not split
         (kept whole) and ``seconds`` copied."""
         keep = set(indices)
-        return dataclasses.replace(self, results=[r for r in self.results if r.index in keep],
-                                   warnings=list(self.warnings))
+        return dataclasses.replace(
+            self, results=[r for r in self.results if r.index in keep], warnings=list(self.warnings)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -474,15 +507,25 @@ class EvalRunner:
     Raises (constructor): ``EvalSetupError``.
     """
 
-    def __init__(self, catalog: Catalog, skill_name: str, queries: list[Query], *,
-                 settings: ChatSettings | None = None, api_key: str | None = None, client: Any = None,
-                 options: EvalOptions | None = None, description: str | None = None) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        skill_name: str,
+        queries: list[Query],
+        *,
+        settings: ChatSettings | None = None,
+        api_key: str | None = None,
+        client: Any = None,
+        options: EvalOptions | None = None,
+        description: str | None = None,
+    ) -> None:
         self.options = options or EvalOptions()
         self.options.check()
         if not queries:
             raise EvalSetupError("bad-options", "the query set is empty")
-        self.settings = dataclasses.replace(settings or ChatSettings(model=DEFAULT_EVAL_MODEL),
-                                            client=catalog.client)
+        self.settings = dataclasses.replace(
+            settings or ChatSettings(model=DEFAULT_EVAL_MODEL), client=catalog.client
+        )
         self.queries = list(queries)
         self.description_override = description
         self.catalog, self.target = eval_catalog(catalog, skill_name, description, self.options.competitors)
@@ -491,9 +534,11 @@ class EvalRunner:
             if not api_key:
                 raise EvalSetupError("no-key", str(no_key_error()))
             from workbench.core.chat.backend import make_client
+
             client = make_client(dataclasses.replace(self.settings, max_retries=0), api_key)
         self.sdk = client
         from workbench.core.chat.engine import get_loader, listing_for
+
         loader = get_loader(self.catalog.client)
         ctx = self.options.context_tokens
         self.listing = listing_for(self.catalog, ctx, loader.listing_options)
@@ -508,23 +553,29 @@ class EvalRunner:
 
     def _listing_state(self, ctx: int | None, opts: dict) -> str | None:
         if self.target.name not in self.listing.names:
-            self.warnings.append(f"{self.target.name} is omitted from the {self.catalog.client} listing at "
-                                 "this context size: the model cannot see it, so it cannot trigger by "
-                                 "its description.")
+            self.warnings.append(
+                f"{self.target.name} is omitted from the {self.catalog.client} listing at "
+                "this context size: the model cannot see it, so it cannot trigger by "
+                "its description."
+            )
             return "omitted"
         try:
             from workbench.core.listing import render_listing
+
             rep = render_listing(self.catalog, ctx, opts)
         except Exception:  # noqa: BLE001 - the state is informative only
             return None
         for s in rep.skills:
             if _real(s.path) == self.target_real:
                 if s.state == "truncated":
-                    self.warnings.append(f"{self.target.name}'s description is truncated in the listing "
-                                         f"({s.shown_chars} of {s.description_chars} chars shown).")
+                    self.warnings.append(
+                        f"{self.target.name}'s description is truncated in the listing "
+                        f"({s.shown_chars} of {s.description_chars} chars shown)."
+                    )
                 elif s.state == "name-only":
-                    self.warnings.append(f"{self.target.name} is listed by name only (no description) at "
-                                         "this context size.")
+                    self.warnings.append(
+                        f"{self.target.name} is listed by name only (no description) at this context size."
+                    )
                 return s.state
         return None
 
@@ -535,17 +586,30 @@ class EvalRunner:
     def new_report(self) -> EvalReport:
         """An empty report for this eval (one ``QueryResult`` per query, no run yet)."""
         opts = self.options
-        results = [QueryResult(i, q.query, q.should_trigger, opts.runs, opts.threshold, note=q.note)
-                   for i, q in enumerate(self.queries)]
-        return EvalReport(self.target.name, str(self.target.path), self.target.description,
-                          self.catalog.client, self.settings.model, opts.runs, opts.threshold,
-                          opts.concurrency, self.competitor_names(), results,
-                          warnings=list(self.warnings), listing_state=self.listing_state,
-                          started_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-                          base_url=self.settings.effective_base_url())
+        results = [
+            QueryResult(i, q.query, q.should_trigger, opts.runs, opts.threshold, note=q.note)
+            for i, q in enumerate(self.queries)
+        ]
+        return EvalReport(
+            self.target.name,
+            str(self.target.path),
+            self.target.description,
+            self.catalog.client,
+            self.settings.model,
+            opts.runs,
+            opts.threshold,
+            opts.concurrency,
+            self.competitor_names(),
+            results,
+            warnings=list(self.warnings),
+            listing_state=self.listing_state,
+            started_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            base_url=self.settings.effective_base_url(),
+        )
 
     def _session(self) -> Any:
         from workbench.core.chat.engine import ChatSession
+
         return ChatSession(self.catalog, settings=self.settings, client=self.sdk, listing=self.listing)
 
     def first_request(self, qi: int) -> dict[str, Any]:
@@ -553,8 +617,15 @@ class EvalRunner:
         same listing, tools and cache control as the direct eval's first request)."""
         return self._session().first_request(self.queries[qi].query)
 
-    def first_turn_record(self, qi: int, ri: int, message: dict, *, follow_up: bool = False,
-                          cancel: threading.Event | None = None) -> RunRecord:
+    def first_turn_record(
+        self,
+        qi: int,
+        ri: int,
+        message: dict,
+        *,
+        follow_up: bool = False,
+        cancel: threading.Event | None = None,
+    ) -> RunRecord:
         """The ``RunRecord`` of run ``ri`` of query ``qi`` from its first turn: the ``Message`` JSON
         of a batch result is replayed through the client's own tools
         (``ChatSession.run_first_turn_tools``), so a trigger is matched on the resolved SKILL.md
@@ -642,9 +713,16 @@ class EvalRunner:
                     report.usage[k] += rec.usage.get(k, 0)
                 done[0] += 1
                 snap = results[qi].to_json()
-                ev = {"type": "run", "done": done[0], "total": total, "index": qi, "result": snap,
-                      "outcome": rec.outcome, "in_flight": self.gate.active,
-                      "concurrency": self.gate.limit}
+                ev = {
+                    "type": "run",
+                    "done": done[0],
+                    "total": total,
+                    "index": qi,
+                    "result": snap,
+                    "outcome": rec.outcome,
+                    "in_flight": self.gate.active,
+                    "concurrency": self.gate.limit,
+                }
                 emit(ev)
 
         try:
@@ -657,11 +735,16 @@ class EvalRunner:
         report.cancelled = self._cancel.is_set() and ext.is_set()
         report.fatal_error = self._fatal
         report.seconds = time.monotonic() - t0
-        report.throttle = {"events": self.gate.throttles, "min_concurrency": self.gate.min_limit,
-                           "max_in_flight": self.gate.max_active, "cooldown_seconds": round(self.gate.waited, 3)}
+        report.throttle = {
+            "events": self.gate.throttles,
+            "min_concurrency": self.gate.min_limit,
+            "max_in_flight": self.gate.max_active,
+            "cooldown_seconds": round(self.gate.waited, 3),
+        }
         if self._fatal:
-            report.warnings.append(f"stopped early: {self._fatal.get('message')} "
-                                   f"{self._fatal.get('hint') or ''}".strip())
+            report.warnings.append(
+                f"stopped early: {self._fatal.get('message')} {self._fatal.get('hint') or ''}".strip()
+            )
         return report
 
     # -- one run ---------------------------------------------------------------------------
@@ -728,12 +811,22 @@ class EvalRunner:
             if rec.attempts >= opts.max_attempts or err.kind not in THROTTLE_KINDS + RETRY_KINDS:
                 rec.outcome = "errored"
                 break
-            wait = min(err.retry_after, RETRY_AFTER_CAP_S) if err.retry_after is not None else \
-                min(opts.backoff_max, opts.backoff_base * (2 ** (rec.attempts - 1)))
+            wait = (
+                min(err.retry_after, RETRY_AFTER_CAP_S)
+                if err.retry_after is not None
+                else min(opts.backoff_max, opts.backoff_base * (2 ** (rec.attempts - 1)))
+            )
             if err.kind in THROTTLE_KINDS:
                 wait, limit = self.gate.throttle(wait)
-                emit({"type": "throttle", "kind": err.kind, "wait": wait, "concurrency": limit,
-                      "message": err.message})
+                emit(
+                    {
+                        "type": "throttle",
+                        "kind": err.kind,
+                        "wait": wait,
+                        "concurrency": limit,
+                        "message": err.message,
+                    }
+                )
             elif self._cancel.wait(wait):
                 rec.outcome = "cancelled"
                 break
@@ -741,10 +834,27 @@ class EvalRunner:
         return rec
 
 
-def run_eval(catalog: Catalog, skill_name: str, queries: list[Query], *,
-             settings: ChatSettings | None = None, api_key: str | None = None, client: Any = None,
-             options: EvalOptions | None = None, description: str | None = None,
-             cancel: threading.Event | None = None, progress: ProgressFn | None = None) -> EvalReport:
+def run_eval(
+    catalog: Catalog,
+    skill_name: str,
+    queries: list[Query],
+    *,
+    settings: ChatSettings | None = None,
+    api_key: str | None = None,
+    client: Any = None,
+    options: EvalOptions | None = None,
+    description: str | None = None,
+    cancel: threading.Event | None = None,
+    progress: ProgressFn | None = None,
+) -> EvalReport:
     """``EvalRunner(...).run(cancel, progress)`` in one call. Raises ``EvalSetupError``."""
-    return EvalRunner(catalog, skill_name, queries, settings=settings, api_key=api_key, client=client,
-                      options=options, description=description).run(cancel, progress)
+    return EvalRunner(
+        catalog,
+        skill_name,
+        queries,
+        settings=settings,
+        api_key=api_key,
+        client=client,
+        options=options,
+        description=description,
+    ).run(cancel, progress)

@@ -35,8 +35,13 @@ class Split:
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"train": list(self.train), "test": list(self.test), "seed": self.seed,
-                "holdout": self.holdout, "warnings": list(self.warnings)}
+        return {
+            "train": list(self.train),
+            "test": list(self.test),
+            "seed": self.seed,
+            "holdout": self.holdout,
+            "warnings": list(self.warnings),
+        }
 
 
 def split_queries(queries: list[Query], holdout: float = DEFAULT_HOLDOUT, seed: int = DEFAULT_SEED) -> Split:
@@ -60,6 +65,8 @@ def split_queries(queries: list[Query], holdout: float = DEFAULT_HOLDOUT, seed: 
         train += cls[n_test:]
         if len(cls) - n_test == 0:
             kind = "should-trigger" if label else "should-not-trigger"
-            warnings.append(f"only {len(cls)} {kind} quer{'y' if len(cls) == 1 else 'ies'}: all held out, "
-                            "none left for training; add more")
+            warnings.append(
+                f"only {len(cls)} {kind} quer{'y' if len(cls) == 1 else 'ies'}: all held out, "
+                "none left for training; add more"
+            )
     return Split(sorted(train), sorted(test), seed, holdout, warnings)

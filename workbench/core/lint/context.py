@@ -87,9 +87,13 @@ def _entries(catalog: Iterable[Any] | None) -> list[CatalogEntry]:
             p = item[2] if len(item) > 2 else None
             out.append(CatalogEntry(str(name or ""), str(desc or ""), Path(p) if p else None))
         else:  # a workbench.core.model.Skill (duck-typed)
-            out.append(CatalogEntry(str(getattr(item, "name", "") or ""),
-                                    str(getattr(item, "description", "") or ""),
-                                    getattr(item, "path", None)))
+            out.append(
+                CatalogEntry(
+                    str(getattr(item, "name", "") or ""),
+                    str(getattr(item, "description", "") or ""),
+                    getattr(item, "path", None),
+                )
+            )
     return out
 
 
@@ -249,7 +253,9 @@ class LintContext:
         """The file's lines without line endings."""
         if self._lines is None:
             parts = self._split_lines()
-            self._lines = [ln[:-1] if ln.endswith("\r") else ln for ln in parts] if "\r" in self.text else parts
+            self._lines = (
+                [ln[:-1] if ln.endswith("\r") else ln for ln in parts] if "\r" in self.text else parts
+            )
         return self._lines
 
     def _split_lines(self) -> list[str]:
@@ -334,7 +340,7 @@ class LintContext:
     @property
     def body(self) -> str:
         """The body text exactly as it sits in ``text`` (``text[body_offset:]``)."""
-        return self.text[self.body_offset:]
+        return self.text[self.body_offset :]
 
     @property
     def fences(self) -> list[Fence]:
@@ -364,10 +370,14 @@ class LintContext:
                         continue
                     cur = (ls, marker, rest.strip().split(" ")[0].lower() if rest.strip() else "")
                 elif marker[0] == cur[1][0] and len(marker) >= len(cur[1]) and not rest.strip():
-                    out.append(Fence(base + cur[0], base + le, self.pos(base + cur[0])[0], cur[1], cur[2], True))
+                    out.append(
+                        Fence(base + cur[0], base + le, self.pos(base + cur[0])[0], cur[1], cur[2], True)
+                    )
                     cur = None
             if cur is not None:
-                out.append(Fence(base + cur[0], len(self.text), self.pos(base + cur[0])[0], cur[1], cur[2], False))
+                out.append(
+                    Fence(base + cur[0], len(self.text), self.pos(base + cur[0])[0], cur[1], cur[2], False)
+                )
             self._fences = out
         return self._fences
 
@@ -397,7 +407,7 @@ class LintContext:
                         continue
                     ls = self.line_starts
                     ln = bisect_right(ls, base + m.start()) - 1
-                    prefix = self.text[ls[ln]: base + m.start()]
+                    prefix = self.text[ls[ln] : base + m.start()]
                     if prefix.count("`") % 2 == 1:  # inside an inline code span
                         continue
                     target = m.group(1)

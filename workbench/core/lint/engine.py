@@ -68,8 +68,11 @@ def _clamp(d: Diagnostic, ctx: LintContext) -> Diagnostic:
     lines = ctx.lines
     n = max(1, len(lines))
     line = d.line
-    if (line == d.end_line and 0 < line <= len(lines)
-            and 0 < d.column <= d.end_column <= len(lines[line - 1]) + 1):
+    if (
+        line == d.end_line
+        and 0 < line <= len(lines)
+        and 0 < d.column <= d.end_column <= len(lines[line - 1]) + 1
+    ):
         return d  # the usual case: a range on one existing line
 
     def fix_pos(line: int, col: int) -> tuple[int, int]:
@@ -86,8 +89,9 @@ def _clamp(d: Diagnostic, ctx: LintContext) -> Diagnostic:
     return Diagnostic(l1, c1, l2, c2, d.severity, d.code, d.message, d.fix, d.rule, d.unverified)
 
 
-def lint_skillfile(sf: SkillFile, profile: str | Profile = "agentskills",
-                   catalog: Iterable[Any] | None = None) -> list[Diagnostic]:
+def lint_skillfile(
+    sf: SkillFile, profile: str | Profile = "agentskills", catalog: Iterable[Any] | None = None
+) -> list[Diagnostic]:
     """Lint an already parsed ``SkillFile``. Returns diagnostics sorted by position.
 
     Raises KeyError for an unknown profile id.
@@ -99,8 +103,12 @@ def lint_skillfile(sf: SkillFile, profile: str | Profile = "agentskills",
     return out
 
 
-def lint_text(text: str, path: Path | str | None = None, profile: str | Profile = "agentskills",
-              catalog: Iterable[Any] | None = None) -> list[Diagnostic]:
+def lint_text(
+    text: str,
+    path: Path | str | None = None,
+    profile: str | Profile = "agentskills",
+    catalog: Iterable[Any] | None = None,
+) -> list[Diagnostic]:
     """Lint SKILL.md text (e.g. an editor buffer).
 
     Args:
@@ -118,8 +126,9 @@ def lint_text(text: str, path: Path | str | None = None, profile: str | Profile 
     return lint_skillfile(parse_skill_text(text, path), profile, catalog)
 
 
-def lint_file(path: Path | str, profile: str | Profile = "agentskills",
-              catalog: Iterable[Any] | None = None) -> list[Diagnostic]:
+def lint_file(
+    path: Path | str, profile: str | Profile = "agentskills", catalog: Iterable[Any] | None = None
+) -> list[Diagnostic]:
     """Read and lint one SKILL.md. Unreadable files give a diagnostic, not an exception."""
     return lint_skillfile(read_skill_file(path), profile, catalog)
 
@@ -243,9 +252,14 @@ def _follow_links(d: str, links: Iterable[str], seen: set[str], stack: list[str]
         stack.append(path)
 
 
-def lint_paths(paths: Iterable[Path | str], profile: str | Profile = "agentskills",
-               catalog: Iterable[Any] | None = None, *, jobs: int | None = None,
-               cache: Any = None) -> dict[Path, list[Diagnostic]]:
+def lint_paths(
+    paths: Iterable[Path | str],
+    profile: str | Profile = "agentskills",
+    catalog: Iterable[Any] | None = None,
+    *,
+    jobs: int | None = None,
+    cache: Any = None,
+) -> dict[Path, list[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
 
     The files linted together form the catalog for cross-skill rules (duplicate names and
@@ -276,6 +290,7 @@ def lint_paths(paths: Iterable[Path | str], profile: str | Profile = "agentskill
     if cache is True:
         from workbench.core.parsestore import ParseStore
         from workbench.core.resultcache import ResultCache
+
         try:
             cache = ResultCache(prof, parse_store=ParseStore())
         except OSError:  # no writable cache folder: lint without one
@@ -292,8 +307,9 @@ def lint_paths(paths: Iterable[Path | str], profile: str | Profile = "agentskill
             gc.enable()
 
 
-def _lint_paths(paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: int | None,
-                cache: Any) -> dict[Path, list[Diagnostic]]:
+def _lint_paths(
+    paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: int | None, cache: Any
+) -> dict[Path, list[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
     empty_dirs: list[Path] = []
@@ -337,8 +353,10 @@ def _lint_paths(paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: 
                 index: CatalogIndex | None = None
             else:
                 index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
-                fp = _fingerprint([index.key(e) or "" for e in index.entries],
-                                  [(None, None, None, e.name, e.description) for e in index.entries])
+                fp = _fingerprint(
+                    [index.key(e) or "" for e in index.entries],
+                    [(None, None, None, e.name, e.description) for e in index.entries],
+                )
                 fp = "x" + fp  # never equal to a files-only fingerprint
             hits = 0
             for f, k, rec in zip(uniq, keys, recs):
@@ -346,11 +364,15 @@ def _lint_paths(paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: 
                 if ent is not None and ent[_E_CAT_FP] == fp:
                     cat = ent[_E_CAT]  # (errors, warnings, infos, marshal blob): decoded lazily
                     c = rec[_C_COUNTS]
-                    out[f] = DiagnosticList(rec[_C_DIAGS], cat[3], (c[0] + cat[0], c[1] + cat[1], c[2] + cat[2]))
+                    out[f] = DiagnosticList(
+                        rec[_C_DIAGS], cat[3], (c[0] + cat[0], c[1] + cat[1], c[2] + cat[2])
+                    )
                     hits += 1
                     continue
                 if index is None:
-                    index = CatalogIndex([CatalogEntry(r[_C_NAME], r[_C_DESC], p) for p, r in zip(uniq, recs)])
+                    index = CatalogIndex(
+                        [CatalogEntry(r[_C_NAME], r[_C_DESC], p) for p, r in zip(uniq, recs)]
+                    )
                 facts = rec[_C_FACTS]
                 if isinstance(facts, bytes):
                     facts = marshal.loads(facts)
@@ -368,8 +390,18 @@ def _lint_paths(paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: 
         if cache is not None:
             cache.save()
     for d in empty_dirs:
-        out[d] = [Diagnostic(1, 1, 1, 1, ERROR, "STR002", "no SKILL.md in this folder (the file name "
-                             "must be exactly SKILL.md)", rule="skill-file-missing")]
+        out[d] = [
+            Diagnostic(
+                1,
+                1,
+                1,
+                1,
+                ERROR,
+                "STR002",
+                "no SKILL.md in this folder (the file name must be exactly SKILL.md)",
+                rule="skill-file-missing",
+            )
+        ]
     return out
 
 
@@ -398,8 +430,9 @@ def _counts(diags: Iterable[tuple]) -> tuple[int, int, int]:
 _SEV_INDEX = {ERROR: 0, "warning": 1, "info": 2}
 
 
-def _collect(keys: list[str], prof: Profile, jobs: int | None, cache: Any,
-             stats: dict[str, os.stat_result]) -> list[tuple]:
+def _collect(
+    keys: list[str], prof: Profile, jobs: int | None, cache: Any, stats: dict[str, os.stat_result]
+) -> list[tuple]:
     """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
     (in ``jobs`` processes). New records are stored in the cache."""
     out: list[tuple | None] = [None] * len(keys)
@@ -411,8 +444,15 @@ def _collect(keys: list[str], prof: Profile, jobs: int | None, cache: Any,
             if ent is None:
                 todo.append(i)
             else:
-                out[i] = (ent[_E_DIAGS], ent[_E_COUNTS], ent[_E_FACTS], ent[_E_CAT_NAME], ent[_E_CAT_DESC],
-                          ent, True)
+                out[i] = (
+                    ent[_E_DIAGS],
+                    ent[_E_COUNTS],
+                    ent[_E_FACTS],
+                    ent[_E_CAT_NAME],
+                    ent[_E_CAT_DESC],
+                    ent,
+                    True,
+                )
     else:
         todo = list(range(len(keys)))
     if todo:
@@ -436,8 +476,7 @@ def _collect(keys: list[str], prof: Profile, jobs: int | None, cache: Any,
     return out  # type: ignore[return-value]
 
 
-def _compute(paths: list[str], prof: Profile, jobs: int | None,
-             parse_facts: bool = True) -> list[tuple]:
+def _compute(paths: list[str], prof: Profile, jobs: int | None, parse_facts: bool = True) -> list[tuple]:
     """``_records_chunk`` over ``paths``, serially or in ``jobs`` processes (None = auto);
     ``parse_facts``: also return each file's parse facts (for a parse store)."""
     load_rules()
@@ -467,8 +506,9 @@ class DiagnosticList(list):
 
     __slots__ = ("_src", "_cat", "_counts")
 
-    def __init__(self, src: bytes | tuple = (), cat: bytes | tuple = (),
-                 counts: tuple[int, int, int] | None = None):
+    def __init__(
+        self, src: bytes | tuple = (), cat: bytes | tuple = (), counts: tuple[int, int, int] | None = None
+    ):
         # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand)
         list.__init__(self)
         self._src: Any = src
@@ -547,15 +587,45 @@ def _materialising(name: str):
             if type(a) is DiagnosticList and a._src is not None:
                 a._fill()
         return base(self, *args, **kwargs)
+
     method.__name__ = name
     method.__doc__ = base.__doc__
     return method
 
 
-for _name in ("__iter__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__contains__",
-              "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__iadd__", "__mul__",
-              "__imul__", "__rmul__", "__reversed__", "__repr__", "__sizeof__", "append", "extend", "insert",
-              "remove", "pop", "clear", "index", "count", "sort", "reverse", "copy"):
+for _name in (
+    "__iter__",
+    "__len__",
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__contains__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__add__",
+    "__iadd__",
+    "__mul__",
+    "__imul__",
+    "__rmul__",
+    "__reversed__",
+    "__repr__",
+    "__sizeof__",
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "index",
+    "count",
+    "sort",
+    "reverse",
+    "copy",
+):
     setattr(DiagnosticList, _name, _materialising(_name))
 
 
@@ -620,8 +690,9 @@ CATALOG_RULES = frozenset({"CAT001", "CAT002", "DESC009"})
 PARALLEL_MIN_FILES = 200
 _FACT_FIELDS = ("name", "description", "when_to_use", "disable-model-invocation")
 _R_DIAGS, _R_FACTS = 0, 1
-(_F_STATE, _F_HAS_FIELDS, _F_NAME, _F_DESC, _F_FIELDS, _F_LINES, _F_NLINES, _F_CAT_NAME,
- _F_CAT_DESC) = range(9)
+(_F_STATE, _F_HAS_FIELDS, _F_NAME, _F_DESC, _F_FIELDS, _F_LINES, _F_NLINES, _F_CAT_NAME, _F_CAT_DESC) = range(
+    9
+)
 
 
 def _SORT_KEY(d: Diagnostic) -> tuple:
@@ -634,20 +705,58 @@ def _run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
         try:
             for f in r.check(ctx):
                 s = f.severity or sev
-                out.append(_clamp(Diagnostic(f.span.line, f.span.column, f.span.end_line, f.span.end_column,
-                                             s, r.code, f.message, f.fix, r.name, r.unverified), ctx))
+                out.append(
+                    _clamp(
+                        Diagnostic(
+                            f.span.line,
+                            f.span.column,
+                            f.span.end_line,
+                            f.span.end_column,
+                            s,
+                            r.code,
+                            f.message,
+                            f.fix,
+                            r.name,
+                            r.unverified,
+                        ),
+                        ctx,
+                    )
+                )
         except Exception as exc:  # a rule bug must never take the linter down
-            out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000",
-                                  f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}",
-                                  rule="internal-error"))
+            out.append(
+                Diagnostic(
+                    1,
+                    1,
+                    1,
+                    1,
+                    "warning",
+                    "LINT000",
+                    f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}",
+                    rule="internal-error",
+                )
+            )
     return out
 
 
 def _encode_diag(d: Diagnostic) -> tuple:
     fx = None
     if d.fix is not None:
-        fx = (d.fix.title, tuple((e.line, e.column, e.end_line, e.end_column, e.new_text) for e in d.fix.edits))
-    return (d.line, d.column, d.end_line, d.end_column, d.severity, d.code, d.message, fx, d.rule, d.unverified)
+        fx = (
+            d.fix.title,
+            tuple((e.line, e.column, e.end_line, e.end_column, e.new_text) for e in d.fix.edits),
+        )
+    return (
+        d.line,
+        d.column,
+        d.end_line,
+        d.end_column,
+        d.severity,
+        d.code,
+        d.message,
+        fx,
+        d.rule,
+        d.unverified,
+    )
 
 
 def _decode_diag(t: tuple) -> Diagnostic:
@@ -683,8 +792,17 @@ def _facts(ctx: LintContext) -> tuple:
     name = ctx.name_str() if ctx.has_fields else None
     desc = ctx.description_str() if ctx.has_fields else None
     cn, cd = _catalog_name(sf), _catalog_desc(sf)
-    return (sf.state, ctx.has_fields, name, desc, fields, [len(x) for x in lines[:last]], len(lines),
-            None if cn == name else cn, None if cd == desc else cd)
+    return (
+        sf.state,
+        ctx.has_fields,
+        name,
+        desc,
+        fields,
+        [len(x) for x in lines[:last]],
+        len(lines),
+        None if cn == name else cn,
+        None if cd == desc else cd,
+    )
 
 
 def _cat_name(facts: tuple) -> str:
@@ -728,10 +846,13 @@ def _records_chunk(paths: list[str], prof: Profile, parse_facts: bool = True) ->
 def _parallel_ok() -> bool:
     import multiprocessing
     import threading
+
     return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
-def lint_records(paths: list[str], prof: Profile, *, jobs: int | None = None, cache: Any = None) -> list[tuple]:
+def lint_records(
+    paths: list[str], prof: Profile, *, jobs: int | None = None, cache: Any = None
+) -> list[tuple]:
     """Records ``(per-file diagnostics as tuples, facts)`` for ``paths`` in order, from ``cache``
     where still valid, else computed (in ``jobs`` processes; see ``lint_paths``). New records
     are stored in ``cache`` and the cache is saved."""
@@ -741,26 +862,27 @@ def lint_records(paths: list[str], prof: Profile, *, jobs: int | None = None, ca
     out = []
     for r in got:
         d, f = r[_C_DIAGS], r[_C_FACTS]
-        out.append((marshal.loads(d) if isinstance(d, bytes) else d, marshal.loads(f) if isinstance(f, bytes) else f))
+        out.append(
+            (marshal.loads(d) if isinstance(d, bytes) else d, marshal.loads(f) if isinstance(f, bytes) else f)
+        )
     if cache is not None:
         cache.save()
     return out
 
 
-def _run_parallel(paths: list[str], prof: Profile, jobs: int,
-                  parse_facts: bool = True) -> list[tuple] | None:
+def _run_parallel(paths: list[str], prof: Profile, jobs: int, parse_facts: bool = True) -> list[tuple] | None:
     """``_records_chunk`` over ``jobs`` forked processes; None when processes cannot be used."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+
     if not _parallel_ok():
         return None
     # ~4 chunks per worker: balances uneven files without paying per-file IPC.
     size = max(25, -(-len(paths) // (jobs * 4)))
-    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
+    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     try:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            got = list(ex.map(_records_chunk, chunks, [prof] * len(chunks),
-                              [parse_facts] * len(chunks)))
+            got = list(ex.map(_records_chunk, chunks, [prof] * len(chunks), [parse_facts] * len(chunks)))
     except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError, pickling: do it serially
         return None
     return [r for chunk in got for r in chunk]
@@ -913,8 +1035,10 @@ def apply_fix(text: str, fix: Fix | TextEdit | Iterable[TextEdit]) -> str:
             raise ValueError(f"edit column {col} out of range on line {line}")
         return o
 
-    spans = sorted(((off(e.line, e.column), off(e.end_line, e.end_column), e.new_text) for e in edits),
-                   key=lambda t: (t[0], t[1]))
+    spans = sorted(
+        ((off(e.line, e.column), off(e.end_line, e.end_column), e.new_text) for e in edits),
+        key=lambda t: (t[0], t[1]),
+    )
     for (_s1, e1, _), (s2, _e2, _) in zip(spans, spans[1:]):
         if s2 < e1:
             raise ValueError("fix edits overlap")

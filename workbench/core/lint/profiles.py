@@ -23,19 +23,38 @@ SPEC_FIELDS = frozenset({"name", "description", "license", "allowed-tools", "met
 
 #: Claude Code's documented frontmatter (code.claude.com/docs/en/skills; clients.md 1.2).
 CLAUDE_CODE_FIELDS = SPEC_FIELDS | {
-    "when_to_use", "argument-hint", "arguments", "disable-model-invocation", "user-invocable",
-    "disallowed-tools", "model", "effort", "context", "agent", "hooks", "paths", "shell",
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "disallowed-tools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "shell",
 }
 
 #: OpenClaw's keys (docs/tools/skills.md; clients.md 3.2).
 OPENCLAW_FIELDS = SPEC_FIELDS | {
-    "homepage", "user-invocable", "disable-model-invocation", "command-dispatch", "command-tool",
+    "homepage",
+    "user-invocable",
+    "disable-model-invocation",
+    "command-dispatch",
+    "command-tool",
     "command-arg-mode",
 }
 
 #: VS Code Copilot (promptsServiceImpl.ts; clients.md 6.2). ``user-invokable`` is the old spelling.
-VSCODE_FIELDS = SPEC_FIELDS | {"argument-hint", "user-invocable", "user-invokable",
-                               "disable-model-invocation"}
+VSCODE_FIELDS = SPEC_FIELDS | {
+    "argument-hint",
+    "user-invocable",
+    "user-invokable",
+    "disable-model-invocation",
+}
 
 #: Cursor (cursor.com/docs/context/skills; clients.md 7.2).
 CURSOR_FIELDS = SPEC_FIELDS | {"disable-model-invocation"}
@@ -78,44 +97,98 @@ class Profile:
         return replace(self, **kw)
 
 
-PROFILES: dict[str, Profile] = {p.id: p for p in (
-    Profile("agentskills", "Agent Skills spec (skills-ref)", None, SPEC_FIELDS, unicode_names=True),
-    Profile("claude-code", "Claude Code", "claude-code", CLAUDE_CODE_FIELDS,
-            budget_chars=8_000, entry_overhead=len("- : \n"),
+PROFILES: dict[str, Profile] = {
+    p.id: p
+    for p in (
+        Profile("agentskills", "Agent Skills spec (skills-ref)", None, SPEC_FIELDS, unicode_names=True),
+        Profile(
+            "claude-code",
+            "Claude Code",
+            "claude-code",
+            CLAUDE_CODE_FIELDS,
+            budget_chars=8_000,
+            entry_overhead=len("- : \n"),
             budget_note="1% of the context window, fallback 8,000 chars (code.claude.com skills docs); "
-                        "line template '- name: description' is unverified"),
-    Profile("codex", "Codex CLI", "codex", None, description_count="collapsed",
-            budget_chars=8_000, entry_overhead=len("- :  (file: /SKILL.md)\n") + 40,
+            "line template '- name: description' is unverified",
+        ),
+        Profile(
+            "codex",
+            "Codex CLI",
+            "codex",
+            None,
+            description_count="collapsed",
+            budget_chars=8_000,
+            entry_overhead=len("- :  (file: /SKILL.md)\n") + 40,
             budget_note="2% of the context window in tokens, fallback 8,000 chars "
-                        "(codex render.rs default_skill_metadata_budget); path length assumed 40"),
-    Profile("openclaw", "OpenClaw", "openclaw", OPENCLAW_FIELDS,
-            budget_chars=18_000, entry_overhead=len("  <skill>\n    <name></name>\n    <description></description>\n"
-                                                    "    <location>/SKILL.md</location>\n  </skill>\n") + 40,
-            budget_note="maxSkillsPromptChars 18,000 (skill-prompt-limits.ts); path length assumed 40"),
-    Profile("gemini-cli", "Gemini CLI", "gemini-cli", None,
-            budget_note="no listing budget (skillManager.ts)"),
-    Profile("opencode", "OpenCode", "opencode", None, budget_note="no listing budget"),
-    Profile("vscode-copilot", "VS Code Copilot", "vscode-copilot", VSCODE_FIELDS,
-            budget_chars=15_000, entry_overhead=len("<skill>\n<name></name>\n<description></description>\n"
-                                                    "<file>/SKILL.md</file>\n</skill>\n") + 40,
+            "(codex render.rs default_skill_metadata_budget); path length assumed 40",
+        ),
+        Profile(
+            "openclaw",
+            "OpenClaw",
+            "openclaw",
+            OPENCLAW_FIELDS,
+            budget_chars=18_000,
+            entry_overhead=len(
+                "  <skill>\n    <name></name>\n    <description></description>\n"
+                "    <location>/SKILL.md</location>\n  </skill>\n"
+            )
+            + 40,
+            budget_note="maxSkillsPromptChars 18,000 (skill-prompt-limits.ts); path length assumed 40",
+        ),
+        Profile(
+            "gemini-cli", "Gemini CLI", "gemini-cli", None, budget_note="no listing budget (skillManager.ts)"
+        ),
+        Profile("opencode", "OpenCode", "opencode", None, budget_note="no listing budget"),
+        Profile(
+            "vscode-copilot",
+            "VS Code Copilot",
+            "vscode-copilot",
+            VSCODE_FIELDS,
+            budget_chars=15_000,
+            entry_overhead=len(
+                "<skill>\n<name></name>\n<description></description>\n<file>/SKILL.md</file>\n</skill>\n"
+            )
+            + 40,
             budget_note="15,000 chars, only when the skill tool is enabled (AutomaticInstructionsCollector); "
-                        "path length assumed 40"),
-    Profile("copilot-cli", "GitHub Copilot CLI", "copilot-cli", None,
-            budget_chars=15_000, entry_overhead=len("<skill>\n  <name></name>\n  <description></description>\n"
-                                                    "  <location>project</location>\n</skill>\n"),
-            budget_note="15,000 chars of entries, built-ins included (observed on Copilot CLI 1.0.102)"),
-    Profile("cursor", "Cursor", "cursor", CURSOR_FIELDS, budget_note="budget unknown (unpublished)"),
-    Profile("claude-api", "Claude API / claude.ai uploads", None, SPEC_FIELDS, unicode_names=False,
-            budget_note="no listing budget modelled"),
-)}
+            "path length assumed 40",
+        ),
+        Profile(
+            "copilot-cli",
+            "GitHub Copilot CLI",
+            "copilot-cli",
+            None,
+            budget_chars=15_000,
+            entry_overhead=len(
+                "<skill>\n  <name></name>\n  <description></description>\n"
+                "  <location>project</location>\n</skill>\n"
+            ),
+            budget_note="15,000 chars of entries, built-ins included (observed on Copilot CLI 1.0.102)",
+        ),
+        Profile("cursor", "Cursor", "cursor", CURSOR_FIELDS, budget_note="budget unknown (unpublished)"),
+        Profile(
+            "claude-api",
+            "Claude API / claude.ai uploads",
+            None,
+            SPEC_FIELDS,
+            unicode_names=False,
+            budget_note="no listing budget modelled",
+        ),
+    )
+}
 
 PROFILE_IDS = tuple(PROFILES)
 
 #: Client-specific folders whose ``skills/`` (``skill/`` for OpenCode) is that client's root
 #: (clients.md section 0 roots); ``.agents/skills`` is shared by several clients, so it has none.
-ROOT_DIR_PROFILES = {".claude": "claude-code", ".codex": "codex", ".openclaw": "openclaw",
-                     ".gemini": "gemini-cli", ".opencode": "opencode", ".github": "vscode-copilot",
-                     ".cursor": "cursor"}
+ROOT_DIR_PROFILES = {
+    ".claude": "claude-code",
+    ".codex": "codex",
+    ".openclaw": "openclaw",
+    ".gemini": "gemini-cli",
+    ".opencode": "opencode",
+    ".github": "vscode-copilot",
+    ".cursor": "cursor",
+}
 
 
 def profile_for_location(path: str | Path) -> tuple[str, str] | None:
@@ -126,7 +199,7 @@ def profile_for_location(path: str | Path) -> tuple[str, str] | None:
     for i in range(len(parts) - 1, -1, -1):
         pid = ROOT_DIR_PROFILES.get(parts[i])
         if pid and (i + 1 == len(parts) or parts[i + 1] in ("skills", "skill")):
-            return pid, "/".join(parts[i:i + 2])
+            return pid, "/".join(parts[i : i + 2])
     return None
 
 

@@ -105,8 +105,9 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, name: str, severity: str, profiles: dict[str, str] | None = None,
-         unverified: bool = False):
+def rule(
+    code: str, name: str, severity: str, profiles: dict[str, str] | None = None, unverified: bool = False
+):
     """Decorator registering ``check`` as rule ``code``. Raises ValueError on a bad severity or a
     code registered twice."""
     profiles = dict(profiles or {})
@@ -116,8 +117,16 @@ def rule(code: str, name: str, severity: str, profiles: dict[str, str] | None = 
 
     def deco(fn):
         mod = sys.modules.get(fn.__module__)
-        r = Rule(code, name, severity, profiles, fn, doc=(mod.__doc__ or "") if mod else "",
-                 unverified=unverified, module=fn.__module__)
+        r = Rule(
+            code,
+            name,
+            severity,
+            profiles,
+            fn,
+            doc=(mod.__doc__ or "") if mod else "",
+            unverified=unverified,
+            module=fn.__module__,
+        )
         if code in RULES and RULES[code].module != r.module:
             raise ValueError(f"rule code {code} registered twice ({RULES[code].module}, {r.module})")
         RULES[code] = r
@@ -135,6 +144,7 @@ def load_rules() -> dict[str, Rule]:
     global _loaded
     if not _loaded:
         from workbench.core.lint import rules as pkg
+
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             if not info.name.startswith("_"):
                 importlib.import_module(f"{pkg.__name__}.{info.name}")
@@ -200,6 +210,7 @@ def _unescape(s: str) -> str:
         if e == "r":
             return "\r"
         return chr(int(e[1:], 16))
+
     return _ESC.sub(sub, s)
 
 

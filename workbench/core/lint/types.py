@@ -32,8 +32,13 @@ class TextEdit:
     new_text: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "column": self.column, "end_line": self.end_line,
-                "end_column": self.end_column, "new_text": self.new_text}
+        return {
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "new_text": self.new_text,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +80,27 @@ class Diagnostic:
 
     @property
     def sort_key(self) -> tuple:
-        return (self.line, self.column, SEVERITY_RANK.get(self.severity, 9), self.code,
-                self.end_line, self.end_column, self.message)
+        return (
+            self.line,
+            self.column,
+            SEVERITY_RANK.get(self.severity, 9),
+            self.code,
+            self.end_line,
+            self.end_column,
+            self.message,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The ``workbench lint --format json`` shape (without ``path``), plus ``rule`` and ``fix``."""
         out: dict[str, Any] = {
-            "line": self.line, "column": self.column, "end_line": self.end_line,
-            "end_column": self.end_column, "severity": self.severity, "code": self.code,
-            "message": self.message, "rule": self.rule,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "rule": self.rule,
         }
         if self.unverified:
             out["unverified"] = True

@@ -73,11 +73,11 @@ def _replace_span(lines: list[str], sp: Span, new_text: str) -> list[str]:
     cr = "\r" if last.endswith("\r") else ""
     last_body = last[:-1] if cr else last
     head = first[: sp.column - 1]
-    tail = last_body[sp.end_column - 1:]
+    tail = last_body[sp.end_column - 1 :]
     nl_cr = "\r" if first.endswith("\r") else ""
     new_lines = (head + new_text + tail).split("\n")
     new_lines = [ln + nl_cr for ln in new_lines[:-1]] + [new_lines[-1] + cr]
-    return lines[: sp.line - 1] + new_lines + lines[sp.end_line:]
+    return lines[: sp.line - 1] + new_lines + lines[sp.end_line :]
 
 
 def replace_description(raw: bytes, new_description: str) -> bytes:
@@ -106,12 +106,14 @@ def replace_description(raw: bytes, new_description: str) -> bytes:
         header, indent = "", "  "
         if fi.style in ("|", ">"):
             first = lines[sp.line - 1].rstrip("\r")
-            header = first[sp.column - 1:].split("#")[0].strip() or fi.style
+            header = first[sp.column - 1 :].split("#")[0].strip() or fi.style
             if sp.end_line > sp.line:
                 nxt = lines[sp.line].rstrip("\r")
                 indent = nxt[: len(nxt) - len(nxt.lstrip(" "))] or "  "
             # a block scalar's span starts at the indicator: replace through its last content line
-        for rendered in dict.fromkeys([_render(fi.style, new_description, header, indent), _dq(new_description)]):
+        for rendered in dict.fromkeys(
+            [_render(fi.style, new_description, header, indent), _dq(new_description)]
+        ):
             candidates.append("\n".join(_replace_span(list(lines), sp, rendered)))
         expected_other = {k: v for k, v in (sf.data or {}).items() if k != "description"}
     elif sf.state == "ok":
@@ -132,8 +134,11 @@ def replace_description(raw: bytes, new_description: str) -> bytes:
         out = parse_skill_text(bom + text)
         if out.state == "ok":
             got = out.data.get("description") if out.data else None
-            if isinstance(got, str) and (got == new_description or got == new_description.rstrip("\n") + "\n"
-                                         and not new_description.endswith("\n")):
+            if isinstance(got, str) and (
+                got == new_description
+                or got == new_description.rstrip("\n") + "\n"
+                and not new_description.endswith("\n")
+            ):
                 others = {k: v for k, v in out.data.items() if k != "description"}
                 if expected_other is None or others == expected_other:
                     return (bom + text).encode("utf-8")
@@ -141,5 +146,6 @@ def replace_description(raw: bytes, new_description: str) -> bytes:
             lf2 = out.line_fields().get("description")
             if lf2 is not None and lf2.value == _dq(new_description)[1:-1]:
                 return (bom + text).encode("utf-8")
-    raise ValueError("cannot rewrite the description without changing other frontmatter; edit the file by hand")
-
+    raise ValueError(
+        "cannot rewrite the description without changing other frontmatter; edit the file by hand"
+    )

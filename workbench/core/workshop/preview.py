@@ -69,8 +69,15 @@ def side_by_side(old: str, new: str) -> list[Row]:
         n = max(i2 - i1, j2 - j1)
         for k in range(n):
             i, j = i1 + k, j1 + k
-            rows.append(Row(tag, i + 1 if i < i2 else None, a[i] if i < i2 else "",
-                            j + 1 if j < j2 else None, b[j] if j < j2 else ""))
+            rows.append(
+                Row(
+                    tag,
+                    i + 1 if i < i2 else None,
+                    a[i] if i < i2 else "",
+                    j + 1 if j < j2 else None,
+                    b[j] if j < j2 else "",
+                )
+            )
     return rows
 
 
@@ -112,8 +119,9 @@ def _state_of(report, path: Path) -> str:
     return ""
 
 
-def listing_preview(proposal: Proposal, new_skill_md: bytes, env: Environment,
-                    client_id: str = "claude-code") -> ListingPreview:
+def listing_preview(
+    proposal: Proposal, new_skill_md: bytes, env: Environment, client_id: str = "claude-code"
+) -> ListingPreview:
     """Render ``client_id``'s listing for ``env`` now and with ``new_skill_md`` in place of the
     proposal's target. Never raises (failures become ``available=False`` with a note)."""
     try:
@@ -122,7 +130,9 @@ def listing_preview(proposal: Proposal, new_skill_md: bytes, env: Environment,
         from workbench.core.discovery import scan
         from workbench.core.listing import render_listing
     except Exception as exc:  # noqa: BLE001 - optional until discovery/listing land
-        return ListingPreview(False, client_id, note=f"listing preview not available yet ({exc.__class__.__name__}: {exc})")
+        return ListingPreview(
+            False, client_id, note=f"listing preview not available yet ({exc.__class__.__name__}: {exc})"
+        )
     try:
         cat = scan(env, client_id)
         before = render_listing(cat, env.context_tokens)
@@ -137,26 +147,57 @@ def listing_preview(proposal: Proposal, new_skill_md: bytes, env: Environment,
             for s in hits:
                 rr = profile.read(sf, Found(s.path, s.depth), s.root, env)
                 if rr.ok:
-                    s.description, s.when_to_use, s.fields, s.file = rr.description, rr.when_to_use, rr.fields, sf
+                    s.description, s.when_to_use, s.fields, s.file = (
+                        rr.description,
+                        rr.when_to_use,
+                        rr.fields,
+                        sf,
+                    )
                 else:
                     s.status, s.reason = "skipped", rr.reason
                     note = f"{client_id} would skip the proposed file: {rr.reason}"
         else:
-            roots = [r for r in cat2.roots if _same(r.path, proposal.target_dir.parent)
-                     or os.path.abspath(r.path) == os.path.abspath(proposal.target_dir.parent)]
+            roots = [
+                r
+                for r in cat2.roots
+                if _same(r.path, proposal.target_dir.parent)
+                or os.path.abspath(r.path) == os.path.abspath(proposal.target_dir.parent)
+            ]
             if not roots:
-                note = (f"{proposal.target_dir.parent} is not a folder {client_id} scans here; "
-                        "the skill would not be listed")
+                note = (
+                    f"{proposal.target_dir.parent} is not a folder {client_id} scans here; "
+                    "the skill would not be listed"
+                )
             else:
                 from workbench.core.model import Skill
+
                 rr = profile.read(sf, Found(target, 1), roots[0], env)
                 if rr.ok:
-                    cat2.skills.append(Skill(path=target, root=roots[0], name=rr.name, description=rr.description,
-                                             when_to_use=rr.when_to_use, status="listed", file=sf, fields=rr.fields))
+                    cat2.skills.append(
+                        Skill(
+                            path=target,
+                            root=roots[0],
+                            name=rr.name,
+                            description=rr.description,
+                            when_to_use=rr.when_to_use,
+                            status="listed",
+                            file=sf,
+                            fields=rr.fields,
+                        )
+                    )
                 else:
                     note = f"{client_id} would skip the proposed file: {rr.reason}"
         after = render_listing(cat2, env.context_tokens)
-        return ListingPreview(True, client_id, before.text, after.text, note,
-                              _state_of(before, target), _state_of(after, target))
+        return ListingPreview(
+            True,
+            client_id,
+            before.text,
+            after.text,
+            note,
+            _state_of(before, target),
+            _state_of(after, target),
+        )
     except Exception as exc:  # noqa: BLE001 - a preview must never break review
-        return ListingPreview(False, client_id, note=f"listing preview failed: {exc.__class__.__name__}: {exc}")
+        return ListingPreview(
+            False, client_id, note=f"listing preview failed: {exc.__class__.__name__}: {exc}"
+        )

@@ -273,18 +273,31 @@ class Proposal:
     def allowed_actions(self) -> list[str]:
         """Transitions allowed now: pending → revise/apply/reject/quarantine; applied → rollback;
         rejected/quarantined → rollback (reopen); stale → none (it may return to pending)."""
-        return {"pending": ["revise", "apply", "reject", "quarantine"],
-                "applied": ["rollback"], "rejected": ["rollback"], "quarantined": ["rollback"],
-                "stale": []}.get(self.state, [])
+        return {
+            "pending": ["revise", "apply", "reject", "quarantine"],
+            "applied": ["rollback"],
+            "rejected": ["rollback"],
+            "quarantined": ["rollback"],
+            "stale": [],
+        }.get(self.state, [])
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "id": self.id, "state": self.state, "kind": self.kind, "name": self.name,
-            "reason": self.reason, "target": str(self.skill_md), "target_dir": str(self.target_dir),
+            "id": self.id,
+            "state": self.state,
+            "kind": self.kind,
+            "name": self.name,
+            "reason": self.reason,
+            "target": str(self.skill_md),
+            "target_dir": str(self.target_dir),
             "target_root": str(self.target_root) if self.target_root else None,
-            "generation": self.generation, "source": self.source, "note": self.note,
-            "created_at": self.created_at, "updated_at": self.updated_at,
-            "base": self.base, "files": self.files,
+            "generation": self.generation,
+            "source": self.source,
+            "note": self.note,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "base": self.base,
+            "files": self.files,
             "findings": [f.to_json() for f in self.findings],
             "blocking": len(self.blocking_findings),
             "lint": self.lint.to_json(),
@@ -318,8 +331,13 @@ class Event:
     detail: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "proposal_id": self.proposal_id, "at": self.at, "kind": self.kind,
-                "detail": self.detail}
+        return {
+            "seq": self.seq,
+            "proposal_id": self.proposal_id,
+            "at": self.at,
+            "kind": self.kind,
+            "detail": self.detail,
+        }
 
 
 class _Tx:
@@ -329,8 +347,10 @@ class _Tx:
     def emit(self, pid: str, kind: str, detail: dict[str, Any] | None = None, at: str | None = None) -> None:
         detail = detail or {}
         at = at or _now()
-        self.conn.execute("INSERT INTO events(proposal_id, at, kind, detail) VALUES (?,?,?,?)",
-                          (pid, at, kind, json.dumps(detail)))
+        self.conn.execute(
+            "INSERT INTO events(proposal_id, at, kind, detail) VALUES (?,?,?,?)",
+            (pid, at, kind, json.dumps(detail)),
+        )
         _project(self.conn, pid, kind, detail, at)
         self.log.append(json.dumps({"proposal_id": pid, "at": at, "kind": kind, "detail": detail}))
 
@@ -341,33 +361,60 @@ def _project(conn: sqlite3.Connection, pid: str, kind: str, d: dict[str, Any], a
         conn.execute(
             "INSERT INTO proposals(id, kind, name, target_root, target_dir, base, source, note, state,"
             " reason, generation, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'pending','',1,?,?)",
-            (pid, d["kind"], d["name"], d.get("target_root"), d["target_dir"], json.dumps(d["base"]),
-             d.get("source", ""), d.get("note", ""), at, at))
+            (
+                pid,
+                d["kind"],
+                d["name"],
+                d.get("target_root"),
+                d["target_dir"],
+                json.dumps(d["base"]),
+                d.get("source", ""),
+                d.get("note", ""),
+                at,
+                at,
+            ),
+        )
         _insert_gen(conn, pid, 1, at, d)
     elif kind == "revised":
         _insert_gen(conn, pid, int(d["generation"]), at, d)
-        conn.execute("UPDATE proposals SET generation=?, base=?, note=? WHERE id=?",
-                     (int(d["generation"]), json.dumps(d["base"]), d.get("note", ""), pid))
+        conn.execute(
+            "UPDATE proposals SET generation=?, base=?, note=? WHERE id=?",
+            (int(d["generation"]), json.dumps(d["base"]), d.get("note", ""), pid),
+        )
     elif kind in ("stale", "rejected", "quarantined"):
         conn.execute("UPDATE proposals SET state=?, reason=? WHERE id=?", (kind, d.get("reason", ""), pid))
     elif kind in ("unstale", "reopened"):
         conn.execute("UPDATE proposals SET state='pending', reason='' WHERE id=?", (pid,))
     elif kind == "applied":
-        conn.execute("INSERT INTO applies(apply_id, proposal_id, gen, plan, applied_at) VALUES (?,?,?,?,?)",
-                     (d["apply_id"], pid, int(d["generation"]), json.dumps(d["plan"]), at))
+        conn.execute(
+            "INSERT INTO applies(apply_id, proposal_id, gen, plan, applied_at) VALUES (?,?,?,?,?)",
+            (d["apply_id"], pid, int(d["generation"]), json.dumps(d["plan"]), at),
+        )
         conn.execute("UPDATE proposals SET state='applied', reason='' WHERE id=?", (pid,))
     elif kind == "rolled-back":
-        conn.execute("UPDATE applies SET rolled_back_at=?, forced=? WHERE apply_id=?",
-                     (at, 1 if d.get("forced") else 0, d["apply_id"]))
+        conn.execute(
+            "UPDATE applies SET rolled_back_at=?, forced=? WHERE apply_id=?",
+            (at, 1 if d.get("forced") else 0, d["apply_id"]),
+        )
         conn.execute("UPDATE proposals SET state='pending', reason='' WHERE id=?", (pid,))
     conn.execute("UPDATE proposals SET updated_at=? WHERE id=?", (at, pid))
 
 
 def _insert_gen(conn: sqlite3.Connection, pid: str, gen: int, at: str, d: dict[str, Any]) -> None:
-    conn.execute("INSERT INTO generations(proposal_id, gen, created_at, source, note, files, findings, lint)"
-                 " VALUES (?,?,?,?,?,?,?,?)",
-                 (pid, gen, at, d.get("source", ""), d.get("note", ""), json.dumps(d["files"]),
-                  json.dumps(d.get("findings", [])), json.dumps(d.get("lint", {}))))
+    conn.execute(
+        "INSERT INTO generations(proposal_id, gen, created_at, source, note, files, findings, lint)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        (
+            pid,
+            gen,
+            at,
+            d.get("source", ""),
+            d.get("note", ""),
+            json.dumps(d["files"]),
+            json.dumps(d.get("findings", [])),
+            json.dumps(d.get("lint", {})),
+        ),
+    )
 
 
 class WorkshopStore:
@@ -389,8 +436,14 @@ class WorkshopStore:
     when it is damaged and cannot be rebuilt.
     """
 
-    def __init__(self, workspace: Path | str, *, store_dir: Path | str | None = None, timeout: float = 5.0,
-                 lint_profile: str = "agentskills"):
+    def __init__(
+        self,
+        workspace: Path | str,
+        *,
+        store_dir: Path | str | None = None,
+        timeout: float = 5.0,
+        lint_profile: str = "agentskills",
+    ):
         self.workspace = Path(workspace).expanduser().absolute()
         self.dir = Path(store_dir) if store_dir else default_store_dir(self.workspace)
         self.timeout = timeout
@@ -422,8 +475,10 @@ class WorkshopStore:
     def _busy_or_corrupt(self, exc: Exception) -> WorkshopError:
         msg = str(exc).lower()
         if "locked" in msg or "busy" in msg:
-            return StoreBusyError(f"the workshop database {self.db_path} is in use by another workbench "
-                                  "process; try again in a moment (nothing was changed)")
+            return StoreBusyError(
+                f"the workshop database {self.db_path} is in use by another workbench "
+                "process; try again in a moment (nothing was changed)"
+            )
         return StoreCorruptError(f"the workshop database {self.db_path} cannot be used: {exc}")
 
     def _open_db(self) -> None:
@@ -435,7 +490,9 @@ class WorkshopStore:
                 if not row or row[0] != "ok":
                     raise sqlite3.DatabaseError(f"integrity check: {row[0] if row else 'no answer'}")
                 conn.executescript(_SCHEMA)
-                conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                conn.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                )
                 n = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
             finally:
                 conn.close()
@@ -450,9 +507,11 @@ class WorkshopStore:
         if n == 0 and self.log_path.exists() and self.log_path.stat().st_size > 0:
             restored = self._replay()
             if existed or restored:
-                self.notices.append("the workshop database was missing its records; "
-                                    f"{plural(restored, 'proposal')} "
-                                    f"{agree(restored, 'was', 'were')} restored from {self.log_path}")
+                self.notices.append(
+                    "the workshop database was missing its records; "
+                    f"{plural(restored, 'proposal')} "
+                    f"{agree(restored, 'was', 'were')} restored from {self.log_path}"
+                )
 
     def _move_aside(self, exc: Exception) -> None:
         stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -465,16 +524,21 @@ class WorkshopStore:
             conn = self._connect()
             try:
                 conn.executescript(_SCHEMA)
-                conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                conn.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                )
             finally:
                 conn.close()
         except sqlite3.DatabaseError as exc2:
-            raise StoreCorruptError(f"cannot create a new workshop database at {self.db_path}: {exc2}") from exc2
+            raise StoreCorruptError(
+                f"cannot create a new workshop database at {self.db_path}: {exc2}"
+            ) from exc2
         restored = self._replay()
         self.notices.append(
             f"the workshop database was damaged ({exc}); it was moved to {aside} and "
             f"{plural(restored, 'proposal')} {agree(restored, 'was', 'were')} restored from the event log "
-            f"{self.log_path}. Proposal files were not touched.")
+            f"{self.log_path}. Proposal files were not touched."
+        )
 
     def _replay(self) -> int:
         """Rebuild the record tables from events.jsonl. Returns the number of proposals restored."""
@@ -492,8 +556,10 @@ class WorkshopStore:
                         ev = json.loads(line)
                         pid, kind, at, detail = ev["proposal_id"], ev["kind"], ev["at"], ev["detail"]
                         conn.execute("SAVEPOINT ev")
-                        conn.execute("INSERT INTO events(proposal_id, at, kind, detail) VALUES (?,?,?,?)",
-                                     (pid, at, kind, json.dumps(detail)))
+                        conn.execute(
+                            "INSERT INTO events(proposal_id, at, kind, detail) VALUES (?,?,?,?)",
+                            (pid, at, kind, json.dumps(detail)),
+                        )
                         _project(conn, pid, kind, detail, at)
                         conn.execute("RELEASE ev")
                     except (ValueError, KeyError, TypeError, sqlite3.DatabaseError):
@@ -506,8 +572,9 @@ class WorkshopStore:
         finally:
             conn.close()
         if bad:
-            self.notices.append(f"{plural(bad, 'damaged line')} in {self.log_path} "
-                                f"{agree(bad, 'was', 'were')} skipped")
+            self.notices.append(
+                f"{plural(bad, 'damaged line')} in {self.log_path} {agree(bad, 'was', 'were')} skipped"
+            )
         return n
 
     @contextlib.contextmanager
@@ -556,8 +623,10 @@ class WorkshopStore:
                     break
                 time.sleep(0.05)
             if not got and blocking:
-                raise StoreBusyError("another workbench process is applying or rolling back a proposal in "
-                                     "this workspace; try again in a moment")
+                raise StoreBusyError(
+                    "another workbench process is applying or rolling back a proposal in "
+                    "this workspace; try again in a moment"
+                )
             yield got
         finally:
             if got:
@@ -612,7 +681,9 @@ class WorkshopStore:
         p = self._record(pid)
         gen = gen or p.generation
         with self._read() as conn:
-            row = conn.execute("SELECT files FROM generations WHERE proposal_id=? AND gen=?", (p.id, gen)).fetchone()
+            row = conn.execute(
+                "SELECT files FROM generations WHERE proposal_id=? AND gen=?", (p.id, gen)
+            ).fetchone()
         if row is None:
             raise NotFoundError(f"proposal {p.id} has no generation {gen}")
         meta = json.loads(row[0])
@@ -625,7 +696,9 @@ class WorkshopStore:
             except OSError as exc:
                 raise StoreCorruptError(f"proposal file {f} is missing: {exc}") from exc
             if _sha(data) != info["sha256"]:
-                raise StoreCorruptError(f"proposal file {f} was modified (hash mismatch); generations are immutable")
+                raise StoreCorruptError(
+                    f"proposal file {f} was modified (hash mismatch); generations are immutable"
+                )
             out[rel] = data
         return out
 
@@ -634,15 +707,19 @@ class WorkshopStore:
         ident = (ident or "").strip()
         if not ident:
             raise NotFoundError("no proposal id given")
-        rows = conn.execute("SELECT id FROM proposals WHERE id LIKE ? ESCAPE '\\'",
-                            (ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%",)).fetchall()
+        rows = conn.execute(
+            "SELECT id FROM proposals WHERE id LIKE ? ESCAPE '\\'",
+            (ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%",),
+        ).fetchall()
         if not rows:
             raise NotFoundError(f"no proposal {ident!r} in the workshop of {self.workspace}")
         exact = [r[0] for r in rows if r[0] == ident]
         if exact:
             return exact[0]
         if len(rows) > 1:
-            raise NotFoundError(f"proposal id {ident!r} is ambiguous: {', '.join(sorted(r[0] for r in rows))}")
+            raise NotFoundError(
+                f"proposal id {ident!r} is ambiguous: {', '.join(sorted(r[0] for r in rows))}"
+            )
         return rows[0][0]
 
     def _record(self, ident: str) -> Proposal:
@@ -651,23 +728,43 @@ class WorkshopStore:
             return self._load(conn, pid)
 
     def _load(self, conn: sqlite3.Connection, pid: str) -> Proposal:
-        r = conn.execute("SELECT id, kind, name, target_root, target_dir, base, source, note, state, reason,"
-                         " generation, created_at, updated_at FROM proposals WHERE id=?", (pid,)).fetchone()
+        r = conn.execute(
+            "SELECT id, kind, name, target_root, target_dir, base, source, note, state, reason,"
+            " generation, created_at, updated_at FROM proposals WHERE id=?",
+            (pid,),
+        ).fetchone()
         if r is None:
             raise NotFoundError(f"no proposal {pid!r}")
-        g = conn.execute("SELECT files, findings, lint FROM generations WHERE proposal_id=? AND gen=?",
-                         (pid, r[10])).fetchone()
-        a = conn.execute("SELECT apply_id, plan, applied_at FROM applies WHERE proposal_id=? AND rolled_back_at"
-                         " IS NULL ORDER BY applied_at DESC LIMIT 1", (pid,)).fetchone()
+        g = conn.execute(
+            "SELECT files, findings, lint FROM generations WHERE proposal_id=? AND gen=?", (pid, r[10])
+        ).fetchone()
+        a = conn.execute(
+            "SELECT apply_id, plan, applied_at FROM applies WHERE proposal_id=? AND rolled_back_at"
+            " IS NULL ORDER BY applied_at DESC LIMIT 1",
+            (pid,),
+        ).fetchone()
         return Proposal(
-            id=r[0], kind=r[1], name=r[2], target_root=Path(r[3]) if r[3] else None, target_dir=Path(r[4]),
-            base=json.loads(r[5]), source=r[6] or "", note=r[7] or "", state=r[8], reason=r[9] or "",
-            generation=r[10], created_at=r[11], updated_at=r[12],
+            id=r[0],
+            kind=r[1],
+            name=r[2],
+            target_root=Path(r[3]) if r[3] else None,
+            target_dir=Path(r[4]),
+            base=json.loads(r[5]),
+            source=r[6] or "",
+            note=r[7] or "",
+            state=r[8],
+            reason=r[9] or "",
+            generation=r[10],
+            created_at=r[11],
+            updated_at=r[12],
             files=json.loads(g[0]) if g else {},
             findings=[Finding.from_json(x) for x in json.loads(g[1])] if g else [],
             lint=LintResult.from_json(json.loads(g[2])) if g else LintResult(False),
-            active_apply=({"apply_id": a[0], "plan": json.loads(a[1]), "applied_at": a[2]}
-                          if a and r[8] == "applied" else None),
+            active_apply=(
+                {"apply_id": a[0], "plan": json.loads(a[1]), "applied_at": a[2]}
+                if a and r[8] == "applied"
+                else None
+            ),
         )
 
     def _stale_reason(self, p: Proposal) -> str:
@@ -680,8 +777,11 @@ class WorkshopStore:
             if cur == sha:
                 continue
             if rel == SKILL_MD:
-                return (f"{p.skill_md} was deleted since it was proposed" if cur is None
-                        else f"{p.skill_md} changed on disk since it was proposed")
+                return (
+                    f"{p.skill_md} was deleted since it was proposed"
+                    if cur is None
+                    else f"{p.skill_md} changed on disk since it was proposed"
+                )
             if sha is None:
                 return f"{rel} was created in the skill folder since it was proposed"
             return f"{rel} {'was deleted' if cur is None else 'changed on disk'} since it was proposed"
@@ -698,7 +798,9 @@ class WorkshopStore:
             p.state, p.reason = "stale", reason
         elif p.state == "stale" and not reason:
             with self._tx() as tx:
-                tx.emit(p.id, "unstale", {"reason": "the target is back to the content it was proposed against"})
+                tx.emit(
+                    p.id, "unstale", {"reason": "the target is back to the content it was proposed against"}
+                )
             p.state, p.reason = "pending", ""
         elif p.state == "stale" and reason != p.reason:
             p.reason = reason
@@ -724,8 +826,10 @@ class WorkshopStore:
         """The append-only history of one proposal, oldest first."""
         with self._read() as conn:
             pid = self._resolve_id(conn, ident)
-            rows = conn.execute("SELECT seq, proposal_id, at, kind, detail FROM events WHERE proposal_id=?"
-                                " ORDER BY seq", (pid,)).fetchall()
+            rows = conn.execute(
+                "SELECT seq, proposal_id, at, kind, detail FROM events WHERE proposal_id=? ORDER BY seq",
+                (pid,),
+            ).fetchall()
         return [Event(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     def changes(self, ident: str) -> list[FileChange]:
@@ -772,8 +876,13 @@ class WorkshopStore:
                 if not conn.execute("SELECT 1 FROM proposals WHERE id LIKE ?", (pid + "%",)).fetchone():
                     return pid
 
-    def _gen_record(self, all_files: dict[str, bytes], findings: list[Finding], lint: LintResult,
-                    exe: AbstractSet[str] = frozenset()) -> dict[str, Any]:
+    def _gen_record(
+        self,
+        all_files: dict[str, bytes],
+        findings: list[Finding],
+        lint: LintResult,
+        exe: AbstractSet[str] = frozenset(),
+    ) -> dict[str, Any]:
         files: dict[str, dict[str, Any]] = {}
         for rel, b in all_files.items():
             files[rel] = {"sha256": _sha(b), "size": len(b)}
@@ -789,9 +898,16 @@ class WorkshopStore:
             raise ProposalError(f"executable names files the proposal does not contain: {', '.join(unknown)}")
         return exe
 
-    def propose_create(self, name: str, skill_md_text: str | bytes, files: dict[str, bytes] | None = None,
-                       target_root: Path | str | None = None, source: str = "manual", note: str = "",
-                       executable: Any = ()) -> Proposal:
+    def propose_create(
+        self,
+        name: str,
+        skill_md_text: str | bytes,
+        files: dict[str, bytes] | None = None,
+        target_root: Path | str | None = None,
+        source: str = "manual",
+        note: str = "",
+        executable: Any = (),
+    ) -> Proposal:
         """Propose a new skill ``<target_root>/<name>/SKILL.md`` plus support files.
 
         Args:
@@ -832,8 +948,17 @@ class WorkshopStore:
         lint = lint_proposal(data.decode("utf-8", "replace"), target / SKILL_MD, self.lint_profile)
         pid = self._new_id()
         rec = self._gen_record(all_files, findings, lint, exe)
-        detail = {"kind": "create", "name": name, "target_root": str(root), "target_dir": str(target),
-                  "base": {}, "source": source, "note": note, "generation": 1, **rec}
+        detail = {
+            "kind": "create",
+            "name": name,
+            "target_root": str(root),
+            "target_dir": str(target),
+            "base": {},
+            "source": source,
+            "note": note,
+            "generation": 1,
+            **rec,
+        }
         self._write_generation(pid, 1, all_files, detail)
         with self._tx() as tx:
             tx.emit(pid, "proposed", detail)
@@ -870,9 +995,15 @@ class WorkshopStore:
                 out[rel] = None
         return out
 
-    def propose_update(self, skill_md_path: Path | str, new_text: str | bytes,
-                       files: dict[str, bytes] | None = None, source: str = "manual", note: str = "",
-                       executable: Any = ()) -> Proposal:
+    def propose_update(
+        self,
+        skill_md_path: Path | str,
+        new_text: str | bytes,
+        files: dict[str, bytes] | None = None,
+        source: str = "manual",
+        note: str = "",
+        executable: Any = (),
+    ) -> Proposal:
         """Propose new content for an existing, writable skill (SKILL.md and/or support files).
 
         The proposal is bound to the sha256 of the live SKILL.md and of each support file it
@@ -892,7 +1023,8 @@ class WorkshopStore:
         all_files = {SKILL_MD: data, **files}
         live = self._live(target, list(all_files))
         if all(live.get(rel) == b for rel, b in all_files.items()) and not any(
-                not os.access(target / PurePosixPath(rel), os.X_OK) for rel in exe):
+            not os.access(target / PurePosixPath(rel), os.X_OK) for rel in exe
+        ):
             raise ProposalError(f"{path}: the proposal does not change anything")
         base = {rel: (_sha(b) if b is not None else None) for rel, b in live.items()}
         findings = scan_files(all_files, target_dir=target, previous=live, executable=exe)
@@ -902,15 +1034,25 @@ class WorkshopStore:
         name = fm_name if isinstance(fm_name, str) and fm_name.strip() else target.name
         pid = self._new_id()
         rec = self._gen_record(all_files, findings, lint, exe)
-        detail = {"kind": "update", "name": name, "target_root": None, "target_dir": str(target),
-                  "base": base, "source": source, "note": note, "generation": 1, **rec}
+        detail = {
+            "kind": "update",
+            "name": name,
+            "target_root": None,
+            "target_dir": str(target),
+            "base": base,
+            "source": source,
+            "note": note,
+            "generation": 1,
+            **rec,
+        }
         self._write_generation(pid, 1, all_files, detail)
         with self._tx() as tx:
             tx.emit(pid, "proposed", detail)
         return self.get(pid)
 
-    def propose_description_update(self, skill_md_path: Path | str, new_description: str,
-                                   source: str = "eval", note: str = "") -> Proposal:
+    def propose_description_update(
+        self, skill_md_path: Path | str, new_description: str, source: str = "eval", note: str = ""
+    ) -> Proposal:
         """Propose a change of only the ``description`` value (see ``workshop.edit``): every
         other byte of the file is kept. Raises ProposalError when the frontmatter cannot be
         edited safely or nothing changes."""
@@ -921,8 +1063,15 @@ class WorkshopStore:
             raise ProposalError(f"{path}: {exc}") from exc
         return self.propose_update(path, new, {}, source=source, note=note)
 
-    def revise(self, ident: str, skill_md_text: str | bytes | None = None, files: dict[str, bytes] | None = None,
-               source: str | None = None, note: str = "", executable: Any = None) -> Proposal:
+    def revise(
+        self,
+        ident: str,
+        skill_md_text: str | bytes | None = None,
+        files: dict[str, bytes] | None = None,
+        source: str | None = None,
+        note: str = "",
+        executable: Any = None,
+    ) -> Proposal:
         """Add a new immutable generation to a pending proposal (text and/or files; None keeps the
         previous generation's; ``executable`` None keeps the previous marks of the files kept).
         Raises TransitionError unless pending; ProposalError on bad paths."""
@@ -930,13 +1079,22 @@ class WorkshopStore:
         if p.state != "pending":
             raise TransitionError(self._refusal(p, "revised"), p.id, p.state)
         prev = self.generation_files(p.id)
-        data = prev[SKILL_MD] if skill_md_text is None else (
-            skill_md_text.encode("utf-8") if isinstance(skill_md_text, str) else bytes(skill_md_text))
-        support = {k: v for k, v in prev.items() if k != SKILL_MD} if files is None else \
-            self._check_files(files, p.target_dir, live=p.kind == "update")
+        data = (
+            prev[SKILL_MD]
+            if skill_md_text is None
+            else (skill_md_text.encode("utf-8") if isinstance(skill_md_text, str) else bytes(skill_md_text))
+        )
+        support = (
+            {k: v for k, v in prev.items() if k != SKILL_MD}
+            if files is None
+            else self._check_files(files, p.target_dir, live=p.kind == "update")
+        )
         all_files = {SKILL_MD: data, **support}
-        exe = (_executable(p) & set(support)) if executable is None else \
-            self._check_executable(executable, support)
+        exe = (
+            (_executable(p) & set(support))
+            if executable is None
+            else self._check_executable(executable, support)
+        )
         if all_files == prev and exe == _executable(p):
             raise ProposalError(f"proposal {p.id}: the revision is identical to generation {p.generation}")
         base = dict(p.base)
@@ -948,8 +1106,13 @@ class WorkshopStore:
         findings = scan_files(all_files, target_dir=p.target_dir, previous=live, executable=exe)
         lint = lint_proposal(data.decode("utf-8", "replace"), p.skill_md, self.lint_profile)
         gen = p.generation + 1
-        detail = {"generation": gen, "base": base, "source": source if source is not None else p.source,
-                  "note": note or p.note, **self._gen_record(all_files, findings, lint, exe)}
+        detail = {
+            "generation": gen,
+            "base": base,
+            "source": source if source is not None else p.source,
+            "note": note or p.note,
+            **self._gen_record(all_files, findings, lint, exe),
+        }
         self._write_generation(p.id, gen, all_files, detail)
         with self._tx() as tx:
             tx.emit(p.id, "revised", detail)
@@ -978,8 +1141,14 @@ class WorkshopStore:
         return self.get(p.id)
 
     # ------------------------------------------------------------------ apply
-    def _plan(self, p: Proposal, files: dict[str, bytes], live: dict[str, bytes | None], apply_id: str,
-              exe: set[str]) -> dict[str, Any]:
+    def _plan(
+        self,
+        p: Proposal,
+        files: dict[str, bytes],
+        live: dict[str, bytes | None],
+        apply_id: str,
+        exe: set[str],
+    ) -> dict[str, Any]:
         dirs: list[str] = []
         # folders to create, outermost first: the skill folder chain and support sub-folders
         need = [p.target_dir / PurePosixPath(rel).parent for rel in sorted(files)]
@@ -998,15 +1167,28 @@ class WorkshopStore:
                 mode_before = path.stat().st_mode & 0o7777 if old is not None else None
             except OSError:
                 mode_before = None
-            entries.append({"rel": rel, "path": str(path), "before": _sha(old) if old is not None else None,
-                            "after": _sha(files[rel]), "mode_before": mode_before,
-                            "executable": rel in exe})
+            entries.append(
+                {
+                    "rel": rel,
+                    "path": str(path),
+                    "before": _sha(old) if old is not None else None,
+                    "after": _sha(files[rel]),
+                    "mode_before": mode_before,
+                    "executable": rel in exe,
+                }
+            )
         # the switch happens on the real folder (a symlinked skill folder keeps its link)
         live_dir = Path(os.path.realpath(p.target_dir)) if p.kind == "update" else p.target_dir
-        return {"entries": entries, "created_dirs": dirs, "mode": "switch", "kind": p.kind,
-                "live_dir": str(live_dir), "stage": str(stage_path(live_dir, apply_id)),
-                "prev": str(stage_path(live_dir, apply_id, "prev")),
-                "parent_dirs": [d for d in dirs if not Path(d).is_relative_to(p.target_dir)]}
+        return {
+            "entries": entries,
+            "created_dirs": dirs,
+            "mode": "switch",
+            "kind": p.kind,
+            "live_dir": str(live_dir),
+            "stage": str(stage_path(live_dir, apply_id)),
+            "prev": str(stage_path(live_dir, apply_id, "prev")),
+            "parent_dirs": [d for d in dirs if not Path(d).is_relative_to(p.target_dir)],
+        }
 
     def apply(self, ident: str) -> Proposal:
         """Write a pending proposal into the live skill (see the module docstring for the
@@ -1026,16 +1208,19 @@ class WorkshopStore:
             files = self.generation_files(p.id)
             exe = _executable(p)
             live = self._live(p.target_dir, list(files))
-            findings = scan_files(files, target_dir=p.target_dir,
-                                  previous=live if p.kind == "update" else None, executable=exe)
+            findings = scan_files(
+                files, target_dir=p.target_dir, previous=live if p.kind == "update" else None, executable=exe
+            )
             block = blocking(findings)
             if block:
                 with self._tx() as tx:
                     tx.emit(p.id, "apply-blocked", {"findings": [f.to_json() for f in block]})
                 first = "; ".join(f"{f.file}:{f.line}: {f.message}" for f in block[:3])
-                raise TransitionError(f"apply of {p.id} blocked by "
-                                      f"{plural(len(block), 'critical finding')}: {first}",
-                                      p.id, p.state)
+                raise TransitionError(
+                    f"apply of {p.id} blocked by {plural(len(block), 'critical finding')}: {first}",
+                    p.id,
+                    p.state,
+                )
             apply_id = f"{p.id}-{secrets.token_hex(3)}"
             plan = self._plan(p, files, live, apply_id, exe)
             # 1. rollback data first: previous bytes (and the new ones) into the blob store
@@ -1046,8 +1231,11 @@ class WorkshopStore:
             self._fault("rollback-data")
             # 2. the journal: from here on, a crash is rolled back at the next open
             with self._tx() as tx:
-                tx.conn.execute("INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
-                                " VALUES (?,?,?,?,?,?)", (p.id, "apply", apply_id, json.dumps(plan), _now(), os.getpid()))
+                tx.conn.execute(
+                    "INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (p.id, "apply", apply_id, json.dumps(plan), _now(), os.getpid()),
+                )
             self._fault("journal")
             # 3-4. stage the new folder beside the live one, then switch
             try:
@@ -1058,16 +1246,25 @@ class WorkshopStore:
                     tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
                     tx.emit(p.id, "apply-failed", {"error": str(exc), "problems": problems})
                 extra = f" ({'; '.join(problems)})" if problems else ""
-                raise ApplyError(f"apply of {p.id} failed: {exc}; the skill was restored to its previous "
-                                 f"state{extra}") from exc
+                raise ApplyError(
+                    f"apply of {p.id} failed: {exc}; the skill was restored to its previous state{extra}"
+                ) from exc
             # 5. record it, atomically with swapping the journal row for the cleanup of the old folder
             cleanup_key = f"~cleanup:{apply_id}"
             with self._tx() as tx:
                 tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
-                tx.conn.execute("INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
-                                " VALUES (?,?,?,?,?,?)",
-                                (cleanup_key, "cleanup", apply_id, json.dumps({"stage": plan["stage"]}),
-                                 _now(), os.getpid()))
+                tx.conn.execute(
+                    "INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (
+                        cleanup_key,
+                        "cleanup",
+                        apply_id,
+                        json.dumps({"stage": plan["stage"]}),
+                        _now(),
+                        os.getpid(),
+                    ),
+                )
                 tx.emit(p.id, "applied", {"apply_id": apply_id, "generation": p.generation, "plan": plan})
             self._fault("committed")
             # 6. delete the old version (a crash here is finished at the next open)
@@ -1082,8 +1279,10 @@ class WorkshopStore:
         for d in plan["parent_dirs"]:
             os.makedirs(d, exist_ok=True)
         if not os.access(live_dir.parent, os.W_OK):
-            raise ApplyError(f"{live_dir.parent} is not writable: the new version is staged beside the skill "
-                             "folder and switched in by rename")
+            raise ApplyError(
+                f"{live_dir.parent} is not writable: the new version is staged beside the skill "
+                "folder and switched in by rename"
+            )
         snap: dict[str, tuple[int, int]] = {}
         if plan["kind"] == "update":
             self._check_before(plan, live_dir)
@@ -1112,8 +1311,9 @@ class WorkshopStore:
             self._check_before(plan, live_dir)
             exchange(live_dir, stage, prev)
             if _tree_stat(stage) != snap:  # edited between the copy and the switch: undo
-                raise ApplyError(f"{live_dir} changed while the apply was staged; nothing was changed, "
-                                 "try again")
+                raise ApplyError(
+                    f"{live_dir} changed while the apply was staged; nothing was changed, try again"
+                )
             self._check_before(plan, stage)
         else:
             if os.path.lexists(live_dir):
@@ -1201,12 +1401,17 @@ class WorkshopStore:
                 try:
                     self._cleanup(pid, plan["stage"])
                 except OSError as exc:
-                    self.notices.append(f"the previous version of an applied skill could not be deleted from "
-                                        f"{plan['stage']} yet: {exc}")
+                    self.notices.append(
+                        f"the previous version of an applied skill could not be deleted from "
+                        f"{plan['stage']} yet: {exc}"
+                    )
                 continue
             try:
-                problems = self._unswitch(plan) if op == "apply" and plan.get("mode") == "switch" \
+                problems = (
+                    self._unswitch(plan)
+                    if op == "apply" and plan.get("mode") == "switch"
                     else self._undo(plan)
+                )
             except (OSError, WorkshopError) as exc:
                 self.notices.append(f"an interrupted {op} of proposal {pid} could not be undone yet: {exc}")
                 continue
@@ -1215,9 +1420,14 @@ class WorkshopStore:
                 if op == "apply":
                     tx.emit(pid, "apply-interrupted", {"apply_id": apply_id, "problems": problems})
                 else:
-                    tx.emit(pid, "rolled-back", {"apply_id": apply_id, "interrupted": True, "problems": problems})
-            what = ("an apply of proposal {0} was interrupted; the skill was restored to its previous state"
-                    if op == "apply" else "a rollback of proposal {0} was interrupted; it was completed")
+                    tx.emit(
+                        pid, "rolled-back", {"apply_id": apply_id, "interrupted": True, "problems": problems}
+                    )
+            what = (
+                "an apply of proposal {0} was interrupted; the skill was restored to its previous state"
+                if op == "apply"
+                else "a rollback of proposal {0} was interrupted; it was completed"
+            )
             self.notices.append(what.format(pid) + (f" ({'; '.join(problems)})" if problems else ""))
 
     def recover(self) -> list[str]:
@@ -1247,19 +1457,32 @@ class WorkshopStore:
                     tx.emit(p.id, "reopened", {"was": p.state})
                 return self.get(p.id)
             if p.state != "applied" or not p.active_apply:
-                raise TransitionError(f"proposal {p.id} is {p.state}: only applied, rejected or quarantined "
-                                      "proposals can be rolled back", p.id, p.state)
+                raise TransitionError(
+                    f"proposal {p.id} is {p.state}: only applied, rejected or quarantined "
+                    "proposals can be rolled back",
+                    p.id,
+                    p.state,
+                )
             plan = p.active_apply["plan"]
             changed = [e["path"] for e in plan["entries"] if sha256_of(Path(e["path"])) != e["after"]]
             if changed and not force:
-                raise TransitionError(f"rollback of {p.id} refused: changed since the apply: {', '.join(changed)} "
-                                      "(use --force to restore the previous content anyway; the current content "
-                                      "is kept in the workshop store)", p.id, p.state)
+                raise TransitionError(
+                    f"rollback of {p.id} refused: changed since the apply: {', '.join(changed)} "
+                    "(use --force to restore the previous content anyway; the current content "
+                    "is kept in the workshop store)",
+                    p.id,
+                    p.state,
+                )
             apply_id = p.active_apply["apply_id"]
-            overwritten = {e["path"]: sha256_of(Path(e["path"])) for e in plan["entries"] if e["path"] in changed}
+            overwritten = {
+                e["path"]: sha256_of(Path(e["path"])) for e in plan["entries"] if e["path"] in changed
+            }
             with self._tx() as tx:
-                tx.conn.execute("INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
-                                " VALUES (?,?,?,?,?,?)", (p.id, "rollback", apply_id, json.dumps(plan), _now(), os.getpid()))
+                tx.conn.execute(
+                    "INSERT INTO journal(proposal_id, op, apply_id, plan, started_at, pid)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (p.id, "rollback", apply_id, json.dumps(plan), _now(), os.getpid()),
+                )
             self._fault("rollback-journal")
             try:
                 problems = self._undo(plan, force=force, step="restore")
@@ -1272,8 +1495,16 @@ class WorkshopStore:
                 raise ApplyError(f"rollback of {p.id} failed: {exc}; the applied version was kept") from exc
             with self._tx() as tx:
                 tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
-                tx.emit(p.id, "rolled-back", {"apply_id": apply_id, "forced": bool(force),
-                                              "overwritten": overwritten, "problems": problems})
+                tx.emit(
+                    p.id,
+                    "rolled-back",
+                    {
+                        "apply_id": apply_id,
+                        "forced": bool(force),
+                        "overwritten": overwritten,
+                        "problems": problems,
+                    },
+                )
             self._fault("rollback-committed")
         return self.get(p.id)
 
@@ -1293,6 +1524,7 @@ def _try_lock(fh) -> bool:
     except ImportError:  # pragma: no cover - Windows
         try:
             import msvcrt
+
             fh.seek(0)
             msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
             return True
@@ -1310,6 +1542,7 @@ def _unlock(fh) -> None:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         import msvcrt
+
         fh.seek(0)
         with contextlib.suppress(OSError):
             msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)

@@ -54,15 +54,30 @@ def to_prompt(skills: list[Skill]) -> str:
         return EMPTY
     lines = ["<available_skills>"]
     for s in skills:
-        lines += ["<skill>", "<name>", html.escape(s.name), "</name>", "<description>",
-                  html.escape(s.description or ""), "</description>", "<location>",
-                  html.escape(str(s.path)), "</location>", "</skill>"]
+        lines += [
+            "<skill>",
+            "<name>",
+            html.escape(s.name),
+            "</name>",
+            "<description>",
+            html.escape(s.description or ""),
+            "</description>",
+            "<location>",
+            html.escape(str(s.path)),
+            "</location>",
+            "</skill>",
+        ]
     lines.append("</available_skills>")
     return "\n".join(lines)
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any], client: str = CLIENT) -> ListingReport:
+def render(
+    skills: list[Skill],
+    env: Environment,
+    context_tokens: int | None,
+    options: dict[str, Any],
+    client: str = CLIENT,
+) -> ListingReport:
     """Render the reference listing; no budget; per-skill token guidance as info."""
     listed = [s for s in skills if (s.description or "").strip()]
     entries = []
@@ -71,23 +86,42 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         if (s.description or "").strip():
             entries.append(SkillListing(s.name, str(s.path), "full", d, d))
         else:
-            entries.append(SkillListing(s.name, str(s.path), "omitted", 0, 0,
-                                        "missing description: the client guide says skip it"))
+            entries.append(
+                SkillListing(
+                    s.name, str(s.path), "omitted", 0, 0, "missing description: the client guide says skip it"
+                )
+            )
     text = to_prompt(listed)
     info = []
     warnings = []
     if listed:
         per = estimate_tokens(text) / len(listed)
-        info.append(f"Catalog ≈ {estimate_tokens(text):,} tokens (est.), ≈ {per:.0f} per skill; the "
-                    f"spec suggests ~{TOKENS_PER_SKILL[0]}-{TOKENS_PER_SKILL[1]} tokens per skill.")
-        heavy = [s.name for s in listed
-                 if estimate_tokens(s.name + (s.description or "") + str(s.path)) + 20 > TOKENS_PER_SKILL[1]]
+        info.append(
+            f"Catalog ≈ {estimate_tokens(text):,} tokens (est.), ≈ {per:.0f} per skill; the "
+            f"spec suggests ~{TOKENS_PER_SKILL[0]}-{TOKENS_PER_SKILL[1]} tokens per skill."
+        )
+        heavy = [
+            s.name
+            for s in listed
+            if estimate_tokens(s.name + (s.description or "") + str(s.path)) + 20 > TOKENS_PER_SKILL[1]
+        ]
         if heavy:
-            info.append(f"{plural(len(heavy), 'skill')} {agree(len(heavy), 'exceeds', 'exceed')} "
-                        f"~{TOKENS_PER_SKILL[1]} tokens each in the "
-                        f"catalog (est.): {', '.join(heavy[:5])}" + (" …" if len(heavy) > 5 else ""))
+            info.append(
+                f"{plural(len(heavy), 'skill')} {agree(len(heavy), 'exceeds', 'exceed')} "
+                f"~{TOKENS_PER_SKILL[1]} tokens each in the "
+                f"catalog (est.): {', '.join(heavy[:5])}" + (" …" if len(heavy) > 5 else "")
+            )
     if len(listed) < len(skills):
-        warnings.append(f"{plural(len(skills) - len(listed), 'skill')} without a description "
-                        f"{agree(len(skills) - len(listed), 'is', 'are')} skipped.")
-    return ListingReport(client=client, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         skills=entries, warnings=warnings, info=info)
+        warnings.append(
+            f"{plural(len(skills) - len(listed), 'skill')} without a description "
+            f"{agree(len(skills) - len(listed), 'is', 'are')} skipped."
+        )
+    return ListingReport(
+        client=client,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
+        skills=entries,
+        warnings=warnings,
+        info=info,
+    )

@@ -38,15 +38,29 @@ class AgentSkillsProfile(CommonProfile):
     version_note = "agentskills/agentskills @69ef37e9 (specification.mdx, adding-skills-support.mdx)"
     client_version = "spec"
     collision = "higher-wins"
-    rules = WalkRules(max_depth=SCAN_DEPTH, min_depth=1, skip_dot=False, stop_at_skill=True,
-                      symlinks="follow", client="the agentskills client guide")
+    rules = WalkRules(
+        max_depth=SCAN_DEPTH,
+        min_depth=1,
+        skip_dot=False,
+        stop_at_skill=True,
+        symlinks="follow",
+        client="the agentskills client guide",
+    )
 
     def roots(self, env: Environment) -> list[Root]:
         guide = "adding-skills-support.mdx: recommended locations"
-        cond = None if env.trusted else "untrusted folder: project skills gated on folder trust (client guide)"
+        cond = (
+            None if env.trusted else "untrusted folder: project skills gated on folder trust (client guide)"
+        )
         out = [
-            self.make_root(env.workspace / ".agents" / "skills", "project", "project (.agents/skills)", guide,
-                           condition=cond, active=env.trusted),
+            self.make_root(
+                env.workspace / ".agents" / "skills",
+                "project",
+                "project (.agents/skills)",
+                guide,
+                condition=cond,
+                active=env.trusted,
+            ),
             self.make_root(env.home / ".agents" / "skills", "user", "user (~/.agents/skills)", guide),
         ]
         self.number(out)
@@ -76,8 +90,9 @@ class AgentSkillsProfile(CommonProfile):
         raw_name = data.get("name")
         name = raw_name.strip() if isinstance(raw_name, str) and raw_name.strip() else folder
         if not isinstance(desc, str) or not desc.strip():
-            return ReadResult(False, name=name, mode="failed", fields=data,
-                              reason="description missing or empty: skipped")
+            return ReadResult(
+                False, name=name, mode="failed", fields=data, reason="description missing or empty: skipped"
+            )
         warns = []
         if not isinstance(raw_name, str) or not raw_name.strip():
             warns.append("name missing: folder name used")

@@ -129,8 +129,13 @@ def _pattern(declared: list[str]) -> re.Pattern[str]:
     )
 
 
-def substitute_spans(body: str, args: str | None, skill_dir: Path | str, session_id: str = "",
-                     declared: list[str] | None = None) -> tuple[str, list[Substitution]]:
+def substitute_spans(
+    body: str,
+    args: str | None,
+    skill_dir: Path | str,
+    session_id: str = "",
+    declared: list[str] | None = None,
+) -> tuple[str, list[Substitution]]:
     """Apply Claude Code's substitutions to ``body`` (module docstring).
 
     Args:
@@ -178,7 +183,7 @@ def substitute_spans(body: str, args: str | None, skill_dir: Path | str, session
             kind = "variable" if m.group("var") else ("all" if m.group("all") is not None else "argument")
             if kind != "variable" and a:
                 replaced_argument = True
-        chunk = src[last:m.start()]
+        chunk = src[last : m.start()]
         out.append(chunk)
         length += len(chunk)
         spans.append(Substitution(length, length + len(val), m.group(0), val, kind))
@@ -194,8 +199,13 @@ def substitute_spans(body: str, args: str | None, skill_dir: Path | str, session
     return text, spans
 
 
-def substitute(body: str, args: str | None, skill_dir: Path | str, session_id: str = "",
-               declared: list[str] | None = None) -> str:
+def substitute(
+    body: str,
+    args: str | None,
+    skill_dir: Path | str,
+    session_id: str = "",
+    declared: list[str] | None = None,
+) -> str:
     """The delivered body only (see ``substitute_spans``).
 
     >>> substitute("\\nRun $0 then $ARGUMENTS[1].", "a 'b c'", "/s")

@@ -20,11 +20,19 @@ VERSION = "2.1.328"
 #: ``budget-80-short``, ``budget-300-short``).
 BUILTINS: dict[str, tuple[tuple[str, int, bool], ...]] = {
     "2.1.328": (
-        ("dataviz", 1436, True), ("update-config", 690, True), ("keybindings-help", 228, True),
-        ("code-review", 835, True), ("simplify", 176, True),
-        ("fewer-permission-prompts", 163, True), ("loop", 336, True), ("claude-api", 1157, True),
-        ("workflow-authoring", 230, True), ("run", 361, True), ("plugin-authoring", 255, True),
-        ("init", 59, False), ("security-review", 71, False),
+        ("dataviz", 1436, True),
+        ("update-config", 690, True),
+        ("keybindings-help", 228, True),
+        ("code-review", 835, True),
+        ("simplify", 176, True),
+        ("fewer-permission-prompts", 163, True),
+        ("loop", 336, True),
+        ("claude-api", 1157, True),
+        ("workflow-authoring", 230, True),
+        ("run", 361, True),
+        ("plugin-authoring", 255, True),
+        ("init", 59, False),
+        ("security-review", 71, False),
     ),
 }
 

@@ -18,21 +18,85 @@ from __future__ import annotations
 CHECKED_ON = "Claude Code 2.1.328"
 
 #: Built-in command names on Claude Code 2.1.328 (see the module docstring for how they were found).
-BUILTIN_COMMANDS: frozenset[str] = frozenset({
-    "add-dir", "agents", "bashes", "batch", "btw", "bug", "chrome", "clear", "code-review", "compact",
-    "config", "context", "copy", "cost", "debug", "desktop", "doctor", "effort", "exit", "export",
-    "extra-usage", "fast", "feedback", "help", "hooks", "ide", "init", "insights",
-    "install-github-app", "keybindings", "login", "logout", "loop", "mcp", "memory", "mobile", "model",
-    "output-style", "passes", "permissions", "plan", "plugin", "privacy-settings", "release-notes",
-    "remote-control", "rename", "resume", "review", "rewind", "sandbox", "security-review", "simplify",
-    "skills", "stats", "status", "statusline", "tasks", "teleport", "terminal-setup", "theme",
-    "upgrade", "usage", "vim",
-})
+BUILTIN_COMMANDS: frozenset[str] = frozenset(
+    {
+        "add-dir",
+        "agents",
+        "bashes",
+        "batch",
+        "btw",
+        "bug",
+        "chrome",
+        "clear",
+        "code-review",
+        "compact",
+        "config",
+        "context",
+        "copy",
+        "cost",
+        "debug",
+        "desktop",
+        "doctor",
+        "effort",
+        "exit",
+        "export",
+        "extra-usage",
+        "fast",
+        "feedback",
+        "help",
+        "hooks",
+        "ide",
+        "init",
+        "insights",
+        "install-github-app",
+        "keybindings",
+        "login",
+        "logout",
+        "loop",
+        "mcp",
+        "memory",
+        "mobile",
+        "model",
+        "output-style",
+        "passes",
+        "permissions",
+        "plan",
+        "plugin",
+        "privacy-settings",
+        "release-notes",
+        "remote-control",
+        "rename",
+        "resume",
+        "review",
+        "rewind",
+        "sandbox",
+        "security-review",
+        "simplify",
+        "skills",
+        "stats",
+        "status",
+        "statusline",
+        "tasks",
+        "teleport",
+        "terminal-setup",
+        "theme",
+        "upgrade",
+        "usage",
+        "vim",
+    }
+)
 
 #: Names probed on 2.1.328 that are *not* built in (passed to the model as text): the probe's controls.
-NOT_BUILTIN_PROBED: frozenset[str] = frozenset({
-    "pr-comments", "todos", "migrate-installer", "files", "agents-md", "frobnicate",
-})
+NOT_BUILTIN_PROBED: frozenset[str] = frozenset(
+    {
+        "pr-comments",
+        "todos",
+        "migrate-installer",
+        "files",
+        "agents-md",
+        "frobnicate",
+    }
+)
 
 
 def collides(name: str) -> bool:

@@ -63,10 +63,11 @@ ELLIPSIS = "…"
 ENV_BUDGET = "SLASH_COMMAND_TOOL_CHAR_BUDGET"
 #: Our own one-line wording for the note Claude Code appends when it shortened the list
 #: (chat-loop.md 2.1 quotes only its start). OUR PARAPHRASE, not Claude Code's text; unverified.
-SHORTENED_NOTE = ("(This list was shortened to fit: a description ending in … was cut there, "
-                  "and a skill shown by name only has no description here.)")
-PLACEMENT = ("user turn: a <system-reminder> attachment (not the system prompt); the text below "
-             "is its content")
+SHORTENED_NOTE = (
+    "(This list was shortened to fit: a description ending in … was cut there, "
+    "and a skill shown by name only has no description here.)"
+)
+PLACEMENT = "user turn: a <system-reminder> attachment (not the system prompt); the text below is its content"
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:
@@ -97,10 +98,13 @@ def entry_labels(skills: list[Skill]) -> list[str]:
     seen: set[str] = set()
     out = []
     for s in skills:
-        declared = (js_string(s.fields.get("name")) if s.parse_mode in ("strict", "fallback")
-                    else None)
-        if declared and declared != s.name and not any(c.isspace() for c in declared) \
-                and declared not in seen:
+        declared = js_string(s.fields.get("name")) if s.parse_mode in ("strict", "fallback") else None
+        if (
+            declared
+            and declared != s.name
+            and not any(c.isspace() for c in declared)
+            and declared not in seen
+        ):
             seen.add(declared)
             out.append(f"{s.name} ({declared})")
         else:
@@ -118,8 +122,9 @@ def _parse_int(v: str | None) -> int | None:
     return n if n > 0 else None
 
 
-def char_budget(env: Environment | None, context_tokens: int | None,
-                options: dict[str, Any] | None = None) -> tuple[int, str]:
+def char_budget(
+    env: Environment | None, context_tokens: int | None, options: dict[str, Any] | None = None
+) -> tuple[int, str]:
     """(budget in chars, how it was derived). See the module docstring for the rule."""
     options = options or {}
     if options.get("char_budget"):
@@ -130,8 +135,11 @@ def char_budget(env: Environment | None, context_tokens: int | None,
     frac = float(options.get("budget_fraction", DEFAULT_FRACTION))
     ctx = context_tokens if context_tokens else DEFAULT_CONTEXT
     n = max(1, math.floor(ctx * CHARS_PER_TOKEN * frac))
-    how = (f"{ctx:,} tokens × 4 chars/token × {frac:g}" if context_tokens
-           else f"context unknown: default {DEFAULT_CONTEXT:,} × 4 × {frac:g} = 8,000-char fallback")
+    how = (
+        f"{ctx:,} tokens × 4 chars/token × {frac:g}"
+        if context_tokens
+        else f"context unknown: default {DEFAULT_CONTEXT:,} × 4 × {frac:g} = 8,000-char fallback"
+    )
     return n, how
 
 
@@ -147,10 +155,13 @@ def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str, bool]
     facts = {n: (length, pinned) for n, length, pinned in BUILTINS.get(VERSION, ())}
     captured = client_texts(options)["builtins"]
     if captured:
-        return [(b["name"], b.get("description") or "", facts.get(b["name"], (0, False))[1])
-                for b in captured], True
-    return [(n, placeholder(f"Claude Code {VERSION} built-in '{n}', {length} chars", length), pinned)
-            for n, length, pinned in BUILTINS.get(VERSION, ())], False
+        return [
+            (b["name"], b.get("description") or "", facts.get(b["name"], (0, False))[1]) for b in captured
+        ], True
+    return [
+        (n, placeholder(f"Claude Code {VERSION} built-in '{n}', {length} chars", length), pinned)
+        for n, length, pinned in BUILTINS.get(VERSION, ())
+    ], False
 
 
 def _cut(text: str, max_desc: int) -> tuple[str, bool]:
@@ -159,8 +170,9 @@ def _cut(text: str, max_desc: int) -> tuple[str, bool]:
     return text, False
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render Claude Code's listing for ``skills`` (already in listing order), built-ins after.
 
     Budget (checked on Claude Code 2.1.328 by the lab: ``budget-*``): every entry starts as
@@ -176,23 +188,28 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
     builtins, captured = builtin_entries(options)
     assumptions = [f"Budget = {how} = {limit:,} chars."]
     if builtins and not captured:
-        assumptions.append(f"Claude Code {VERSION}'s {len(builtins)} built-in skills are shown as "
-                           "placeholders of their real lengths (capture the installed client for "
-                           "their texts).")
+        assumptions.append(
+            f"Claude Code {VERSION}'s {len(builtins)} built-in skills are shown as "
+            "placeholders of their real lengths (capture the installed client for "
+            "their texts)."
+        )
     labels = entry_labels(skills) + [n for n, _, _ in builtins]
     texts = [entry_description(s) for s in skills] + [t for _, t, _ in builtins]
     pinned = [False] * len(skills) + [p for _, _, p in builtins]
-    forced = [str(s.flags.get("skill_override", "")) == "name-only" for s in skills] \
-        + [False] * len(builtins)
+    forced = [str(s.flags.get("skill_override", "")) == "name-only" for s in skills] + [False] * len(builtins)
     shown, cut = zip(*(_cut(t, max_desc) for t in texts)) if texts else ((), ())
     name_cost = [entry_cost(lab, "") for lab in labels]
-    full_cost = [entry_cost(lab, shown[i]) if shown[i] and not forced[i] else name_cost[i]
-                 for i, lab in enumerate(labels)]
+    full_cost = [
+        entry_cost(lab, shown[i]) if shown[i] and not forced[i] else name_cost[i]
+        for i, lab in enumerate(labels)
+    ]
     granted = [pinned[i] for i in range(len(labels))]
     used = sum(full_cost[i] if granted[i] else name_cost[i] for i in range(len(labels)))
     mu = {name: k for k, name in enumerate(env.most_used or [])}
-    order = sorted(range(len(labels)), key=lambda i: (0, mu[skills[i].name])
-                   if i < len(skills) and skills[i].name in mu else (1, i))
+    order = sorted(
+        range(len(labels)),
+        key=lambda i: (0, mu[skills[i].name]) if i < len(skills) and skills[i].name in mu else (1, i),
+    )
     for i in order:
         if granted[i] or full_cost[i] == name_cost[i]:
             granted[i] = granted[i] or full_cost[i] == name_cost[i]
@@ -208,22 +225,33 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         if granted[i] and shown[i] and not forced[i]:
             lines.append(f"- {lab}: {shown[i]}")
             state = "truncated" if cut[i] else "full"
-            sl = SkillListing(lab.split(" ")[0], "", state, d_chars,
-                              max(0, max_desc - 1) if cut[i] else d_chars,
-                              f"cut at {max_desc:,} chars (per-entry cap)" if cut[i] else "")
+            sl = SkillListing(
+                lab.split(" ")[0],
+                "",
+                state,
+                d_chars,
+                max(0, max_desc - 1) if cut[i] else d_chars,
+                f"cut at {max_desc:,} chars (per-entry cap)" if cut[i] else "",
+            )
         else:
             lines.append(f"- {lab}")
-            note = ("no description" if d_chars == 0 else "skillOverrides: name-only" if forced[i]
-                    else "description dropped (over budget)")
-            sl = SkillListing(lab.split(" ")[0], "", "full" if d_chars == 0 else "name-only",
-                              d_chars, 0, note)
+            note = (
+                "no description"
+                if d_chars == 0
+                else "skillOverrides: name-only"
+                if forced[i]
+                else "description dropped (over budget)"
+            )
+            sl = SkillListing(
+                lab.split(" ")[0], "", "full" if d_chars == 0 else "name-only", d_chars, 0, note
+            )
         if i < len(skills):
             sl.path = str(skills[i].path)
             entries.append(sl)
         else:
             sl.path = "<built-in>"
             entries.append(sl)
-    user, builtin_rows = entries[:len(skills)], entries[len(skills):]
+    user, builtin_rows = entries[: len(skills)], entries[len(skills) :]
     text = HEADER + "\n\n" + "\n".join(lines) if lines else ""
     warnings: list[str] = []
     dropped = [e for e, f in zip(user, forced) if e.state == "name-only" and not f]
@@ -235,15 +263,28 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
             f"Skill listing is over budget: {len(dropped)} of your descriptions dropped ({names}"
             f"{more}); the full listing needs {total_full:,} chars, the budget at "
             f"{ctx_label(context_tokens)} is {limit:,} (built-ins included). Shorten descriptions "
-            f"or raise {ENV_BUDGET}/skillListingBudgetFraction.")
+            f"or raise {ENV_BUDGET}/skillListingBudgetFraction."
+        )
     if used > limit:
-        warnings.append(f"Even names only ({used:,} chars) exceed the {limit:,}-char budget; "
-                        "Claude Code still lists every name, so the listing is over budget.")
+        warnings.append(
+            f"Even names only ({used:,} chars) exceed the {limit:,}-char budget; "
+            "Claude Code still lists every name, so the listing is over budget."
+        )
     return ListingReport(
-        client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-        budget_unit="chars", budget_limit=limit, budget_used=used, skills=user,
-        warnings=warnings, assumptions=assumptions, verified=True, builtins=builtin_rows,
-        client_version=VERSION)
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
+        budget_unit="chars",
+        budget_limit=limit,
+        budget_used=used,
+        skills=user,
+        warnings=warnings,
+        assumptions=assumptions,
+        verified=True,
+        builtins=builtin_rows,
+        client_version=VERSION,
+    )
 
 
 def entry_cost(label: str, text: str) -> int:

@@ -56,6 +56,7 @@ __all__ = ["LOADER", "split_args", "substitute", "substitute_spans"]
 def _declared(skill: Any) -> list[str]:
     return declared_arguments((getattr(skill, "fields", None) or {}).get("arguments"))
 
+
 class ClaudeCodeLoader(Loader):
     def wrap_listing(self, text: str) -> str:
         t = text.strip("\n")
@@ -67,16 +68,20 @@ class ClaudeCodeLoader(Loader):
         schema = {
             "type": "object",
             "properties": {
-                "skill": {"type": "string",
-                          "description": "Exact name of a skill from the skills listing (no leading slash)."},
+                "skill": {
+                    "type": "string",
+                    "description": "Exact name of a skill from the skills listing (no leading slash).",
+                },
                 "args": {"type": "string", "description": "Arguments for the skill, if any."},
             },
             "required": ["skill"],
         }
-        desc = ("Run one of the skills named in the skills listing (a system-reminder in the "
-                "conversation). When a listed skill fits the user's task, call this first with its "
-                "exact name; the skill's instructions then appear in the conversation. Do not "
-                "invent names.")
+        desc = (
+            "Run one of the skills named in the skills listing (a system-reminder in the "
+            "conversation). When a listed skill fits the user's task, call this first with its "
+            "exact name; the skill's instructions then appear in the conversation. Do not "
+            "invent names."
+        )
         return [ToolSpec("Skill", desc, schema, self._load)]
 
     def read_tool(self) -> ToolSpec:
@@ -90,8 +95,9 @@ class ClaudeCodeLoader(Loader):
         skill = find_listed(ctx.skills, name)
         if skill is None:
             names = ", ".join(s.name for s in ctx.skills) or "(none)"
-            return ToolOutcome(f"Unknown skill: {name}. Available skills: {names}", is_error=True,
-                               resolved=str(name))
+            return ToolOutcome(
+                f"Unknown skill: {name}. Available skills: {names}", is_error=True, resolved=str(name)
+            )
         raw = current_body(skill)
         injections = find_injections(raw)
         body, spans = substitute_spans(raw, args, skill.dir, ctx.session_id, _declared(skill))
@@ -99,35 +105,67 @@ class ClaudeCodeLoader(Loader):
         text = head + body
         events: list[dict] = []
         if spans:
-            events.append({"type": "substitution", "skill": skill.name, "args": args,
-                           "checked_on": CHECKED_ON, "text": text,
-                           "spans": [{"start": len(head) + sp.start, "end": len(head) + sp.end,
-                                      "placeholder": sp.placeholder, "value": sp.value,
-                                      "kind": sp.kind} for sp in spans]})
+            events.append(
+                {
+                    "type": "substitution",
+                    "skill": skill.name,
+                    "args": args,
+                    "checked_on": CHECKED_ON,
+                    "text": text,
+                    "spans": [
+                        {
+                            "start": len(head) + sp.start,
+                            "end": len(head) + sp.end,
+                            "placeholder": sp.placeholder,
+                            "value": sp.value,
+                            "kind": sp.kind,
+                        }
+                        for sp in spans
+                    ],
+                }
+            )
         notes = [f"body delivered as a separate user-turn block after the tool_result ({CHECKED_ON})"]
         if spans:
-            notes.append(f"{plural(len(spans), 'substitution')} in the body: "
-                         + ", ".join(f"{sp.placeholder or 'ARGUMENTS:'}→{sp.value[:20]!r}"
-                                     for sp in spans[:6]))
+            notes.append(
+                f"{plural(len(spans), 'substitution')} in the body: "
+                + ", ".join(f"{sp.placeholder or 'ARGUMENTS:'}→{sp.value[:20]!r}" for sp in spans[:6])
+            )
         if injections:
             notes.append(f"{plural(len(injections), '!`command` injection')} left unrun")
         fork = (getattr(skill, "fields", None) or {}).get("context") == "fork"
         if fork and ctx.subagent is not None:
             agent = (getattr(skill, "fields", None) or {}).get("agent")
             ev = ctx.subagent(text, {"skill": skill.name, "agent": agent if isinstance(agent, str) else None})
-            notes.append("context: fork — the body ran as a subagent that does not see this "
-                         "conversation; only its final text comes back")
+            notes.append(
+                "context: fork — the body ran as a subagent that does not see this "
+                "conversation; only its final text comes back"
+            )
             result = ev.get("text") or ""
             if ev.get("error"):
                 result = f"(the subagent failed: {ev['error']})"
-            return ToolOutcome(f'Skill "{skill.name}" completed (forked execution).\n\nResult:\n{result}',
-                               skill=skill.name, skill_path=str(skill.path), resolved=skill.name,
-                               body_chars=len(text), injections=injections, args=args, notes=notes,
-                               events=events + [ev])
-        return ToolOutcome(f"Launching skill: {skill.name}", skill=skill.name, skill_path=str(skill.path),
-                           resolved=skill.name, body_chars=len(text),
-                           extra_blocks=[{"type": "text", "text": text}], injections=injections,
-                           args=args, notes=notes, events=events)
+            return ToolOutcome(
+                f'Skill "{skill.name}" completed (forked execution).\n\nResult:\n{result}',
+                skill=skill.name,
+                skill_path=str(skill.path),
+                resolved=skill.name,
+                body_chars=len(text),
+                injections=injections,
+                args=args,
+                notes=notes,
+                events=events + [ev],
+            )
+        return ToolOutcome(
+            f"Launching skill: {skill.name}",
+            skill=skill.name,
+            skill_path=str(skill.path),
+            resolved=skill.name,
+            body_chars=len(text),
+            extra_blocks=[{"type": "text", "text": text}],
+            injections=injections,
+            args=args,
+            notes=notes,
+            events=events,
+        )
 
 
 LOADER = ClaudeCodeLoader(
@@ -136,6 +174,6 @@ LOADER = ClaudeCodeLoader(
     placement_note="a <system-reminder> block at the start of the first user turn",
     load_tool="Skill",
     source="clients.md §1 (Claude Code 2.1.x; Piebald-AI/claude-code-system-prompts "
-           "tool-description-invoke-skill.md; code.claude.com/docs/en/skills)",
+    "tool-description-invoke-skill.md; code.claude.com/docs/en/skills)",
     unverified=["exact listing line template"],
 )

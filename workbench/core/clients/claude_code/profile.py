@@ -52,8 +52,9 @@ MANAGED_DIRS = {
 #: only say "subdirectories").
 NESTED_SEARCH_DEPTH = 6
 
-DROPPED_UNVERIFIED = ("description fallback = first body line (/doctor prompt, v2.1.233); "
-                      "the docs say 'first paragraph'")
+DROPPED_UNVERIFIED = (
+    "description fallback = first body line (/doctor prompt, v2.1.233); the docs say 'first paragraph'"
+)
 
 
 def _first_text_line(sf: SkillFile) -> str:
@@ -116,8 +117,7 @@ class ClaudeCodeProfile(CommonProfile):
     client_version = "2.1.328"  # lab: tests/conformance (pinned version)
     lab_checked = True
     collision = "higher-wins"
-    rules = WalkRules(max_depth=1, min_depth=1, skip_dot=False, symlinks="follow",
-                      client="Claude Code")
+    rules = WalkRules(max_depth=1, min_depth=1, skip_dot=False, symlinks="follow", client="Claude Code")
 
     # -- roots -------------------------------------------------------------------------
     def config_dir(self, env: Environment) -> Path:
@@ -129,16 +129,33 @@ class ClaudeCodeProfile(CommonProfile):
         cfg = self.config_dir(env)
         out: list[Root] = []
         mdir = MANAGED_DIRS.get(env.os_name, MANAGED_DIRS["linux"])
-        out.append(self.make_root(mdir / ".claude" / "skills", "managed",
-                                  f"managed ({mdir}/.claude/skills)",
-                                  "code.claude.com/docs/en/skills: Enterprise > Personal > Project; "
-                                  "managed path unverified", verified=False))
-        out.append(self.make_root(cfg / "skills", "user", "personal (~/.claude/skills)",
-                                  "code.claude.com/docs/en/skills: Personal ~/.claude/skills/<name>/SKILL.md",
-                                  verified=not env.getenv("CLAUDE_CONFIG_DIR")))
+        out.append(
+            self.make_root(
+                mdir / ".claude" / "skills",
+                "managed",
+                f"managed ({mdir}/.claude/skills)",
+                "code.claude.com/docs/en/skills: Enterprise > Personal > Project; managed path unverified",
+                verified=False,
+            )
+        )
+        out.append(
+            self.make_root(
+                cfg / "skills",
+                "user",
+                "personal (~/.claude/skills)",
+                "code.claude.com/docs/en/skills: Personal ~/.claude/skills/<name>/SKILL.md",
+                verified=not env.getenv("CLAUDE_CONFIG_DIR"),
+            )
+        )
         cwd = env.cwd or env.workspace
-        out.append(self.make_root(cwd / ".claude" / "skills", "project", "project (.claude/skills)",
-                                  "code.claude.com/docs/en/skills: Project .claude/skills/<name>/SKILL.md"))
+        out.append(
+            self.make_root(
+                cwd / ".claude" / "skills",
+                "project",
+                "project (.claude/skills)",
+                "code.claude.com/docs/en/skills: Project .claude/skills/<name>/SKILL.md",
+            )
+        )
         out.extend(self._plugin_roots(cfg))
         out.extend(self._nested_roots(cwd, env))
         self.number(out)
@@ -159,10 +176,17 @@ class ClaudeCodeProfile(CommonProfile):
             if manifest.is_file():
                 data = load_json_file(manifest) or {}
                 ns = data.get("name") if isinstance(data.get("name"), str) else d.name
-                out.append(self.make_root(d / "skills", "plugin", f"plugin {ns} ({d}/skills)",
-                                          "code.claude.com/docs/en/skills: plugin skills are namespaced "
-                                          "plugin-name:skill-name; install location unverified",
-                                          verified=False, namespace=ns))
+                out.append(
+                    self.make_root(
+                        d / "skills",
+                        "plugin",
+                        f"plugin {ns} ({d}/skills)",
+                        "code.claude.com/docs/en/skills: plugin skills are namespaced "
+                        "plugin-name:skill-name; install location unverified",
+                        verified=False,
+                        namespace=ns,
+                    )
+                )
                 continue
             if depth >= 5:
                 continue
@@ -198,13 +222,22 @@ class ClaudeCodeProfile(CommonProfile):
                         pkg = Path(d)
                         rel = pkg.relative_to(cwd).as_posix()
                         active = any(t == pkg or pkg in t.parents for t in env.touched)
-                        out.append(self.make_root(
-                            pkg / ".claude" / "skills", "nested", f"nested ({rel}/.claude/skills)",
-                            "code.claude.com/docs/en/skills: nested .claude/skills discovered when "
-                            "working with files under that subdirectory",
-                            condition=(None if active else
-                                       f"nested root of {rel}/: discovered once a file under {rel}/ is touched"),
-                            active=active, namespace=None))
+                        out.append(
+                            self.make_root(
+                                pkg / ".claude" / "skills",
+                                "nested",
+                                f"nested ({rel}/.claude/skills)",
+                                "code.claude.com/docs/en/skills: nested .claude/skills discovered when "
+                                "working with files under that subdirectory",
+                                condition=(
+                                    None
+                                    if active
+                                    else f"nested root of {rel}/: discovered once a file under {rel}/ is touched"
+                                ),
+                                active=active,
+                                namespace=None,
+                            )
+                        )
                     continue
                 if name.startswith(".") or name in ("node_modules",) or depth + 1 > NESTED_SEARCH_DEPTH:
                     continue
@@ -234,8 +267,11 @@ class ClaudeCodeProfile(CommonProfile):
         retried = retry_quoted(sf.frontmatter) if sf.state == "yaml-error" else None
         if sf.ok or sf.state == "empty" or retried is not None:
             data = (sf.data if retried is None else retried) or {}
-            notes = [] if retried is None else [
-                "strict YAML fails; Claude Code's retry with quoted values reads it"]
+            notes = (
+                []
+                if retried is None
+                else ["strict YAML fails; Claude Code's retry with quoted values reads it"]
+            )
             declared = js_string(data.get("name"))
             if declared and declared != folder:
                 notes.append(f"name {declared!r} is shown beside the folder name {folder!r}")
@@ -248,18 +284,29 @@ class ClaudeCodeProfile(CommonProfile):
                     notes.append("no description: the body's first paragraph is used")
                 description = collapse_ws(sf.first_body_paragraph())
             when = data.get("when_to_use")
-            return ReadResult(True, name=folder, description=description,
-                              when_to_use=when if isinstance(when, str) else None,
-                              fields=dict(data), mode="strict" if retried is None else "fallback",
-                              note="; ".join(notes), unverified=unv)
+            return ReadResult(
+                True,
+                name=folder,
+                description=description,
+                when_to_use=when if isinstance(when, str) else None,
+                fields=dict(data),
+                mode="strict" if retried is None else "fallback",
+                note="; ".join(notes),
+                unverified=unv,
+            )
         # no-frontmatter, unclosed, yaml-error, not-mapping: every field dropped
         what = {"no-frontmatter": "no frontmatter"}.get(sf.state, sf.message or sf.state)
         unv.append(DROPPED_UNVERIFIED)
-        return ReadResult(True, name=folder, description=_first_text_line(sf), fields={},
-                          mode="dropped",
-                          note=f"{what}: every field dropped; name from the folder, description "
-                               f"from the first body line (nothing warns)",
-                          unverified=unv)
+        return ReadResult(
+            True,
+            name=folder,
+            description=_first_text_line(sf),
+            fields={},
+            mode="dropped",
+            note=f"{what}: every field dropped; name from the folder, description "
+            f"from the first body line (nothing warns)",
+            unverified=unv,
+        )
 
     # -- gating ------------------------------------------------------------------------
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
@@ -270,8 +317,10 @@ class ClaudeCodeProfile(CommonProfile):
         if f.get("user-invocable") is False:
             skill.flags["user_invocable"] = False
         if f.get("disable-model-invocation") is True:
-            return ("hidden", "disable-model-invocation: true: not listed for the model (user-only /"
-                    f"{skill.name})")
+            return (
+                "hidden",
+                f"disable-model-invocation: true: not listed for the model (user-only /{skill.name})",
+            )
         paths = f.get("paths")
         if isinstance(paths, str):
             paths = [p.strip() for p in paths.split(",") if p.strip()]
@@ -294,8 +343,13 @@ class ClaudeCodeProfile(CommonProfile):
                     continue
                 if spec.match_file(rel):
                     return None
-            return ("conditional", "paths: activates once a file matching "
-                    + ", ".join(pats[:4]) + (" …" if len(pats) > 4 else "") + " is touched")
+            return (
+                "conditional",
+                "paths: activates once a file matching "
+                + ", ".join(pats[:4])
+                + (" …" if len(pats) > 4 else "")
+                + " is touched",
+            )
         return None
 
     # -- collisions --------------------------------------------------------------------
@@ -320,8 +374,9 @@ class ClaudeCodeProfile(CommonProfile):
                     rel = pkg.name
                 s.flags["unscoped_name"] = s.name
                 s.name = f"{rel}:{s.name}"
-                s.reason = (s.reason + "; " if s.reason else "") + \
-                    f"name clashes, so it is exposed as {s.name}"
+                s.reason = (
+                    s.reason + "; " if s.reason else ""
+                ) + f"name clashes, so it is exposed as {s.name}"
 
 
 PROFILE = ClaudeCodeProfile()

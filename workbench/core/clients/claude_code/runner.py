@@ -68,17 +68,20 @@ class ClaudeCodeRunner(ClientRunner):
                 text = block.get("text") if isinstance(block, dict) else None
                 if not isinstance(text, str) or not text.startswith(REMINDER_OPEN + HEADER):
                     continue
-                listing = text[len(REMINDER_OPEN):]
+                listing = text[len(REMINDER_OPEN) :]
                 if listing.endswith(REMINDER_CLOSE):
-                    listing = listing[:-len(REMINDER_CLOSE)]
+                    listing = listing[: -len(REMINDER_CLOSE)]
                 entries = parse_entries(listing)
                 names = [n for n, _ in entries]
                 builtins = builtin_tail(entries, self.version)
                 return Extracted(
                     listing=listing,
                     placement=Placement("user", mi, bi, "a <system-reminder> text block"),
-                    skills=names, tool=tool, builtins=[n for n, _ in builtins],
-                    client_texts=captured_texts(listing, self.version))
+                    skills=names,
+                    tool=tool,
+                    builtins=[n for n, _ in builtins],
+                    client_texts=captured_texts(listing, self.version),
+                )
         return Extracted(None, None, tool=tool)
 
 

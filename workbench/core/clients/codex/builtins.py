@@ -11,6 +11,5 @@ from __future__ import annotations
 
 #: Client version -> system skills in listing order: (name, description length in chars).
 BUILTINS: dict[str, tuple[tuple[str, int], ...]] = {
-    "0.169.0": (("imagegen", 570), ("openai-docs", 624), ("skill-creator", 106),
-                ("skill-installer", 225)),
+    "0.169.0": (("imagegen", 570), ("openai-docs", 624), ("skill-creator", 106), ("skill-installer", 225)),
 }

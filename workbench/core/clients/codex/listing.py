@@ -71,16 +71,29 @@ CLOSE_TAG = "</skills_instructions>"
 PROSE_LENGTHS = {"0.169.0": {"intro": 261}}
 
 WARN_REMOVED_PREFIX = "Exceeded skills context budget. All skill descriptions were removed and"
-WARN_SHORTENED = ("Skill descriptions were shortened to fit the skills context budget. Codex can "
-                  "still see every skill, but some descriptions are shorter. Disable unused skills "
-                  "or plugins to leave more room for the rest.")
-WARN_SHORTENED_PCT = ("Skill descriptions were shortened to fit the 2% skills context budget. Codex "
-                      "can still see every skill, but some descriptions are shorter. Disable unused "
-                      "skills or plugins to leave more room for the rest.")
+WARN_SHORTENED = (
+    "Skill descriptions were shortened to fit the skills context budget. Codex can "
+    "still see every skill, but some descriptions are shorter. Disable unused skills "
+    "or plugins to leave more room for the rest."
+)
+WARN_SHORTENED_PCT = (
+    "Skill descriptions were shortened to fit the 2% skills context budget. Codex "
+    "can still see every skill, but some descriptions are shorter. Disable unused "
+    "skills or plugins to leave more room for the rest."
+)
 PLACEMENT = "developer-role message <skills_instructions> (added to the model instructions)"
 
-_SCOPE_RANK = {"system": 0, "bundled": 0, "admin": 1, "managed": 1, "project": 2, "nested": 2,
-               "user": 3, "plugin": 3, "extra": 3}
+_SCOPE_RANK = {
+    "system": 0,
+    "bundled": 0,
+    "admin": 1,
+    "managed": 1,
+    "project": 2,
+    "nested": 2,
+    "user": 3,
+    "plugin": 3,
+    "extra": 3,
+}
 
 
 def scope_rank(skill: Skill) -> int:
@@ -97,6 +110,7 @@ def codex_path(p: Path | str) -> str:
 
 
 # -- budget -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -164,7 +178,9 @@ class _Line:
         if n <= 0:
             return 0
         min_cost = budget.cost_counts(self.min_chars, self.min_bytes)
-        return budget.cost_counts(self.min_chars + n + 1, self.min_bytes + self.prefix_bytes(n) + 1) - min_cost
+        return (
+            budget.cost_counts(self.min_chars + n + 1, self.min_bytes + self.prefix_bytes(n) + 1) - min_cost
+        )
 
     def full_cost(self, budget: Budget) -> int:
         return budget.cost(self.render() + "\n")
@@ -234,8 +250,16 @@ def _plan(budget: Budget, lines: list[_Line], root_lines: list[str], table_cost:
     limit = budget.limit
     full = [ln.full_cost(budget) for ln in lines]
     if sum(full) <= limit:
-        return _Plan([ln.render() for ln in lines], [ln.desc_len for ln in lines], len(lines), 0, 0,
-                     root_lines, "a", sum(full) + table_cost)
+        return _Plan(
+            [ln.render() for ln in lines],
+            [ln.desc_len for ln in lines],
+            len(lines),
+            0,
+            0,
+            root_lines,
+            "a",
+            sum(full) + table_cost,
+        )
     mins = [ln.min_cost(budget) for ln in lines]
     if sum(mins) <= limit:
         alloc = _allocate(budget, lines, limit - sum(mins))
@@ -271,8 +295,7 @@ class _Item:
     skill: Skill | None = None
 
 
-def builtin_items(skills: list[Skill], env: Environment, options: dict[str, Any]
-                  ) -> tuple[list[_Item], bool]:
+def builtin_items(skills: list[Skill], env: Environment, options: dict[str, Any]) -> tuple[list[_Item], bool]:
     """Codex's system skills not already scanned (``$CODEX_HOME/skills/.system``), with their
     texts from ``client_texts`` or placeholders of the stored lengths; and whether all are real."""
     from workbench.core.clients.codex.profile import CLIENT_VERSION, PROFILE
@@ -281,8 +304,9 @@ def builtin_items(skills: list[Skill], env: Environment, options: dict[str, Any]
     root = codex_path(sysroot)
     prec = next((r.precedence for r in PROFILE.roots(env) if r.path == sysroot), 0)
     have = {s.name for s in skills if s.root.scope == "system"}
-    captured = {str(b.get("name", "")): str(b.get("description", ""))
-                for b in client_texts(options)["builtins"]}
+    captured = {
+        str(b.get("name", "")): str(b.get("description", "")) for b in client_texts(options)["builtins"]
+    }
     out = []
     real = True
     for name, length in BUILTINS.get(CLIENT_VERSION, ()):
@@ -300,18 +324,19 @@ def intro(options: dict[str, Any]) -> tuple[str, bool]:
     got = client_texts(options)["prose"].get("intro")
     if isinstance(got, str):
         return got, True
-    return placeholder("Codex intro: what a skill is, how entries are written",
-                       PROSE_LENGTHS[_version()]["intro"]), False
+    return placeholder(
+        "Codex intro: what a skill is, how entries are written", PROSE_LENGTHS[_version()]["intro"]
+    ), False
 
 
 def _with_body(skill_lines: list[str], root_lines: list[str], intro_text: str) -> str:
-    parts = ["## Skills", intro_text, "### Skill roots", *root_lines, "### Available skills",
-             *skill_lines]
+    parts = ["## Skills", intro_text, "### Skill roots", *root_lines, "### Available skills", *skill_lines]
     return OPEN_TAG + "\n" + "\n".join(parts) + "\n" + CLOSE_TAG
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render Codex's listing for ``skills`` (already in listing order, see ``listing_order``)
     plus its system skills (first, System scope).
 
@@ -325,23 +350,42 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         budget = Budget("chars", int(options["budget_chars"]))
     assumptions: list[str] = []
     if budget.unit == "tokens":
-        assumptions.append("Codex counts tokens as ceil(UTF-8 bytes / 4) per line (its own "
-                           "estimate, not a tokenizer).")
+        assumptions.append(
+            "Codex counts tokens as ceil(UTF-8 bytes / 4) per line (its own estimate, not a tokenizer)."
+        )
     system, real = builtin_items(skills, env, options) if options.get("builtins", True) else ([], True)
     if system and not real:
-        assumptions.append("System skill descriptions are placeholders of their real lengths; "
-                           "capture the installed client (or let it unpack ~/.codex/skills/.system) "
-                           "for the texts.")
-    items = system + [_Item(s.name, s.description or "", codex_path(s.path),
-                            codex_path(s.root.path).rstrip("/") or "/", scope_rank(s),
-                            s.root.precedence, s)
-                      for s in skills]
+        assumptions.append(
+            "System skill descriptions are placeholders of their real lengths; "
+            "capture the installed client (or let it unpack ~/.codex/skills/.system) "
+            "for the texts."
+        )
+    items = system + [
+        _Item(
+            s.name,
+            s.description or "",
+            codex_path(s.path),
+            codex_path(s.root.path).rstrip("/") or "/",
+            scope_rank(s),
+            s.root.precedence,
+            s,
+        )
+        for s in skills
+    ]
     items.sort(key=lambda it: (it.rank, it.name, it.path))
     if not items:
-        return ListingReport(client=CLIENT, context_tokens=context_tokens, text="", placement=PLACEMENT,
-                             budget_unit=budget.unit, budget_limit=budget.limit, budget_used=0,
-                             assumptions=assumptions, client_version=_version(),
-                             info=["No skills: Codex sends no <skills_instructions> message."])
+        return ListingReport(
+            client=CLIENT,
+            context_tokens=context_tokens,
+            text="",
+            placement=PLACEMENT,
+            budget_unit=budget.unit,
+            budget_limit=budget.limit,
+            budget_used=0,
+            assumptions=assumptions,
+            client_version=_version(),
+            info=["No skills: Codex sends no <skills_instructions> message."],
+        )
     roots = list(dict.fromkeys(it.root for it in sorted(items, key=lambda it: it.prec)))
     alias = {r: f"r{i}" for i, r in enumerate(roots)}
     root_lines = [f"- `{alias[r]}` = `{r}`" for r in roots]
@@ -349,13 +393,15 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
     for it in items:
         path = it.path
         if path.startswith(it.root.rstrip("/") + "/"):
-            path = f"{alias[it.root]}/{path[len(it.root.rstrip('/')) + 1:]}"
+            path = f"{alias[it.root]}/{path[len(it.root.rstrip('/')) + 1 :]}"
         lines.append(_Line(it.name, it.description, path))
     plan = _plan(budget, lines, root_lines, 0)  # the roots table is not counted (lab: budget-*)
     intro_text, intro_real = intro(options)
     if not intro_real:
-        assumptions.append("The intro paragraph is a placeholder of its real length (Codex's own "
-                           "text comes from a capture of the installed client).")
+        assumptions.append(
+            "The intro paragraph is a placeholder of its real length (Codex's own "
+            "text comes from a capture of the installed client)."
+        )
     text = _with_body(plan.lines, plan.root_lines, intro_text)
     entries: list[SkillListing] = []
     builtin_states: list[SkillListing] = []
@@ -378,22 +424,41 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
     if plan.omitted:
         prefix = WARN_REMOVED_PREFIX
         if budget.unit == "tokens":
-            prefix = prefix.replace("Exceeded skills context budget.",
-                                    "Exceeded skills context budget of 2%.", 1)
+            prefix = prefix.replace(
+                "Exceeded skills context budget.", "Exceeded skills context budget of 2%.", 1
+            )
         word, verb = ("skill", "was") if plan.omitted == 1 else ("skills", "were")
-        warnings.append(f"{prefix} {plan.omitted} additional {word} {verb} not included in the "
-                        "model-visible skills list.")
+        warnings.append(
+            f"{prefix} {plan.omitted} additional {word} {verb} not included in the model-visible skills list."
+        )
     elif plan.truncated_chars and ceil_div(plan.truncated_chars, total) > TRUNCATION_WARNING_THRESHOLD:
         warnings.append(WARN_SHORTENED_PCT if budget.unit == "tokens" else WARN_SHORTENED)
-    how = ("what-if override" if options.get("budget_tokens") or options.get("budget_chars")
-           else f"{context_tokens:,} tokens × 2 %" if budget.unit == "tokens"
-           else "context window unknown: 8,000-character fallback")
-    info = [f"Skill roots abbreviated as r0..r{len(roots) - 1} (in root order).",
-            f"Budget: {budget.limit:,} {budget.unit} ({how}) at {ctx_label(context_tokens)}."]
-    return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         budget_unit=budget.unit, budget_limit=budget.limit, budget_used=plan.cost,
-                         skills=entries, warnings=warnings, assumptions=assumptions, info=info,
-                         builtins=builtin_states, client_version=_version())
+    how = (
+        "what-if override"
+        if options.get("budget_tokens") or options.get("budget_chars")
+        else f"{context_tokens:,} tokens × 2 %"
+        if budget.unit == "tokens"
+        else "context window unknown: 8,000-character fallback"
+    )
+    info = [
+        f"Skill roots abbreviated as r0..r{len(roots) - 1} (in root order).",
+        f"Budget: {budget.limit:,} {budget.unit} ({how}) at {ctx_label(context_tokens)}.",
+    ]
+    return ListingReport(
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
+        budget_unit=budget.unit,
+        budget_limit=budget.limit,
+        budget_used=plan.cost,
+        skills=entries,
+        warnings=warnings,
+        assumptions=assumptions,
+        info=info,
+        builtins=builtin_states,
+        client_version=_version(),
+    )
 
 
 def _version() -> str:

@@ -35,9 +35,11 @@ LOADER = CodexLoader(
     client_id="codex",
     placement="system",
     placement_note="developer message <skills_instructions> -> represented as a system block "
-                   "(the Messages API has no developer role)",
+    "(the Messages API has no developer role)",
     load_tool=None,
     source="clients.md §2 (openai/codex codex-rs/core-skills render.rs, injection.rs)",
-    unverified=["developer role represented as a system block (workbench decision)",
-                "read_file stands in for Codex's shell-based reading"],
+    unverified=[
+        "developer role represented as a system block (workbench decision)",
+        "read_file stands in for Codex's shell-based reading",
+    ],
 )

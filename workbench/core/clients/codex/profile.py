@@ -56,8 +56,15 @@ class CodexProfile(CommonProfile):
     client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
     lab_checked = True
     collision = "keep-both"
-    rules = WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True, symlinks="follow",
-                      skip_names=NOT_WALKED, walk_names=WALKED_TOO, client="Codex")
+    rules = WalkRules(
+        max_depth=MAX_SCAN_DEPTH,
+        min_depth=0,
+        skip_dot=True,
+        symlinks="follow",
+        skip_names=NOT_WALKED,
+        walk_names=WALKED_TOO,
+        client="Codex",
+    )
 
     def codex_home(self, env: Environment) -> Path:
         """``$CODEX_HOME`` or ``~/.codex``."""
@@ -74,30 +81,65 @@ class CodexProfile(CommonProfile):
         out: list[Root] = []
         for d in chain:
             rel = "." if d == cwd else os.path.relpath(d, cwd)
-            out.append(self.make_root(
-                d / ".codex" / "skills", "project", f"project layer ({rel}/.codex/skills)",
-                "loader.rs skill_roots_with_home_dir: project config layers (trusted projects only); "
-                "which folders form project layers is approximated as cwd..project root",
-                verified=False,
-                condition=None if env.trusted else "untrusted project: the project config layer is not loaded",
-                active=env.trusted))
-        out.append(self.make_root(ch / "skills", "user", "user ($CODEX_HOME/skills, deprecated)",
-                                  "loader.rs: $CODEX_HOME/skills (User, kept for compatibility)"))
-        out.append(self.make_root(env.home / ".agents" / "skills", "user", "user (~/.agents/skills)",
-                                  "loader.rs: $HOME/.agents/skills (User)"))
-        out.append(self.make_root(ch / "skills" / ".system", "system", "system ($CODEX_HOME/skills/.system)",
-                                  "loader.rs: bundled skills written by Codex (System); symlinks not followed"))
-        out.append(self.make_root(Path("/etc/codex/skills"), "admin", "admin (/etc/codex/skills)",
-                                  "loader.rs: System config layer /etc/codex/skills (Admin)"))
+            out.append(
+                self.make_root(
+                    d / ".codex" / "skills",
+                    "project",
+                    f"project layer ({rel}/.codex/skills)",
+                    "loader.rs skill_roots_with_home_dir: project config layers (trusted projects only); "
+                    "which folders form project layers is approximated as cwd..project root",
+                    verified=False,
+                    condition=None
+                    if env.trusted
+                    else "untrusted project: the project config layer is not loaded",
+                    active=env.trusted,
+                )
+            )
+        out.append(
+            self.make_root(
+                ch / "skills",
+                "user",
+                "user ($CODEX_HOME/skills, deprecated)",
+                "loader.rs: $CODEX_HOME/skills (User, kept for compatibility)",
+            )
+        )
+        out.append(
+            self.make_root(
+                env.home / ".agents" / "skills",
+                "user",
+                "user (~/.agents/skills)",
+                "loader.rs: $HOME/.agents/skills (User)",
+            )
+        )
+        out.append(
+            self.make_root(
+                ch / "skills" / ".system",
+                "system",
+                "system ($CODEX_HOME/skills/.system)",
+                "loader.rs: bundled skills written by Codex (System); symlinks not followed",
+            )
+        )
+        out.append(
+            self.make_root(
+                Path("/etc/codex/skills"),
+                "admin",
+                "admin (/etc/codex/skills)",
+                "loader.rs: System config layer /etc/codex/skills (Admin)",
+            )
+        )
         self.number(out)
         out.extend(self.extra_roots(env, len(out)))
         start = len(out)
         repo = list(reversed(chain))  # project root down to cwd
         for i, d in enumerate(repo):
             rel = "." if d == cwd else os.path.relpath(d, cwd)
-            r = self.make_root(d / ".agents" / "skills", "project", f"repo ({rel}/.agents/skills)",
-                               "loader.rs: repo .agents/skills in every folder from the project root "
-                               "(project_root_markers, default .git) down to the cwd")
+            r = self.make_root(
+                d / ".agents" / "skills",
+                "project",
+                f"repo ({rel}/.agents/skills)",
+                "loader.rs: repo .agents/skills in every folder from the project root "
+                "(project_root_markers, default .git) down to the cwd",
+            )
             r.precedence = start + i
             out.append(r)
         return out
@@ -106,14 +148,27 @@ class CodexProfile(CommonProfile):
         if root.scope == "extra":
             return super().rules_for(root)
         if root.scope == "system":
-            return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
-                             skip_names=NOT_WALKED, walk_names=WALKED_TOO,
-                             symlinks="none", client="Codex (System scope)")
+            return WalkRules(
+                max_depth=MAX_SCAN_DEPTH,
+                min_depth=0,
+                skip_dot=True,
+                skip_names=NOT_WALKED,
+                walk_names=WALKED_TOO,
+                symlinks="none",
+                client="Codex (System scope)",
+            )
         if root.path.name == "skills" and root.scope == "user" and root.path.parent.name != ".agents":
             # $CODEX_HOME/skills: .system is its own root; do not report it twice
-            return WalkRules(max_depth=MAX_SCAN_DEPTH, min_depth=0, skip_dot=True,
-                             skip_names=NOT_WALKED, walk_names=WALKED_TOO,
-                             silent_names=frozenset({".system"}), symlinks="follow", client="Codex")
+            return WalkRules(
+                max_depth=MAX_SCAN_DEPTH,
+                min_depth=0,
+                skip_dot=True,
+                skip_names=NOT_WALKED,
+                walk_names=WALKED_TOO,
+                silent_names=frozenset({".system"}),
+                symlinks="follow",
+                client="Codex",
+            )
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
@@ -129,18 +184,26 @@ class CodexProfile(CommonProfile):
         past 1,024."""
         folder = folder_name(found) or "skill"
         if os.path.islink(found.path):
-            return ReadResult(False, name=folder, mode="failed",
-                              reason="SKILL.md is a symlink: Codex does not read a symlinked skill file "
-                                     "(a symlinked skill folder is followed)")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason="SKILL.md is a symlink: Codex does not read a symlinked skill file "
+                "(a symlinked skill folder is followed)",
+            )
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=f"failed to read: {sf.message}")
         if sf.has_bom:
-            return ReadResult(False, name=folder, mode="failed",
-                              reason="missing YAML frontmatter delimited by ---: the file starts with a "
-                                     "UTF-8 BOM")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason="missing YAML frontmatter delimited by ---: the file starts with a UTF-8 BOM",
+            )
         if sf.state in ("no-frontmatter", "unclosed"):
-            return ReadResult(False, name=folder, mode="failed",
-                              reason="missing YAML frontmatter delimited by ---")
+            return ReadResult(
+                False, name=folder, mode="failed", reason="missing YAML frontmatter delimited by ---"
+            )
         mode = "strict"
         if sf.state in ("yaml-error", "not-mapping"):
             retried = retry_quoted(sf.frontmatter) if sf.state == "yaml-error" else None
@@ -149,41 +212,61 @@ class CodexProfile(CommonProfile):
             data: dict = retried
             mode = "fallback"
         elif sf.duplicate_keys:
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"invalid YAML: duplicate key `{sf.duplicate_keys[0][0]}`")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"invalid YAML: duplicate key `{sf.duplicate_keys[0][0]}`",
+            )
         else:
             data = sf.data or {}
         raw_name = data.get("name")
         if raw_name is not None and not isinstance(raw_name, SCALARS):
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"invalid type for `name`: expected a string, got {type(raw_name).__name__}")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"invalid type for `name`: expected a string, got {type(raw_name).__name__}",
+            )
         name = collapse_ws(scalar_text(raw_name)) if raw_name is not None else ""
         if not name:
             name = folder
         raw_desc = data.get("description")
         if raw_desc is not None and not isinstance(raw_desc, SCALARS):
-            return ReadResult(False, name=name, mode="failed",
-                              reason=f"invalid type for `description`: expected a string, got {type(raw_desc).__name__}")
+            return ReadResult(
+                False,
+                name=name,
+                mode="failed",
+                reason=f"invalid type for `description`: expected a string, got {type(raw_desc).__name__}",
+            )
         desc = collapse_ws(scalar_text(raw_desc)) if raw_desc is not None else ""
         if not desc:
             return ReadResult(False, name=name, mode="failed", reason="missing field `description`")
         notes = []
         if len(desc) > MAX_DESCRIPTION_LEN:  # 0.169.0 cuts it (lab: long-description)
-            notes.append(f"description cut from {len(desc)} to {MAX_DESCRIPTION_LEN} characters "
-                         "(ending in '...')")
-            desc = desc[:MAX_DESCRIPTION_LEN - 3] + "..."
+            notes.append(
+                f"description cut from {len(desc)} to {MAX_DESCRIPTION_LEN} characters (ending in '...')"
+            )
+            desc = desc[: MAX_DESCRIPTION_LEN - 3] + "..."
         full = f"{root.namespace}:{name}" if root.namespace else name
         if len(full) > MAX_NAME_LEN:
-            return ReadResult(False, name=name, mode="failed",
-                              reason=f"invalid name: exceeds maximum length of {MAX_NAME_LEN} characters "
-                                     f"({len(full)})")
+            return ReadResult(
+                False,
+                name=name,
+                mode="failed",
+                reason=f"invalid name: exceeds maximum length of {MAX_NAME_LEN} characters ({len(full)})",
+            )
         fields = {"name": name, "description": desc}
         md = data.get("metadata")
         if isinstance(md, dict) and isinstance(md.get("short-description"), str):
             sd = collapse_ws(md["short-description"])
             if len(sd) > MAX_DESCRIPTION_LEN:
-                return ReadResult(False, name=name, mode="failed",
-                                  reason="invalid metadata.short-description: exceeds maximum length of 1024 characters")
+                return ReadResult(
+                    False,
+                    name=name,
+                    mode="failed",
+                    reason="invalid metadata.short-description: exceeds maximum length of 1024 characters",
+                )
             fields["short-description"] = sd
         if mode != "strict":
             notes.insert(0, f"YAML failed ({sf.message}); read again with values quoted")
@@ -218,8 +301,11 @@ class CodexProfile(CommonProfile):
                 pol = meta.get("policy")
                 if isinstance(pol, dict) and pol.get("allow_implicit_invocation") is False:
                     skill.flags["allow_implicit_invocation"] = False
-                    return ("hidden", "agents/openai.yaml policy.allow_implicit_invocation: false: "
-                            f"not listed; ${skill.name} still works")
+                    return (
+                        "hidden",
+                        "agents/openai.yaml policy.allow_implicit_invocation: false: "
+                        f"not listed; ${skill.name} still works",
+                    )
         return None
 
     def _config_rules(self, env: Environment) -> list[dict]:

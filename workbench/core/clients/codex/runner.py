@@ -84,8 +84,10 @@ class CodexRunner(ClientRunner):
         cfg = cfg_dir / "config.toml"
         existing = cfg.read_text("utf-8") + "\n" if cfg.exists() else ""
         cfg.write_text(existing + "\n".join(lines) + "\n", "utf-8")
-        return RunSpec(argv=[str(ctx.exe), "exec", "--skip-git-repo-check", ctx.prompt],
-                       env={"STANDIN_KEY": "sk-recorder", "CODEX_HOME": str(cfg_dir)})
+        return RunSpec(
+            argv=[str(ctx.exe), "exec", "--skip-git-repo-check", ctx.prompt],
+            env={"STANDIN_KEY": "sk-recorder", "CODEX_HOME": str(cfg_dir)},
+        )
 
     def is_listing_request(self, req: RecordedRequest) -> bool:
         return req.api == "openai-responses" and req.method == "POST"
@@ -105,16 +107,22 @@ class CodexRunner(ClientRunner):
                     continue
                 start = text.index(OPEN_TAG)
                 end = text.find(CLOSE_TAG, start)
-                listing = text[start:end + len(CLOSE_TAG)] if end >= 0 else text[start:]
+                listing = text[start : end + len(CLOSE_TAG)] if end >= 0 else text[start:]
                 names = [m.group("name") for m in _ENTRY.finditer(listing)]
                 home = getattr(_LOCAL, "codex_home", None)
                 texts = system_skill_texts(home) if home is not None else []
                 builtins = [t["name"] for t in texts]
                 lines = listing.split("\n")
                 prose = {"intro": lines[2]} if len(lines) > 2 and lines[1] == "## Skills" else {}
-                return Extracted(listing, Placement(str(item.get("role") or item.get("type")), mi, bi,
-                                                    "input item <skills_instructions>"), names,
-                                 builtins=builtins, client_texts={"builtins": texts, "prose": prose})
+                return Extracted(
+                    listing,
+                    Placement(
+                        str(item.get("role") or item.get("type")), mi, bi, "input item <skills_instructions>"
+                    ),
+                    names,
+                    builtins=builtins,
+                    client_texts={"builtins": texts, "prose": prose},
+                )
         return Extracted(None, None)
 
 

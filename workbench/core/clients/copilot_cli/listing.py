@@ -43,8 +43,9 @@ if TYPE_CHECKING:
 CLIENT = "copilot-cli"
 ENTRY_BUDGET = 15_000
 NAMES_BUDGET = 5_000
-PLACEMENT = ("system prompt, block 2: <available_skills> inside the <skill> tool section "
-             "(loader: the `skill` tool)")
+PLACEMENT = (
+    "system prompt, block 2: <available_skills> inside the <skill> tool section (loader: the `skill` tool)"
+)
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
 
@@ -62,30 +63,42 @@ def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str]], boo
     """[(name, listed description)] of the client's built-ins, and whether every text is real
     (from ``client_texts``) rather than a placeholder of the stored length. A capture that shows
     only some built-ins with a description (the rest past the budget) fills those only."""
-    captured = {str(b.get("name", "")): str(b.get("description", ""))
-                for b in client_texts(options)["builtins"]}
+    captured = {
+        str(b.get("name", "")): str(b.get("description", "")) for b in client_texts(options)["builtins"]
+    }
     facts = list(BUILTINS.get(CLIENT_VERSION, ()))
     known = {n for n, _ in facts}
     facts += [(n, len(d)) for n, d in captured.items() if n not in known]
-    out = [(n, captured[n] if n in captured else placeholder(f"built-in {n}: description", k))
-           for n, k in facts]
+    out = [
+        (n, captured[n] if n in captured else placeholder(f"built-in {n}: description", k)) for n, k in facts
+    ]
     return out, all(n in captured for n, _ in facts)
 
 
 def entry(name: str, description: str, location: str) -> str:
     """One ``<skill>`` entry (already-escaped texts)."""
-    return (f"<skill>\n  <name>{name}</name>\n  <description>{description}</description>\n"
-            f"  <location>{location}</location>\n</skill>")
+    return (
+        f"<skill>\n  <name>{name}</name>\n  <description>{description}</description>\n"
+        f"  <location>{location}</location>\n</skill>"
+    )
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render the block for ``skills`` (listing order) plus the built-ins. ``budget_used`` = the
     running ``entry.length + 1`` total (UTF-16 code units) of the entries shown with descriptions."""
     budget = int(options.get("budget_chars") or ENTRY_BUDGET)
     builtins, real = builtin_entries(options)
-    items = [(xml_escape(s.name), xml_escape(s.description or ""),
-              "project" if s.root.scope in ("project", "extra") else "user", s) for s in skills]
+    items = [
+        (
+            xml_escape(s.name),
+            xml_escape(s.description or ""),
+            "project" if s.root.scope in ("project", "extra") else "user",
+            s,
+        )
+        for s in skills
+    ]
     items += [(n, d, "builtin", None) for n, d in builtins]
     lines: list[str] = []
     used = 0
@@ -108,23 +121,43 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         if k < cut:
             e = SkillListing(name, path, "full", d, d)
         elif k - cut < len(shown):
-            e = SkillListing(name, path, "name-only", d, 0,
-                             f"past the {budget:,}-char budget: in the 'invoke by name' line")
+            e = SkillListing(
+                name,
+                path,
+                "name-only",
+                d,
+                0,
+                f"past the {budget:,}-char budget: in the 'invoke by name' line",
+            )
         else:
             e = SkillListing(name, path, "omitted", d, 0, "past the budget and the name line")
         (entries if s is not None else builtin_states).append(e)
     text = "<available_skills>\n" + "\n".join(lines) + "\n</available_skills>" if lines else ""
     warnings = []
     if cut < len(items):
-        warnings.append(f"{cut} of {len(items)} skills (built-ins included) fit Copilot CLI's "
-                        f"{budget:,}-char skills budget with descriptions; the rest are listed by "
-                        "name only.")
+        warnings.append(
+            f"{cut} of {len(items)} skills (built-ins included) fit Copilot CLI's "
+            f"{budget:,}-char skills budget with descriptions; the rest are listed by "
+            "name only."
+        )
     assumptions = ["The 5,000-char cap on the 'invoke by name' line is assumed (as in VS Code)."]
     if builtins and not real:
-        assumptions.append(f"Built-in skill descriptions are placeholders of their real lengths "
-                           f"(Copilot CLI {CLIENT_VERSION}); capture the installed client for the texts.")
-    return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         budget_unit="chars", budget_limit=budget, budget_used=used, skills=entries,
-                         warnings=warnings, assumptions=assumptions, builtins=builtin_states,
-                         client_version=CLIENT_VERSION,
-                         info=[f"Budget: {budget:,} chars of entries, any context size."])
+        assumptions.append(
+            f"Built-in skill descriptions are placeholders of their real lengths "
+            f"(Copilot CLI {CLIENT_VERSION}); capture the installed client for the texts."
+        )
+    return ListingReport(
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
+        budget_unit="chars",
+        budget_limit=budget,
+        budget_used=used,
+        skills=entries,
+        warnings=warnings,
+        assumptions=assumptions,
+        builtins=builtin_states,
+        client_version=CLIENT_VERSION,
+        info=[f"Budget: {budget:,} chars of entries, any context size."],
+    )

@@ -25,12 +25,15 @@ from workbench.core.chat.loadkit import (
 
 class CopilotCliLoader(Loader):
     def tools(self, skills: list) -> list[ToolSpec]:
-        schema = {"type": "object",
-                  "properties": {"skill": {"type": "string",
-                                           "description": "The skill name to invoke."}},
-                  "required": ["skill"]}
-        desc = ("Load a skill listed in <available_skills> into the conversation when the task "
-                "matches its description; call it with only the skill name.")
+        schema = {
+            "type": "object",
+            "properties": {"skill": {"type": "string", "description": "The skill name to invoke."}},
+            "required": ["skill"],
+        }
+        desc = (
+            "Load a skill listed in <available_skills> into the conversation when the task "
+            "matches its description; call it with only the skill name."
+        )
         return [ToolSpec("skill", desc, schema, self._load)]
 
     def read_tool(self):
@@ -42,8 +45,9 @@ class CopilotCliLoader(Loader):
         if skill is None:
             return ToolOutcome(f"Skill not found: {name}", is_error=True, resolved=str(name))
         text = f"Base directory for this skill: {skill.dir}\n\n{current_body(skill).strip()}"
-        return ToolOutcome(text, skill=skill.name, skill_path=str(skill.path), resolved=skill.name,
-                           body_chars=len(text))
+        return ToolOutcome(
+            text, skill=skill.name, skill_path=str(skill.path), resolved=skill.name, body_chars=len(text)
+        )
 
 
 LOADER = CopilotCliLoader(

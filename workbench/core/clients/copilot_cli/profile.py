@@ -40,9 +40,16 @@ class CopilotCliProfile(CommonProfile):
     client_version = CLIENT_VERSION  # lab: tests/conformance (pinned version)
     lab_checked = True
     collision = "higher-wins"
-    rules = WalkRules(max_depth=8, min_depth=0, skip_dot=True, stop_at_skill=True,
-                      skip_names=frozenset({".git"}), walk_names=frozenset({"node_modules"}),
-                      symlinks="follow", client="Copilot CLI")
+    rules = WalkRules(
+        max_depth=8,
+        min_depth=0,
+        skip_dot=True,
+        stop_at_skill=True,
+        skip_names=frozenset({".git"}),
+        walk_names=frozenset({"node_modules"}),
+        symlinks="follow",
+        client="Copilot CLI",
+    )
 
     def copilot_home(self, env: Environment) -> Path:
         """``$COPILOT_HOME`` or ``~/.copilot``."""
@@ -52,8 +59,10 @@ class CopilotCliProfile(CommonProfile):
     def roots(self, env: Environment) -> list[Root]:
         ws = env.cwd or env.workspace
         src = f"observed on Copilot CLI {CLIENT_VERSION} by the lab"
-        out = [self.make_root(ws / sub / "skills", "project", f"workspace ({sub}/skills)", src)
-               for sub in (".github", ".agents", ".claude")]
+        out = [
+            self.make_root(ws / sub / "skills", "project", f"workspace ({sub}/skills)", src)
+            for sub in (".github", ".agents", ".claude")
+        ]
         out += [
             self.make_root(self.copilot_home(env) / "skills", "user", "personal (~/.copilot/skills)", src),
             self.make_root(env.home / ".agents" / "skills", "user", "personal (~/.agents/skills)", src),
@@ -75,20 +84,32 @@ class CopilotCliProfile(CommonProfile):
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
         if not sf.ok and sf.state != "not-mapping":
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"invalid frontmatter ({sf.state}): {sf.message}; not loaded")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"invalid frontmatter ({sf.state}): {sf.message}; not loaded",
+            )
         if sf.duplicate_keys:
             key = sf.duplicate_keys[0][0]
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"invalid frontmatter: the key '{key}' is defined twice; not loaded")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"invalid frontmatter: the key '{key}' is defined twice; not loaded",
+            )
         data = sf.data if isinstance(sf.data, dict) else {}
         name, desc = data.get("name", folder), data.get("description")
         if not isinstance(name, str):
-            return ReadResult(False, name=folder, mode="failed", fields=data,
-                              reason=f"name must be a string, got {type(name).__name__}; not loaded")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                fields=data,
+                reason=f"name must be a string, got {type(name).__name__}; not loaded",
+            )
         if not name.strip():
-            return ReadResult(False, name=folder, mode="failed", fields=data,
-                              reason="empty name; not loaded")
+            return ReadResult(False, name=folder, mode="failed", fields=data, reason="empty name; not loaded")
         notes = [] if "name" in data else ["no name: folder name used"]
         clean = _SPACES.sub("-", name.strip())
         if clean != name:
@@ -97,14 +118,30 @@ class CopilotCliProfile(CommonProfile):
             desc = collapse_ws(sf.body)
             notes.append("no description: the body (whitespace collapsed) used")
         if not isinstance(desc, str):
-            return ReadResult(False, name=clean, mode="failed", fields=data,
-                              reason=f"description must be a string, got {type(desc).__name__}; not loaded")
+            return ReadResult(
+                False,
+                name=clean,
+                mode="failed",
+                fields=data,
+                reason=f"description must be a string, got {type(desc).__name__}; not loaded",
+            )
         if len(desc.strip()) > MAX_DESCRIPTION:
-            return ReadResult(False, name=clean, mode="failed", fields=data,
-                              reason=f"description longer than {MAX_DESCRIPTION} characters "
-                                     f"({len(desc.strip())}); not loaded")
-        return ReadResult(True, name=clean, description=desc.strip(), fields=dict(data),
-                          mode="strict", note="; ".join(notes))
+            return ReadResult(
+                False,
+                name=clean,
+                mode="failed",
+                fields=data,
+                reason=f"description longer than {MAX_DESCRIPTION} characters "
+                f"({len(desc.strip())}); not loaded",
+            )
+        return ReadResult(
+            True,
+            name=clean,
+            description=desc.strip(),
+            fields=dict(data),
+            mode="strict",
+            note="; ".join(notes),
+        )
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """``disable-model-invocation: true`` → not listed (the user can still run it)."""
@@ -115,17 +152,21 @@ class CopilotCliProfile(CommonProfile):
         return None
 
     def shadow_reason(self, loser: Skill, winner: Skill) -> str:
-        return (f"name '{loser.name}' is also defined in {winner.root.label or winner.root.path}, "
-                "which comes first (first found wins)")
+        return (
+            f"name '{loser.name}' is also defined in {winner.root.label or winner.root.path}, "
+            "which comes first (first found wins)"
+        )
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Workspace skills (all three roots together) by name in code-point order, then each
         personal root in turn by name, then extra roots. Checked on Copilot CLI 1.0.102 by the
         lab (copilot-order, clash scenarios)."""
+
         def key(s: Skill) -> tuple[int, int, str]:
             if s.root.scope == "project":
                 return (0, 0, s.name)
             return (1, s.root.precedence, s.name)
+
         return sorted(skills, key=key)
 
 

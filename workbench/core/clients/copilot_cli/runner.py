@@ -29,10 +29,13 @@ from workbench.core.capture.runner import (
 OPEN_TAG = "<available_skills>"
 CLOSE_TAG = "</available_skills>"
 TOOL = "skill"
-_ENTRY = re.compile(r"<skill>\n  <name>([^<]*)</name>\n  <description>([^<]*)</description>\n"
-                    r"  <location>([^<]*)</location>\n</skill>")
-_OVERFLOW = re.compile(r"^Additional skills available \(invoke by name\): (.*?)(?:\.\.\. and \d+ more)?$",
-                       re.M)
+_ENTRY = re.compile(
+    r"<skill>\n  <name>([^<]*)</name>\n  <description>([^<]*)</description>\n"
+    r"  <location>([^<]*)</location>\n</skill>"
+)
+_OVERFLOW = re.compile(
+    r"^Additional skills available \(invoke by name\): (.*?)(?:\.\.\. and \d+ more)?$", re.M
+)
 
 
 def parse_listing(listing: str) -> tuple[list[str], list[dict[str, str]]]:
@@ -70,8 +73,7 @@ class CopilotCliRunner(ClientRunner):
 
     def is_listing_request(self, req: RecordedRequest) -> bool:
         data = req.json()
-        return (req.api == "anthropic-messages" and isinstance(data, dict)
-                and bool(data.get("tools")))
+        return req.api == "anthropic-messages" and isinstance(data, dict) and bool(data.get("tools"))
 
     def extract(self, req: RecordedRequest) -> Extracted:
         """The text from ``<available_skills>`` to ``</available_skills>`` in the system list
@@ -80,11 +82,13 @@ class CopilotCliRunner(ClientRunner):
         tool = request_tool(data, TOOL)
         system = data.get("system")
         places: list[tuple[str, int | None, list]] = [
-            ("system", None, system if isinstance(system, list) else [{"text": system}])]
+            ("system", None, system if isinstance(system, list) else [{"text": system}])
+        ]
         for mi, msg in enumerate(data.get("messages") or []):
             content = msg.get("content") if isinstance(msg, dict) else None
-            places.append((str(msg.get("role")), mi,
-                           content if isinstance(content, list) else [{"text": content}]))
+            places.append(
+                (str(msg.get("role")), mi, content if isinstance(content, list) else [{"text": content}])
+            )
         for location, mi, blocks in places:
             for bi, block in enumerate(blocks):
                 text = block.get("text") if isinstance(block, dict) else None
@@ -92,14 +96,21 @@ class CopilotCliRunner(ClientRunner):
                     continue
                 start = text.index(OPEN_TAG)
                 end = text.find(CLOSE_TAG, start)
-                listing = text[start:end + len(CLOSE_TAG)] if end >= 0 else text[start:]
+                listing = text[start : end + len(CLOSE_TAG)] if end >= 0 else text[start:]
                 names, builtins = parse_listing(listing)
                 from workbench.core.clients.copilot_cli.builtins import BUILTINS
+
                 known = {n for n, _ in BUILTINS.get(self.version, ())}
                 builtin_names = [b["name"] for b in builtins]
                 builtin_names += [n for n in names if n in known and n not in builtin_names]
-                return Extracted(listing, Placement(location, mi, bi, "<available_skills>"), names,
-                                 tool, builtin_names, client_texts={"builtins": builtins})
+                return Extracted(
+                    listing,
+                    Placement(location, mi, bi, "<available_skills>"),
+                    names,
+                    tool,
+                    builtin_names,
+                    client_texts={"builtins": builtins},
+                )
         return Extracted(None, None, tool=tool)
 
 

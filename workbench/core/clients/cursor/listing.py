@@ -28,8 +28,9 @@ def listing_order(skills: list[Skill]) -> list[Skill]:
     return list(skills)
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """The agentskills reference listing, relabelled as Cursor's unverified best guess."""
     rep = _ref.render(skills, env, context_tokens, options, client=CLIENT)
     rep.placement = PLACEMENT

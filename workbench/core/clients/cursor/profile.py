@@ -21,7 +21,9 @@ from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 
 UNV_ORDER = "Cursor precedence/collision rule (project > user, first wins) is unverified"
-UNV_READ = "Cursor's handling of invalid skills is unverified (docs: name must match folder, description required)"
+UNV_READ = (
+    "Cursor's handling of invalid skills is unverified (docs: name must match folder, description required)"
+)
 
 
 class CursorProfile(CommonProfile):
@@ -37,16 +39,32 @@ class CursorProfile(CommonProfile):
         ws, h = env.workspace, env.home
         doc = "cursor.com/docs/context/skills"
         out = [
-            self.make_root(ws / ".cursor" / "skills", "project", "project (.cursor/skills)", doc, verified=False),
-            self.make_root(ws / ".claude" / "skills", "project", "project (.claude/skills)", doc, verified=False),
-            self.make_root(ws / ".codex" / "skills", "project", "project (.codex/skills)", doc, verified=False),
-            self.make_root(ws / ".agents" / "skills", "project", "project (.agents/skills) [3p]",
-                           "third-party guides", verified=False),
+            self.make_root(
+                ws / ".cursor" / "skills", "project", "project (.cursor/skills)", doc, verified=False
+            ),
+            self.make_root(
+                ws / ".claude" / "skills", "project", "project (.claude/skills)", doc, verified=False
+            ),
+            self.make_root(
+                ws / ".codex" / "skills", "project", "project (.codex/skills)", doc, verified=False
+            ),
+            self.make_root(
+                ws / ".agents" / "skills",
+                "project",
+                "project (.agents/skills) [3p]",
+                "third-party guides",
+                verified=False,
+            ),
             self.make_root(h / ".cursor" / "skills", "user", "user (~/.cursor/skills)", doc, verified=False),
             self.make_root(h / ".claude" / "skills", "user", "user (~/.claude/skills)", doc, verified=False),
             self.make_root(h / ".codex" / "skills", "user", "user (~/.codex/skills)", doc, verified=False),
-            self.make_root(h / ".agents" / "skills", "user", "user (~/.agents/skills) [3p]",
-                           "third-party guides", verified=False),
+            self.make_root(
+                h / ".agents" / "skills",
+                "user",
+                "user (~/.agents/skills) [3p]",
+                "third-party guides",
+                verified=False,
+            ),
         ]
         self.number(out)
         out.extend(self.extra_roots(env, len(out)))
@@ -57,21 +75,46 @@ class CursorProfile(CommonProfile):
         folder = folder_name(found)
         unv = [UNV_READ, UNV_ORDER]
         if unreadable(sf):
-            return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state, unverified=unv)
+            return ReadResult(
+                False, name=folder, mode="failed", reason=sf.message or sf.state, unverified=unv
+            )
         if not sf.ok:
-            return ReadResult(False, name=folder, mode="failed", unverified=unv,
-                              reason=f"{sf.message or sf.state} (assumed skipped)")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                unverified=unv,
+                reason=f"{sf.message or sf.state} (assumed skipped)",
+            )
         data = sf.data or {}
         name, desc = data.get("name"), data.get("description")
         if not isinstance(name, str) or not name.strip():
-            return ReadResult(False, name=folder, mode="failed", unverified=unv, fields=dict(data),
-                              reason="name is required (assumed skipped)")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                unverified=unv,
+                fields=dict(data),
+                reason="name is required (assumed skipped)",
+            )
         if name != folder:
-            return ReadResult(False, name=name, mode="failed", unverified=unv, fields=dict(data),
-                              reason=f"name '{name}' must match the folder '{folder}' (assumed skipped)")
+            return ReadResult(
+                False,
+                name=name,
+                mode="failed",
+                unverified=unv,
+                fields=dict(data),
+                reason=f"name '{name}' must match the folder '{folder}' (assumed skipped)",
+            )
         if not isinstance(desc, str) or not desc.strip():
-            return ReadResult(False, name=name, mode="failed", unverified=unv, fields=dict(data),
-                              reason="description is required (assumed skipped)")
+            return ReadResult(
+                False,
+                name=name,
+                mode="failed",
+                unverified=unv,
+                fields=dict(data),
+                reason="description is required (assumed skipped)",
+            )
         return ReadResult(True, name=name, description=desc, fields=dict(data), unverified=unv)
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:

@@ -43,8 +43,10 @@ HEADER = "# Available Agent Skills"
 #: The sentence under the header is Gemini CLI's own prose: its length only (0.61.0, the lab);
 #: ``client_texts["prose"]["intro"]`` fills it.
 PROSE_LENGTHS = {"0.61.0": {"intro": 165}}
-PLACEMENT = ("system prompt section (after sub-agents, before hook context); skill names also "
-             "appear as the enum of the activate_skill tool")
+PLACEMENT = (
+    "system prompt section (after sub-agents, before hook context); skill names also "
+    "appear as the enum of the activate_skill tool"
+)
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:
@@ -69,43 +71,69 @@ def builtin_entries(options: dict[str, Any]) -> tuple[list[tuple[str, str, str]]
         if b is not None:
             out.append((name, str(b.get("description", "")), str(b.get("location") or "")))
         else:
-            out.append((name, placeholder(f"built-in {name}: description", length),
-                        f"⟦@google/gemini-cli package⟧/{BUILTIN_DIR}/{name}/SKILL.md"))
+            out.append(
+                (
+                    name,
+                    placeholder(f"built-in {name}: description", length),
+                    f"⟦@google/gemini-cli package⟧/{BUILTIN_DIR}/{name}/SKILL.md",
+                )
+            )
     return out, all(n in captured for n, _ in BUILTINS.get(CLIENT_VERSION, ()))
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render the section: the built-ins (lowest tier, first), then ``skills``; every skill is
     ``full`` (Gemini CLI has no budget). A user skill with a built-in's name replaces it in place."""
     builtins, real = builtin_entries(options)
     intro_text = client_texts(options)["prose"].get("intro")
     if not isinstance(intro_text, str):
-        intro_text = placeholder(f"Gemini CLI intro: how to call {TOOL}",
-                                 PROSE_LENGTHS[CLIENT_VERSION]["intro"])
+        intro_text = placeholder(
+            f"Gemini CLI intro: how to call {TOOL}", PROSE_LENGTHS[CLIENT_VERSION]["intro"]
+        )
         real = False
     names = {s.name for s in skills}
     rows = [(n, d, loc) for n, d, loc in builtins if n not in names]
     rows += [(listed_name(s), s.description or "", str(s.path)) for s in skills]
-    entries = [SkillListing(listed_name(s), str(s.path), "full", len(s.description or ""),
-                            len(s.description or "")) for s in skills]
+    entries = [
+        SkillListing(listed_name(s), str(s.path), "full", len(s.description or ""), len(s.description or ""))
+        for s in skills
+    ]
     built = [SkillListing(n, loc, "full", len(d), len(d)) for n, d, loc in builtins if n not in names]
     if not rows:
         text = ""
     else:
         xml = "\n".join(
             f"  <skill>\n    <name>{n}</name>\n    <description>{d}"
-            f"</description>\n    <location>{loc}</location>\n  </skill>" for n, d, loc in rows)
+            f"</description>\n    <location>{loc}</location>\n  </skill>"
+            for n, d, loc in rows
+        )
         text = f"{HEADER}\n\n{intro_text}\n\n<available_skills>\n{xml}\n</available_skills>".strip()
     warnings = []
     tiers = [s.root.precedence for s in skills]
     if any(tiers.count(t) > 1 for t in set(tiers)):
-        warnings.append(f"Gemini CLI loads each folder's skills concurrently: the {RACY_ORDER} "
-                        "(usually reverse name order; neighbours can swap between runs).")
-    assumptions = [] if real else [
-        f"Built-in skills and the intro sentence are placeholders of their real lengths (Gemini CLI "
-        f"{CLIENT_VERSION}); capture the installed client for their texts and locations."]
-    return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         skills=entries, builtins=built, client_version=CLIENT_VERSION,
-                         warnings=warnings, assumptions=assumptions,
-                         info=["Gemini CLI has no listing budget."])
+        warnings.append(
+            f"Gemini CLI loads each folder's skills concurrently: the {RACY_ORDER} "
+            "(usually reverse name order; neighbours can swap between runs)."
+        )
+    assumptions = (
+        []
+        if real
+        else [
+            f"Built-in skills and the intro sentence are placeholders of their real lengths (Gemini CLI "
+            f"{CLIENT_VERSION}); capture the installed client for their texts and locations."
+        ]
+    )
+    return ListingReport(
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
+        skills=entries,
+        builtins=built,
+        client_version=CLIENT_VERSION,
+        warnings=warnings,
+        assumptions=assumptions,
+        info=["Gemini CLI has no listing budget."],
+    )

@@ -43,23 +43,26 @@ from workbench.core.chat.loadkit import (
 
 def render_result(name: str, body: str, tree: str) -> str:
     """The ``<activated_skill>`` block (module docstring)."""
-    return (f'<activated_skill name="{name}">\n  <instructions>\n    {body.strip()}\n  </instructions>\n\n'
-            f"  <available_resources>\n    {tree}\n  </available_resources>\n</activated_skill>")
+    return (
+        f'<activated_skill name="{name}">\n  <instructions>\n    {body.strip()}\n  </instructions>\n\n'
+        f"  <available_resources>\n    {tree}\n  </available_resources>\n</activated_skill>"
+    )
 
 
 class GeminiLoader(Loader):
     def tools(self, skills: list) -> list[ToolSpec]:
         names = [s.name for s in skills]
         if names:
-            prop = {"type": "string", "enum": names,
-                    "description": "The name of the skill to activate."}
+            prop = {"type": "string", "enum": names, "description": "The name of the skill to activate."}
             avail = ", ".join(f"'{n}'" for n in names)
         else:
             prop = {"type": "string", "description": "No skills are currently available"}
             avail = ""
-        desc = (f"Activate one of the agent skills by name (Available: {avail}). The result holds "
-                "the skill's instructions inside <activated_skill> tags; follow them. Use names "
-                "exactly as listed in <available_skills>.")
+        desc = (
+            f"Activate one of the agent skills by name (Available: {avail}). The result holds "
+            "the skill's instructions inside <activated_skill> tags; follow them. Use names "
+            "exactly as listed in <available_skills>."
+        )
         schema = {"type": "object", "properties": {"name": prop}, "required": ["name"]}
         return [ToolSpec("activate_skill", desc, schema, self._load)]
 
@@ -71,12 +74,18 @@ class GeminiLoader(Loader):
         skill = find_listed(ctx.skills, name)
         if skill is None:
             names = ", ".join(s.name for s in ctx.skills) or "(none)"
-            return ToolOutcome(f'Skill "{name}" not found. Available skills are: {names}',
-                               is_error=True, resolved=str(name))
+            return ToolOutcome(
+                f'Skill "{name}" not found. Available skills are: {names}', is_error=True, resolved=str(name)
+            )
         text = render_result(skill.name, current_body(skill), folder_tree(skill.dir))
-        return ToolOutcome(text, skill=skill.name, skill_path=str(skill.path), resolved=skill.name,
-                           body_chars=len(text),
-                           notes=["Gemini CLI would ask the user to consent first (not simulated)"])
+        return ToolOutcome(
+            text,
+            skill=skill.name,
+            skill_path=str(skill.path),
+            resolved=skill.name,
+            body_chars=len(text),
+            notes=["Gemini CLI would ask the user to consent first (not simulated)"],
+        )
 
 
 LOADER = GeminiLoader(

@@ -75,18 +75,40 @@ class GeminiCliProfile(CommonProfile):
 
     def roots(self, env: Environment) -> list[Root]:
         cwd = env.cwd or env.workspace
-        cond = None if env.trusted else "untrusted folder: Gemini CLI loads workspace skills only in trusted folders"
+        cond = (
+            None
+            if env.trusted
+            else "untrusted folder: Gemini CLI loads workspace skills only in trusted folders"
+        )
         out = [
-            self.make_root(cwd / ".agents" / "skills", "project", "workspace (.agents/skills)",
-                           "skillManager.ts: <cwd>/.agents/skills (highest tier, trusted only)",
-                           condition=cond, active=env.trusted),
-            self.make_root(cwd / ".gemini" / "skills", "project", "workspace (.gemini/skills)",
-                           "skillManager.ts: <cwd>/.gemini/skills (trusted only)",
-                           condition=cond, active=env.trusted),
-            self.make_root(env.home / ".agents" / "skills", "user", "user (~/.agents/skills)",
-                           "skillManager.ts: ~/.agents/skills"),
-            self.make_root(env.home / ".gemini" / "skills", "user", "user (~/.gemini/skills)",
-                           "skillManager.ts: ~/.gemini/skills"),
+            self.make_root(
+                cwd / ".agents" / "skills",
+                "project",
+                "workspace (.agents/skills)",
+                "skillManager.ts: <cwd>/.agents/skills (highest tier, trusted only)",
+                condition=cond,
+                active=env.trusted,
+            ),
+            self.make_root(
+                cwd / ".gemini" / "skills",
+                "project",
+                "workspace (.gemini/skills)",
+                "skillManager.ts: <cwd>/.gemini/skills (trusted only)",
+                condition=cond,
+                active=env.trusted,
+            ),
+            self.make_root(
+                env.home / ".agents" / "skills",
+                "user",
+                "user (~/.agents/skills)",
+                "skillManager.ts: ~/.agents/skills",
+            ),
+            self.make_root(
+                env.home / ".gemini" / "skills",
+                "user",
+                "user (~/.gemini/skills)",
+                "skillManager.ts: ~/.gemini/skills",
+            ),
         ]
         self.number(out)
         out.extend(self.extra_roots(env, len(out)))
@@ -105,29 +127,50 @@ class GeminiCliProfile(CommonProfile):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
         block = None if sf.has_bom else _FRONTMATTER.match(sf.text)
         if block is None:
-            why = ("UTF-8 BOM before '---'" if sf.has_bom else
-                   "no '---' line (exactly, no trailing spaces) opening the file, or no closing '---'")
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"{why}: the frontmatter regex does not match; silently skipped")
+            why = (
+                "UTF-8 BOM before '---'"
+                if sf.has_bom
+                else "no '---' line (exactly, no trailing spaces) opening the file, or no closing '---'"
+            )
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"{why}: the frontmatter regex does not match; silently skipped",
+            )
         mode, note = "strict", ""
         data = sf.data if sf.ok and isinstance(sf.data, dict) else {}
         name, desc = data.get("name"), data.get("description")
         if not (isinstance(name, str) and isinstance(desc, str)):
             simple = simple_frontmatter(block.group(1))
             mode = "fallback"
-            note = ("YAML failed" if not sf.ok and sf.state != "empty" else
-                    "name/description not both strings in YAML") + "; read with the line parser"
+            note = (
+                "YAML failed"
+                if not sf.ok and sf.state != "empty"
+                else "name/description not both strings in YAML"
+            ) + "; read with the line parser"
             if simple is None:
-                return ReadResult(False, name=folder, mode="failed", fields=data,
-                                  reason="name or description missing (line parser): silently skipped")
+                return ReadResult(
+                    False,
+                    name=folder,
+                    mode="failed",
+                    fields=data,
+                    reason="name or description missing (line parser): silently skipped",
+                )
             name, desc = simple
         clean = sanitise_name(name)
         if clean != name:
             note = (note + "; " if note else "") + f"name sanitised to {clean}"
         if not clean:  # listed with an empty <name> (lab: name-empty); the folder names it here
             note = (note + "; " if note else "") + "empty name: listed as <name></name>"
-        return ReadResult(True, name=clean or folder, description=desc,
-                          fields={"name": clean, "description": desc}, mode=mode, note=note)
+        return ReadResult(
+            True,
+            name=clean or folder,
+            description=desc,
+            fields={"name": clean, "description": desc},
+            mode=mode,
+            note=note,
+        )
 
     def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
         """Higher tier wins (``CommonProfile``); the winner keeps the listing position of the
@@ -146,8 +189,11 @@ class GeminiCliProfile(CommonProfile):
     def _load_key(s: Skill) -> tuple[int, int, str]:
         # tiers lowest first; in a tier the root's own SKILL.md (glob 'SKILL.md') before the
         # folders ('*/SKILL.md'), which come in reverse code-point order
-        return (-s.root.precedence, 0 if s.path.parent == s.root.path else 1,
-                "".join(chr(0x10FFFF - ord(c)) for c in str(s.path)))
+        return (
+            -s.root.precedence,
+            0 if s.path.parent == s.root.path else 1,
+            "".join(chr(0x10FFFF - ord(c)) for c in str(s.path)),
+        )
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Load order: tiers lowest → highest (``~/.gemini/skills``, ``~/.agents/skills``,

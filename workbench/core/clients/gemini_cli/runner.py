@@ -24,8 +24,11 @@ from workbench.core.clients.gemini_cli.builtins import BUILTIN_DIR
 HEADER = "# Available Agent Skills"
 _NAME = re.compile(r"^  <skill>\n    <name>(.*?)</name>", re.M | re.S)
 TOOL = "activate_skill"
-_ENTRY = re.compile(r"^  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)</description>\n"
-                    r"    <location>(.*?)</location>\n  </skill>$", re.M | re.S)
+_ENTRY = re.compile(
+    r"^  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)</description>\n"
+    r"    <location>(.*?)</location>\n  </skill>$",
+    re.M | re.S,
+)
 
 
 def _prose(listing: str) -> dict[str, str]:
@@ -68,10 +71,12 @@ class GeminiCliRunner(ClientRunner):
             env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
         elif ctx.options.get("trusted", True):
             (gdir / "trustedFolders.json").write_text(
-                json.dumps({str(ctx.workspace): "TRUST_FOLDER"}), "utf-8")
+                json.dumps({str(ctx.workspace): "TRUST_FOLDER"}), "utf-8"
+            )
         else:
             (gdir / "trustedFolders.json").write_text(
-                json.dumps({str(ctx.workspace): "DO_NOT_TRUST"}), "utf-8")
+                json.dumps({str(ctx.workspace): "DO_NOT_TRUST"}), "utf-8"
+            )
         mode = str(ctx.options.get("approval_mode", "yolo"))
         return RunSpec(argv=[str(ctx.exe), "-p", ctx.prompt, "--approval-mode", mode], env=env)
 
@@ -95,13 +100,20 @@ class GeminiCliRunner(ClientRunner):
             span = _listing_span(text) if isinstance(text, str) else None
             if span is None:
                 continue
-            listing = text[span[0]:span[1]]
-            builtins = [{"name": m.group(1), "description": m.group(2), "location": m.group(3)}
-                        for m in _ENTRY.finditer(listing) if f"/{BUILTIN_DIR}/" in m.group(3)]
-            return Extracted(listing, Placement("systemInstruction", None, bi, "section '# Available "
-                                                "Agent Skills'"), _NAME.findall(listing), tool,
-                             [b["name"] for b in builtins],
-                             client_texts={"builtins": builtins, "prose": _prose(listing)})
+            listing = text[span[0] : span[1]]
+            builtins = [
+                {"name": m.group(1), "description": m.group(2), "location": m.group(3)}
+                for m in _ENTRY.finditer(listing)
+                if f"/{BUILTIN_DIR}/" in m.group(3)
+            ]
+            return Extracted(
+                listing,
+                Placement("systemInstruction", None, bi, "section '# Available Agent Skills'"),
+                _NAME.findall(listing),
+                tool,
+                [b["name"] for b in builtins],
+                client_texts={"builtins": builtins, "prose": _prose(listing)},
+            )
         return Extracted(None, None, tool=tool)
 
 

@@ -20,17 +20,28 @@ VERSION = "2026.9.6"
 #: (name, description length in code points, kind: bundled | custodian | plugin).
 BUILTINS: dict[str, tuple[tuple[str, int, str], ...]] = {
     "2026.9.6": (
-        ("add-model-provider", 105, "custodian"), ("browser-automation", 159, "plugin"),
-        ("canvas", 102, "plugin"), ("clawhub", 140, "bundled"),
-        ("cloud-image-bake", 95, "custodian"), ("configure-channel", 95, "custodian"),
-        ("control-ui", 170, "bundled"), ("diagnose-gateway", 89, "custodian"),
-        ("diagram-maker", 90, "bundled"), ("healthcheck", 106, "bundled"),
-        ("meme-maker", 81, "bundled"), ("node-connect", 161, "bundled"),
-        ("node-inspect-debugger", 85, "bundled"), ("notion", 110, "bundled"),
-        ("python-debugpy", 87, "bundled"), ("skill-creator", 108, "bundled"),
-        ("spike", 91, "bundled"), ("taskflow", 118, "bundled"),
-        ("taskflow-inbox-triage", 118, "bundled"), ("tmux", 111, "bundled"),
-        ("visualize", 114, "bundled"), ("weather", 125, "bundled"),
+        ("add-model-provider", 105, "custodian"),
+        ("browser-automation", 159, "plugin"),
+        ("canvas", 102, "plugin"),
+        ("clawhub", 140, "bundled"),
+        ("cloud-image-bake", 95, "custodian"),
+        ("configure-channel", 95, "custodian"),
+        ("control-ui", 170, "bundled"),
+        ("diagnose-gateway", 89, "custodian"),
+        ("diagram-maker", 90, "bundled"),
+        ("healthcheck", 106, "bundled"),
+        ("meme-maker", 81, "bundled"),
+        ("node-connect", 161, "bundled"),
+        ("node-inspect-debugger", 85, "bundled"),
+        ("notion", 110, "bundled"),
+        ("python-debugpy", 87, "bundled"),
+        ("skill-creator", 108, "bundled"),
+        ("spike", 91, "bundled"),
+        ("taskflow", 118, "bundled"),
+        ("taskflow-inbox-triage", 118, "bundled"),
+        ("tmux", 111, "bundled"),
+        ("visualize", 114, "bundled"),
+        ("weather", 125, "bundled"),
     ),
 }
 
@@ -38,6 +49,8 @@ BUILTINS: dict[str, tuple[tuple[str, int, str], ...]] = {
 PROSE_CHARS: dict[str, int] = {"2026.9.6": 228}
 
 #: Where each kind lives, as OpenClaw lists the location (``{pkg}`` = the installed package).
-LOCATIONS = {"bundled": "{pkg}/skills/{name}/SKILL.md",
-             "custodian": "{pkg}/custodian-skills/{name}/SKILL.md",
-             "plugin": "~/.openclaw/plugin-skills/{name}/SKILL.md"}
+LOCATIONS = {
+    "bundled": "{pkg}/skills/{name}/SKILL.md",
+    "custodian": "{pkg}/custodian-skills/{name}/SKILL.md",
+    "plugin": "~/.openclaw/plugin-skills/{name}/SKILL.md",
+}

@@ -73,18 +73,26 @@ CONTEXT_CAP_MIN = 64
 
 INTRO_1 = "\n\nThe following skills provide specialized instructions for specific tasks."
 LOAD_FULL = "Read a skill's file at its listed location when the task matches its description."
-LOAD_COMPACT_DESC = ("Read a skill's file at its listed location when the task matches its name or "
-                     "description.")
+LOAD_COMPACT_DESC = (
+    "Read a skill's file at its listed location when the task matches its name or description."
+)
 LOAD_COMPACT_NAME = "Read a skill's file at its listed location when the task matches its name."
-INTRO_3 = ("When a skill file references a relative path, resolve it against the skill directory "
-           "(parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.")
+INTRO_3 = (
+    "When a skill file references a relative path, resolve it against the skill directory "
+    "(parent of SKILL.md / dirname of the path) and use that absolute path in tool commands."
+)
 PLACEMENT = "system prompt, inside its '## Skills' section (omitted for subagents)"
 
 
 def escape_xml(s: str) -> str:
     """``escapeSkillXml``: & < > \" ' -> entities."""
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("'", "&apos;"))
+    return (
+        s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&apos;")
+    )
 
 
 def truncate_description(description: str, max_chars: int) -> str:
@@ -107,8 +115,9 @@ class _View:
     ``basic-one``, OpenClaw 2026.9.6); ``real_path`` the SKILL.md path (or ``<built-in>``).
     """
 
-    def __init__(self, name: str, path: str, description: str, flags: dict[str, Any],
-                 scope: str, real_path: str) -> None:
+    def __init__(
+        self, name: str, path: str, description: str, flags: dict[str, Any], scope: str, real_path: str
+    ) -> None:
         self.name, self.path, self.description, self.flags = name, path, description, flags
         self.scope, self.real_path = scope, real_path
 
@@ -116,7 +125,7 @@ class _View:
 def location(path: Any, home: Any) -> str:
     """``path`` as OpenClaw lists it: ``~/rest`` under HOME, else absolute."""
     p, h = str(path), str(home).rstrip("/")
-    return "~" + p[len(h):] if h and (p == h or p.startswith(h + "/")) else p
+    return "~" + p[len(h) :] if h and (p == h or p.startswith(h + "/")) else p
 
 
 def builtin_views(options: dict[str, Any]) -> tuple[list[_View], bool, str]:
@@ -126,20 +135,39 @@ def builtin_views(options: dict[str, Any]) -> tuple[list[_View], bool, str]:
         return [], False, ""
     texts = client_texts(options)
     pkg = f"⟦openclaw {VERSION} package⟧"
-    views = [_View(n, LOCATIONS[kind].format(pkg=pkg, name=n),
-                   placeholder(f"OpenClaw {VERSION} {kind} skill '{n}', {length} chars", length),
-                   {}, "bundled", "<built-in>") for n, length, kind in BUILTINS.get(VERSION, ())]
+    views = [
+        _View(
+            n,
+            LOCATIONS[kind].format(pkg=pkg, name=n),
+            placeholder(f"OpenClaw {VERSION} {kind} skill '{n}', {length} chars", length),
+            {},
+            "bundled",
+            "<built-in>",
+        )
+        for n, length, kind in BUILTINS.get(VERSION, ())
+    ]
     if texts["builtins"] or "preamble" in texts["prose"]:
         # a capture of a cut catalog lacks the built-ins OpenClaw left out: placeholders stand
         # in for them (they still count in "included X of Y"; lab: openclaw-prompt-limit)
         got = {b["name"] for b in texts["builtins"]}
-        return ([_View(b["name"], b.get("location") or "", b.get("description") or "", {},
-                       "bundled", "<built-in>") for b in texts["builtins"]]
-                + [v for v in views if v.name not in got], True,
-                texts["prose"].get("preamble", ""))
+        return (
+            [
+                _View(
+                    b["name"],
+                    b.get("location") or "",
+                    b.get("description") or "",
+                    {},
+                    "bundled",
+                    "<built-in>",
+                )
+                for b in texts["builtins"]
+            ]
+            + [v for v in views if v.name not in got],
+            True,
+            texts["prose"].get("preamble", ""),
+        )
     n = PROSE_CHARS.get(VERSION, 0)
-    prose = placeholder(f"OpenClaw {VERSION} skills instructions, {n} chars", n - 1) + "\n" \
-        if n else ""
+    prose = placeholder(f"OpenClaw {VERSION} skills instructions, {n} chars", n - 1) + "\n" if n else ""
     return views, False, prose
 
 
@@ -162,8 +190,10 @@ def _limit_note(truncated: bool, compact: bool, cap: int, included: int, total: 
     detail = "descriptions shortened" if cap > 0 else "descriptions omitted"
     if truncated:
         extra = f" (compact format, {detail})" if compact else ""
-        return (f"⚠️ Skills truncated: included {included} of {total}{extra}. "
-                "Run `openclaw skills check` to audit.")
+        return (
+            f"⚠️ Skills truncated: included {included} of {total}{extra}. "
+            "Run `openclaw skills check` to audit."
+        )
     if compact:
         return f"⚠️ Skills catalog using compact format ({detail}). Run `openclaw skills check` to audit."
     return ""
@@ -190,9 +220,16 @@ class _Bounded:
 
     # -- pieces ------------------------------------------------------------------------
     def _entry_base(self, s: Skill) -> int:
-        n = (len("  <skill>") + 1 + js_len(f"    <name>{escape_xml(s.name)}</name>") + 1
-             + js_len(f"    <location>{escape_xml(str(s.path))}</location>") + 1
-             + len("  </skill>") + 1)
+        n = (
+            len("  <skill>")
+            + 1
+            + js_len(f"    <name>{escape_xml(s.name)}</name>")
+            + 1
+            + js_len(f"    <location>{escape_xml(str(s.path))}</location>")
+            + 1
+            + len("  </skill>")
+            + 1
+        )
         note = s.flags.get("location_note")
         if note:
             n += js_len(f"    <location_note>{escape_xml(str(note))}</location_note>") + 1
@@ -284,8 +321,9 @@ class _Bounded:
         return prompt if js_len(prompt) <= self.max_chars else None
 
 
-def bounded(ordered: list[Skill], max_in_prompt: int, max_chars: int,
-            remote_note: str | None) -> tuple[str, list[Skill], bool, int, bool]:
+def bounded(
+    ordered: list[Skill], max_in_prompt: int, max_chars: int, remote_note: str | None
+) -> tuple[str, list[Skill], bool, int, bool]:
     """(prompt, skills in it, compact?, description cap, limit note included?).
 
     ``prepareSkillsForPrompt`` step by step; selections are prefix lengths ``k``.
@@ -331,19 +369,25 @@ def bounded(ordered: list[Skill], max_in_prompt: int, max_chars: int,
     return prompt, (ordered[:k] if prompt else []), True, cap, include_note
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render OpenClaw's catalog block. ``budget_used`` = JS length of the final block."""
     max_in = int(options.get("max_skills_in_prompt", MAX_SKILLS_IN_PROMPT))
     max_chars = int(options.get("max_skills_prompt_chars", MAX_SKILLS_PROMPT_CHARS))
     remote = options.get("remote_note")
     builtins, captured, preamble = builtin_views(options)
-    views = [_View(s.name, location(s.path, env.home), s.description or "", s.flags,
-                   s.root.scope, str(s.path)) for s in skills] + builtins
-    ordered: list[Any] = (views if options.get("preserve_order")
-                          else sorted(views, key=lambda v: locale_key(v.name)))
-    assumptions = ["Name order approximates JavaScript localeCompare(\"en\") (ICU) without ICU.",
-                   "Character counts follow JavaScript string length (UTF-16 code units)."]
+    views = [
+        _View(s.name, location(s.path, env.home), s.description or "", s.flags, s.root.scope, str(s.path))
+        for s in skills
+    ] + builtins
+    ordered: list[Any] = (
+        views if options.get("preserve_order") else sorted(views, key=lambda v: locale_key(v.name))
+    )
+    assumptions = [
+        "Name order approximates JavaScript localeCompare(\"en\") (ICU) without ICU.",
+        "Character counts follow JavaScript string length (UTF-16 code units).",
+    ]
     prompt, sel, compact, cap, _note = bounded(ordered, max_in, max_chars, remote)
     # current per-skill description text as it stands in the prompt (None = no element)
     in_prompt = {id(s) for s in sel}
@@ -361,10 +405,11 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
     if context_tokens and context_tokens > 0 and prompt:
         target = context_tokens // 5
         if js_len(prompt) > target and "<available_skills>" in prompt:
+
             def render_ctx(m: int) -> str:
-                descs = [None if cur[id(s)] is None else truncate_description(cur[id(s)], m)
-                         for s in sel]
+                descs = [None if cur[id(s)] is None else truncate_description(cur[id(s)], m) for s in sel]
                 return _rebuild(prompt, sel, descs)
+
             lo, hi = CONTEXT_CAP_MIN, COMPACT_DESCRIPTION_MAX_CHARS
             result = render_ctx(lo)
             best = lo
@@ -382,28 +427,50 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
                 for s in sel:
                     if cur[id(s)] is not None:
                         cur[id(s)] = truncate_description(cur[id(s)], best)
-                info.append(f"Small-context pass: target {target:,} chars (context/5); "
-                            f"descriptions capped at {best} chars.")
+                info.append(
+                    f"Small-context pass: target {target:,} chars (context/5); "
+                    f"descriptions capped at {best} chars."
+                )
                 if js_len(prompt) > target:
-                    warnings.append(f"At {context_tokens:,} tokens OpenClaw aims for a "
-                                    f"{target:,}-char skills block; even with 64-char descriptions "
-                                    f"it is {js_len(prompt):,} chars.")
+                    warnings.append(
+                        f"At {context_tokens:,} tokens OpenClaw aims for a "
+                        f"{target:,}-char skills block; even with 64-char descriptions "
+                        f"it is {js_len(prompt):,} chars."
+                    )
     entries: list[SkillListing] = []
     for idx, s in enumerate(ordered):
         d = len(s.description or "")
         if id(s) not in in_prompt:
-            why = (f"beyond the {max_in}-skill cap" if idx >= max_in
-                   else f"did not fit the {max_chars:,}-char catalog budget")
+            why = (
+                f"beyond the {max_in}-skill cap"
+                if idx >= max_in
+                else f"did not fit the {max_chars:,}-char catalog budget"
+            )
             entries.append(SkillListing(s.name, s.real_path, "omitted", d, 0, why))
             continue
         shown = cur[id(s)]
         if shown is None:
-            entries.append(SkillListing(s.name, s.real_path, "name-only" if d else "full", d, 0,
-                                        "compact format: descriptions omitted" if d else ""))
-        elif shown.endswith("...") and (compact or ctx_cap) and len(shown) < len(collapse_ws(s.description or "")):
+            entries.append(
+                SkillListing(
+                    s.name,
+                    s.real_path,
+                    "name-only" if d else "full",
+                    d,
+                    0,
+                    "compact format: descriptions omitted" if d else "",
+                )
+            )
+        elif (
+            shown.endswith("...")
+            and (compact or ctx_cap)
+            and len(shown) < len(collapse_ws(s.description or ""))
+        ):
             kept = len(shown) - 3
-            entries.append(SkillListing(s.name, s.real_path, "truncated", d, kept,
-                                        f"cut to {ctx_cap or cap} chars with '...'"))
+            entries.append(
+                SkillListing(
+                    s.name, s.real_path, "truncated", d, kept, f"cut to {ctx_cap or cap} chars with '...'"
+                )
+            )
         else:
             entries.append(SkillListing(s.name, s.real_path, "full", d, d))
     omitted = [e for e in entries if e.state == "omitted"]
@@ -411,27 +478,44 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
     scope_of = {s.real_path: s.scope for s in ordered}
     omitted.sort(key=lambda e: scope_of.get(e.path) in ("bundled", "plugin", "extra"))
     if omitted:
-        names = ", ".join(e.name for e in omitted[:5]) + (f", +{len(omitted) - 5} more"
-                                                          if len(omitted) > 5 else "")
-        warnings.append(f"{len(omitted)} of {len(ordered)} skills are cut from the OpenClaw prompt "
-                        f"({names}). OpenClaw's only notice is the '⚠️ Skills truncated' line inside "
-                        "the prompt, which the model sees and you do not.")
+        names = ", ".join(e.name for e in omitted[:5]) + (
+            f", +{len(omitted) - 5} more" if len(omitted) > 5 else ""
+        )
+        warnings.append(
+            f"{len(omitted)} of {len(ordered)} skills are cut from the OpenClaw prompt "
+            f"({names}). OpenClaw's only notice is the '⚠️ Skills truncated' line inside "
+            "the prompt, which the model sees and you do not."
+        )
     if compact:
-        warnings.append("OpenClaw uses its compact catalog format: descriptions "
-                        + (f"shortened to {cap} chars." if cap else "omitted (names only)."))
+        warnings.append(
+            "OpenClaw uses its compact catalog format: descriptions "
+            + (f"shortened to {cap} chars." if cap else "omitted (names only).")
+        )
     if builtins and not captured:
-        assumptions.append(f"OpenClaw {VERSION}'s own skills and instructions are shown as "
-                           "placeholders of their real lengths (capture the installed client for "
-                           "their texts).")
+        assumptions.append(
+            f"OpenClaw {VERSION}'s own skills and instructions are shown as "
+            "placeholders of their real lengths (capture the installed client for "
+            "their texts)."
+        )
     # the section trims the block: no leading blank lines without a limit note (lab: basic-one,
     # budget-80-long; OpenClaw 2026.9.6)
     text = SECTION + preamble + prompt.strip() if prompt else ""
     user = [e for e in entries if e.path != "<built-in>"]
-    return ListingReport(client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
-                         budget_unit="chars", budget_limit=max_chars, budget_used=js_len(prompt),
-                         skills=user, warnings=warnings, assumptions=assumptions, info=info,
-                         builtins=[e for e in entries if e.path == "<built-in>"],
-                         client_version=VERSION)
+    return ListingReport(
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
+        budget_unit="chars",
+        budget_limit=max_chars,
+        budget_used=js_len(prompt),
+        skills=user,
+        warnings=warnings,
+        assumptions=assumptions,
+        info=info,
+        builtins=[e for e in entries if e.path == "<built-in>"],
+        client_version=VERSION,
+    )
 
 
 def _rebuild(prompt: str, sel: list[Skill], descs: list[str | None]) -> str:

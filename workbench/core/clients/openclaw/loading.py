@@ -25,15 +25,22 @@ from workbench.core.chat.loadkit import Loader, make_read_tool
 def _base_dir(text: str, skill, ctx):
     if "{baseDir}" not in text:
         return text, []
-    return text.replace("{baseDir}", str(skill.dir)), ["{baseDir} substituted (substitution point unverified)"]
+    return text.replace("{baseDir}", str(skill.dir)), [
+        "{baseDir} substituted (substitution point unverified)"
+    ]
 
 
 class OpenClawLoader(Loader):
     def read_tool(self):
         return make_read_tool(
-            "read", "path", line_keys=("offset", "limit"), line_mode="offset", post=_base_dir,
+            "read",
+            "path",
+            line_keys=("offset", "limit"),
+            line_mode="offset",
+            post=_base_dir,
             description="Read a file (workspace or skill folder). Returns its text; use offset "
-                        "(1-based line) and limit for long files.")
+            "(1-based line) and limit for long files.",
+        )
 
 
 LOADER = OpenClawLoader(

@@ -63,9 +63,15 @@ class OpenClawProfile(CommonProfile):
     #: Two folders of one root with the same name: the later path wins (lab: clash-same-root,
     #: OpenClaw 2026.9.6).
     within_root = "last"
-    rules = WalkRules(max_depth=MAX_DEPTH, min_depth=0, skip_dot=True,
-                      skip_names=frozenset({"node_modules", ".git"}), stop_at_skill=True,
-                      symlinks="inside-root", client="OpenClaw")
+    rules = WalkRules(
+        max_depth=MAX_DEPTH,
+        min_depth=0,
+        skip_dot=True,
+        skip_names=frozenset({"node_modules", ".git"}),
+        stop_at_skill=True,
+        symlinks="inside-root",
+        client="OpenClaw",
+    )
 
     def state_dir(self, env: Environment) -> Path:
         v = env.getenv("OPENCLAW_STATE_DIR")
@@ -80,22 +86,52 @@ class OpenClawProfile(CommonProfile):
         sd = self.state_dir(env)
         default_sd = not env.getenv("OPENCLAW_STATE_DIR")
         out = [
-            self.make_root(ws / "skills", "project", "workspace (skills/)",
-                           "workspace-skill-roots.ts: <workspace>/skills", max_depth=MAX_DEPTH),
-            self.make_root(ws / ".agents" / "skills", "project", "workspace (.agents/skills)",
-                           "workspace-skill-roots.ts: <workspace>/.agents/skills", max_depth=MAX_DEPTH),
+            self.make_root(
+                ws / "skills",
+                "project",
+                "workspace (skills/)",
+                "workspace-skill-roots.ts: <workspace>/skills",
+                max_depth=MAX_DEPTH,
+            ),
+            self.make_root(
+                ws / ".agents" / "skills",
+                "project",
+                "workspace (.agents/skills)",
+                "workspace-skill-roots.ts: <workspace>/.agents/skills",
+                max_depth=MAX_DEPTH,
+            ),
         ]
         if default_sd:
-            out.append(self.make_root(env.home / ".agents" / "skills", "user", "personal (~/.agents/skills)",
-                                      "workspace-skill-roots.ts: ~/.agents/skills (default state dir only)",
-                                      max_depth=MAX_DEPTH))
-        out.append(self.make_root(sd / "skills", "managed", "managed (~/.openclaw/skills)",
-                                  "docs/tools/skills.md: <state-dir>/skills (managed, --global installs)",
-                                  max_depth=MAX_DEPTH, verified=default_sd))
-        out.append(self.make_root(sd / "agents" / "main" / "agent" / "workshop-skills", "user",
-                                  "workshop (agents/main/agent/workshop-skills)",
-                                  "docs/tools/skills.md: <state-dir>/agents/<agentId>/agent/workshop-skills; "
-                                  "agent id 'main' assumed", max_depth=MAX_DEPTH, verified=False))
+            out.append(
+                self.make_root(
+                    env.home / ".agents" / "skills",
+                    "user",
+                    "personal (~/.agents/skills)",
+                    "workspace-skill-roots.ts: ~/.agents/skills (default state dir only)",
+                    max_depth=MAX_DEPTH,
+                )
+            )
+        out.append(
+            self.make_root(
+                sd / "skills",
+                "managed",
+                "managed (~/.openclaw/skills)",
+                "docs/tools/skills.md: <state-dir>/skills (managed, --global installs)",
+                max_depth=MAX_DEPTH,
+                verified=default_sd,
+            )
+        )
+        out.append(
+            self.make_root(
+                sd / "agents" / "main" / "agent" / "workshop-skills",
+                "user",
+                "workshop (agents/main/agent/workshop-skills)",
+                "docs/tools/skills.md: <state-dir>/agents/<agentId>/agent/workshop-skills; "
+                "agent id 'main' assumed",
+                max_depth=MAX_DEPTH,
+                verified=False,
+            )
+        )
         cfg = self.config(env)
         sk = cfg.get("skills") if isinstance(cfg.get("skills"), dict) else {}
         load = sk.get("load") if isinstance(sk.get("load"), dict) else {}
@@ -104,8 +140,15 @@ class OpenClawProfile(CommonProfile):
                 p = Path(d).expanduser()
                 if not p.is_absolute():
                     p = ws / p
-                out.append(self.make_root(p, "extra", f"extraDirs ({d})",
-                                          "docs/tools/skills.md: skills.load.extraDirs", max_depth=MAX_DEPTH))
+                out.append(
+                    self.make_root(
+                        p,
+                        "extra",
+                        f"extraDirs ({d})",
+                        "docs/tools/skills.md: skills.load.extraDirs",
+                        max_depth=MAX_DEPTH,
+                    )
+                )
         self.number(out)
         out.extend(self.extra_roots(env, len(out)))
         return out
@@ -114,8 +157,14 @@ class OpenClawProfile(CommonProfile):
         if is_installed_extra(root):
             return super().rules_for(root)
         if root.scope == "managed" or (root.scope == "user" and root.path.parent.name == ".agents"):
-            return WalkRules(max_depth=MAX_DEPTH, min_depth=0, skip_dot=True, stop_at_skill=True,
-                             symlinks="follow", client="OpenClaw")
+            return WalkRules(
+                max_depth=MAX_DEPTH,
+                min_depth=0,
+                skip_dot=True,
+                stop_at_skill=True,
+                symlinks="follow",
+                client="OpenClaw",
+            )
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
@@ -131,13 +180,19 @@ class OpenClawProfile(CommonProfile):
             if f.skip_reason is None and root.scope != "extra":  # extra roots: HACKING "Decisions"
                 loaded += 1
                 if loaded > MAX_SKILLS_PER_SOURCE:
-                    f = Found(f.path, f.depth, f"past the first {MAX_SKILLS_PER_SOURCE} skills of "
-                                               "this folder, which OpenClaw loads")
+                    f = Found(
+                        f.path,
+                        f.depth,
+                        f"past the first {MAX_SKILLS_PER_SOURCE} skills of this folder, which OpenClaw loads",
+                    )
             if f.skip_reason is None and os.path.islink(f.path):
                 real = os.path.realpath(f.path)
                 if real != base and not real.startswith(base + os.sep):
-                    f = Found(f.path, f.depth, "SKILL.md is a symlink to a file outside the root, "
-                                               "which OpenClaw does not load")
+                    f = Found(
+                        f.path,
+                        f.depth,
+                        "SKILL.md is a symlink to a file outside the root, which OpenClaw does not load",
+                    )
             out.append(f)
         return out
 
@@ -150,16 +205,27 @@ class OpenClawProfile(CommonProfile):
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
         if sf.size > MAX_SKILL_FILE_BYTES:
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"SKILL.md is {sf.size:,} bytes, over maxSkillFileBytes ({MAX_SKILL_FILE_BYTES:,})")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"SKILL.md is {sf.size:,} bytes, over maxSkillFileBytes ({MAX_SKILL_FILE_BYTES:,})",
+            )
         mode, note = "strict", ""
         if sf.duplicate_keys:  # lab: yaml-duplicate-key (OpenClaw 2026.9.6 does not load it)
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"duplicated mapping key {sf.duplicate_keys[0][0]!r}: not loaded")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"duplicated mapping key {sf.duplicate_keys[0][0]!r}: not loaded",
+            )
         if sf.ok:
             fields = dict(sf.data or {})
-        elif sf.state in ("yaml-error", "not-mapping") and sf.has_frontmatter_block \
-                and not _indented_line(sf.frontmatter):
+        elif (
+            sf.state in ("yaml-error", "not-mapping")
+            and sf.has_frontmatter_block
+            and not _indented_line(sf.frontmatter)
+        ):
             fields = {k: line_value_first_line(sf, k) for k in sf.line_fields()}
             mode, note = "fallback", f"YAML failed ({sf.message}); read with the single-line parser"
         else:
@@ -169,13 +235,20 @@ class OpenClawProfile(CommonProfile):
         name = _js_value(fields.get("name")) or folder
         desc = _js_value(fields.get("description"))
         if not desc:
-            why = "no frontmatter" if sf.state == "no-frontmatter" else (
-                sf.message if sf.state in ("unclosed", "empty") else "description missing")
-            return ReadResult(False, name=name, mode="failed", fields=fields,
-                              reason=f"{why}: description is required; skipped with a diagnostic")
+            why = (
+                "no frontmatter"
+                if sf.state == "no-frontmatter"
+                else (sf.message if sf.state in ("unclosed", "empty") else "description missing")
+            )
+            return ReadResult(
+                False,
+                name=name,
+                mode="failed",
+                fields=fields,
+                reason=f"{why}: description is required; skipped with a diagnostic",
+            )
         # trimmed at both ends, inner newlines kept (lab: block-folded, OpenClaw 2026.9.6)
-        return ReadResult(True, name=name, description=desc.strip(), fields=fields, mode=mode,
-                          note=note)
+        return ReadResult(True, name=name, description=desc.strip(), fields=fields, mode=mode, note=note)
 
     # -- gating ------------------------------------------------------------------------
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
@@ -209,7 +282,10 @@ class OpenClawProfile(CommonProfile):
         if isinstance(oss, str):
             oss = [oss]
         if isinstance(oss, list) and oss and env.os_name not in [str(o) for o in oss]:
-            return ("gated", f"metadata.{key_used}.os = {', '.join(map(str, oss))}; this machine is {env.os_name}")
+            return (
+                "gated",
+                f"metadata.{key_used}.os = {', '.join(map(str, oss))}; this machine is {env.os_name}",
+            )
         if oc.get("always") is True:
             return None
         req = oc.get("requires") if isinstance(oc.get("requires"), dict) else {}
@@ -222,8 +298,11 @@ class OpenClawProfile(CommonProfile):
             return ("gated", f"requires.anyBins: none of {', '.join(anyb)} on PATH")
         envs = [e for e in _as_list(req.get("env")) if isinstance(e, str)]
         entry_env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
-        miss_env = [e for e in envs if not (env.getenv(e) or entry_env.get(e)
-                                            or (e == oc.get("primaryEnv") and entry.get("apiKey")))]
+        miss_env = [
+            e
+            for e in envs
+            if not (env.getenv(e) or entry_env.get(e) or (e == oc.get("primaryEnv") and entry.get("apiKey")))
+        ]
         if miss_env:
             return ("gated", f"requires.env: {', '.join(miss_env)} not set")
         confs = [c for c in _as_list(req.get("config")) if isinstance(c, str)]

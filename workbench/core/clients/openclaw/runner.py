@@ -64,14 +64,27 @@ class OpenClawRunner(ClientRunner):
         cfg_dir = ctx.home / ".openclaw"
         cfg_dir.mkdir(parents=True, exist_ok=True)
         config: dict[str, Any] = {
-            "models": {"providers": {PROVIDER: {
-                "baseUrl": ctx.base_url, "apiKey": "sk-ant-recorder", "api": "anthropic-messages",
-                "models": [{"id": MODEL, "name": "Claude Sonnet 4.5", "contextWindow": 200000,
-                            "maxTokens": 8192,
-                            "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}],
-            }}},
-            "agents": {"defaults": {"workspace": str(ctx.workspace),
-                                    "model": {"primary": f"{PROVIDER}/{MODEL}"}}},
+            "models": {
+                "providers": {
+                    PROVIDER: {
+                        "baseUrl": ctx.base_url,
+                        "apiKey": "sk-ant-recorder",
+                        "api": "anthropic-messages",
+                        "models": [
+                            {
+                                "id": MODEL,
+                                "name": "Claude Sonnet 4.5",
+                                "contextWindow": 200000,
+                                "maxTokens": 8192,
+                                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+                            }
+                        ],
+                    }
+                }
+            },
+            "agents": {
+                "defaults": {"workspace": str(ctx.workspace), "model": {"primary": f"{PROVIDER}/{MODEL}"}}
+            },
         }
         merge(config, ctx.options.get("openclaw_config") or {})
         (cfg_dir / "openclaw.json").write_text(json.dumps(config, indent=2), "utf-8")
@@ -94,43 +107,59 @@ class OpenClawRunner(ClientRunner):
             end = text.find(CLOSE, start)
             if end < 0:
                 continue
-            listing = text[start:end + len(CLOSE)]
+            listing = text[start : end + len(CLOSE)]
             entries = parse_entries(listing)
             builtins = [e for e in entries if is_builtin_location(e["location"])]
-            return Extracted(listing=listing,
-                             placement=Placement("system", None, bi, "section '## Skills'"),
-                             skills=[e["name"] for e in entries],
-                             tool=request_tool(data, "read"),
-                             builtins=[e["name"] for e in builtins],
-                             client_texts=captured_texts(listing))
+            return Extracted(
+                listing=listing,
+                placement=Placement("system", None, bi, "section '## Skills'"),
+                skills=[e["name"] for e in entries],
+                tool=request_tool(data, "read"),
+                builtins=[e["name"] for e in builtins],
+                client_texts=captured_texts(listing),
+            )
         return Extracted(None, None)
 
 
-_ENTRY_RE = re.compile(r"  <skill>\n    <name>(.*?)</name>\n(?:    <description>(.*?)</description>\n)?"
-                       r"    <location>(.*?)</location>\n", re.S)
+_ENTRY_RE = re.compile(
+    r"  <skill>\n    <name>(.*?)</name>\n(?:    <description>(.*?)</description>\n)?"
+    r"    <location>(.*?)</location>\n",
+    re.S,
+)
 
 
 def parse_entries(listing: str) -> list[dict[str, str]]:
     """``{"name", "description", "location"}`` per ``<skill>`` (XML entities decoded)."""
-    return [{"name": html.unescape(m.group(1)), "description": html.unescape(m.group(2) or ""),
-             "location": html.unescape(m.group(3))} for m in _ENTRY_RE.finditer(listing)]
+    return [
+        {
+            "name": html.unescape(m.group(1)),
+            "description": html.unescape(m.group(2) or ""),
+            "location": html.unescape(m.group(3)),
+        }
+        for m in _ENTRY_RE.finditer(listing)
+    ]
 
 
 def is_builtin_location(loc: str) -> bool:
     """Whether a listed location is one of OpenClaw's own skills (package or plugin-skills)."""
-    return ("/node_modules/openclaw/" in loc or loc.startswith("~/.openclaw/plugin-skills/")
-            or "/.openclaw/plugin-skills/" in loc)
+    return (
+        "/node_modules/openclaw/" in loc
+        or loc.startswith("~/.openclaw/plugin-skills/")
+        or "/.openclaw/plugin-skills/" in loc
+    )
 
 
 def captured_texts(listing: str) -> dict[str, Any]:
     """Built-ins and the section's prose of a real listing, in the ``client_texts`` shape."""
-    body = listing[len(SECTION):]
+    body = listing[len(SECTION) :]
     k = body.find(INTRO_1.strip())
     note = body.find("⚠️ Skills")
     k = note if 0 <= note < k else k
     prose = body[:k] if k >= 0 else ""
-    return {"builtins": [e for e in parse_entries(listing) if is_builtin_location(e["location"])],
-            "prose": {"preamble": prose}}
+    return {
+        "builtins": [e for e in parse_entries(listing) if is_builtin_location(e["location"])],
+        "prose": {"preamble": prose},
+    }
 
 
 RUNNER = OpenClawRunner()

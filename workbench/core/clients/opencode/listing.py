@@ -44,15 +44,22 @@ if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
 
 CLIENT = "opencode"
-INTRO = ("Skills provide specialized instructions and workflows for specific tasks.\n"
-         "Use the skill tool to load a skill when a task matches its description.")
+INTRO = (
+    "Skills provide specialized instructions and workflows for specific tasks.\n"
+    "Use the skill tool to load a skill when a task matches its description."
+)
 EMPTY = "No skills are currently available."
 PLACEMENT = "system prompt section (omitted when the agent has no skill tool)"
 
 
 def _escape(s: str) -> str:
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("'", "&apos;"))
+    return (
+        s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&apos;")
+    )
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:
@@ -74,14 +81,21 @@ def builtin_entries(options: dict[str, Any]) -> tuple[list[_Builtin], bool]:
         return [], False
     captured = client_texts(options)["builtins"]
     if captured:
-        return [_Builtin(b["name"], b.get("description") or "",
-                         b.get("location") or BUILTIN_LOCATION) for b in captured], True
-    return [_Builtin(n, placeholder(f"OpenCode {VERSION} built-in '{n}', {length} chars", length),
-                     BUILTIN_LOCATION) for n, length in BUILTINS.get(VERSION, ())], False
+        return [
+            _Builtin(b["name"], b.get("description") or "", b.get("location") or BUILTIN_LOCATION)
+            for b in captured
+        ], True
+    return [
+        _Builtin(
+            n, placeholder(f"OpenCode {VERSION} built-in '{n}', {length} chars", length), BUILTIN_LOCATION
+        )
+        for n, length in BUILTINS.get(VERSION, ())
+    ], False
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render the section; listed skills are ``full``, description-less ones ``omitted``.
 
     OpenCode's built-ins are sorted in among the user's skills (location ``<built-in>``).
@@ -95,8 +109,11 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         if has_description(s):
             entries.append(SkillListing(s.name, str(s.path), "full", d, d))
         else:
-            entries.append(SkillListing(s.name, str(s.path), "omitted", 0, 0,
-                                        "no description: loadable but not listed (V2)"))
+            entries.append(
+                SkillListing(
+                    s.name, str(s.path), "omitted", 0, 0, "no description: loadable but not listed (V2)"
+                )
+            )
     if not listed:
         body = EMPTY
     else:
@@ -106,25 +123,41 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
                 loc = _escape(s.location)
             else:
                 loc = s.path.as_uri() if options.get("location") == "url" else _escape(str(s.path))
-            lines += ["  <skill>", f"    <name>{s.name}</name>",
-                      f"    <description>{s.description}</description>",
-                      f"    <location>{loc}</location>", "  </skill>"]
+            lines += [
+                "  <skill>",
+                f"    <name>{s.name}</name>",
+                f"    <description>{s.description}</description>",
+                f"    <location>{loc}</location>",
+                "  </skill>",
+            ]
         lines.append("</available_skills>")
         body = "\n".join(lines)
     warnings = []
     missing = len(skills) + len(builtins) - len(listed)
     if missing:
-        warnings.append(f"{plural(missing, 'skill')} without a description {agree(missing, 'is', 'are')} not "
-                        f"listed by OpenCode (V2); the model only finds {agree(missing, 'it', 'them')} if told "
-                        "the name.")
+        warnings.append(
+            f"{plural(missing, 'skill')} without a description {agree(missing, 'is', 'are')} not "
+            f"listed by OpenCode (V2); the model only finds {agree(missing, 'it', 'them')} if told "
+            "the name."
+        )
     assumptions = ["Name order approximates JavaScript localeCompare."]
     if builtins and not captured:
-        assumptions.append(f"OpenCode {VERSION}'s built-in skills are shown as placeholders of "
-                           "their real lengths (capture the installed client for their texts).")
-    return ListingReport(client=CLIENT, context_tokens=context_tokens, text=INTRO + "\n" + body,
-                         placement=PLACEMENT, skills=entries, warnings=warnings,
-                         info=["OpenCode has no listing budget."], assumptions=assumptions,
-                         builtins=[SkillListing(b.name, BUILTIN_LOCATION, "full",
-                                                len(b.description), len(b.description))
-                                   for b in builtins],
-                         client_version=VERSION)
+        assumptions.append(
+            f"OpenCode {VERSION}'s built-in skills are shown as placeholders of "
+            "their real lengths (capture the installed client for their texts)."
+        )
+    return ListingReport(
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=INTRO + "\n" + body,
+        placement=PLACEMENT,
+        skills=entries,
+        warnings=warnings,
+        info=["OpenCode has no listing budget."],
+        assumptions=assumptions,
+        builtins=[
+            SkillListing(b.name, BUILTIN_LOCATION, "full", len(b.description), len(b.description))
+            for b in builtins
+        ],
+        client_version=VERSION,
+    )

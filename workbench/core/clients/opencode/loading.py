@@ -46,21 +46,28 @@ from workbench.core.chat.loadkit import (
 def render_result(name: str, body: str, skill_dir, files) -> str:
     """The ``<skill_content>`` block (module docstring). ``files``: absolute paths."""
     file_lines = "".join(f"<file>{f}</file>\n" for f in files)
-    return (f'<skill_content name="{name}">\n# Skill: {name}\n\n{body.strip()}\n\n'
-            f"Base directory for this skill: {skill_dir.as_uri()}\n"
-            "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n"
-            "Note: file list is sampled.\n\n"
-            f"<skill_files>\n{file_lines}</skill_files>\n</skill_content>")
+    return (
+        f'<skill_content name="{name}">\n# Skill: {name}\n\n{body.strip()}\n\n'
+        f"Base directory for this skill: {skill_dir.as_uri()}\n"
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.\n"
+        "Note: file list is sampled.\n\n"
+        f"<skill_files>\n{file_lines}</skill_files>\n</skill_content>"
+    )
 
 
 class OpenCodeLoader(Loader):
     def tools(self, skills: list) -> list[ToolSpec]:
-        schema = {"type": "object",
-                  "properties": {"name": {"type": "string",
-                                          "description": "The skill's name exactly as in available_skills."}},
-                  "required": ["name"]}
-        desc = ("Load a skill listed in <available_skills> when the user asks for it or the task "
-                "clearly matches its description; returns the skill's instructions and files.")
+        schema = {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "The skill's name exactly as in available_skills."}
+            },
+            "required": ["name"],
+        }
+        desc = (
+            "Load a skill listed in <available_skills> when the user asks for it or the task "
+            "clearly matches its description; returns the skill's instructions and files."
+        )
         return [ToolSpec("skill", desc, schema, self._load)]
 
     def read_tool(self):
@@ -71,12 +78,14 @@ class OpenCodeLoader(Loader):
         skill = find_listed(ctx.skills, name)
         if skill is None:
             names = ", ".join(s.name for s in ctx.skills)
-            return ToolOutcome(f'Skill "{name}" not found. Available skills: {names}', is_error=True,
-                               resolved=str(name))
+            return ToolOutcome(
+                f'Skill "{name}" not found. Available skills: {names}', is_error=True, resolved=str(name)
+            )
         body = current_body(skill)
         text = render_result(skill.name, body, skill.dir, skill_file_sample(skill.dir))
-        return ToolOutcome(text, skill=skill.name, skill_path=str(skill.path), resolved=skill.name,
-                           body_chars=len(text))
+        return ToolOutcome(
+            text, skill=skill.name, skill_path=str(skill.path), resolved=skill.name, body_chars=len(text)
+        )
 
 
 LOADER = OpenCodeLoader(

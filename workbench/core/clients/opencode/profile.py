@@ -40,8 +40,10 @@ try:
 except ImportError:  # pragma: no cover - PyYAML without libyaml
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-RACY = ("racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
-        "saw both outcomes across 3 runs: clash-same-root, clash-opencode-*; OpenCode 1.18.33)")
+RACY = (
+    "racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
+    "saw both outcomes across 3 runs: clash-same-root, clash-opencode-*; OpenCode 1.18.33)"
+)
 
 
 def lenient_read(frontmatter: str) -> dict | None:
@@ -84,8 +86,15 @@ class OpenCodeProfile(CommonProfile):
     within_root = "last"
     #: Dot-folders below a root are not entered, node_modules is (lab: dot-folder, node-modules;
     #: OpenCode 1.18.33).
-    rules = WalkRules(max_depth=None, min_depth=0, skip_dot=True, symlinks="follow", client="OpenCode",
-                      skip_names=frozenset({".git"}), walk_names=frozenset({"node_modules"}))
+    rules = WalkRules(
+        max_depth=None,
+        min_depth=0,
+        skip_dot=True,
+        symlinks="follow",
+        client="OpenCode",
+        skip_names=frozenset({".git"}),
+        walk_names=frozenset({"node_modules"}),
+    )
 
     def roots(self, env: Environment) -> list[Root]:
         cwd = env.cwd or env.workspace
@@ -93,18 +102,36 @@ class OpenCodeProfile(CommonProfile):
         ups = walk_up(cwd, env.git_root)
         if not _flag(env, "OPENCODE_DISABLE_EXTERNAL_SKILLS"):
             if not _flag(env, "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS"):
-                scan.append(self.make_root(env.home / ".claude" / "skills", "user", "external (~/.claude/skills)",
-                                           "skill/index.ts: ~/.claude/skills/**/SKILL.md"))
-            scan.append(self.make_root(env.home / ".agents" / "skills", "user", "external (~/.agents/skills)",
-                                       "skill/index.ts: ~/.agents/skills/**/SKILL.md"))
+                scan.append(
+                    self.make_root(
+                        env.home / ".claude" / "skills",
+                        "user",
+                        "external (~/.claude/skills)",
+                        "skill/index.ts: ~/.claude/skills/**/SKILL.md",
+                    )
+                )
+            scan.append(
+                self.make_root(
+                    env.home / ".agents" / "skills",
+                    "user",
+                    "external (~/.agents/skills)",
+                    "skill/index.ts: ~/.agents/skills/**/SKILL.md",
+                )
+            )
             for d in ups:
                 rel = "." if d == cwd else os.path.relpath(d, cwd)
                 for sub in (".claude", ".agents"):
                     if sub == ".claude" and _flag(env, "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS"):
                         continue
-                    scan.append(self.make_root(d / sub / "skills", "project", f"external ({rel}/{sub}/skills)",
-                                               "skill/index.ts: .claude/.agents found walking up from cwd to "
-                                               "the worktree, skills/**/SKILL.md"))
+                    scan.append(
+                        self.make_root(
+                            d / sub / "skills",
+                            "project",
+                            f"external ({rel}/{sub}/skills)",
+                            "skill/index.ts: .claude/.agents found walking up from cwd to "
+                            "the worktree, skills/**/SKILL.md",
+                        )
+                    )
         cfg_dirs = [(env.home / ".config" / "opencode", "user", "~/.config/opencode")]
         for d in ups:
             rel = "." if d == cwd else os.path.relpath(d, cwd)
@@ -114,8 +141,14 @@ class OpenCodeProfile(CommonProfile):
             cfg_dirs.append((Path(ocd).expanduser(), "user", "$OPENCODE_CONFIG_DIR"))
         for d, scope, label in cfg_dirs:
             for sub in ("skill", "skills"):
-                scan.append(self.make_root(d / sub, scope, f"config ({label}/{sub})",
-                                           "skill/index.ts: config dirs {skill,skills}/**/SKILL.md"))
+                scan.append(
+                    self.make_root(
+                        d / sub,
+                        scope,
+                        f"config ({label}/{sub})",
+                        "skill/index.ts: config dirs {skill,skills}/**/SKILL.md",
+                    )
+                )
         # dedupe identical paths (walk-up may meet home), keep the last scan position
         seen: dict[str, int] = {}
         for i, r in enumerate(scan):
@@ -136,25 +169,33 @@ class OpenCodeProfile(CommonProfile):
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
         if sf.duplicate_keys:  # lab: yaml-duplicate-key (OpenCode 1.18.33 skips the file)
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"session error event: duplicated mapping key "
-                                     f"{sf.duplicate_keys[0][0]!r}")
+            return ReadResult(
+                False,
+                name=folder,
+                mode="failed",
+                reason=f"session error event: duplicated mapping key {sf.duplicate_keys[0][0]!r}",
+            )
         fallback = lenient_read(sf.frontmatter) if sf.state == "yaml-error" else None
         if sf.state == "not-mapping" or (sf.state == "yaml-error" and not fallback):
-            return ReadResult(False, name=folder, mode="failed",
-                              reason=f"session error event: {sf.message}")
+            return ReadResult(False, name=folder, mode="failed", reason=f"session error event: {sf.message}")
         data = (sf.data if fallback is None else fallback) or {}
         name = data.get("name")
         if not isinstance(name, str):  # "" is listed as is (lab: name-empty, OpenCode 1.18.33)
             why = "no frontmatter" if sf.state == "no-frontmatter" else "name missing or not a string"
-            return ReadResult(False, name=folder, mode="failed", fields=dict(data),
-                              reason=f"{why}: silently skipped")
+            return ReadResult(
+                False, name=folder, mode="failed", fields=dict(data), reason=f"{why}: silently skipped"
+            )
         desc = data.get("description")
-        return ReadResult(True, name=name, description=desc if isinstance(desc, str) else "",
-                          fields=dict(data), mode="strict" if fallback is None else "fallback",
-                          note="" if fallback is None else
-                          "strict YAML fails; OpenCode's second try (tabs dropped, ': ' values "
-                          "quoted) reads it")
+        return ReadResult(
+            True,
+            name=name,
+            description=desc if isinstance(desc, str) else "",
+            fields=dict(data),
+            mode="strict" if fallback is None else "fallback",
+            note=""
+            if fallback is None
+            else "strict YAML fails; OpenCode's second try (tabs dropped, ': ' values quoted) reads it",
+        )
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """No description → hidden (V2: loadable with the skill tool, not listed); an empty

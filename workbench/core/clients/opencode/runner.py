@@ -49,19 +49,26 @@ class OpenCodeRunner(ClientRunner):
             "share": "disabled",
             "model": f"anthropic/{MODEL}",
             "small_model": f"anthropic/{MODEL}",
-            "provider": {"anthropic": {
-                "options": {"baseURL": ctx.base_url + "/v1", "apiKey": "sk-ant-recorder"},
-                "models": {MODEL: {"name": "Claude Sonnet 4.5",
-                                   "limit": {"context": 200000, "output": 64000}}},
-            }},
+            "provider": {
+                "anthropic": {
+                    "options": {"baseURL": ctx.base_url + "/v1", "apiKey": "sk-ant-recorder"},
+                    "models": {
+                        MODEL: {"name": "Claude Sonnet 4.5", "limit": {"context": 200000, "output": 64000}}
+                    },
+                }
+            },
         }
         config.update(ctx.options.get("opencode_config") or {})
         (cfg_dir / "opencode.json").write_text(json.dumps(config, indent=2), "utf-8")
         return RunSpec(
             argv=[str(ctx.exe), "run", ctx.prompt],
-            env={"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
-                 "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_SHARE": "1",
-                 "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"},
+            env={
+                "OPENCODE_DISABLE_MODELS_FETCH": "1",
+                "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+                "OPENCODE_DISABLE_SHARE": "1",
+                "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+            },
         )
 
     def is_listing_request(self, req: RecordedRequest) -> bool:
@@ -79,34 +86,41 @@ class OpenCodeRunner(ClientRunner):
             start = text.index(INTRO)
             end = text.find(CLOSE, start)
             if end >= 0:
-                listing = text[start:end + len(CLOSE)]
+                listing = text[start : end + len(CLOSE)]
             else:
                 stop = text.find(EMPTY, start)
-                listing = text[start:stop + len(EMPTY)] if stop >= 0 else text[start:]
+                listing = text[start : stop + len(EMPTY)] if stop >= 0 else text[start:]
             entries = parse_entries(listing)
             builtins = [e for e in entries if e["location"] == BUILTIN_LOCATION]
-            return Extracted(listing=listing,
-                             placement=Placement("system", None, bi, "end of the system prompt"),
-                             skills=[e["name"] for e in entries], tool=tool,
-                             builtins=[e["name"] for e in builtins],
-                             client_texts=captured_texts(listing))
+            return Extracted(
+                listing=listing,
+                placement=Placement("system", None, bi, "end of the system prompt"),
+                skills=[e["name"] for e in entries],
+                tool=tool,
+                builtins=[e["name"] for e in builtins],
+                client_texts=captured_texts(listing),
+            )
         return Extracted(None, None, tool=tool)
 
 
-_ENTRY_RE = re.compile(r"  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)</description>\n"
-                       r"    <location>(.*?)</location>\n  </skill>", re.S)
+_ENTRY_RE = re.compile(
+    r"  <skill>\n    <name>(.*?)</name>\n    <description>(.*?)</description>\n"
+    r"    <location>(.*?)</location>\n  </skill>",
+    re.S,
+)
 
 
 def parse_entries(listing: str) -> list[dict[str, str]]:
     """``{"name", "description", "location"}`` per ``<skill>`` of a listing (location unescaped)."""
-    return [{"name": m.group(1), "description": m.group(2), "location": html.unescape(m.group(3))}
-            for m in _ENTRY_RE.finditer(listing)]
+    return [
+        {"name": m.group(1), "description": m.group(2), "location": html.unescape(m.group(3))}
+        for m in _ENTRY_RE.finditer(listing)
+    ]
 
 
 def captured_texts(listing: str) -> dict[str, Any]:
     """The built-ins of a real listing in the ``client_texts`` shape (listing.CLIENT_TEXTS)."""
-    return {"builtins": [e for e in parse_entries(listing) if e["location"] == BUILTIN_LOCATION],
-            "prose": {}}
+    return {"builtins": [e for e in parse_entries(listing) if e["location"] == BUILTIN_LOCATION], "prose": {}}
 
 
 RUNNER = OpenCodeRunner()

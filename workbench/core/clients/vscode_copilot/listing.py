@@ -51,14 +51,22 @@ CLIENT = "vscode-copilot"
 ENTRY_BUDGET = 15_000
 NAMES_BUDGET = 5_000
 LINE_1 = "Here is a list of skills that contain domain specific knowledge on a variety of topics."
-LINE_2_READ = ("Each skill comes with a description of the topic and a file path that contains the "
-               "detailed instructions.")
-LINE_3_READ = ("When a user asks you to perform a task that falls within the domain of a skill, use "
-               "the {tool} tool to acquire the full instructions from the file URI.")
-LINE_2_SKILL = ("When a user asks you to perform a task that falls within the domain of a skill, use "
-                "the {tool} tool with the skill name to load it.")
-PLACEMENT = ("user request: <skills> block of the customizations index prompt reference (only when "
-             "the read_file tool is enabled)")
+LINE_2_READ = (
+    "Each skill comes with a description of the topic and a file path that contains the "
+    "detailed instructions."
+)
+LINE_3_READ = (
+    "When a user asks you to perform a task that falls within the domain of a skill, use "
+    "the {tool} tool to acquire the full instructions from the file URI."
+)
+LINE_2_SKILL = (
+    "When a user asks you to perform a task that falls within the domain of a skill, use "
+    "the {tool} tool with the skill name to load it."
+)
+PLACEMENT = (
+    "user request: <skills> block of the customizations index prompt reference (only when "
+    "the read_file tool is enabled)"
+)
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -91,27 +99,31 @@ def listing_order(skills: list[Skill]) -> list[Skill]:
     return list(skills)
 
 
-def render(skills: list[Skill], env: Environment, context_tokens: int | None,
-           options: dict[str, Any]) -> ListingReport:
+def render(
+    skills: list[Skill], env: Environment, context_tokens: int | None, options: dict[str, Any]
+) -> ListingReport:
     """Render the block. With the skill tool, ``budget_used`` = the 15,000-char entry count."""
     skill_tool = bool(options.get("skill_tool", True))
     read_tool = options.get("read_tool", "'read_file'")
     tool_name = options.get("skill_tool_name", "'skill'")
     names = [strip_tags(s.name)[:64] for s in skills]
     descs = [strip_tags(s.description or "")[:1024] for s in skills]
-    listable = [i for i, s in enumerate(skills) if descs[i]
-                and not s.flags.get("disable_model_invocation")]
+    listable = [i for i, s in enumerate(skills) if descs[i] and not s.flags.get("disable_model_invocation")]
     states: dict[int, SkillListing] = {}
     for i, s in enumerate(skills):
         if i not in listable:
-            states[i] = SkillListing(names[i], str(s.path), "omitted", 0, 0,
-                                     "no description: not listed")
+            states[i] = SkillListing(names[i], str(s.path), "omitted", 0, 0, "no description: not listed")
     lines: list[str] = []
     used = 0
     cut_at = len(listable)
     for k, i in enumerate(listable):
-        entry = ["<skill>", f"<name>{names[i]}</name>", f"<description>{descs[i]}</description>",
-                 f"<file>{skills[i].path}</file>", "</skill>"]
+        entry = [
+            "<skill>",
+            f"<name>{names[i]}</name>",
+            f"<description>{descs[i]}</description>",
+            f"<file>{skills[i].path}</file>",
+            "</skill>",
+        ]
         n = js_len("\n".join(entry)) + 1
         if skill_tool and used + n > ENTRY_BUDGET:
             cut_at = k
@@ -130,14 +142,28 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         for k, i in enumerate(rest):
             d = len(skills[i].description or "")
             if k < len(shown):
-                states[i] = SkillListing(names[i], str(skills[i].path), "name-only", d, 0,
-                                         "past the 15,000-char cap: in the name list")
+                states[i] = SkillListing(
+                    names[i],
+                    str(skills[i].path),
+                    "name-only",
+                    d,
+                    0,
+                    "past the 15,000-char cap: in the name list",
+                )
             else:
-                states[i] = SkillListing(names[i], str(skills[i].path), "omitted", d, 0,
-                                         "past the 15,000-char cap and the 5,000-char name list")
-        warnings.append(f"{len(listable)} skills are listable but only {cut_at} fit VS Code's "
-                        f"{ENTRY_BUDGET:,}-char skills budget with descriptions; {len(shown)} more "
-                        f"appear by name only" + (f" and {remaining} not at all." if remaining else "."))
+                states[i] = SkillListing(
+                    names[i],
+                    str(skills[i].path),
+                    "omitted",
+                    d,
+                    0,
+                    "past the 15,000-char cap and the 5,000-char name list",
+                )
+        warnings.append(
+            f"{len(listable)} skills are listable but only {cut_at} fit VS Code's "
+            f"{ENTRY_BUDGET:,}-char skills budget with descriptions; {len(shown)} more "
+            f"appear by name only" + (f" and {remaining} not at all." if remaining else ".")
+        )
     if listable:
         head = ["<skills>", LINE_1]
         if skill_tool:
@@ -147,15 +173,25 @@ def render(skills: list[Skill], env: Environment, context_tokens: int | None,
         text = "\n".join(head + lines + ["</skills>", "", ""])
     else:
         text = ""
-    assumptions = ["How VS Code names the tool inside the prompt is unverified "
-                   f"(we write {tool_name if skill_tool else read_tool})."]
+    assumptions = [
+        "How VS Code names the tool inside the prompt is unverified "
+        f"(we write {tool_name if skill_tool else read_tool})."
+    ]
     if skill_tool:
-        assumptions.append("Skill tool assumed present (newest builds); the 15,000 + 5,000-char "
-                           "caps apply only then. Use skill_tool=False for the read_file variant.")
+        assumptions.append(
+            "Skill tool assumed present (newest builds); the 15,000 + 5,000-char "
+            "caps apply only then. Use skill_tool=False for the read_file variant."
+        )
     return ListingReport(
-        client=CLIENT, context_tokens=context_tokens, text=text, placement=PLACEMENT,
+        client=CLIENT,
+        context_tokens=context_tokens,
+        text=text,
+        placement=PLACEMENT,
         budget_unit="chars" if skill_tool else None,
         budget_limit=ENTRY_BUDGET if skill_tool else None,
         budget_used=used if skill_tool else None,
-        skills=[states[i] for i in range(len(skills))], warnings=warnings, assumptions=assumptions,
-        info=[] if skill_tool else ["Without the skill tool VS Code has no listing cap."])
+        skills=[states[i] for i in range(len(skills))],
+        warnings=warnings,
+        assumptions=assumptions,
+        info=[] if skill_tool else ["Without the skill tool VS Code has no listing cap."],
+    )

@@ -22,9 +22,13 @@ from workbench.core.chat.loadkit import Loader, make_read_tool
 class VSCodeLoader(Loader):
     def read_tool(self):
         return make_read_tool(
-            "read_file", "filePath", line_keys=("startLine", "endLine"), line_mode="range",
+            "read_file",
+            "filePath",
+            line_keys=("startLine", "endLine"),
+            line_mode="range",
             description="Read the contents of a file in the workspace or in a skill folder; "
-                        "optionally a line range (1-based, inclusive).")
+            "optionally a line range (1-based, inclusive).",
+        )
 
 
 LOADER = VSCodeLoader(

@@ -22,8 +22,10 @@ from workbench.core.skillfile import SkillFile
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
-OLDER = ("older VS Code builds skip a skill whose name is missing or differs from its folder "
-         "(name-mismatch); the newest fall back to the folder name")
+OLDER = (
+    "older VS Code builds skip a skill whose name is missing or differs from its folder "
+    "(name-mismatch); the newest fall back to the folder name"
+)
 
 
 class VsCodeCopilotProfile(CommonProfile):
@@ -65,8 +67,11 @@ class VsCodeCopilotProfile(CommonProfile):
         raw = data.get("name")
         name = strip_tags(raw).strip() if isinstance(raw, str) else ""
         if name != folder:
-            notes.append("no name: folder name used" if not name else
-                         f"name '{name}' differs from the folder: folder name used")
+            notes.append(
+                "no name: folder name used"
+                if not name
+                else f"name '{name}' differs from the folder: folder name used"
+            )
             unv.append(OLDER)
             name = folder
         name = strip_tags(name)[:MAX_NAME]
@@ -75,8 +80,15 @@ class VsCodeCopilotProfile(CommonProfile):
         if len(desc) > MAX_DESCRIPTION:
             notes.append(f"description cut from {len(desc)} to {MAX_DESCRIPTION} chars")
             desc = desc[:MAX_DESCRIPTION]
-        return ReadResult(True, name=name, description=desc, fields=dict(data), mode="strict",
-                          note="; ".join(notes), unverified=unv)
+        return ReadResult(
+            True,
+            name=name,
+            description=desc,
+            fields=dict(data),
+            mode="strict",
+            note="; ".join(notes),
+            unverified=unv,
+        )
 
     def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
         """Listed only with a description and without ``disable-model-invocation``."""

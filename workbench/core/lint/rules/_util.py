@@ -77,6 +77,7 @@ def client_reading(ctx: LintContext):
     from workbench.core.clients import get_profile
     from workbench.core.clients.base import Found
     from workbench.core.model import Environment, Root
+
     path = Path(ctx.path if ctx.path is not None else "skill/SKILL.md").absolute()
     base = path.parent.parent
     try:
@@ -96,10 +97,13 @@ def fallback_severity(ctx: LintContext, message: str) -> tuple[str | None, str]:
     if rr is None:
         return None, message
     from workbench.core.clients import DISPLAY_NAMES
+
     who = DISPLAY_NAMES.get(ctx.profile.client, ctx.profile.client)
     if rr.ok and rr.mode == "fallback":
-        return "warning", (f"{message}; {who} still loads it through its line parser "
-                           "(other clients and validators reject it)")
+        return "warning", (
+            f"{message}; {who} still loads it through its line parser "
+            "(other clients and validators reject it)"
+        )
     if rr.ok and rr.mode == "strict":
         return "warning", f"{message}; {who} still reads it (other clients do not)"
     if rr.ok and rr.mode == "dropped":

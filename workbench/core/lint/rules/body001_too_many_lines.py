@@ -30,5 +30,7 @@ def check(ctx):
     n = len(ctx.lines) - (1 if t.endswith("\n") else 0)
     if n > LIMIT:
         ln = min(LIMIT + 1, len(ctx.lines))
-        yield Finding(ctx.line_span(ln), f"SKILL.md has {n} lines; keep it under {LIMIT} and move details "
-                      "into references/ files")
+        yield Finding(
+            ctx.line_span(ln),
+            f"SKILL.md has {n} lines; keep it under {LIMIT} and move details into references/ files",
+        )

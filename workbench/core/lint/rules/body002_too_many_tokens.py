@@ -35,5 +35,8 @@ def check(ctx):
     body = ctx.body
     n = estimate_tokens(body)
     line = ctx.sf.body_line if ctx.sf.body_line <= len(ctx.lines) else 1
-    yield Finding(ctx.line_span(line), f"the body is ≈{n:,} tokens (estimate: {len(body):,} chars / 4); keep it "
-                  f"under {LIMIT_TOKENS:,} and move details into references/ files")
+    yield Finding(
+        ctx.line_span(line),
+        f"the body is ≈{n:,} tokens (estimate: {len(body):,} chars / 4); keep it "
+        f"under {LIMIT_TOKENS:,} and move details into references/ files",
+    )

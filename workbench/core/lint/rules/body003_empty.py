@@ -25,4 +25,6 @@ def check(ctx):
         return
     if not ctx.body.strip():
         ln = ctx.sf.close_line or 1
-        yield Finding(ctx.line_span(ln), "the body is empty: loading the skill gives the agent no instructions")
+        yield Finding(
+            ctx.line_span(ln), "the body is empty: loading the skill gives the agent no instructions"
+        )

@@ -33,7 +33,12 @@ def check(ctx):
         last = len(ctx.lines)
         end = len(ctx.lines[-1]) + 1
         prefix = "\n" if ctx.lines[-1] else ""
-        fix = Fix("Close the code block at the end of the file",
-                  [TextEdit(last, end, last, end, prefix + fence.marker + "\n")])
-        yield Finding(ctx.line_span(fence.line) if line else ctx.line_span(fence.line),
-                      f"code block opened with {fence.marker} on line {fence.line} is never closed", fix)
+        fix = Fix(
+            "Close the code block at the end of the file",
+            [TextEdit(last, end, last, end, prefix + fence.marker + "\n")],
+        )
+        yield Finding(
+            ctx.line_span(fence.line) if line else ctx.line_span(fence.line),
+            f"code block opened with {fence.marker} on line {fence.line} is never closed",
+            fix,
+        )

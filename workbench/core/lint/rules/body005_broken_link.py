@@ -48,12 +48,17 @@ def check(ctx):
         if t is None:
             continue
         if t.startswith("/") or PurePosixPath(t).is_absolute():
-            yield Finding(ctx.span(s, e), f"link to an absolute path {t!r}: it breaks when the skill is installed "
-                          "elsewhere; link relative to the skill folder")
+            yield Finding(
+                ctx.span(s, e),
+                f"link to an absolute path {t!r}: it breaks when the skill is installed "
+                "elsewhere; link relative to the skill folder",
+            )
             continue
         full = os.path.normpath(os.path.join(root, t))
         if not (full == root or full.startswith(root + os.sep)):
-            yield Finding(ctx.span(s, e), f"link {t!r} leaves the skill folder; it breaks when the skill is "
-                          "installed on its own")
+            yield Finding(
+                ctx.span(s, e),
+                f"link {t!r} leaves the skill folder; it breaks when the skill is installed on its own",
+            )
         elif not ctx.exists(full):
             yield Finding(ctx.span(s, e), f"link target {t!r} does not exist")

@@ -30,5 +30,8 @@ def check(ctx):
             continue
         parts = [p for p in t.split("/") if p not in ("", ".")]
         if len(parts) >= 3:
-            yield Finding(ctx.span(s, e), f"{t!r} is {len(parts) - 1} folders deep; keep references one level "
-                          "below SKILL.md (e.g. references/name.md)")
+            yield Finding(
+                ctx.span(s, e),
+                f"{t!r} is {len(parts) - 1} folders deep; keep references one level "
+                "below SKILL.md (e.g. references/name.md)",
+            )

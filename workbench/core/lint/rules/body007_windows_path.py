@@ -25,8 +25,10 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
 _TOKEN = re.compile(r"[\w.\-\\]+")
-_PATH = re.compile(r"(?:(?:scripts|references|assets|templates|examples)\\|\.{1,2}\\)[\w.\-]+(?:\\[\w.\-]+)*"
-                   r"|[\w\-]+(?:\\[\w\-]+)*\\[\w\-]+\.(?:md|py|sh|js|ts|json|txt|ya?ml|csv|html)")
+_PATH = re.compile(
+    r"(?:(?:scripts|references|assets|templates|examples)\\|\.{1,2}\\)[\w.\-]+(?:\\[\w.\-]+)*"
+    r"|[\w\-]+(?:\\[\w\-]+)*\\[\w\-]+\.(?:md|py|sh|js|ts|json|txt|ya?ml|csv|html)"
+)
 _WIN_SHELLS = {"powershell", "ps1", "pwsh", "cmd", "bat", "batch", "ps", "dos"}
 
 
@@ -55,7 +57,16 @@ def check(ctx):
                 if not any(f.start <= off < f.end and f.lang in _WIN_SHELLS for f in fences):
                     val = pm.group(0)
                     sp = ctx.span(off, off + len(val))
-                    yield Finding(sp, f"Windows-style path {val!r}: use forward slashes",
-                                  Fix("Use forward slashes", [TextEdit(sp.line, sp.column, sp.end_line,
-                                                                       sp.end_column, val.replace("\\", "/"))]))
+                    yield Finding(
+                        sp,
+                        f"Windows-style path {val!r}: use forward slashes",
+                        Fix(
+                            "Use forward slashes",
+                            [
+                                TextEdit(
+                                    sp.line, sp.column, sp.end_line, sp.end_column, val.replace("\\", "/")
+                                )
+                            ],
+                        ),
+                    )
         i = body.find("\\", max(i + 1, done))

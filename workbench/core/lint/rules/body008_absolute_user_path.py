@@ -23,8 +23,10 @@ import re
 
 from workbench.core.lint.registry import Finding, rule
 
-_ABS = re.compile(r"(?:/home/|/Users/|[A-Z]:\\Users\\)(?!(?:user|username|you|your-?name|me|name|\$|<|\{|\.\.\.)\b)"
-                  r"[A-Za-z0-9_.\-]+")
+_ABS = re.compile(
+    r"(?:/home/|/Users/|[A-Z]:\\Users\\)(?!(?:user|username|you|your-?name|me|name|\$|<|\{|\.\.\.)\b)"
+    r"[A-Za-z0-9_.\-]+"
+)
 
 
 @rule("BODY008", "absolute-user-path", "info")
@@ -34,5 +36,7 @@ def check(ctx):
         return
     base = ctx.body_offset
     for m in _ABS.finditer(body):
-        yield Finding(ctx.span(base + m.start(), base + m.end()), f"{m.group(0)!r} only exists on one machine; "
-                      "use a path relative to the skill folder")
+        yield Finding(
+            ctx.span(base + m.start(), base + m.end()),
+            f"{m.group(0)!r} only exists on one machine; use a path relative to the skill folder",
+        )

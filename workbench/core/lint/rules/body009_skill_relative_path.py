@@ -49,14 +49,18 @@ def check(ctx):
         if rel in seen or rel.startswith(("http", "www.")):
             continue
         off = base + m.start()
-        before = ctx.text[starts[bisect_right(starts, off) - 1]:off]
+        before = ctx.text[starts[bisect_right(starts, off) - 1] : off]
         if not ctx.in_code(off) and before.count("`") % 2 == 0:
             continue
         if not ctx.exists(os.path.normpath(os.path.join(str(d), rel))):
             continue
         seen.add(rel)
         sp = ctx.span(off, base + m.end())
-        yield Finding(sp, f"'{rel}' is relative to the skill folder, but tools resolve it against the working "
-                      f"directory; write {prefix or '<skill folder>/'}{rel}",
-                      Fix(f"Prefix with {prefix}", [TextEdit(sp.line, sp.column, sp.line, sp.column, prefix)])
-                      if prefix else None)
+        yield Finding(
+            sp,
+            f"'{rel}' is relative to the skill folder, but tools resolve it against the working "
+            f"directory; write {prefix or '<skill folder>/'}{rel}",
+            Fix(f"Prefix with {prefix}", [TextEdit(sp.line, sp.column, sp.line, sp.column, prefix)])
+            if prefix
+            else None,
+        )

@@ -25,8 +25,12 @@ from workbench.core.clients.surfaces import surfaces_for
 from workbench.core.lint.registry import Finding, rule
 
 
-@rule("BODY010", "surface-limit", "off", profiles={"codex": "warning", "claude-code": "info",
-                                                     "agentskills": "info"})
+@rule(
+    "BODY010",
+    "surface-limit",
+    "off",
+    profiles={"codex": "warning", "claude-code": "info", "agentskills": "info"},
+)
 def check(ctx):
     text = ctx.text
     if len(text) <= 5000:  # below every surface (bytes >= chars)
@@ -38,6 +42,8 @@ def check(ctx):
             continue
         (l1, _), (l2, _) = ctx.pos(lost[0]), ctx.pos(max(lost[0], lost[1] - 1))
         keep = f"the first {s.head:,}" + (f" and last {s.tail:,}" if s.tail else "")
-        yield Finding(ctx.span(lost[0], min(lost[1], ctx.line_starts[l1] if l1 < len(ctx.line_starts) else lost[1])),
-                      f"{s.title} passes only {keep} {s.unit} of this {len(text.encode()):,}-byte file: "
-                      f"lines {l1}–{l2} do not reach the model ({s.source})")
+        yield Finding(
+            ctx.span(lost[0], min(lost[1], ctx.line_starts[l1] if l1 < len(ctx.line_starts) else lost[1])),
+            f"{s.title} passes only {keep} {s.unit} of this {len(text.encode()):,}-byte file: "
+            f"lines {l1}–{l2} do not reach the model ({s.source})",
+        )

@@ -31,8 +31,18 @@ def entry_cost(profile, name: str, description: str) -> int:
     return len(name) + len(description) + profile.entry_overhead
 
 
-@rule("CAT002", "listing-budget", "warning", profiles={"gemini-cli": "off", "opencode": "off", "cursor": "off",
-                                                        "agentskills": "off", "claude-api": "off"})
+@rule(
+    "CAT002",
+    "listing-budget",
+    "warning",
+    profiles={
+        "gemini-cli": "off",
+        "opencode": "off",
+        "cursor": "off",
+        "agentskills": "off",
+        "claude-api": "off",
+    },
+)
 def check(ctx):
     prof = ctx.profile
     budget = prof.budget_chars
@@ -52,7 +62,9 @@ def check(ctx):
     span = first_line_of(f.value_span, ctx) if f is not None else ctx.top_span()
     cat = ctx.catalog
     n_all = len(cat)
-    all_cost = cat.cached_sum(("cost", prof.id, prof.entry_overhead), lambda e: entry_cost(prof, e.name, e.description))
+    all_cost = cat.cached_sum(
+        ("cost", prof.id, prof.entry_overhead), lambda e: entry_cost(prof, e.name, e.description)
+    )
     self_in = cat.by_key.get(ctx.self_key, []) if ctx.self_key is not None else []
     rest_n = n_all - len(self_in)
     rest_cost = all_cost - sum(entry_cost(prof, e.name, e.description) for e in self_in)
@@ -62,11 +74,19 @@ def check(ctx):
     if rest and total > budget:
         avg = total / (rest_n + 1)
         big = mine > 2 * avg
-        yield Finding(span, f"the listing of {rest_n + 1} skills needs ≈{total:,} chars, over {prof.title}'s "
-                      f"≈{budget:,}-char budget ({prof.budget_note}); this entry is {mine:,} chars "
-                      f"({share:.1f}% of the budget" + (f", over twice the average entry of {avg:,.0f})"
-                                                         if big else ")") +
-                      " — descriptions will be cut or dropped", severity=None if big else INFO)
+        yield Finding(
+            span,
+            f"the listing of {rest_n + 1} skills needs ≈{total:,} chars, over {prof.title}'s "
+            f"≈{budget:,}-char budget ({prof.budget_note}); this entry is {mine:,} chars "
+            f"({share:.1f}% of the budget"
+            + (f", over twice the average entry of {avg:,.0f})" if big else ")")
+            + " — descriptions will be cut or dropped",
+            severity=None if big else INFO,
+        )
     elif share > 10:
-        yield Finding(span, f"this entry takes ≈{mine:,} chars, {share:.0f}% of {prof.title}'s ≈{budget:,}-char "
-                      f"listing budget (simple model: {prof.budget_note})", severity=INFO)
+        yield Finding(
+            span,
+            f"this entry takes ≈{mine:,} chars, {share:.0f}% of {prof.title}'s ≈{budget:,}-char "
+            f"listing budget (simple model: {prof.budget_note})",
+            severity=INFO,
+        )

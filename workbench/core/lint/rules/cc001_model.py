@@ -35,5 +35,8 @@ def check(ctx):
         return
     v = f.value
     if not isinstance(v, str) or not (v in ALIASES or _ID.fullmatch(v) or v.split("[")[0] in ALIASES):
-        yield Finding(f.value_span, f"model {v!r} is not one of {', '.join(sorted(ALIASES - {'default', 'opusplan'}))} "
-                      "or a claude-... model id")
+        yield Finding(
+            f.value_span,
+            f"model {v!r} is not one of {', '.join(sorted(ALIASES - {'default', 'opusplan'}))} "
+            "or a claude-... model id",
+        )

@@ -38,9 +38,15 @@ def check(ctx):
         yield Finding(c.value_span, f"context {c.value!r}: the only value is 'fork'")
     if a is not None:
         if not isinstance(a.value, str) or not _AGENT.fullmatch(a.value):
-            yield Finding(a.value_span, f"agent {a.value!r} is not Explore, Plan, general-purpose or a kebab-case agent name")
+            yield Finding(
+                a.value_span,
+                f"agent {a.value!r} is not Explore, Plan, general-purpose or a kebab-case agent name",
+            )
         if c is None or c.value != "fork":
             yield Finding(a.key_span, "agent only applies with 'context: fork'; it is ignored")
     elif c is not None and c.value == "fork":
-        yield Finding(c.value_span, "context: fork without an agent (the default agent is used; unverified)",
-                      severity=WARNING)
+        yield Finding(
+            c.value_span,
+            "context: fork without an agent (the default agent is used; unverified)",
+            severity=WARNING,
+        )

@@ -27,8 +27,17 @@ _TRUE = {"true", "yes", "on", "y"}
 _FALSE = {"false", "no", "off", "n"}
 
 
-@rule("CC003", "cc-boolean", "off", profiles={
-    "claude-code": "error", "openclaw": "warning", "vscode-copilot": "warning", "cursor": "warning"})
+@rule(
+    "CC003",
+    "cc-boolean",
+    "off",
+    profiles={
+        "claude-code": "error",
+        "openclaw": "warning",
+        "vscode-copilot": "warning",
+        "cursor": "warning",
+    },
+)
 def check(ctx):
     if ctx.sf.state != "ok":
         return
@@ -42,5 +51,8 @@ def check(ctx):
         low = (src or "").strip().lower()
         fixed = "true" if low in _TRUE else "false" if low in _FALSE else None
         fix = replace_value(f, fixed, f"Write {fixed}") if fixed else None
-        yield Finding(f.value_span, f"{key} must be true or false (unquoted); {src!r} is not read as a boolean "
-                      "by every client", fix)
+        yield Finding(
+            f.value_span,
+            f"{key} must be true or false (unquoted); {src!r} is not read as a boolean by every client",
+            fix,
+        )

@@ -27,5 +27,8 @@ def check(ctx):
         return
     u, d = ctx.field("user-invocable") or ctx.field("user-invokable"), ctx.field("disable-model-invocation")
     if u is not None and d is not None and u.value is False and d.value is True:
-        yield Finding(d.key_span, "unreachable skill: user-invocable is false and disable-model-invocation "
-                      "is true, so neither the user nor the model can start it")
+        yield Finding(
+            d.key_span,
+            "unreachable skill: user-invocable is false and disable-model-invocation "
+            "is true, so neither the user nor the model can start it",
+        )

@@ -35,7 +35,11 @@ def check(ctx):
     body = ctx.body
     m = _ARGS.search(body) if "$" in body else None
     if hint is not None and m is None and ctx.field("arguments") is None:
-        yield Finding(hint.key_span, "argument-hint is set but the body never uses $ARGUMENTS (or $0, $1 ...)")
+        yield Finding(
+            hint.key_span, "argument-hint is set but the body never uses $ARGUMENTS (or $0, $1 ...)"
+        )
     if hint is None and m is not None and (m.group(2) or m.group(1)[0].isdigit()):
-        yield Finding(ctx.span(ctx.body_offset + m.start(), ctx.body_offset + m.end()),
-                      f"{m.group(0)} is used but there is no argument-hint telling the user what to pass")
+        yield Finding(
+            ctx.span(ctx.body_offset + m.start(), ctx.body_offset + m.end()),
+            f"{m.group(0)} is used but there is no argument-hint telling the user what to pass",
+        )

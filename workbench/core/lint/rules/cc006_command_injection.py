@@ -41,9 +41,15 @@ def check(ctx):
     if ctx.profile.id == "claude-code":
         if len(hits) > 3:
             m = hits[3]
-            yield Finding(ctx.span(base + m.start(), base + m.end()), f"{len(hits)} !`command` injections run "
-                          "before every use of this skill; keep it to 3 or fewer and scope them in allowed-tools")
+            yield Finding(
+                ctx.span(base + m.start(), base + m.end()),
+                f"{len(hits)} !`command` injections run "
+                "before every use of this skill; keep it to 3 or fewer and scope them in allowed-tools",
+            )
     else:
         m = hits[0]
-        yield Finding(ctx.span(base + m.start(), base + m.end()), f"!`command` injection: only Claude Code runs "
-                      f"these; {ctx.profile.title} shows the model the raw text")
+        yield Finding(
+            ctx.span(base + m.start(), base + m.end()),
+            f"!`command` injection: only Claude Code runs "
+            f"these; {ctx.profile.title} shows the model the raw text",
+        )

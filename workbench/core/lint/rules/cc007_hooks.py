@@ -26,8 +26,20 @@ FAIL (profile=claude-code):
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import WARNING
 
-EVENTS = {"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "SubagentStart",
-          "UserPromptSubmit", "Notification", "PreCompact", "SessionStart", "SessionEnd", "PermissionRequest"}
+EVENTS = {
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStop",
+    "SubagentStart",
+    "UserPromptSubmit",
+    "Notification",
+    "PreCompact",
+    "SessionStart",
+    "SessionEnd",
+    "PermissionRequest",
+}
 
 
 @rule("CC007", "cc-hooks", "off", profiles={"claude-code": "error"}, unverified=True)
@@ -39,7 +51,10 @@ def check(ctx):
         return
     v = f.value
     if not isinstance(v, dict):
-        yield Finding(f.value_span, "hooks must be a mapping of event names (PreToolUse, PostToolUse, ...) to hook lists")
+        yield Finding(
+            f.value_span,
+            "hooks must be a mapping of event names (PreToolUse, PostToolUse, ...) to hook lists",
+        )
         return
     for event, entries in v.items():
         if event not in EVENTS:
@@ -50,7 +65,13 @@ def check(ctx):
         for e in entries:
             hooks = e.get("hooks") if isinstance(e, dict) else None
             if not isinstance(hooks, list) or not all(
-                    isinstance(h, dict) and h.get("type") in ("command", "prompt", "agent", "http")
-                    and (h.get("command") or h.get("prompt") or h.get("url")) for h in hooks):
-                yield Finding(f.value_span, f"hooks.{event}: each entry needs 'hooks: [{{type: command, command: ...}}]'")
+                isinstance(h, dict)
+                and h.get("type") in ("command", "prompt", "agent", "http")
+                and (h.get("command") or h.get("prompt") or h.get("url"))
+                for h in hooks
+            ):
+                yield Finding(
+                    f.value_span,
+                    f"hooks.{event}: each entry needs 'hooks: [{{type: command, command: ...}}]'",
+                )
                 break

@@ -35,5 +35,7 @@ def check(ctx):
         return
     words = re.findall(r"[A-Za-z]{2,}", re.sub(r"(?m)^#.*$", "", ctx.body))
     if len(words) < 8:
-        yield Finding(c.value_span, "context: fork runs the body as the subagent's task, but the body has "
-                      "almost no instructions")
+        yield Finding(
+            c.value_span,
+            "context: fork runs the body as the subagent's task, but the body has almost no instructions",
+        )

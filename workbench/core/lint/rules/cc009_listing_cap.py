@@ -34,5 +34,8 @@ def check(ctx):
     n = len(d) + (len(wv) + 3 if wv else 0)
     if n > CAP:
         f = w or ctx.field("description")
-        yield Finding(first_line_of(f.value_span, ctx), f"description{' + when_to_use' if wv else ''} is {n} "
-                      f"characters; Claude Code cuts each listing entry at {CAP}")
+        yield Finding(
+            first_line_of(f.value_span, ctx),
+            f"description{' + when_to_use' if wv else ''} is {n} "
+            f"characters; Claude Code cuts each listing entry at {CAP}",
+        )

@@ -40,7 +40,9 @@ def check(ctx):
         yield Finding(f.value_span, "paths must be a glob or a list of globs")
         return
     if not [p for p in pats if p.strip()]:
-        yield Finding(f.value_span, "paths is empty: the skill never activates automatically", severity=WARNING)
+        yield Finding(
+            f.value_span, "paths is empty: the skill never activates automatically", severity=WARNING
+        )
         return
     for p in pats:
         why = glob_problem(p)

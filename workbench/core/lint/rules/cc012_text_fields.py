@@ -28,4 +28,7 @@ def check(ctx):
     for key in ("when_to_use", "argument-hint"):
         f = ctx.field(key)
         if f is not None and isinstance(f.value, (dict, list)):
-            yield Finding(f.value_span, f"{key} must be text, not a " + ("mapping" if isinstance(f.value, dict) else "list"))
+            yield Finding(
+                f.value_span,
+                f"{key} must be text, not a " + ("mapping" if isinstance(f.value, dict) else "list"),
+            )

@@ -58,7 +58,7 @@ def check(ctx):
     expects_args = ctx.field("argument-hint") is not None or ctx.field("arguments") is not None
     for m in _POSITIONAL.finditer(body):
         off = base + m.start()
-        before = ctx.text[starts[bisect_right(starts, off) - 1]:off]
+        before = ctx.text[starts[bisect_right(starts, off) - 1] : off]
         if not ctx.in_code(off) and before.count("`") % 2 == 0:  # nor in an inline code span
             continue
         if expects_args and before.count("'") % 2 == 0:  # meant as the argument, most likely
@@ -67,7 +67,9 @@ def check(ctx):
         if idx > 9:  # "$150" in code is a price: it stays unless 151 arguments are passed
             continue
         sp = ctx.span(off, base + m.end())
-        yield Finding(sp, f"{m.group(0)} in code is replaced by the {_ordinal(idx + 1)} argument when the "
-                      f"skill is invoked with arguments (Claude Code); write \\{m.group(0)} to keep it",
-                      Fix(f"Escape as \\{m.group(0)}",
-                          [TextEdit(sp.line, sp.column, sp.line, sp.column, "\\")]))
+        yield Finding(
+            sp,
+            f"{m.group(0)} in code is replaced by the {_ordinal(idx + 1)} argument when the "
+            f"skill is invoked with arguments (Claude Code); write \\{m.group(0)} to keep it",
+            Fix(f"Escape as \\{m.group(0)}", [TextEdit(sp.line, sp.column, sp.line, sp.column, "\\")]),
+        )

@@ -34,7 +34,9 @@ _CONVERSATION = re.compile(
     r"\b(?:earlier in (?:this|the) (?:conversation|chat|session)|(?:this|the) conversation|"
     r"(?:the )?user (?:has )?(?:mentioned|said|asked|described|provided) (?:earlier|before|above|previously)|"
     r"(?:mentioned|discussed|described|shown|pasted) (?:earlier|above|before|previously)|"
-    r"previous (?:message|messages|turn|turns)|chat history|as discussed)\b", re.IGNORECASE)
+    r"previous (?:message|messages|turn|turns)|chat history|as discussed)\b",
+    re.IGNORECASE,
+)
 _ARGS = re.compile(r"\$(?:ARGUMENTS|\d)")
 
 
@@ -49,13 +51,25 @@ def check(ctx):
     base = ctx.body_offset
     m = _CONVERSATION.search(body)
     if m:
-        yield Finding(ctx.span(base + m.start(), base + m.end()),
-                      f"'{m.group(0)}': with context: fork the body runs in a subagent that does not see "
-                      "the conversation; pass what it needs as arguments ($ARGUMENTS)")
+        yield Finding(
+            ctx.span(base + m.start(), base + m.end()),
+            f"'{m.group(0)}': with context: fork the body runs in a subagent that does not see "
+            "the conversation; pass what it needs as arguments ($ARGUMENTS)",
+        )
     declared = ctx.field("arguments")
-    names = declared.value.split() if declared is not None and isinstance(declared.value, str) else (
-        [str(x) for x in declared.value] if declared is not None and isinstance(declared.value, list) else [])
+    names = (
+        declared.value.split()
+        if declared is not None and isinstance(declared.value, str)
+        else (
+            [str(x) for x in declared.value]
+            if declared is not None and isinstance(declared.value, list)
+            else []
+        )
+    )
     uses = bool(_ARGS.search(body)) or any(re.search(rf"\${re.escape(n)}\b", body) for n in names)
     if not uses:
-        yield Finding(c.value_span, "context: fork but the body never uses $ARGUMENTS: the subagent sees only "
-                      "this body (arguments arrive as an appended 'ARGUMENTS:' line, or not at all)")
+        yield Finding(
+            c.value_span,
+            "context: fork but the body never uses $ARGUMENTS: the subagent sees only "
+            "this body (arguments arrive as an appended 'ARGUMENTS:' line, or not at all)",
+        )

@@ -36,5 +36,8 @@ def check(ctx):
     else:
         return
     if collides(name):
-        yield Finding(span, f"'{name}' is a built-in Claude Code command: typing /{name} runs this skill "
-                      f"instead of the built-in ({CHECKED_ON}); choose another name")
+        yield Finding(
+            span,
+            f"'{name}' is a built-in Claude Code command: typing /{name} runs this skill "
+            f"instead of the built-in ({CHECKED_ON}); choose another name",
+        )

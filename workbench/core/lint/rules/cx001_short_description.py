@@ -42,5 +42,8 @@ def check(ctx):
         if not isinstance(v, str):
             yield Finding(sp, "metadata.short-description must be text; Codex refuses to load the skill")
         elif len(collapse_ws(v)) > 1024:
-            yield Finding(sp, f"metadata.short-description is {len(collapse_ws(v))} characters; Codex refuses "
-                          "anything over 1024")
+            yield Finding(
+                sp,
+                f"metadata.short-description is {len(collapse_ws(v))} characters; Codex refuses "
+                "anything over 1024",
+            )

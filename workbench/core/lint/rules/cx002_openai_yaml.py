@@ -40,7 +40,9 @@ def check(ctx):
     try:
         data = load_yaml(read_regular_file(p, MAX_FILE_BYTES).decode("utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        yield Finding(ctx.top_span(), f"{where} cannot be read ({str(exc).splitlines()[0]}); Codex ignores it")
+        yield Finding(
+            ctx.top_span(), f"{where} cannot be read ({str(exc).splitlines()[0]}); Codex ignores it"
+        )
         return
     if not isinstance(data, dict):
         yield Finding(ctx.top_span(), f"{where} is empty or not a mapping; Codex ignores it")
@@ -53,11 +55,19 @@ def check(ctx):
             for k in _TEXT:
                 v = iface.get(k)
                 if v is not None and not isinstance(v, str):
-                    yield Finding(ctx.top_span(), f"{where}: interface.{k} must be text; Codex ignores the file")
+                    yield Finding(
+                        ctx.top_span(), f"{where}: interface.{k} must be text; Codex ignores the file"
+                    )
                 elif isinstance(v, str) and len(v) > 1024:
-                    yield Finding(ctx.top_span(), f"{where}: interface.{k} is {len(v)} characters (over 1024); "
-                                  "Codex ignores the file")
+                    yield Finding(
+                        ctx.top_span(),
+                        f"{where}: interface.{k} is {len(v)} characters (over 1024); Codex ignores the file",
+                    )
     pol = data.get("policy")
     if isinstance(pol, dict) and pol.get("allow_implicit_invocation") is False:
-        yield Finding(ctx.top_span(), f"{where}: policy.allow_implicit_invocation is false, so Codex does not "
-                      "list the skill to the model ($name still works)", severity=INFO)
+        yield Finding(
+            ctx.top_span(),
+            f"{where}: policy.allow_implicit_invocation is false, so Codex does not "
+            "list the skill to the model ($name still works)",
+            severity=INFO,
+        )

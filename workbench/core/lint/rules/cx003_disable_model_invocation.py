@@ -54,6 +54,9 @@ def check(ctx):
     f = ctx.field("disable-model-invocation")
     if f is None or f.value is not True or sidecar_hides(ctx):
         return
-    yield Finding(f.key_span, "Codex ignores disable-model-invocation: the skill stays in its listing and the "
-                  f"model may pick it; to hide it from Codex's model, add {SIDECAR} with "
-                  "'policy: allow_implicit_invocation: false'")
+    yield Finding(
+        f.key_span,
+        "Codex ignores disable-model-invocation: the skill stays in its listing and the "
+        f"model may pick it; to hide it from Codex's model, add {SIDECAR} with "
+        "'policy: allow_implicit_invocation: false'",
+    )

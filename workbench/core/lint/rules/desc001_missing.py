@@ -28,8 +28,12 @@ _WHAT = {
 }
 
 
-@rule("DESC001", "description-missing", "error", profiles={
-    "claude-code": "warning", "opencode": "warning", "vscode-copilot": "warning"})
+@rule(
+    "DESC001",
+    "description-missing",
+    "error",
+    profiles={"claude-code": "warning", "opencode": "warning", "vscode-copilot": "warning"},
+)
 def check(ctx):
     if not ctx.has_fields:
         return
@@ -40,11 +44,21 @@ def check(ctx):
         fix = None
         if nf is not None and nf.value_span.end_line == nf.key_span.line:
             ln = nf.value_span.end_line + 1
-            fix = Fix("Add a description", [TextEdit(ln, 1, ln, 1,
-                      'description: "Describe what this skill does and when to use it."\n')])
-        yield Finding(nf.key_span if nf else ctx.line_span(1), "missing required field 'description'" + what, fix)
+            fix = Fix(
+                "Add a description",
+                [
+                    TextEdit(
+                        ln, 1, ln, 1, 'description: "Describe what this skill does and when to use it."\n'
+                    )
+                ],
+            )
+        yield Finding(
+            nf.key_span if nf else ctx.line_span(1), "missing required field 'description'" + what, fix
+        )
     elif isinstance(f.value, (dict, list)):
-        yield Finding(f.value_span, "description must be text, not a " +
-                      ("mapping" if isinstance(f.value, dict) else "list") + what)
+        yield Finding(
+            f.value_span,
+            "description must be text, not a " + ("mapping" if isinstance(f.value, dict) else "list") + what,
+        )
     elif not (ctx.description_str() or "").strip():
         yield Finding(f.value_span if f.value is not None else f.key_span, "description is empty" + what)

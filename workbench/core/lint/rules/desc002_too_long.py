@@ -25,9 +25,19 @@ from workbench.core.skillfile import collapse_ws
 LIMIT = 1024
 
 
-@rule("DESC002", "description-too-long", "error", profiles={
-    "claude-code": "warning", "vscode-copilot": "warning", "openclaw": "warning",
-    "opencode": "warning", "gemini-cli": "info", "cursor": "warning"})
+@rule(
+    "DESC002",
+    "description-too-long",
+    "error",
+    profiles={
+        "claude-code": "warning",
+        "vscode-copilot": "warning",
+        "openclaw": "warning",
+        "opencode": "warning",
+        "gemini-cli": "info",
+        "cursor": "warning",
+    },
+)
 def check(ctx):
     if not ctx.has_fields:
         return
@@ -42,5 +52,7 @@ def check(ctx):
         how = " after collapsing whitespace" if ctx.profile.description_count == "collapsed" else ""
         tail = " — Codex refuses to load the skill" if ctx.profile.id == "codex" else ""
         f = ctx.field("description")
-        yield Finding(first_line_of(f.value_span, ctx),
-                      f"description is {n} characters{how}{extra}; the limit is {LIMIT}{tail}")
+        yield Finding(
+            first_line_of(f.value_span, ctx),
+            f"description is {n} characters{how}{extra}; the limit is {LIMIT}{tail}",
+        )

@@ -31,10 +31,13 @@ def check(ctx):
         span = f.value_span
         if span.line == span.end_line:  # point at the first bracket when on one line
             line = ctx.lines[span.line - 1]
-            seg = line[span.column - 1:span.end_column - 1]
+            seg = line[span.column - 1 : span.end_column - 1]
             i = min((seg.find(c) for c in "<>" if c in seg), default=-1)
             if i >= 0:
                 span = type(span)(span.line, span.column + i, span.line, span.column + i + 1)
         extra = " (VS Code strips tags)" if ctx.profile.id == "vscode-copilot" else ""
-        yield Finding(first_line_of(span, ctx), "angle brackets in the description: it is placed in the "
-                      "system prompt, and claude.ai/the API and quick_validate reject XML there" + extra)
+        yield Finding(
+            first_line_of(span, ctx),
+            "angle brackets in the description: it is placed in the "
+            "system prompt, and claude.ai/the API and quick_validate reject XML there" + extra,
+        )

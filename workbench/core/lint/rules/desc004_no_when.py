@@ -24,7 +24,8 @@ from workbench.core.lint.rules._util import first_line_of
 _WHEN = re.compile(
     r"(?i)\b(when(ever)?|if (the|you|a|an)|use (this|it|for|to|on|in|with)|used (for|to|when)|"
     r"invoke[ds]?|trigger(s|ed)?|activate[sd]?|designed for|intended for|applies to|for (tasks|requests|work|use)|"
-    r"before|after|during|helps? (with|you)|asks?|needs? to|wants? to|should be used)\b")
+    r"before|after|during|helps? (with|you)|asks?|needs? to|wants? to|should be used)\b"
+)
 
 
 @rule("DESC004", "description-no-when", "warning")
@@ -35,5 +36,8 @@ def check(ctx):
     if len(d.strip()) < 3 or _WHEN.search(d):
         return
     f = ctx.field("description")
-    yield Finding(first_line_of(f.value_span, ctx), "the description does not say when to use the skill; "
-                  "add a 'Use when ...' clause naming the situations that should trigger it")
+    yield Finding(
+        first_line_of(f.value_span, ctx),
+        "the description does not say when to use the skill; "
+        "add a 'Use when ...' clause naming the situations that should trigger it",
+    )

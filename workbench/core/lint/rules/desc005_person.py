@@ -22,8 +22,10 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
 _START = re.compile(r"^\W*(I|I'm|I'll|I've|We|We're|We'll|You|You're|You'll|Your|My|Our)\b")
-_ANY = re.compile(r"(?i)\b(I can|I will|I'll|I help|we can|we will|we'll|you can|you will|you'll|"
-                  r"you should|let me)\b")
+_ANY = re.compile(
+    r"(?i)\b(I can|I will|I'll|I help|we can|we will|we'll|you can|you will|you'll|"
+    r"you should|let me)\b"
+)
 
 
 @rule("DESC005", "description-person", "warning")
@@ -34,5 +36,8 @@ def check(ctx):
     m = _START.search(d) or _ANY.search(d)
     if m:
         f = ctx.field("description")
-        yield Finding(first_line_of(f.value_span, ctx), f"description uses the first/second person "
-                      f"({m.group(1)!r}); write in the third person ('Extracts ...', 'Use when ...')")
+        yield Finding(
+            first_line_of(f.value_span, ctx),
+            f"description uses the first/second person "
+            f"({m.group(1)!r}); write in the third person ('Extracts ...', 'Use when ...')",
+        )

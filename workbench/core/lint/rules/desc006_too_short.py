@@ -24,5 +24,7 @@ def check(ctx):
         return
     d = (ctx.description_str() or "").strip()
     if 0 < len(d) < 20:
-        yield Finding(ctx.field("description").value_span, f"description is only {len(d)} characters; "
-                      "say what the skill does and when to use it")
+        yield Finding(
+            ctx.field("description").value_span,
+            f"description is only {len(d)} characters; say what the skill does and when to use it",
+        )

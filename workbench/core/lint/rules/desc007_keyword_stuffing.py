@@ -47,5 +47,7 @@ def check(ctx):
                     msg = f"a sentence of {len(segs)} comma-separated keywords"
                     break
     if msg:
-        yield Finding(first_line_of(ctx.field("description").value_span, ctx),
-                      f"the description looks keyword-stuffed ({msg}); describe the situations in prose")
+        yield Finding(
+            first_line_of(ctx.field("description").value_span, ctx),
+            f"the description looks keyword-stuffed ({msg}); describe the situations in prose",
+        )

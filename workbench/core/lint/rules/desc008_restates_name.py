@@ -32,5 +32,7 @@ def check(ctx):
     words = set(re.findall(r"\w+", d))
     name_words = set(re.findall(r"[^\W_]+", name))
     if words and words <= (name_words | _FILLER) and name_words & words:
-        yield Finding(ctx.field("description").value_span, "the description only restates the name; say "
-                      "what it does and when to use it")
+        yield Finding(
+            ctx.field("description").value_span,
+            "the description only restates the name; say what it does and when to use it",
+        )

@@ -36,5 +36,7 @@ def check(ctx):
     dups = ctx.others(ctx.catalog.by_desc.get(d, ()))
     if dups:
         where = ", ".join(f"{e.name!r}" + (f" ({e.path})" if e.path else "") for e in dups[:3])
-        yield Finding(first_line_of(ctx.field("description").value_span, ctx),
-                      f"the same description is used by {where}; the agent cannot tell them apart")
+        yield Finding(
+            first_line_of(ctx.field("description").value_span, ctx),
+            f"the same description is used by {where}; the agent cannot tell them apart",
+        )

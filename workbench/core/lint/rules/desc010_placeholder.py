@@ -19,7 +19,9 @@ import re
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
-_PH = re.compile(r"(?i)\b(TODO|TBD|FIXME|PLACEHOLDER|lorem ipsum|replace (?:this |me )?with (?:a |the )?description)\b|\[(?:description|insert[^\]]*)\]")
+_PH = re.compile(
+    r"(?i)\b(TODO|TBD|FIXME|PLACEHOLDER|lorem ipsum|replace (?:this |me )?with (?:a |the )?description)\b|\[(?:description|insert[^\]]*)\]"
+)
 
 
 @rule("DESC010", "description-placeholder", "warning")
@@ -29,5 +31,7 @@ def check(ctx):
     d = ctx.description_str() or ""
     m = _PH.search(d)
     if m:
-        yield Finding(first_line_of(ctx.field("description").value_span, ctx),
-                      f"the description contains the placeholder {m.group(0)!r}")
+        yield Finding(
+            first_line_of(ctx.field("description").value_span, ctx),
+            f"the description contains the placeholder {m.group(0)!r}",
+        )

@@ -31,8 +31,12 @@ from workbench.core.lint.profiles import SPEC_FIELDS
 from workbench.core.lint.registry import Finding, rule
 
 
-@rule("FLD001", "unknown-field", "info", profiles={
-    "agentskills": "error", "claude-api": "error", "claude-code": "warning"})
+@rule(
+    "FLD001",
+    "unknown-field",
+    "info",
+    profiles={"agentskills": "error", "claude-api": "error", "claude-code": "warning"},
+)
 def check(ctx):
     if not ctx.has_fields:
         return
@@ -44,8 +48,9 @@ def check(ctx):
         if key == "disable-model-invocation" and ctx.profile.id == "codex":
             continue  # CX003 says what Codex does instead
         if ctx.profile.id in ("agentskills", "claude-api"):
-            msg = (f"unexpected field {key!r}: the spec allows only {', '.join(sorted(SPEC_FIELDS))}"
-                   + (" (uploads to claude.ai / the API are refused)" if ctx.profile.id == "claude-api" else ""))
+            msg = f"unexpected field {key!r}: the spec allows only {', '.join(sorted(SPEC_FIELDS))}" + (
+                " (uploads to claude.ai / the API are refused)" if ctx.profile.id == "claude-api" else ""
+            )
         else:
             msg = f"field {key!r} is not one {who} reads; it is ignored"
         yield Finding(f.key_span, msg)

@@ -25,21 +25,39 @@ from workbench.core.lint.rules._util import first_line_of
 from workbench.core.lint.types import WARNING
 
 
-@rule("FLD002", "compatibility-invalid", "error", profiles={
-    "claude-code": "warning", "codex": "info", "gemini-cli": "info", "openclaw": "warning", "vscode-copilot": "warning"})
+@rule(
+    "FLD002",
+    "compatibility-invalid",
+    "error",
+    profiles={
+        "claude-code": "warning",
+        "codex": "info",
+        "gemini-cli": "info",
+        "openclaw": "warning",
+        "vscode-copilot": "warning",
+    },
+)
 def check(ctx):
     f = ctx.field("compatibility")
     if f is None or not ctx.has_fields:
         return
     v = f.value
     if v is None or (isinstance(v, str) and not v.strip()):
-        yield Finding(f.value_span, "compatibility is empty; remove it or say what the skill needs "
-                      "(1-500 characters)", severity=WARNING)
+        yield Finding(
+            f.value_span,
+            "compatibility is empty; remove it or say what the skill needs (1-500 characters)",
+            severity=WARNING,
+        )
         return
     if isinstance(v, (dict, list)):
-        yield Finding(f.value_span, "compatibility must be text (1-500 characters), not a "
-                      + ("mapping" if isinstance(v, dict) else "list"))
+        yield Finding(
+            f.value_span,
+            "compatibility must be text (1-500 characters), not a "
+            + ("mapping" if isinstance(v, dict) else "list"),
+        )
         return
     s = v if isinstance(v, str) else (ctx.scalar_source(f) or "")
     if len(s) > 500:
-        yield Finding(first_line_of(f.value_span, ctx), f"compatibility is {len(s)} characters; the limit is 500")
+        yield Finding(
+            first_line_of(f.value_span, ctx), f"compatibility is {len(s)} characters; the limit is 500"
+        )

@@ -24,8 +24,18 @@ FAIL:
 from workbench.core.lint.registry import Finding, rule
 
 
-@rule("FLD003", "metadata-not-map", "error", profiles={
-    "claude-code": "warning", "gemini-cli": "info", "opencode": "warning", "vscode-copilot": "warning", "cursor": "warning"})
+@rule(
+    "FLD003",
+    "metadata-not-map",
+    "error",
+    profiles={
+        "claude-code": "warning",
+        "gemini-cli": "info",
+        "opencode": "warning",
+        "vscode-copilot": "warning",
+        "cursor": "warning",
+    },
+)
 def check(ctx):
     if ctx.sf.state != "ok":
         return

@@ -50,13 +50,22 @@ def check(ctx):
             continue
         if isinstance(vnode, (yaml.MappingNode, yaml.SequenceNode)):
             kind = "a mapping" if isinstance(vnode, yaml.MappingNode) else "a list"
-            yield Finding(_sp(knode), f"metadata.{key} is {kind}; the spec expects text values "
-                          "(strict validators reject it)")
+            yield Finding(
+                _sp(knode),
+                f"metadata.{key} is {kind}; the spec expects text values (strict validators reject it)",
+            )
         elif isinstance(vnode, yaml.ScalarNode) and not vnode.style and vnode.tag != "tag:yaml.org,2002:str":
             sp = _sp(vnode)
             fix = None
             if sp.line == sp.end_line:
-                fix = Fix(f"Quote metadata.{key}", [TextEdit(sp.line, sp.column, sp.end_line, sp.end_column,
-                                                             yaml_quote(vnode.value))])
-            yield Finding(sp, f"metadata.{key}: YAML reads {vnode.value!r} as "
-                          f"{vnode.tag.rsplit(':', 1)[-1]}, not text; quote it", fix, severity=INFO)
+                fix = Fix(
+                    f"Quote metadata.{key}",
+                    [TextEdit(sp.line, sp.column, sp.end_line, sp.end_column, yaml_quote(vnode.value))],
+                )
+            yield Finding(
+                sp,
+                f"metadata.{key}: YAML reads {vnode.value!r} as "
+                f"{vnode.tag.rsplit(':', 1)[-1]}, not text; quote it",
+                fix,
+                severity=INFO,
+            )

@@ -37,17 +37,35 @@ def check(ctx):
     if isinstance(v, list):
         if all(isinstance(x, str) for x in v):
             sp = whole_field_span(f)
-            fix = Fix("Convert to a space-separated string",
-                      [TextEdit(sp.line, sp.column, sp.end_line, sp.end_column,
-                                "allowed-tools: " + " ".join(x.strip() for x in v))])
-            yield Finding(f.key_span, "allowed-tools is a list; the spec defines a space-separated string", fix)
+            fix = Fix(
+                "Convert to a space-separated string",
+                [
+                    TextEdit(
+                        sp.line,
+                        sp.column,
+                        sp.end_line,
+                        sp.end_column,
+                        "allowed-tools: " + " ".join(x.strip() for x in v),
+                    )
+                ],
+            )
+            yield Finding(
+                f.key_span, "allowed-tools is a list; the spec defines a space-separated string", fix
+            )
         else:
             yield Finding(f.value_span, "allowed-tools entries must be tool names (text)", severity=ERROR)
     elif isinstance(v, str):
         if "," in v and ctx.profile.id in ("agentskills", "claude-api") and "(" not in v:
-            yield Finding(f.value_span, "allowed-tools is comma-separated; the spec separates tools with spaces",
-                          replace_value(f, " ".join(t.strip() for t in v.split(",") if t.strip()),
-                                        "Separate tools with spaces"))
+            yield Finding(
+                f.value_span,
+                "allowed-tools is comma-separated; the spec separates tools with spaces",
+                replace_value(
+                    f, " ".join(t.strip() for t in v.split(",") if t.strip()), "Separate tools with spaces"
+                ),
+            )
     else:
-        yield Finding(f.value_span, f"allowed-tools must be a space-separated string, not {type(v).__name__}",
-                      severity=ERROR)
+        yield Finding(
+            f.value_span,
+            f"allowed-tools must be a space-separated string, not {type(v).__name__}",
+            severity=ERROR,
+        )

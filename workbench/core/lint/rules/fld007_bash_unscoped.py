@@ -32,7 +32,15 @@ def check(ctx):
     if f is None:
         return
     v = f.value
-    text = " ".join(x for x in v if isinstance(x, str)) if isinstance(v, list) else v if isinstance(v, str) else ""
+    text = (
+        " ".join(x for x in v if isinstance(x, str))
+        if isinstance(v, list)
+        else v
+        if isinstance(v, str)
+        else ""
+    )
     if _BARE.search(text):
-        yield Finding(f.value_span, "'Bash' without a pattern pre-approves every shell command; "
-                      "scope it, e.g. 'Bash(git:*)'")
+        yield Finding(
+            f.value_span,
+            "'Bash' without a pattern pre-approves every shell command; scope it, e.g. 'Bash(git:*)'",
+        )

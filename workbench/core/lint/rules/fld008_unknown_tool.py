@@ -22,10 +22,36 @@ import re
 
 from workbench.core.lint.registry import Finding, rule
 
-TOOLS = {"Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "Bash", "BashOutput", "KillShell",
-         "WebFetch", "WebSearch", "Task", "Agent", "TodoWrite", "NotebookEdit", "NotebookRead", "Skill",
-         "SlashCommand", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode", "KillBash", "ListMcpResourcesTool",
-         "ReadMcpResourceTool", "LSP", "Monitor", "ToolSearch"}
+TOOLS = {
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "Glob",
+    "Grep",
+    "LS",
+    "Bash",
+    "BashOutput",
+    "KillShell",
+    "WebFetch",
+    "WebSearch",
+    "Task",
+    "Agent",
+    "TodoWrite",
+    "NotebookEdit",
+    "NotebookRead",
+    "Skill",
+    "SlashCommand",
+    "AskUserQuestion",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "KillBash",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+    "LSP",
+    "Monitor",
+    "ToolSearch",
+}
 _TOKEN = re.compile(r"[A-Za-z_][\w\-]*(?:\([^)]*\))?")
 
 
@@ -46,5 +72,8 @@ def check(ctx):
                 continue
             unknown.append(tool)
     if unknown:
-        yield Finding(f.value_span, f"unknown tool name(s) {', '.join(repr(t) for t in unknown[:5])} "
-                      "(checked against an unverified list of Claude Code tools)")
+        yield Finding(
+            f.value_span,
+            f"unknown tool name(s) {', '.join(repr(t) for t in unknown[:5])} "
+            "(checked against an unverified list of Claude Code tools)",
+        )

@@ -40,7 +40,12 @@ def check(ctx):
             fix = Fix("Remove the blank lines before '---'", [TextEdit(1, 1, j + 1, 1, "")])
     if fix is None:
         name = ctx.dir_name or slugify(sf.first_body_line()) or "my-skill"
-        desc = sf.first_body_paragraph().replace('"', "'")[:200] or "Describe what this skill does and when to use it."
-        fix = Fix("Insert a frontmatter block", [TextEdit(1, 1, 1, 1,
-                  f'---\nname: {name}\ndescription: "{desc}"\n---\n')])
+        desc = (
+            sf.first_body_paragraph().replace('"', "'")[:200]
+            or "Describe what this skill does and when to use it."
+        )
+        fix = Fix(
+            "Insert a frontmatter block",
+            [TextEdit(1, 1, 1, 1, f'---\nname: {name}\ndescription: "{desc}"\n---\n')],
+        )
     yield Finding(sf.error_span or Span(1, 1, 1, 2), sf.message or "no frontmatter", fix)

@@ -39,5 +39,7 @@ def check(ctx):
         edit = TextEdit(at, 1, at, 1, "---\n")
     else:
         last = lines[-1] if lines else ""
-        edit = TextEdit(len(lines), len(last) + 1, len(lines), len(last) + 1, ("\n" if last else "") + "---\n")
+        edit = TextEdit(
+            len(lines), len(last) + 1, len(lines), len(last) + 1, ("\n" if last else "") + "---\n"
+        )
     yield Finding(sf.error_span or Span(1, 1, 1, 4), sf.message, Fix("Insert the closing '---'", [edit]))

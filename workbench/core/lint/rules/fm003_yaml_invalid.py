@@ -54,8 +54,10 @@ def colon_fix(ctx, line: int):
             return None
         if " #" in val:
             return None
-        return Fix(f"Quote the value of '{m.group(1)}'",
-                   [TextEdit(ln, m.start(2) + 1, ln, m.end(2) + 1, yaml_quote(val))])
+        return Fix(
+            f"Quote the value of '{m.group(1)}'",
+            [TextEdit(ln, m.start(2) + 1, ln, m.end(2) + 1, yaml_quote(val))],
+        )
     return None
 
 

@@ -24,6 +24,16 @@ def check(ctx):
     if sf.state != "empty":
         return
     name = ctx.dir_name or "my-skill"
-    fix = Fix("Add name and description", [TextEdit(2, 1, 2, 1,
-              f'name: {name}\ndescription: "Describe what this skill does and when to use it."\n')])
+    fix = Fix(
+        "Add name and description",
+        [
+            TextEdit(
+                2,
+                1,
+                2,
+                1,
+                f'name: {name}\ndescription: "Describe what this skill does and when to use it."\n',
+            )
+        ],
+    )
     yield Finding(ctx.line_span(1), sf.message, fix)

@@ -22,5 +22,8 @@ from workbench.core.lint.registry import Finding, rule
 @rule("FM007", "duplicate-key", "warning", profiles={"agentskills": "error"})
 def check(ctx):
     for key, span in ctx.sf.duplicate_keys:
-        yield Finding(span, f"key {key!r} is defined more than once; YAML keeps only the last value "
-                      "(strict parsers such as skills-ref reject the file)")
+        yield Finding(
+            span,
+            f"key {key!r} is defined more than once; YAML keeps only the last value "
+            "(strict parsers such as skills-ref reject the file)",
+        )

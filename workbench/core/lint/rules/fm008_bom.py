@@ -27,7 +27,10 @@ from workbench.core.skillfile import Span
 @rule("FM008", "bom", "error", profiles={"claude-code": "warning"})
 def check(ctx):
     if ctx.sf.has_bom:
-        severity, message = fallback_severity(ctx, "the file starts with a byte order mark (BOM); several "
-                                              "clients then do not see the frontmatter")
-        yield Finding(Span(1, 1, 1, 1), message, Fix("Remove the BOM", [TextEdit(1, 0, 1, 1, "")]),
-                      severity=severity)
+        severity, message = fallback_severity(
+            ctx,
+            "the file starts with a byte order mark (BOM); several clients then do not see the frontmatter",
+        )
+        yield Finding(
+            Span(1, 1, 1, 1), message, Fix("Remove the BOM", [TextEdit(1, 0, 1, 1, "")]), severity=severity
+        )

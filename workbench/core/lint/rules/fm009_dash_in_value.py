@@ -26,5 +26,8 @@ def check(ctx):
     for ln in ctx.sf.dash_lines:
         s = ctx.get_line(ln)
         c = s.find("---")
-        yield Finding(Span(ln, c + 1, ln, c + 4), "'---' inside a frontmatter value: parsers that split "
-                      "on '---' (skills-ref) cut the frontmatter here; use '-' or '—'")
+        yield Finding(
+            Span(ln, c + 1, ln, c + 4),
+            "'---' inside a frontmatter value: parsers that split "
+            "on '---' (skills-ref) cut the frontmatter here; use '-' or '—'",
+        )

@@ -28,5 +28,8 @@ def check(ctx):
             continue
         s = ctx.get_line(ln)
         if s != "---" and s.rstrip() == "---":
-            yield Finding(Span(ln, 4, ln, len(s) + 1), "trailing whitespace after '---'",
-                          Fix("Strip the trailing whitespace", [TextEdit(ln, 4, ln, len(s) + 1, "")]))
+            yield Finding(
+                Span(ln, 4, ln, len(s) + 1),
+                "trailing whitespace after '---'",
+                Fix("Strip the trailing whitespace", [TextEdit(ln, 4, ln, len(s) + 1, "")]),
+            )

@@ -63,12 +63,17 @@ def check(ctx):
             continue
         for kind, node in _walk(f.node, seen):
             if kind == "flow":
-                yield Finding(_sp(node), "flow-style collection: strict YAML parsers (skills-ref) reject "
-                              "'[...]' and '{...}'; use block style or a plain string")
+                yield Finding(
+                    _sp(node),
+                    "flow-style collection: strict YAML parsers (skills-ref) reject "
+                    "'[...]' and '{...}'; use block style or a plain string",
+                )
             else:
-                yield Finding(_sp(node), "YAML alias: strict YAML parsers (skills-ref) reject anchors and aliases")
+                yield Finding(
+                    _sp(node), "YAML alias: strict YAML parsers (skills-ref) reject anchors and aliases"
+                )
     # anchors and explicit tags (not visible on nodes): scan the frontmatter source
-    fm_lines = ctx.lines[1:(ctx.sf.close_line or 1) - 1]
+    fm_lines = ctx.lines[1 : (ctx.sf.close_line or 1) - 1]
     for i, s in enumerate(fm_lines):
         if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
             continue
@@ -78,9 +83,11 @@ def check(ctx):
             tok = m.group(1)
             if tok.startswith("*"):
                 continue  # aliases are found on nodes
-            q = s[:m.start(1)]
+            q = s[: m.start(1)]
             if q.count('"') % 2 or q.count("'") % 2:
                 continue
             what = "anchor" if tok.startswith("&") else "explicit tag"
-            yield Finding(Span(i + 2, m.start(1) + 1, i + 2, m.end(1) + 1),
-                          f"YAML {what} {tok!r}: strict YAML parsers (skills-ref) reject it")
+            yield Finding(
+                Span(i + 2, m.start(1) + 1, i + 2, m.end(1) + 1),
+                f"YAML {what} {tok!r}: strict YAML parsers (skills-ref) reject it",
+            )

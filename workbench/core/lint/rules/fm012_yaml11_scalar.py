@@ -36,5 +36,8 @@ def check(ctx):
         if src is None:
             continue
         kind = type(f.value).__name__
-        yield Finding(f.value_span, f"{key}: YAML reads {src!r} as {kind}, not text; quote it",
-                      replace_value(f, yaml_quote(src), f"Quote the value of '{key}'"))
+        yield Finding(
+            f.value_span,
+            f"{key}: YAML reads {src!r} as {kind}, not text; quote it",
+            replace_value(f, yaml_quote(src), f"Quote the value of '{key}'"),
+        )

@@ -20,8 +20,12 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
 
-@rule("NAME001", "name-missing", "error", profiles={
-    "claude-code": "info", "codex": "info", "openclaw": "info", "vscode-copilot": "info"})
+@rule(
+    "NAME001",
+    "name-missing",
+    "error",
+    profiles={"claude-code": "info", "codex": "info", "openclaw": "info", "vscode-copilot": "info"},
+)
 def check(ctx):
     if not ctx.has_fields:
         return
@@ -33,6 +37,8 @@ def check(ctx):
             fix = Fix(f"Add 'name: {ctx.dir_name}'", [TextEdit(2, 1, 2, 1, f"name: {ctx.dir_name}\n")])
         yield Finding(ctx.line_span(1), "missing required field 'name'" + fallback, fix)
     elif isinstance(f.value, (dict, list)):
-        yield Finding(f.value_span, "name must be text, not a " + ("mapping" if isinstance(f.value, dict) else "list"))
+        yield Finding(
+            f.value_span, "name must be text, not a " + ("mapping" if isinstance(f.value, dict) else "list")
+        )
     elif not (ctx.name_str() or ""):
         yield Finding(f.value_span if f.value is not None else f.key_span, "name is empty" + fallback)

@@ -19,9 +19,18 @@ FAIL:
 from workbench.core.lint.registry import Finding, rule
 
 
-@rule("NAME002", "name-too-long", "error", profiles={
-    "claude-code": "warning", "openclaw": "warning", "vscode-copilot": "warning",
-    "gemini-cli": "info", "opencode": "info"})
+@rule(
+    "NAME002",
+    "name-too-long",
+    "error",
+    profiles={
+        "claude-code": "warning",
+        "openclaw": "warning",
+        "vscode-copilot": "warning",
+        "gemini-cli": "info",
+        "opencode": "info",
+    },
+)
 def check(ctx):
     if not ctx.has_fields:
         return

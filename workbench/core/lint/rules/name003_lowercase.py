@@ -20,8 +20,14 @@ FAIL (dir=my-skill):
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value, slugify
 
-NAME_SEVERITIES = {"claude-code": "warning", "openclaw": "warning", "vscode-copilot": "warning",
-                   "codex": "info", "gemini-cli": "info", "opencode": "info"}
+NAME_SEVERITIES = {
+    "claude-code": "warning",
+    "openclaw": "warning",
+    "vscode-copilot": "warning",
+    "codex": "info",
+    "gemini-cli": "info",
+    "opencode": "info",
+}
 
 
 def name_fix(ctx, f):

@@ -47,5 +47,8 @@ def check(ctx):
     if bad:
         f = ctx.field("name")
         shown = ", ".join(repr(c) for c in bad[:5])
-        yield Finding(f.value_span, f"name {name!r} has invalid characters ({shown}); only {allowed} are allowed",
-                      name_fix(ctx, f))
+        yield Finding(
+            f.value_span,
+            f"name {name!r} has invalid characters ({shown}); only {allowed} are allowed",
+            name_fix(ctx, f),
+        )

@@ -24,9 +24,20 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value, valid_name
 
 
-@rule("NAME007", "name-folder-mismatch", "error", profiles={
-    "claude-code": "info", "codex": "info", "openclaw": "info", "gemini-cli": "info", "opencode": "info",
-    "vscode-copilot": "warning", "claude-api": "warning"})
+@rule(
+    "NAME007",
+    "name-folder-mismatch",
+    "error",
+    profiles={
+        "claude-code": "info",
+        "codex": "info",
+        "openclaw": "info",
+        "gemini-cli": "info",
+        "opencode": "info",
+        "vscode-copilot": "warning",
+        "claude-api": "warning",
+    },
+)
 def check(ctx):
     if not ctx.has_fields or not ctx.dir_name:
         return

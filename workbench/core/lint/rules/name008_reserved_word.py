@@ -28,6 +28,8 @@ def check(ctx):
     for word in ("anthropic", "claude"):
         if word in name:
             f = ctx.field("name")
-            yield Finding(f.value_span, f"name contains the reserved word {word!r}; claude.ai and the "
-                          "Claude API refuse such skills")
+            yield Finding(
+                f.value_span,
+                f"name contains the reserved word {word!r}; claude.ai and the Claude API refuse such skills",
+            )
             return

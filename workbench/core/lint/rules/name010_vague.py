@@ -17,8 +17,24 @@ FAIL (dir=helper):
 
 from workbench.core.lint.registry import Finding, rule
 
-VAGUE = {"helper", "helpers", "utils", "util", "utilities", "tools", "tool", "misc", "general",
-         "common", "base", "main", "default", "skill", "stuff", "test"}
+VAGUE = {
+    "helper",
+    "helpers",
+    "utils",
+    "util",
+    "utilities",
+    "tools",
+    "tool",
+    "misc",
+    "general",
+    "common",
+    "base",
+    "main",
+    "default",
+    "skill",
+    "stuff",
+    "test",
+}
 
 
 @rule("NAME010", "name-vague", "info")
@@ -27,5 +43,7 @@ def check(ctx):
         return
     name = ctx.name_str()
     if name and name.lower() in VAGUE:
-        yield Finding(ctx.field("name").value_span, f"name {name!r} is vague; say what the skill does "
-                      "(e.g. 'processing-pdfs')")
+        yield Finding(
+            ctx.field("name").value_span,
+            f"name {name!r} is vague; say what the skill does (e.g. 'processing-pdfs')",
+        )

@@ -26,8 +26,12 @@ from workbench.core.lint.types import Fix, TextEdit
 _RISKY = re.compile(r"(?:^|-)(deploy|ship|publish|delete|release|push|drop|destroy)(?:-|$)")
 
 
-@rule("NAME011", "side-effect-name", "off", profiles={
-    "claude-code": "warning", "openclaw": "info", "vscode-copilot": "info", "cursor": "info"})
+@rule(
+    "NAME011",
+    "side-effect-name",
+    "off",
+    profiles={"claude-code": "warning", "openclaw": "info", "vscode-copilot": "info", "cursor": "info"},
+)
 def check(ctx):
     if not ctx.has_fields:
         return
@@ -42,6 +46,13 @@ def check(ctx):
     fix = None
     if dmi is None and ctx.sf.close_line:
         cl = ctx.sf.close_line
-        fix = Fix("Add 'disable-model-invocation: true'", [TextEdit(cl, 1, cl, 1, "disable-model-invocation: true\n")])
-    yield Finding(f.value_span, f"'{m.group(1)}' suggests side effects; add 'disable-model-invocation: true' "
-                  "so only the user can start it", fix)
+        fix = Fix(
+            "Add 'disable-model-invocation: true'",
+            [TextEdit(cl, 1, cl, 1, "disable-model-invocation: true\n")],
+        )
+    yield Finding(
+        f.value_span,
+        f"'{m.group(1)}' suggests side effects; add 'disable-model-invocation: true' "
+        "so only the user can start it",
+        fix,
+    )

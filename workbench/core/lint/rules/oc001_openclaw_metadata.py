@@ -67,11 +67,16 @@ def check(ctx):
         req = block.get("requires")
         if req is not None:
             if not isinstance(req, dict):
-                yield Finding(f.value_span, f"{where}.requires must be a mapping (bins, anyBins, env, config)")
+                yield Finding(
+                    f.value_span, f"{where}.requires must be a mapping (bins, anyBins, env, config)"
+                )
             else:
                 for k, v in req.items():
                     if k not in REQUIRES:
-                        yield Finding(f.value_span, f"{where}.requires.{k}: unknown key (expected bins, anyBins, env, config)")
+                        yield Finding(
+                            f.value_span,
+                            f"{where}.requires.{k}: unknown key (expected bins, anyBins, env, config)",
+                        )
                     elif not (isinstance(v, list) and all(isinstance(x, str) for x in v)):
                         yield Finding(f.value_span, f"{where}.requires.{k} must be a list of strings")
         os_ = block.get("os")
@@ -82,8 +87,11 @@ def check(ctx):
             else:
                 bad = [x for x in vals if x not in OSES]
                 if bad:
-                    yield Finding(f.value_span, f"{where}.os: {', '.join(map(repr, bad))} not one of darwin, linux, "
-                                  "win32 (the skill is then hidden everywhere)")
+                    yield Finding(
+                        f.value_span,
+                        f"{where}.os: {', '.join(map(repr, bad))} not one of darwin, linux, "
+                        "win32 (the skill is then hidden everywhere)",
+                    )
         if "always" in block and not isinstance(block["always"], bool):
             yield Finding(f.value_span, f"{where}.always must be true or false")
         inst = block.get("install")
@@ -94,6 +102,10 @@ def check(ctx):
                 for it in inst:
                     kind = it.get("kind") if isinstance(it, dict) else None
                     if kind not in KINDS:
-                        yield Finding(f.value_span, f"{where}.install: kind {kind!r} is not one of "
-                                      f"{', '.join(sorted(KINDS))} (unverified list)", severity=INFO)
+                        yield Finding(
+                            f.value_span,
+                            f"{where}.install: kind {kind!r} is not one of "
+                            f"{', '.join(sorted(KINDS))} (unverified list)",
+                            severity=INFO,
+                        )
                         break

@@ -37,5 +37,7 @@ def check(ctx):
         return
     for knode, _ in f.node.value:
         if getattr(knode, "value", None) in ("clawdbot", "moltbot"):
-            yield Finding(node_span(knode),
-                          f"metadata.{knode.value} is the legacy name; current OpenClaw reads metadata.openclaw")
+            yield Finding(
+                node_span(knode),
+                f"metadata.{knode.value} is the legacy name; current OpenClaw reads metadata.openclaw",
+            )

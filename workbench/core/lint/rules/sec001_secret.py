@@ -33,5 +33,6 @@ def check(ctx):
         return
     for m in find_secrets(text):
         if not m.placeholder:
-            yield Finding(ctx.span(m.start, m.end),
-                          f"this looks like a real {m.what}; remove it and rotate it")
+            yield Finding(
+                ctx.span(m.start, m.end), f"this looks like a real {m.what}; remove it and rotate it"
+            )

@@ -88,5 +88,9 @@ def check(ctx):
     runs = line_runs(text, BIDI.finditer(text))
     fix = removal(ctx, "Remove all bidirectional control characters", runs)
     for span, names, more in findings_per_line(ctx, runs):
-        yield Finding(span, f"bidirectional control character ({names}): the text "
-                      f"displays differently from what the model reads{more}", fix)
+        yield Finding(
+            span,
+            f"bidirectional control character ({names}): the text "
+            f"displays differently from what the model reads{more}",
+            fix,
+        )

@@ -22,9 +22,11 @@ import re
 
 from workbench.core.lint.registry import Finding, rule
 
-_DIRECTIVE = re.compile(r"(?i)\b(ignore (all |any )?(previous|prior|above|earlier)|system prompt|do not (tell|reveal|mention|inform)|"
-                        r"don't (tell|reveal|mention)|without (telling|asking|informing)|secretly|silently|exfiltrat|"
-                        r"you are now|new instructions|assistant must|the model must|AI must)")
+_DIRECTIVE = re.compile(
+    r"(?i)\b(ignore (all |any )?(previous|prior|above|earlier)|system prompt|do not (tell|reveal|mention|inform)|"
+    r"don't (tell|reveal|mention)|without (telling|asking|informing)|secretly|silently|exfiltrat|"
+    r"you are now|new instructions|assistant must|the model must|AI must)"
+)
 
 
 @rule("SEC004", "hidden-directive", "warning")
@@ -38,8 +40,11 @@ def check(ctx):
             continue
         d = _DIRECTIVE.search(body, start + 4, end - 3)
         if d:
-            yield Finding(ctx.span(base + start, base + end), f"HTML comment with a hidden instruction "
-                          f"({d.group(0)!r}): readers do not see it but the model does")
+            yield Finding(
+                ctx.span(base + start, base + end),
+                f"HTML comment with a hidden instruction "
+                f"({d.group(0)!r}): readers do not see it but the model does",
+            )
 
 
 def html_comments(text: str):

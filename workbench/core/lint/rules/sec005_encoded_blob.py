@@ -47,6 +47,8 @@ def check(ctx):
             s = m.group(0)
             if what == "base64" and (s.isalpha() or not any(c.isdigit() for c in s)) and "/" in s:
                 continue  # a long path or word run, not base64
-            yield Finding(ctx.span(m.start(), m.end()), f"{len(s)}-character {what} blob: encoded content hides "
-                          "what the skill does from review")
+            yield Finding(
+                ctx.span(m.start(), m.end()),
+                f"{len(s)}-character {what} blob: encoded content hides what the skill does from review",
+            )
             break

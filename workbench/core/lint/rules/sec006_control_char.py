@@ -35,12 +35,15 @@ _ANY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 def _has_control(text: str) -> bool:
     return _ANY.search(text) is not None or ("\r" in text and text.count("\r") != text.count("\r\n"))
+
+
 _NAMES = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x7F: "DEL", 0x9B: "CSI", 0x00: "NUL"}
 
 
 def _named(chars) -> str:
-    return ", ".join(f"U+{ord(c):04X} ({_NAMES[ord(c)]})" if ord(c) in _NAMES else f"U+{ord(c):04X}"
-                     for c in chars)
+    return ", ".join(
+        f"U+{ord(c):04X} ({_NAMES[ord(c)]})" if ord(c) in _NAMES else f"U+{ord(c):04X}" for c in chars
+    )
 
 
 @rule("SEC006", "control-char", "warning")
@@ -51,11 +54,17 @@ def check(ctx):
         runs = line_runs(text, CONTROL.finditer(text, m.start()))
         fix = removal(ctx, "Remove all control characters", runs)
         for span, _, more in findings_per_line(ctx, runs):
-            chars = dict.fromkeys(c for c in text[ctx.offset(span.line, span.column):
-                                                  ctx.offset(span.end_line, span.end_column)]
-                                  if CONTROL.match(c + "x"))
-            yield Finding(span, f"control character {_named(list(chars)[:3])}: a terminal acts on it "
-                          f"(colours, cursor moves, hidden text) instead of showing it{more}", fix)
+            chars = dict.fromkeys(
+                c
+                for c in text[ctx.offset(span.line, span.column) : ctx.offset(span.end_line, span.end_column)]
+                if CONTROL.match(c + "x")
+            )
+            yield Finding(
+                span,
+                f"control character {_named(list(chars)[:3])}: a terminal acts on it "
+                f"(colours, cursor moves, hidden text) instead of showing it{more}",
+                fix,
+            )
     # a YAML escape ("\e[31m", "\x1b") puts one in a value without one in the text
     if ctx.sf.state != "ok" or "\\" not in text:
         return
@@ -63,6 +72,9 @@ def check(ctx):
         v = f.value
         if isinstance(v, str) and f.style == '"' and CONTROL.search(v):
             chars = dict.fromkeys(c for c in v if CONTROL.match(c + "x"))
-            yield Finding(f.value_span, f"{key}: a YAML escape puts control character "
-                          f"{_named(list(chars)[:3])} in the value; a terminal acts on it instead of "
-                          "showing it")
+            yield Finding(
+                f.value_span,
+                f"{key}: a YAML escape puts control character "
+                f"{_named(list(chars)[:3])} in the value; a terminal acts on it instead of "
+                "showing it",
+            )

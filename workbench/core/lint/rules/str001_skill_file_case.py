@@ -25,5 +25,8 @@ from workbench.core.lint.registry import Finding, rule
 @rule("STR001", "skill-file-case", "error", profiles={"agentskills": "warning"})
 def check(ctx):
     if ctx.path is not None and ctx.path.name != "SKILL.md" and ctx.path.name.lower() == "skill.md":
-        yield Finding(ctx.top_span(), f"the file is named {ctx.path.name!r}; most clients only "
-                      "find a file named exactly 'SKILL.md' (rename it)")
+        yield Finding(
+            ctx.top_span(),
+            f"the file is named {ctx.path.name!r}; most clients only "
+            "find a file named exactly 'SKILL.md' (rename it)",
+        )

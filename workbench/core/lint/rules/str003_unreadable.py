@@ -33,5 +33,6 @@ def check(ctx):
         # ``encoding_message``, not ``message``: a frontmatter problem (no frontmatter, unclosed,
         # ...) replaces ``message`` and has its own rule.
         sp = getattr(sf, "encoding_span", None)
-        yield Finding(sp if sp is not None else ctx.top_span(),
-                      getattr(sf, "encoding_message", "") or "not valid UTF-8")
+        yield Finding(
+            sp if sp is not None else ctx.top_span(), getattr(sf, "encoding_message", "") or "not valid UTF-8"
+        )

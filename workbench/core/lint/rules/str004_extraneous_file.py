@@ -32,5 +32,8 @@ def check(ctx):
         return
     for name in folder[""]:
         if not name.endswith("/") and _EXTRA.match(name):
-            yield Finding(ctx.top_span(), f"{name} in the skill folder: agents may read it as part of "
-                          "the skill; keep human documentation outside the skill folder")
+            yield Finding(
+                ctx.top_span(),
+                f"{name} in the skill folder: agents may read it as part of "
+                "the skill; keep human documentation outside the skill folder",
+            )

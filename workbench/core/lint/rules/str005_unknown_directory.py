@@ -29,7 +29,15 @@ def check(ctx):
     if not folder:
         return
     for name in folder[""]:
-        if (name.endswith("/") and name not in KNOWN and not name.startswith(".") and name != "__pycache__/"
-                and name.lower() != "skill.md/"):  # a folder named SKILL.md: STR003 reports it
-            yield Finding(ctx.top_span(), f"folder {name} is not one of the spec's scripts/, references/, "
-                          "assets/ (fine if the body points to it)")
+        if (
+            name.endswith("/")
+            and name not in KNOWN
+            and not name.startswith(".")
+            and name != "__pycache__/"
+            and name.lower() != "skill.md/"
+        ):  # a folder named SKILL.md: STR003 reports it
+            yield Finding(
+                ctx.top_span(),
+                f"folder {name} is not one of the spec's scripts/, references/, "
+                "assets/ (fine if the body points to it)",
+            )

@@ -35,5 +35,7 @@ def check(ctx):
                 continue
             stem = name.rsplit(".", 1)[0]
             if name not in text and f"{sub}/{stem}" not in text:
-                yield Finding(ctx.top_span(), f"{sub}/{name} is never mentioned in SKILL.md; "
-                              "an agent will not know to open it")
+                yield Finding(
+                    ctx.top_span(),
+                    f"{sub}/{name} is never mentioned in SKILL.md; an agent will not know to open it",
+                )
