@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from workbench.cli import UsageError, client_ids, environment_from_args
+from workbench.options import UsageError, client_ids, environment_from_args
 
 
 def _parse_size(text: str) -> tuple[int, int]:

@@ -191,8 +191,11 @@ class SkillsTreeModel(QAbstractItemModel):
 
     # -- Qt overrides ----------------------------------------------------------------------
     def index(
-        self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()
-    ) -> QModelIndex:  # noqa: B008
+        self,
+        row: int,
+        column: int,
+        parent: QModelIndex | QPersistentModelIndex = QModelIndex(),  # noqa: B008
+    ) -> QModelIndex:
         """Override QAbstractItemModel::index."""
         if column < 0 or column >= len(COLUMNS) or row < 0:
             return QModelIndex()

@@ -18,10 +18,10 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import UsageError
+from workbench.options import UsageError
 
 HELP = "time scan, lint, keystroke lint and listing on a synthetic tree of skills"
-COMMON_OPTIONS = ("format",)  # workbench.cli.common_parser: no simulated environment
+COMMON_OPTIONS = ("format",)  # workbench.options.common_parser: no simulated environment
 
 
 def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.ArgumentParser:

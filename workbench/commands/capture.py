@@ -20,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import UsageError, help_text
+from workbench.options import UsageError, help_text
 
 
 def add_parser(subparsers, common) -> None:

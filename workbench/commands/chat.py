@@ -22,15 +22,15 @@ from __future__ import annotations
 import json
 import sys
 
-from workbench.cli import (
+from workbench.commands.via import add_via_arguments, run_chat_via
+from workbench.core.chat.trace import event_line as _text_line
+from workbench.options import (
     UsageError,
     add_workspace_mode_option,
     client_ids,
     environment_from_args,
     open_workspace,
 )
-from workbench.commands.via import add_via_arguments, run_chat_via
-from workbench.core.chat.trace import event_line as _text_line
 
 
 def add_parser(subparsers, common) -> None:

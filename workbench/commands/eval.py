@@ -43,15 +43,15 @@ import json
 import sys
 import threading
 
-from workbench.cli import (
+from workbench.commands.via import add_via_arguments, run_eval_via
+from workbench.core.text import plural
+from workbench.options import (
     UsageError,
     add_workspace_mode_option,
     client_ids,
     environment_from_args,
     open_workspace,
 )
-from workbench.commands.via import add_via_arguments, run_eval_via
-from workbench.core.text import plural
 
 
 def add_parser(subparsers, common) -> None:

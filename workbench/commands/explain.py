@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 
-from workbench.cli import (
+from workbench.options import (
     UsageError,
     add_workspace_mode_option,
     client_ids,

@@ -50,7 +50,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from workbench import __version__
-from workbench.cli import UsageError
 from workbench.core.fscache import default_dir_cache
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
@@ -58,10 +57,11 @@ from workbench.core.lint.engine import diagnostic_records, entry_exists, find_sk
 from workbench.core.lint.profiles import profile_for_location
 from workbench.core.skillfile import special_file_problem
 from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
+from workbench.options import UsageError
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")
-#: The common options lint takes (``workbench.cli.common_parser``): no simulated environment.
+#: The common options lint takes (``workbench.options.common_parser``): no simulated environment.
 COMMON_OPTIONS = ("client", "format")
 FORMATS_HELP = "text, json, sarif or github"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}

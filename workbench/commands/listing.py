@@ -15,7 +15,8 @@ import json
 import sys
 from typing import Any
 
-from workbench.cli import (
+from workbench.core.jsontext import dumps_indented
+from workbench.options import (
     UsageError,
     add_workspace_mode_option,
     client_ids,
@@ -23,7 +24,6 @@ from workbench.cli import (
     help_text,
     open_workspace,
 )
-from workbench.core.jsontext import dumps_indented
 
 
 def add_parser(subparsers, common) -> None:

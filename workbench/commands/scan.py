@@ -22,16 +22,16 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import (
+from workbench.core.clients import DISPLAY_NAMES
+from workbench.core.discovery import ParseCache, scan
+from workbench.core.model import Catalog
+from workbench.options import (
     UsageError,
     add_workspace_mode_option,
     client_ids,
     environment_from_args,
     open_workspace,
 )
-from workbench.core.clients import DISPLAY_NAMES
-from workbench.core.discovery import ParseCache, scan
-from workbench.core.model import Catalog
 
 HELP = "list every root a client scans and every SKILL.md with its status"
 

@@ -15,8 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from workbench.cli import UsageError
 from workbench.core.text import plural
+from workbench.options import UsageError
 
 
 def add_via_arguments(p) -> None:
@@ -45,10 +45,10 @@ def add_via_arguments(p) -> None:
 
 
 def _setup(args):
-    from workbench.cli import environment_from_args
     from workbench.core.chat.errors import NO_KEY_HINT
     from workbench.core.chat.settings import ChatSettings, get_api_key
     from workbench.core.discovery import scan
+    from workbench.options import environment_from_args
 
     env = environment_from_args(args)
     key, _ = get_api_key()

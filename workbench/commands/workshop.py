@@ -49,7 +49,7 @@ from workbench.core.workshop import (
 from workbench.core.workshop.paths import executable_files, files_from_folder
 from workbench.core.workshop.preview import unified_diff
 
-#: The common options workshop takes (``workbench.cli.common_parser``); --home/--root serve the
+#: The common options workshop takes (``workbench.options.common_parser``); --home/--root serve the
 #: name look-up of propose-update.
 COMMON_OPTIONS = ("client", "home", "root", "format")
 ACTIONS = ("list", "show", "propose-create", "propose-update", "apply", "reject", "quarantine", "rollback")
@@ -129,8 +129,8 @@ def _workspace_of(ident: str, cwd: Path) -> Path:
     """The workspace for a proposal id given without a workspace: the current folder when its
     queue holds it, else the one workspace whose queue does (said on stderr); several -> usage
     error naming them."""
-    from workbench.cli import UsageError
     from workbench.core.workshop import workspaces_holding
+    from workbench.options import UsageError
 
     found = workspaces_holding(ident)
     if not found or any(os.path.realpath(w) == os.path.realpath(cwd) for w in found):
@@ -151,7 +151,7 @@ def _err(msg: str) -> None:
 
 def _read_proposal(arg: str) -> tuple[bytes, dict[str, bytes], set[str]]:
     """(SKILL.md bytes, support files, relpaths with an executable bit) of ``--proposal``."""
-    from workbench.cli import UsageError
+    from workbench.options import UsageError
 
     if arg == "-":
         return sys.stdin.buffer.read(), {}, set()
@@ -169,7 +169,7 @@ def _read_proposal(arg: str) -> tuple[bytes, dict[str, bytes], set[str]]:
 
 
 def _resolve_skill(ws: Path, name: str, args) -> Path:
-    from workbench.cli import UsageError, environment_from_args
+    from workbench.options import UsageError, environment_from_args
 
     cand = Path(name).expanduser()
     for c in (cand, ws / cand):
@@ -255,7 +255,7 @@ def _print_proposal(store: WorkshopStore, p, fmt: str, detail: bool = False) -> 
 
 def run(args) -> int:
     """Run one workshop action; see the module docstring for exit codes."""
-    from workbench.cli import UsageError
+    from workbench.options import UsageError
 
     fmt = getattr(args, "format", "text") or "text"
     if fmt not in ("text", "json"):

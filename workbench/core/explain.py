@@ -506,7 +506,7 @@ def explain_catalog(
             Finding("overlap", "ok", "No listed skill shares description words", SIMILARITY_LABEL)
         )
     # 7. invoked
-    exp.findings.extend(invocation_findings(s, cid))
+    exp.findings.extend(Finding("invoked", *note) for note in invocation_findings(s, cid))
     return exp
 
 

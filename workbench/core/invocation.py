@@ -3,7 +3,8 @@
 A skill can be found and listed and still fail once it loads (issue 17): its body is rewritten by
 argument substitution, it runs in a fork that cannot see the conversation, its name takes over a
 built-in command, its relative paths resolve against the wrong folder, or the load path cuts it.
-``invocation_findings(skill, client_id)`` returns explain findings for these, built from:
+``invocation_findings(skill, client_id)`` returns ``Note(level, title, detail, fix)`` tuples (explain
+turns them into its ``invoked`` findings), built from:
 
 * the client's load mechanism (``clients/<id>/loading.py`` ``LOADER``);
 * ``context: fork`` for Claude Code (checked on 2.1.328, ``clients/claude_code/loading.py``);
@@ -15,11 +16,20 @@ built-in command, its relative paths resolve against the wrong folder, or the lo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from workbench.core.explain import Finding
     from workbench.core.model import Skill
+
+
+class Note(NamedTuple):
+    """One finding of the ``invoked`` step (level ok|info|warn|error; ``fix`` may be None)."""
+
+    level: str
+    title: str
+    detail: str = ""
+    fix: str | None = None
+
 
 #: Lint codes that describe what happens once a skill loads.
 INVOCATION_CODES = ("CC013", "CC014", "CC015", "CX003", "BODY009", "BODY010")
@@ -39,20 +49,18 @@ def _mechanism(client_id: str) -> str:
     return f"The model loads it by reading SKILL.md ({d.get('read_tool')}); there is no skill tool."
 
 
-def invocation_findings(skill: Skill, client_id: str) -> list[Finding]:
+def invocation_findings(skill: Skill, client_id: str) -> list[Note]:
     """Findings of the ``invoked`` step for one skill in one client (ordered: mechanism first)."""
-    from workbench.core.explain import Finding
     from workbench.core.lint import lint_file
     from workbench.core.lint.profiles import get_profile as lint_profile
 
     fields: dict[str, Any] = getattr(skill, "fields", None) or {}
-    out: list[Finding] = []
+    out: list[Note] = []
     mech = _mechanism(client_id)
     if client_id == "claude-code" and fields.get("context") == "fork":
         agent = fields.get("agent") if isinstance(fields.get("agent"), str) else "the default agent"
         out.append(
-            Finding(
-                "invoked",
+            Note(
                 "info",
                 f"Runs as a subagent ({agent}), not in the conversation",
                 "context: fork: the subagent's only message is this skill's body (after 'Base directory for "
@@ -71,8 +79,7 @@ def invocation_findings(skill: Skill, client_id: str) -> list[Finding]:
         diags = [d for d in lint_file(skill.path, profile=profile) if d.code in INVOCATION_CODES]
     for d in diags:
         out.append(
-            Finding(
-                "invoked",
+            Note(
                 _LEVEL.get(d.severity, "info"),
                 f"{d.code}: {d.message}",
                 f"{skill.path}:{d.line}:{d.column}",
@@ -80,7 +87,7 @@ def invocation_findings(skill: Skill, client_id: str) -> list[Finding]:
             )
         )
     if not out:
-        out.append(Finding("invoked", "ok", "Nothing changes the skill when it loads", mech))
+        out.append(Note("ok", "Nothing changes the skill when it loads", mech))
     elif mech:
-        out[0].detail = (mech + " " + out[0].detail).strip()
+        out[0] = out[0]._replace(detail=(mech + " " + out[0].detail).strip())
     return out

@@ -270,9 +270,9 @@ class ResultCache:
             dep_ids += (d, m)
         diags, facts = record
         if cat is None:
-            from workbench.core.lint.engine import _cat_desc, _cat_name
+            from workbench.core.lint.facts import cat_desc, cat_name
 
-            cat = (_cat_name(facts), _cat_desc(facts))
+            cat = (cat_name(facts), cat_desc(facts))
         counts = [0, 0, 0]
         for t in diags:
             counts[_SEV_INDEX.get(t[4], 2)] += 1

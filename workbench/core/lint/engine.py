@@ -28,6 +28,15 @@ from workbench.core.fscache import fast_path as _fast_path
 from workbench.core.fscache import mtime as fs_mtime
 from workbench.core.fscache import stat as fs_stat
 from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
+from workbench.core.lint.facts import F_DESC as _F_DESC
+from workbench.core.lint.facts import F_FIELDS as _F_FIELDS
+from workbench.core.lint.facts import F_HAS_FIELDS as _F_HAS_FIELDS
+from workbench.core.lint.facts import F_LINES as _F_LINES
+from workbench.core.lint.facts import F_NAME as _F_NAME
+from workbench.core.lint.facts import F_NLINES as _F_NLINES
+from workbench.core.lint.facts import F_STATE as _F_STATE
+from workbench.core.lint.facts import cat_desc as _cat_desc
+from workbench.core.lint.facts import cat_name as _cat_name
 from workbench.core.lint.profiles import Profile, get_profile
 from workbench.core.lint.registry import RULES, Rule, load_rules
 from workbench.core.lint.types import ERROR, OFF, SEVERITY_RANK, Diagnostic, Fix, TextEdit
@@ -690,9 +699,6 @@ CATALOG_RULES = frozenset({"CAT001", "CAT002", "DESC009"})
 PARALLEL_MIN_FILES = 200
 _FACT_FIELDS = ("name", "description", "when_to_use", "disable-model-invocation")
 _R_DIAGS, _R_FACTS = 0, 1
-(_F_STATE, _F_HAS_FIELDS, _F_NAME, _F_DESC, _F_FIELDS, _F_LINES, _F_NLINES, _F_CAT_NAME, _F_CAT_DESC) = range(
-    9
-)
 
 
 def _SORT_KEY(d: Diagnostic) -> tuple:
@@ -803,16 +809,6 @@ def _facts(ctx: LintContext) -> tuple:
         None if cn == name else cn,
         None if cd == desc else cd,
     )
-
-
-def _cat_name(facts: tuple) -> str:
-    v = facts[_F_CAT_NAME]
-    return facts[_F_NAME] if v is None else v
-
-
-def _cat_desc(facts: tuple) -> str:
-    v = facts[_F_CAT_DESC]
-    return facts[_F_DESC] if v is None else v
 
 
 def lint_record(path: str, prof: Profile) -> tuple:
