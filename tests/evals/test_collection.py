@@ -109,7 +109,7 @@ def test_collection_direct_json_text_and_html(coll, capsys):
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "tool-07</b> took 4" in page
     rc = main(_args(coll, "--no-history"))
     txt = capsys.readouterr().out
-    assert "confusion matrix" in txt and "tool-07 took 4 run(s) of tool-03's queries (100 % of them)" in txt
+    assert "confusion matrix" in txt and "tool-07 took 4 runs of tool-03's queries (100 % of them)" in txt
     assert "tool-05: precision 67 %, recall 100 %" in txt
 
 

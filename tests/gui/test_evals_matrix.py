@@ -102,7 +102,7 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     store = BatchStore(HistoryStore(small["env"].workspace, tmp_path / "hist"))
     BatchEval([EvalRunner(small["cat"], "pdf", QS, client=sdk)], sdk).submit(store)
     pane3 = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)  # the restart
-    assert len(pane3.batches().pending()) == 1 and "1 batch eval(s) submitted earlier" in pane3.status.text()
+    assert len(pane3.batches().pending()) == 1 and "1 batch eval submitted earlier" in pane3.status.text()
     assert pane3.batches().resume()
     qtbot.waitUntil(lambda: not pane3.running and pane3.report is not None, timeout=60000)
     assert pane3.report.mode == "batch" and pane3.skill_combo.currentText() == "pdf"

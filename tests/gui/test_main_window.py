@@ -132,16 +132,14 @@ def test_live_listing_update_from_editor_buffer(open_window, small_ws):
     )
     assert elapsed < 1.0
     # A rename that creates a collision shadows the other skill right away (collisions redone).
-    # Claude Code 2.1.328 names skills by folder (lab), so the clash shows in OpenCode.
     win.ctx.apply_buffer(alpha, "---\nname: beta\ndescription: now beta too\n---\n")
-    win.ctx.flush_updates()
-    assert win.ctx.skill(alpha).name == "alpha"  # Claude Code: the folder name
-    win.ctx.set_client("opencode")
+    win.ctx.wait_for_scan()  # the other clients are scanned in the background (updates wait for it)
     win.ctx.flush_updates()
     betas = [s for s in win.ctx.catalog().skills if s.name == "beta"]
     assert sorted(s.status for s in betas) == ["listed", "shadowed"]
     # Dropping the overlay restores the file on disk.
     win.ctx.apply_buffer(alpha, None)
+    win.ctx.wait_for_scan()
     win.ctx.flush_updates()
     assert win.ctx.skill(alpha).name == "alpha"
     assert all(s.status == "listed" for s in win.ctx.catalog().skills if s.name == "beta")
