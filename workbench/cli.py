@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
+from typing import Any
 
 from workbench import __version__
 from workbench.core.model import CLIENT_IDS, Environment
@@ -141,7 +142,7 @@ def environment_from_args(args: argparse.Namespace) -> Environment:
                 raise UsageError(f"--env {kv!r}: expected KEY=VALUE")
             k, v = kv.split("=", 1)
             env_vars[k] = v
-    kw = {}
+    kw: dict[str, Any] = {}
     if env_vars is not None:
         kw["env"] = env_vars
     if args.home:
