@@ -99,7 +99,7 @@ SERVER_PRESETS = (
 class _Bridge(QObject):
     """Signals emitted from worker threads; connected slots run on the GUI thread."""
 
-    event = Signal(int, object)  # generation, event dict
+    carried = Signal(int, object)  # generation, event dict (not ``event``: QObject.event())
     finished = Signal(int, object)  # generation, TurnResult
     approval = Signal(str, object)  # command, holder dict {"ok", "done": threading.Event}
     models = Signal(object)  # list[dict] | ChatError
@@ -269,7 +269,7 @@ class ChatPane(QWidget):
         self._tool_rows: dict[str, ToolCallRow] = {}
         self._turn_item: QTreeWidgetItem | None = None
         self._bridge = _Bridge(self)
-        self._bridge.event.connect(self._on_event)
+        self._bridge.carried.connect(self._on_event)
         self._bridge.finished.connect(self._on_finished)
         self._bridge.approval.connect(self._on_approval)
         self._bridge.models.connect(self._on_models)
@@ -599,14 +599,14 @@ class ChatPane(QWidget):
                         extra_tools=extra,
                     )
                 res = self._session.send(
-                    msg, cancel=cancel, on_event=lambda ev: self._bridge.event.emit(gen, ev)
+                    msg, cancel=cancel, on_event=lambda ev: self._bridge.carried.emit(gen, ev)
                 )
             except Exception as exc:  # noqa: BLE001 - setup failed: end the turn, never hang "busy"
                 from workbench.core.chat.engine import TurnResult
 
                 err = ChatError("other", f"{type(exc).__name__}: {exc}")
                 self._session = None
-                self._bridge.event.emit(gen, err.to_json())
+                self._bridge.carried.emit(gen, err.to_json())
                 res = TurnResult(
                     client=getattr(catalog, "client", "?"), model=s.model, stop_reason="error", error=err
                 )

@@ -109,10 +109,10 @@ class SkillsTreeModel(QAbstractItemModel):
         if catalog is not None:
             index: dict[int, int] = {}
             by_path: dict[tuple[Path, str], int] = {}
-            for r in catalog.roots:
-                index[id(r)] = len(self._roots)
-                by_path.setdefault((r.path, r.scope), len(self._roots))
-                self._roots.append(r)
+            for root in catalog.roots:
+                index[id(root)] = len(self._roots)
+                by_path.setdefault((root.path, root.scope), len(self._roots))
+                self._roots.append(root)
                 self._children.append([])
             other = -1
             for s in catalog.skills:
@@ -191,8 +191,11 @@ class SkillsTreeModel(QAbstractItemModel):
 
     # -- Qt overrides ----------------------------------------------------------------------
     def index(
-        self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()
-    ) -> QModelIndex:  # noqa: B008
+        self,
+        row: int,
+        column: int,
+        parent: QModelIndex | QPersistentModelIndex = QModelIndex(),  # noqa: B008
+    ) -> QModelIndex:
         """Override QAbstractItemModel::index."""
         if column < 0 or column >= len(COLUMNS) or row < 0:
             return QModelIndex()

@@ -423,7 +423,6 @@ def run_bench(
         cache: ParseCache | None = ParseCache(persist=c_scan)
         cat: Catalog | None
         cat, w, c = _timed(lambda: scan(env, "agentskills", cache))
-
         record("scan_one_cold", w, c, "cold", found=len(cat.skills))
         _, w, c = _timed(lambda: scan(env, "agentskills", cache))
         record("scan_one_rescan", w, c, "rescan")

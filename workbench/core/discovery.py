@@ -218,7 +218,6 @@ def _facts_chunk(paths: list[str]) -> list[tuple | None]:
     out: list[tuple | None] = []
     for p in paths:
         f: tuple | None = skillfile_facts(read_skill_file(p))
-
         try:
             marshal.dumps(f)
         except ValueError:

@@ -301,7 +301,6 @@ class ChatSession:
         self.tools: list[ToolSpec] = self._build_tools(list(extra_tools))
         base = system_prompt if system_prompt is not None else self.loader.base_system(self.workspace)
         self.system_blocks: list[dict[str, Any]] = [{"type": "text", "text": base}]
-
         self.listing_block_text = self.loader.wrap_listing(self.listing.text) if self.listing.text else ""
         if self.listing_block_text and self.loader.placement == "system":
             self.system_blocks.append({"type": "text", "text": self.listing_block_text})

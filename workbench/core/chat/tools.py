@@ -433,7 +433,6 @@ def _run_capped(cmd: str, cwd: Path) -> tuple[int, str]:
             while len(buf) <= cap:
                 # Popen's default bufsize gives a BufferedReader; the stub only says IO[bytes]
                 chunk = cast(io.BufferedReader, proc.stdout).read1(65536)
-
                 if not chunk:
                     break
                 buf += chunk

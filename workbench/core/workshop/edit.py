@@ -141,7 +141,6 @@ def replace_description(raw: bytes, new_description: str) -> bytes:
                 and not new_description.endswith("\n")
             ):
                 others = {k: v for k, v in data.items() if k != "description"}
-
                 if expected_other is None or others == expected_other:
                     return (bom + text).encode("utf-8")
         elif expected_other is None:

@@ -848,7 +848,6 @@ class WorkshopStore:
             if rel in before:
                 sha = before[rel]
                 old = self.blob(sha) if sha else None
-
             else:
                 try:
                     old = path.read_bytes() if path.is_file() else None

@@ -82,7 +82,6 @@ class AgentSkillsProfile(CommonProfile):
             if retried is None:
                 return ReadResult(False, name=folder, mode="failed", reason=f"unparseable YAML: {sf.message}")
             data = retried
-
             mode, note = "fallback", "YAML failed; loaded after quoting values with unquoted colons"
         elif sf.state == "no-frontmatter":
             return ReadResult(False, name=folder, mode="failed", reason="no frontmatter: description missing")

@@ -89,7 +89,6 @@ class CopilotCliRunner(ClientRunner):
             places.append(
                 (str(msg.get("role")), msg_i, content if isinstance(content, list) else [{"text": content}])
             )
-
         for location, mi, blocks in places:
             for bi, block in enumerate(blocks):
                 text = block.get("text") if isinstance(block, dict) else None

@@ -100,7 +100,6 @@ class GeminiCliRunner(ClientRunner):
             span = _listing_span(text) if isinstance(text, str) else None
             if span is None or not isinstance(text, str):
                 continue
-
             listing = text[span[0] : span[1]]
             builtins = [
                 {"name": m.group(1), "description": m.group(2), "location": m.group(3)}

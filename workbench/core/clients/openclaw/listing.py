@@ -428,7 +428,6 @@ def render(
                     c = cur[id(s)]
                     if c is not None:
                         cur[id(s)] = truncate_description(c, best)
-
                 info.append(
                     f"Small-context pass: target {target:,} chars (context/5); "
                     f"descriptions capped at {best} chars."

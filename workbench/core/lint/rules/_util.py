@@ -100,7 +100,6 @@ def fallback_severity(ctx: LintContext, message: str) -> tuple[str | None, str]:
 
     client = ctx.profile.client
     who = DISPLAY_NAMES.get(client, client) if client is not None else None
-
     if rr.ok and rr.mode == "fallback":
         return "warning", (
             f"{message}; {who} still loads it through its line parser "
