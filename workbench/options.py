@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from workbench.core.model import CLIENT_IDS, Environment
 
@@ -137,7 +138,7 @@ def environment_from_args(args: argparse.Namespace) -> Environment:
                 raise UsageError(f"--env {kv!r}: expected KEY=VALUE")
             k, v = kv.split("=", 1)
             env_vars[k] = v
-    kw = {}
+    kw: dict[str, Any] = {}
     if env_vars is not None:
         kw["env"] = env_vars
     if args.home:

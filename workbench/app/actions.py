@@ -14,7 +14,7 @@ the icons built into Qt (LGPLv3, shipped with PySide6); licence note in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QIcon, QKeySequence
@@ -165,7 +165,7 @@ def action_icon(name: str) -> QIcon:
     return app.style().standardIcon(pixmap)
 
 
-def build_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> dict[str, QAction]:
+def build_actions(parent: QWidget, handlers: Mapping[str, Callable[[], object]]) -> dict[str, QAction]:
     """QActions for every ``ACTIONS`` row (id -> QAction), parented to ``parent``.
 
     Shortcuts use ``Qt.WindowShortcut`` context, so they work wherever focus is in the window.

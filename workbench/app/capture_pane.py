@@ -41,7 +41,8 @@ SIM_ONLY = QColor(210, 245, 210)
 def changed_lines(real: str, sim: str) -> tuple[set[int], set[int]]:
     """0-based line numbers that differ: (in ``real``, in ``sim``), from difflib opcodes."""
     a, b = real.split("\n"), sim.split("\n")
-    ra, sb = set(), set()
+    ra: set[int] = set()
+    sb: set[int] = set()
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op != "equal":
             ra.update(range(i1, i2))

@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -73,6 +73,9 @@ from workbench.core.chat.settings import ChatSettings
 from workbench.core.chat.trace import event_line, fork_lines, mark_substitutions, substitution_summary
 from workbench.core.text import plural
 
+if TYPE_CHECKING:  # imported lazily at run time: the SDK import takes seconds
+    from workbench.core.chat.engine import ChatSession
+
 CatalogProvider = Callable[[], Any]
 
 #: The no-key banner, worded for this pane (``NO_KEY_HINT`` speaks of CLI flags and "chat
@@ -99,7 +102,7 @@ SERVER_PRESETS = (
 class _Bridge(QObject):
     """Signals emitted from worker threads; connected slots run on the GUI thread."""
 
-    event = Signal(int, object)  # generation, event dict
+    carried = Signal(int, object)  # generation, event dict (not ``event``: QObject.event())
     finished = Signal(int, object)  # generation, TurnResult
     approval = Signal(str, object)  # command, holder dict {"ok", "done": threading.Event}
     models = Signal(object)  # list[dict] | ChatError
@@ -125,10 +128,10 @@ class ToolCallRow(QWidget):
         self.button = QToolButton(self)
         self.button.setText(title)
         self.button.setToolTip(title)
-        self.button.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.button.setCheckable(True)
-        self.button.setArrowType(Qt.RightArrow)
-        self.button.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.button.setArrowType(Qt.ArrowType.RightArrow)
+        self.button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.button.setAutoRaise(True)
         self.details = QPlainTextEdit(self)
         self.details.setReadOnly(True)
@@ -140,13 +143,17 @@ class ToolCallRow(QWidget):
         lay.addWidget(self.details)
 
     def _toggle(self, on: bool) -> None:
-        self.button.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+        self.button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.details.setVisible(on)
 
     def resizeEvent(self, ev: Any) -> None:  # Override QWidget::resizeEvent
         super().resizeEvent(ev)
-        room = max(40, self.width() - self.layout().contentsMargins().left() - 40)  # arrow + padding
-        self.button.setText(self.button.fontMetrics().elidedText(self.title, Qt.ElideRight, room))
+        lay = self.layout()
+        margin = lay.contentsMargins().left() if lay is not None else 0
+        room = max(40, self.width() - margin - 40)  # arrow + padding
+        self.button.setText(
+            self.button.fontMetrics().elidedText(self.title, Qt.TextElideMode.ElideRight, room)
+        )
 
     def append(self, text: str) -> None:
         self.details.appendPlainText(text)
@@ -165,14 +172,14 @@ class ProposalCard(QFrame):
         self.proposal_id = str(ev.get("id", ""))
         self.proposal_event = dict(ev)  # not "event": that would shadow QWidget.event()
         self.setObjectName("proposalCard")
-        self.setFrameShape(QFrame.StyledPanel)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setStyleSheet(
             "QFrame#proposalCard { background: #eef4ff; border: 1px solid #9ab8f0; border-radius: 4px; }"
         )
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 6, 8, 6)
         self.title = QLabel(self)
-        self.title.setTextFormat(Qt.PlainText)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setText(f"Proposal {self.proposal_id} ({ev.get('state', '?')}) — review in Workshop")
         f = self.title.font()
         f.setBold(True)
@@ -180,9 +187,9 @@ class ProposalCard(QFrame):
         blocking = int(ev.get("blocking") or 0)
         target = str(ev.get("target", ""))
         self.detail = QLabel(self)
-        self.detail.setTextFormat(Qt.PlainText)
+        self.detail.setTextFormat(Qt.TextFormat.PlainText)
         self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # a long absolute path would force the transcript wider than the view: show its tail,
         # the full path is the tooltip
         self.detail.setText(
@@ -239,6 +246,9 @@ class ChatPane(QWidget):
     proposal_created = Signal(str)
     review_requested = Signal(str)
 
+    #: The transcript's scroll area; shadows ``QWidget.scroll()`` (kept: tests use ``chat.scroll``).
+    scroll: QScrollArea  # type: ignore[assignment]  # deliberately replaces the Qt method
+
     def __init__(
         self,
         catalog_provider: CatalogProvider,
@@ -257,7 +267,7 @@ class ChatPane(QWidget):
         self.environ = environ
         self.approve_shell: Callable[[str], bool] = self._ask_shell
         self.results: list[Any] = []
-        self._session = None
+        self._session: ChatSession | None = None
         self._session_key: tuple | None = None
         self._typed_key: str | None = None
         self._cancel: threading.Event | None = None
@@ -269,7 +279,7 @@ class ChatPane(QWidget):
         self._tool_rows: dict[str, ToolCallRow] = {}
         self._turn_item: QTreeWidgetItem | None = None
         self._bridge = _Bridge(self)
-        self._bridge.event.connect(self._on_event)
+        self._bridge.carried.connect(self._on_event)
         self._bridge.finished.connect(self._on_finished)
         self._bridge.approval.connect(self._on_approval)
         self._bridge.models.connect(self._on_models)
@@ -285,8 +295,8 @@ class ChatPane(QWidget):
         self.settings_toggle = QToolButton(self)
         self.settings_toggle.setText("Connection")
         self.settings_toggle.setCheckable(True)
-        self.settings_toggle.setArrowType(Qt.RightArrow)
-        self.settings_toggle.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.settings_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.settings_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.status = QLabel(self)
         top.addWidget(self.settings_toggle)
         top.addWidget(self.status, 1)
@@ -306,7 +316,7 @@ class ChatPane(QWidget):
         form.addRow("Base URL", self.base_url)
         keyrow = QHBoxLayout()
         self.key_edit = QLineEdit(self)
-        self.key_edit.setEchoMode(QLineEdit.Password)
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.save_key_btn = QPushButton("Save key", self)
         self.save_key_btn.setToolTip("Store the key in the system keyring (never in a file)")
         keyrow.addWidget(self.key_edit, 1)
@@ -315,7 +325,7 @@ class ChatPane(QWidget):
         modelrow = QHBoxLayout()
         self.model_combo = QComboBox(self)
         self.model_combo.setEditable(True)
-        self.model_combo.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+        self.model_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.refresh_models_btn = QPushButton("Refresh", self)
         self.refresh_models_btn.setToolTip("Fill the list from the server's /v1/models (active models)")
         modelrow.addWidget(self.model_combo, 1)
@@ -343,11 +353,11 @@ class ChatPane(QWidget):
 
         self.key_banner = QLabel(self)
         self.key_banner.setWordWrap(True)
-        self.key_banner.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.key_banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.key_banner.setStyleSheet("QLabel { background: #fff4ce; color: #3b2f00; padding: 6px; }")
         root.addWidget(self.key_banner)
 
-        split = QSplitter(Qt.Horizontal, self)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
         left = QWidget(split)
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -424,7 +434,7 @@ class ChatPane(QWidget):
         self.trace.currentItemChanged.connect(self._show_trace_item)
 
     def _toggle_settings(self, on: bool) -> None:
-        self.settings_toggle.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+        self.settings_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.settings_box.setVisible(on)
 
     def _load_settings_into_form(self) -> None:
@@ -524,7 +534,9 @@ class ChatPane(QWidget):
         self.model_combo.clear()
         for m in res:
             self.model_combo.addItem(m["id"])
-            self.model_combo.setItemData(self.model_combo.count() - 1, m.get("display_name"), Qt.ToolTipRole)
+            self.model_combo.setItemData(
+                self.model_combo.count() - 1, m.get("display_name"), Qt.ItemDataRole.ToolTipRole
+            )
         self.model_combo.setEditText(current if current else (res[0]["id"] if res else ""))
         self.status.setText(f"{len(res)} active models from the server.")
 
@@ -599,14 +611,14 @@ class ChatPane(QWidget):
                         extra_tools=extra,
                     )
                 res = self._session.send(
-                    msg, cancel=cancel, on_event=lambda ev: self._bridge.event.emit(gen, ev)
+                    msg, cancel=cancel, on_event=lambda ev: self._bridge.carried.emit(gen, ev)
                 )
             except Exception as exc:  # noqa: BLE001 - setup failed: end the turn, never hang "busy"
                 from workbench.core.chat.engine import TurnResult
 
                 err = ChatError("other", f"{type(exc).__name__}: {exc}")
                 self._session = None
-                self._bridge.event.emit(gen, err.to_json())
+                self._bridge.carried.emit(gen, err.to_json())
                 res = TurnResult(
                     client=getattr(catalog, "client", "?"), model=s.model, stop_reason="error", error=err
                 )
@@ -633,11 +645,15 @@ class ChatPane(QWidget):
 
     def proposal_cards(self) -> list[ProposalCard]:
         """The proposal cards of the transcript, in order."""
-        return [
-            self.transcript_layout.itemAt(i).widget()
-            for i in range(self.transcript_layout.count())
-            if isinstance(self.transcript_layout.itemAt(i).widget(), ProposalCard)
-        ]
+        return [w for w in self._transcript_widgets() if isinstance(w, ProposalCard)]
+
+    def _transcript_widgets(self) -> list[QWidget | None]:
+        """The widget of every transcript layout item, in order (None for the stretch)."""
+        out: list[QWidget | None] = []
+        for i in range(self.transcript_layout.count()):
+            item = self.transcript_layout.itemAt(i)
+            out.append(item.widget() if item is not None else None)
+        return out
 
     def stop(self) -> None:
         """Cancel the running turn (the partial transcript is kept)."""
@@ -661,8 +677,9 @@ class ChatPane(QWidget):
         self.trace_details.clear()
         while self.transcript_layout.count() > 1:
             item = self.transcript_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            w = item.widget() if item is not None else None
+            if w:
+                w.deleteLater()
         self.empty_states[0].refresh()
         self.status.setText("New conversation.")
 
@@ -691,8 +708,8 @@ class ChatPane(QWidget):
     def _add_bubble(self, who: str, text: str) -> QLabel:
         lab = QLabel(self.transcript)
         lab.setWordWrap(True)
-        lab.setTextFormat(Qt.PlainText)
-        lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        lab.setTextFormat(Qt.TextFormat.PlainText)
+        lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lab.setText(f"{who}: {text}")
         lab.setProperty("who", who)
         self._insert(lab)
@@ -705,18 +722,13 @@ class ChatPane(QWidget):
     def assistant_text(self) -> str:
         """All assistant text of the transcript (for tests and accessibility)."""
         out = []
-        for i in range(self.transcript_layout.count()):
-            w = self.transcript_layout.itemAt(i).widget()
+        for w in self._transcript_widgets():
             if isinstance(w, QLabel) and w.property("who") == "Assistant":
                 out.append(w.text()[len("Assistant: ") :])
         return "\n".join(out)
 
     def tool_rows(self) -> list[ToolCallRow]:
-        return [
-            self.transcript_layout.itemAt(i).widget()
-            for i in range(self.transcript_layout.count())
-            if isinstance(self.transcript_layout.itemAt(i).widget(), ToolCallRow)
-        ]
+        return [w for w in self._transcript_widgets() if isinstance(w, ToolCallRow)]
 
     @Slot(int, object)
     def _on_event(self, gen: int, ev: dict) -> None:
@@ -830,18 +842,18 @@ class ChatPane(QWidget):
         else:
             detail = ev.get("message", "")
         item = QTreeWidgetItem(self._turn_item, [t, detail])
-        item.setData(0, Qt.UserRole, ev)
+        item.setData(0, Qt.ItemDataRole.UserRole, ev)
         if t == "fork":  # the sub-transcript as child rows
             for sub in ev.get("events") or []:
                 line = _fork_line(sub)
                 if line:
                     child = QTreeWidgetItem(item, [sub.get("type", ""), line.splitlines()[0]])
-                    child.setData(0, Qt.UserRole, sub)
+                    child.setData(0, Qt.ItemDataRole.UserRole, sub)
         if t == "usage":
             item.setToolTip(1, ev.get("cache_note", ""))
 
     def _show_trace_item(self, cur: QTreeWidgetItem | None, _prev: Any = None) -> None:
-        ev = cur.data(0, Qt.UserRole) if cur is not None else None
+        ev = cur.data(0, Qt.ItemDataRole.UserRole) if cur is not None else None
         self.trace_details.setPlainText(json.dumps(ev, indent=2, ensure_ascii=False) if ev else "")
 
     @Slot(int, object)
@@ -887,10 +899,10 @@ class ChatPane(QWidget):
             self,
             "Run a command?",
             f"The model asks to run:\n\n{command}\n\nRun it in the workspace?",
-            QMessageBox.Yes | QMessageBox.No,
-            QMessageBox.No,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
         )
-        return r == QMessageBox.Yes
+        return r == QMessageBox.StandardButton.Yes
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop a running turn and wait for the worker (call before closing the window)."""

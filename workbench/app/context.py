@@ -198,8 +198,9 @@ def _scan_first(env, cache, clients, res, progress, total, context_tokens, emit,
 def _scan_clients(
     env: Environment, cache: Any, clients: list[str], res: ScanResult, progress, total: int, offset: int = 0
 ) -> None:
-    discovery = core_module("discovery")
-    walks = res.walks  # identical walks memoised across clients (discovery.scan ``_walks``)
+    discovery: Any = core_module("discovery")
+    walks = res.walks
+    # identical walks memoised across clients (discovery.scan ``_walks``)
     for i, cid in enumerate(clients, offset):
         try:
             try:

@@ -53,7 +53,7 @@ def skill_details_html(s: Skill, client_name: str, loaded: bool = False) -> str:
         rows.append(
             (
                 "Shadowed by",
-                f"<a href='skill:{_e(QUrl.toPercentEncoding(str(s.shadowed_by)).data().decode())}'>"
+                f"<a href='skill:{_e(bytes(QUrl.toPercentEncoding(str(s.shadowed_by)).data()).decode())}'>"
                 f"{_e(s.shadowed_by)}</a>",
             )
         )

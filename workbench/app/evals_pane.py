@@ -79,7 +79,7 @@ RESULT_COLUMNS = ("#", "Query", "Expect", "k/n", "Rate", "95 % CI", "Errors", "A
 class _Bridge(QObject):
     """Carries progress events from worker threads to the GUI thread (queued connection)."""
 
-    event = Signal(object)
+    carried = Signal(object)  # not ``event``: that would shadow QObject.event()
 
 
 class TriggerChart(QWidget):
@@ -134,11 +134,11 @@ class TriggerChart(QWidget):
         # grid
         p.setPen(QPen(QColor("#d0d7de"), 1))
         for frac in (0, 0.25, 0.5, 0.75, 1.0):
-            y = plot.bottom() - frac * h
-            p.drawLine(int(plot.left()), int(y), int(plot.right()), int(y))
+            gy = plot.bottom() - frac * h
+            p.drawLine(int(plot.left()), int(gy), int(plot.right()), int(gy))
             p.setPen(QColor("#57606a"))
             lab = f"{frac * 100:.0f} %"
-            p.drawText(int(plot.left() - fm.horizontalAdvance(lab) - 5), int(y + fm.ascent() / 2 - 1), lab)
+            p.drawText(int(plot.left() - fm.horizontalAdvance(lab) - 5), int(gy + fm.ascent() / 2 - 1), lab)
             p.setPen(QPen(QColor("#d0d7de"), 1))
         n = len(self.rows)
         if n:
@@ -151,9 +151,9 @@ class TriggerChart(QWidget):
                 if rate is None:
                     p.setPen(QPen(ERROR_COLOR, 2))
                     s = min(bw, 10) / 2
-                    y = plot.bottom() - 8
-                    p.drawLine(int(cx - s), int(y - s), int(cx + s), int(y + s))
-                    p.drawLine(int(cx - s), int(y + s), int(cx + s), int(y - s))
+                    my = plot.bottom() - 8
+                    p.drawLine(int(cx - s), int(my - s), int(cx + s), int(my + s))
+                    p.drawLine(int(cx - s), int(my + s), int(cx + s), int(my - s))
                 else:
                     bh = max(1.5, rate * h)
                     rect = QRectF(cx - bw / 2, plot.bottom() - bh, bw, bh)
@@ -225,7 +225,7 @@ class EvalsPane(QWidget):
         self._cancel: threading.Event | None = None
         self._job: Any = None
         self._bridge = _Bridge(self)
-        self._bridge.event.connect(self._on_event)
+        self._bridge.carried.connect(self._on_event)
         self._build()
         if ctx is not None and hasattr(ctx, "catalog_changed"):
             ctx.catalog_changed.connect(self.refresh_skills)
@@ -238,9 +238,12 @@ class EvalsPane(QWidget):
     def _build(self) -> None:
         self.skill_combo = QComboBox(self)
         self.skill_combo.setMinimumWidth(160)
-        self.skill_combo.currentTextChanged.connect(
-            lambda *_: (self.refresh_history(), self.suggest_queries())
-        )
+
+        def on_skill_changed(*_: object) -> None:
+            self.refresh_history()
+            self.suggest_queries()
+
+        self.skill_combo.currentTextChanged.connect(on_skill_changed)
         self.model_edit = QLineEdit(DEFAULT_EVAL_MODEL, self)
         self.model_edit.setToolTip(
             "Model id used for the eval runs (default: a Haiku model; editable for local servers)"
@@ -310,8 +313,8 @@ class EvalsPane(QWidget):
             bar1.addSpacing(8)
         bar1.addStretch(1)
         bar2 = QHBoxLayout()
-        for w in (self.run_btn, self.cancel_btn, self.improve_btn, self.batch_check):
-            bar2.addWidget(w)
+        for btn in (self.run_btn, self.cancel_btn, self.improve_btn, self.batch_check):
+            bar2.addWidget(btn)
         bar2.addStretch(1)
         bar3 = QHBoxLayout()  # batches, collections and exports (one row with the runs was too wide)
         bar3.addWidget(self.resume_btn)
@@ -358,7 +361,7 @@ class EvalsPane(QWidget):
         for c in range(len(RESULT_COLUMNS)):
             hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.chart = TriggerChart(self)
+        self.chart: TriggerChart = TriggerChart(self)
         self.summary_label = QLabel("No run yet.", self)
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextFormat(Qt.TextFormat.RichText)
@@ -449,7 +452,9 @@ class EvalsPane(QWidget):
         self._update_counts()
         if edit:
             self.query_table.setCurrentCell(r, 1)
-            self.query_table.editItem(self.query_table.item(r, 1))
+            item = self.query_table.item(r, 1)
+            if item is not None:
+                self.query_table.editItem(item)
         return r
 
     def set_queries(self, queries: list[Query]) -> None:
@@ -551,7 +556,7 @@ class EvalsPane(QWidget):
                 if (sel is not None and env is not None and env[2] is not None)
                 else None
             )
-            if picked in names:
+            if picked is not None and picked in names:
                 self.skill_combo.setCurrentText(picked)
         self.skill_combo.blockSignals(False)
         self.refresh_history()
@@ -706,7 +711,17 @@ class EvalsPane(QWidget):
         settings = self._settings()
         self._reset_results(qs, opts.runs)
         self._cancel = threading.Event()
-        return env[2], skill, qs, key, opts, settings, self._cancel, self._bridge.event.emit, self._history()
+        return (
+            env[2],
+            skill,
+            qs,
+            key,
+            opts,
+            settings,
+            self._cancel,
+            self._bridge.carried.emit,
+            self._history(),
+        )
 
     def start_run(self) -> bool:
         """Start an eval of the table's queries in the background. Returns False (and says why in
@@ -862,7 +877,7 @@ class EvalsPane(QWidget):
             return
         rate = d.get("trigger_rate")
         iv = d.get("interval")
-        status = d.get("status")
+        status: str = d.get("status") or ""
         vals = {
             3: f"{d['triggers']}/{d['runs']}"
             + (f" of {d['requested']}" if d['runs'] != d['requested'] else ""),
@@ -975,8 +990,9 @@ class EvalsPane(QWidget):
                 )
                 top.addChild(ch)
             self.history_tree.addTopLevelItem(top)
-        if self.history_tree.topLevelItemCount():
-            self.history_tree.topLevelItem(0).setExpanded(True)
+        first = self.history_tree.topLevelItem(0)
+        if first is not None:
+            first.setExpanded(True)
 
     def export(self, path: str | Path) -> bool:
         """Export the current report (``.csv`` → CSV, else JSON)."""

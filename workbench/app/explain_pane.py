@@ -224,10 +224,9 @@ class ExplainPane(QWidget):
 
     def _rewrap(self) -> None:
         if self.result and self._chars_per_line(0) != self._wrap_chars:
+            tops = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
             expanded = {
-                self.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)
-                for i in range(self.tree.topLevelItemCount())
-                if self.tree.topLevelItem(i).isExpanded()
+                it.data(0, Qt.ItemDataRole.UserRole) for it in tops if it is not None and it.isExpanded()
             }
             self._fill(expanded)
 
@@ -275,7 +274,9 @@ class ExplainPane(QWidget):
                 top.addChild(item)
             self.tree.addTopLevelItem(top)
             for k in range(top.childCount()):  # details open (expanding needs the item in the tree)
-                top.child(k).setExpanded(True)
+                child = top.child(k)
+                if child is not None:
+                    child.setExpanded(True)
             top.setExpanded(cid in expanded if expanded is not None else cid == self.ctx.client_id)
 
     def findings(self, client_id: str) -> list[FindingView]:

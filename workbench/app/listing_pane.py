@@ -91,7 +91,9 @@ class ContextSizeCombo(QComboBox):
             self.addItem(format_tokens(n), n)
         self.setMinimumContentsLength(6)
         self.activated.connect(self._on_activated)
-        self.lineEdit().editingFinished.connect(self._on_edited)
+        edit = self.lineEdit()  # the combo is editable: always there
+        if edit is not None:
+            edit.editingFinished.connect(self._on_edited)
         ctx.context_changed.connect(self._show)
         self._show(ctx.context_tokens)
 
@@ -344,9 +346,9 @@ class ListingPane(QWidget):
     def __init__(self, ctx, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self._text = None
+        self._text: str | None = None
         self._shown: tuple | None = None
-        self._bar_style = None
+        self._bar_style: str | None = None
         self.header = QLabel(self)
         self.header.setWordWrap(True)
         self.bar = QProgressBar(self)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from workbench.options import UsageError, client_ids, environment_from_args
 
@@ -125,7 +125,8 @@ def run_gui(args: Any) -> int:
         _shiboken_none.apply()
     except ImportError:  # pragma: no cover
         pass
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # instance() is typed QCoreApplication; the GUI only ever creates a QApplication
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("Skill Workbench")
     app.setOrganizationName("skill-workbench")
     from workbench.app import icons

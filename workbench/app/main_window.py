@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -141,7 +142,7 @@ def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
 
 def _review_proposal(parent: QWidget, proposal_id: str) -> None:
     """Show the Workshop tab with ``proposal_id`` selected."""
-    win = parent.window()
+    win: Any = parent.window()  # duck-typed: a MainWindow, or any window with its methods
     if not hasattr(win, "show_tab"):
         return
     win.show_tab("workshop")
@@ -330,6 +331,9 @@ class MainWindow(QMainWindow):
         panes: tab key -> widget. actions: action id -> QAction (from ``ACTIONS``).
     """
 
+    #: Shadows ``QWidget.actions()`` (kept: tests and callers index ``win.actions[...]``).
+    actions: dict[str, QAction]  # type: ignore[assignment]  # deliberately replaces the Qt method
+
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
@@ -420,7 +424,7 @@ class MainWindow(QMainWindow):
 
     # -- building --------------------------------------------------------------------------
     def _build_actions(self) -> None:
-        handlers = {
+        handlers: dict[str, Callable[[], object]] = {
             "open_folder": self.open_folder,
             "rescan": self.ctx.rescan,
             "quit": self.close,
@@ -430,9 +434,17 @@ class MainWindow(QMainWindow):
             "about": self.show_about,
         }
         for key in TAB_KEYS:
-            handlers[f"tab_{key}"] = lambda key=key: self.show_tab(key)
+
+            def show(key: str = key) -> None:
+                self.show_tab(key)
+
+            handlers[f"tab_{key}"] = show
         for cid in CLIENT_IDS:
-            handlers[f"client.{cid}"] = lambda cid=cid: self.ctx.set_client(cid)
+
+            def choose(cid: str = cid) -> None:
+                self.ctx.set_client(cid)
+
+            handlers[f"client.{cid}"] = choose
         self.actions = build_actions(self, handlers)
         # Ctrl+F belongs to the tree (the editor has its own find): only while focus is there.
         filt = self.actions["filter"]
@@ -663,7 +675,7 @@ class MainWindow(QMainWindow):
         saved (a failed save keeps the window open; the editor's banner says why), discarded
         (the recovery file is removed), or nothing unsaved. False = cancelled."""
         lazy = self.panes.get("editor")
-        pane = lazy.widget if isinstance(lazy, LazyPane) else lazy
+        pane: Any = lazy.widget if isinstance(lazy, LazyPane) else lazy  # an EditorPane (duck-typed)
         if pane is None or not getattr(pane, "has_unsaved_changes", lambda: False)():
             return True
         answer = self.unsaved_prompt(str(getattr(pane, "path", "") or "the open file"))
@@ -681,8 +693,8 @@ class MainWindow(QMainWindow):
         if not self.resolve_unsaved():
             ev.ignore()
             return
-        for pane in self.panes.values():  # let hosted panes veto (unsaved edits)
-            pane = pane.widget if isinstance(pane, LazyPane) else pane
+        for hosted in self.panes.values():  # let hosted panes veto (unsaved edits)
+            pane = hosted.widget if isinstance(hosted, LazyPane) else hosted
             fn = getattr(pane, "maybe_close", None) or getattr(pane, "confirm_close", None)
             if fn is not None:
                 try:

@@ -109,10 +109,10 @@ class SkillsTreeModel(QAbstractItemModel):
         if catalog is not None:
             index: dict[int, int] = {}
             by_path: dict[tuple[Path, str], int] = {}
-            for r in catalog.roots:
-                index[id(r)] = len(self._roots)
-                by_path.setdefault((r.path, r.scope), len(self._roots))
-                self._roots.append(r)
+            for root in catalog.roots:
+                index[id(root)] = len(self._roots)
+                by_path.setdefault((root.path, root.scope), len(self._roots))
+                self._roots.append(root)
                 self._children.append([])
             other = -1
             for s in catalog.skills:

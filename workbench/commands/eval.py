@@ -353,6 +353,7 @@ def run(args) -> int:
                 cancel=cancel,
             )
             report = improvement.baseline
+            assert report is not None  # the current description is always evaluated first
         else:
             report = EvalRunner(
                 catalog, args.skill, qs.queries, settings=settings, api_key=key, options=opts

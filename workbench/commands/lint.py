@@ -47,6 +47,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from workbench import __version__
@@ -336,7 +337,7 @@ def to_sarif(flat: list[tuple[Path, Diagnostic]], profile_id: str) -> dict:
         )
     results = []
     for path, d in flat:
-        res = {
+        res: dict[str, Any] = {
             "ruleId": d.code,
             "level": _SARIF_LEVEL.get(d.severity, "note"),
             "message": {"text": d.message},

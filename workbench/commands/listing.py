@@ -62,7 +62,7 @@ def load_client_texts(path: str | None) -> dict[str, Any]:
     except OSError as exc:
         raise UsageError(f"--client-texts {path}: {exc.strerror or exc}") from exc
     except ValueError as exc:
-        where = f"{exc.lineno}:{exc.colno}: " if hasattr(exc, "lineno") else ""
+        where = f"{exc.lineno}:{exc.colno}: " if isinstance(exc, json.JSONDecodeError) else ""
         raise UsageError(f"--client-texts {path}:{where}not JSON ({exc})") from exc
     if not isinstance(data, dict):
         raise UsageError(f"--client-texts {path}: expected a JSON object")

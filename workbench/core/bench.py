@@ -67,7 +67,11 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.core.model import Catalog
+
 
 #: Skills used when the corpus is absent (our own small examples).
 BUILTIN_SKILLS: dict[str, str] = {
@@ -416,7 +420,8 @@ def run_bench(
 
         say("scan ...")
         c_scan = tmp / "c-scan"
-        cache = ParseCache(persist=c_scan)
+        cache: ParseCache | None = ParseCache(persist=c_scan)
+        cat: Catalog | None
         cat, w, c = _timed(lambda: scan(env, "agentskills", cache))
         record("scan_one_cold", w, c, "cold", found=len(cat.skills))
         _, w, c = _timed(lambda: scan(env, "agentskills", cache))

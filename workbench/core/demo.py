@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from workbench.core.model import Environment
 
@@ -39,7 +40,7 @@ def demo_environment(**overrides) -> Environment:
     ``overrides`` are passed to ``Environment`` (e.g. ``touched=[...]``, ``trusted=False``).
     """
     d = demo_dir()
-    kw = dict(
+    kw: dict[str, Any] = dict(
         workspace=d / "workspace",
         home=d / "home",
         bins=set(DEMO_BINS),

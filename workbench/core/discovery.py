@@ -162,14 +162,14 @@ class ParseCache:
             jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
         if jobs <= 1 or not _parallel_ok():
             return 0
-        got = _facts_parallel([k for k, _, _ in todo], jobs)
-        if got is None:
+        parsed = _facts_parallel([k for k, _, _ in todo], jobs)
+        if parsed is None:
             return 0
         n = 0
-        for (key, st, p), facts in zip(todo, got):
+        for (key, st, path), facts in zip(todo, parsed):
             if facts is None:
                 continue
-            sf = skillfile_from_facts(p, facts)
+            sf = skillfile_from_facts(path, facts)
             if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
                 continue  # changed while we read it: ``get`` reads it again
             if self.store is not None:
@@ -217,7 +217,7 @@ def _facts_chunk(paths: list[str]) -> list[tuple | None]:
 
     out: list[tuple | None] = []
     for p in paths:
-        f = skillfile_facts(read_skill_file(p))
+        f: tuple | None = skillfile_facts(read_skill_file(p))
         try:
             marshal.dumps(f)
         except ValueError:

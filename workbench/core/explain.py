@@ -199,7 +199,8 @@ def _best_root(catalog: Catalog):
     roots = [r for r in catalog.roots if r.scope in ("project", "nested") and r.active]
     roots = roots or [r for r in catalog.roots if r.active] or list(catalog.roots)
     existing = [r for r in roots if r.exists]
-    return (existing or roots or [None])[0]
+    candidates = existing or roots
+    return candidates[0] if candidates else None
 
 
 def _not_found(catalog: Catalog, query: str, exp: ClientExplanation) -> None:

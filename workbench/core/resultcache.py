@@ -54,7 +54,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from workbench.core.fscache import DirCache, default_dir_cache, load_cache_file, trim_oldest, write_cache_file
 from workbench.core.fscache import current_memo as _current_memo
@@ -213,7 +213,9 @@ class ResultCache:
             memo = _current_memo()
             for i in range(0, len(deps), 2):
                 d = deps[i]
-                dst = memo.get(d, False) if memo is not None else False
+                dst: os.stat_result | None | Literal[False] = (
+                    memo.get(d, False) if memo is not None else False
+                )
                 m = _fs_mtime(d) if dst is False else (-1 if dst is None else dst.st_mtime_ns)
                 if m != deps[i + 1]:
                     self.misses += 1

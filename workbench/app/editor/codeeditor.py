@@ -12,8 +12,10 @@ Undo/redo are QPlainTextEdit's own (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y).
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import QEvent, QRect, Qt, Signal
-from PySide6.QtGui import QAction, QFontDatabase, QKeySequence, QPalette, QTextCursor, QTextFormat
+from PySide6.QtGui import QAction, QFontDatabase, QHelpEvent, QKeySequence, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from workbench.app.editor.diagnostics import DiagnosticsLayer, PinnedDiagnostic, SelectionLayers
@@ -114,9 +116,10 @@ class CodeEditor(QPlainTextEdit):
     # Override QAbstractScrollArea::viewportEvent
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.ToolTip:
-            text = self.tooltip_at(event.pos())
+            help_event = cast(QHelpEvent, event)  # a ToolTip event is a QHelpEvent
+            text = self.tooltip_at(help_event.pos())
             if text:
-                QToolTip.showText(event.globalPos(), text, self.viewport())
+                QToolTip.showText(help_event.globalPos(), text, self.viewport())
             else:
                 QToolTip.hideText()
                 event.ignore()
@@ -173,7 +176,10 @@ class CodeEditor(QPlainTextEdit):
         if self._add_fix_actions(fix_menu, pos):
             for act in fix_menu.actions():
                 act.setParent(menu)
-                menu.insertAction(first, act)
+                if first is not None:
+                    menu.insertAction(first, act)
+                else:  # insertAction(nullptr, act) appends
+                    menu.addAction(act)
             if first is not None:
                 menu.insertSeparator(first)
         return menu

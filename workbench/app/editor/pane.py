@@ -542,6 +542,7 @@ class EditorPane(QWidget):
             return
         store, path = self._store(), self._path
         bom, nl, base = self._has_bom, self._newline, self._disk_sha
+        fut: Future[Any]
         if text is None:
             fut = _executor().submit(store.remove, path)
         else:
@@ -747,14 +748,16 @@ class EditorPane(QWidget):
             self.show_banner("The file changed on disk; saving will ask again.", "warning")
 
     def _ask_conflict(self) -> str:
+        path = self._path
+        assert path is not None  # only asked about an open file (callers check ``_path``)
         theirs: str | None
         try:
-            theirs = decode_file(Path(self._path).read_bytes())[0]
+            theirs = decode_file(Path(path).read_bytes())[0]
         except OSError:
             theirs = None
         self._prompting = True
         try:
-            choice = self.conflict_prompt(self, self._path, self.text(), theirs)
+            choice = self.conflict_prompt(self, path, self.text(), theirs)
         finally:
             self._prompting = False
         if choice not in (RELOAD, KEEP_MINE, CANCEL):
@@ -765,12 +768,12 @@ class EditorPane(QWidget):
         return choice
 
     def _write(self, data: bytes, expected: str) -> str:
+        path = self._path
+        assert path is not None  # only ``save`` writes, after checking ``_path``
         w = self._active_watcher()
-        ctx = w.suppress(self._path) if w is not None else contextlib.nullcontext()
+        ctx = w.suppress(path) if w is not None else contextlib.nullcontext()
         with ctx:
-            return atomic_write(
-                self._path, data, expected_sha256=expected, allow_read_only=self._allow_read_only
-            )
+            return atomic_write(path, data, expected_sha256=expected, allow_read_only=self._allow_read_only)
 
     # -- preview ----------------------------------------------------------------------
     def render_preview_now(self) -> int:

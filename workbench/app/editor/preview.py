@@ -121,7 +121,9 @@ class SkillPreview(QTextBrowser):
         return target if target.is_file() else None
 
     # Override QTextBrowser::loadResource
-    def loadResource(self, rtype: int, url: QUrl) -> Any:  # noqa: N802
+    def loadResource(self, rtype: int, url: QUrl | str) -> Any:  # noqa: N802
+        if isinstance(url, str):  # Qt passes a QUrl; the signature also allows a str
+            url = QUrl(url)
         path = self.allowed_path(url)
         if path is None:
             self.refused.append(url.toString())

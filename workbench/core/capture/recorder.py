@@ -196,7 +196,7 @@ def _sse(event: str | None, data: Any) -> bytes:
 
 def anthropic_events(model: str, text: str) -> list[bytes]:
     """The SSE events of a streamed Messages reply holding ``text`` (stop_reason end_turn)."""
-    msg = {
+    msg: dict[str, Any] = {
         "id": "msg_recorder",
         "type": "message",
         "role": "assistant",

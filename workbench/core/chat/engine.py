@@ -126,9 +126,11 @@ def listing_for(catalog: Any, context_tokens: int | None = None, options: dict |
     listing module is not in the tree."""
     try:
         from workbench.core.listing import render_listing
+
+        have_listing = True
     except ImportError:
-        render_listing = None
-    if render_listing is not None:
+        have_listing = False
+    if have_listing:
         rep = render_listing(catalog, context_tokens, options)
         names = [
             s.name if hasattr(s, "name") else s["name"]
@@ -298,7 +300,7 @@ class ChatSession:
         )
         self.tools: list[ToolSpec] = self._build_tools(list(extra_tools))
         base = system_prompt if system_prompt is not None else self.loader.base_system(self.workspace)
-        self.system_blocks = [{"type": "text", "text": base}]
+        self.system_blocks: list[dict[str, Any]] = [{"type": "text", "text": base}]
         self.listing_block_text = self.loader.wrap_listing(self.listing.text) if self.listing.text else ""
         if self.listing_block_text and self.loader.placement == "system":
             self.system_blocks.append({"type": "text", "text": self.listing_block_text})

@@ -16,6 +16,7 @@ Extra tools (e.g. the workshop's ``propose_skill``) plug in as ``ToolSpec`` obje
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import threading
@@ -23,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 from workbench.core.skillfile import read_regular_file
@@ -430,7 +431,8 @@ def _run_capped(cmd: str, cwd: Path) -> tuple[int, str]:
         timer.start()
         try:
             while len(buf) <= cap:
-                chunk = proc.stdout.read1(65536)
+                # Popen's default bufsize gives a BufferedReader; the stub only says IO[bytes]
+                chunk = cast(io.BufferedReader, proc.stdout).read1(65536)
                 if not chunk:
                     break
                 buf += chunk

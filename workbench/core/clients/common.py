@@ -553,7 +553,7 @@ def quote_retry(frontmatter: str) -> dict | None:
 _FILE_MEMO: dict[tuple[str, str], tuple[tuple[int, int] | None, Any]] = {}
 
 
-def memo_file(path: Path, kind: str, loader) -> Any:
+def memo_file(path: str | Path, kind: str, loader) -> Any:
     """``loader(path)`` memoised on the file's (size, mtime_ns); a missing file is memoised too.
 
     Used for small per-client config files (Codex ``config.toml``, ``openclaw.json``) that gates

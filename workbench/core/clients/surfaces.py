@@ -45,13 +45,15 @@ class Surface:
 
     def lost_range(self, text: str) -> tuple[int, int] | None:
         """``(start, end)`` character offsets of ``text`` the model does not get, or None."""
-        data = text.encode("utf-8") if self.unit == "bytes" else text
-        if len(data) <= self.limit:
-            return None
-        start, end = self.head, len(data) - self.tail
         if self.unit == "bytes":
+            data = text.encode("utf-8")
+            if len(data) <= self.limit:
+                return None
+            start, end = self.head, len(data) - self.tail
             return (len(data[:start].decode("utf-8", "ignore")), len(data[:end].decode("utf-8", "ignore")))
-        return (start, end)
+        if len(text) <= self.limit:
+            return None
+        return (self.head, len(text) - self.tail)
 
 
 SURFACES: tuple[Surface, ...] = (

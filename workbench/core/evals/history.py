@@ -19,6 +19,7 @@ Files are written with ``atomic_write`` and never modified. Unreadable files are
 
 from __future__ import annotations
 
+import builtins
 import datetime as _dt
 import hashlib
 import json
@@ -195,7 +196,7 @@ class HistoryStore:
                 self.skipped.append(f"{p}: {exc}")
         return out
 
-    def by_description(self, skill: str) -> list[dict[str, Any]]:
+    def by_description(self, skill: str) -> builtins.list[dict[str, Any]]:
         """``[{"description_sha","description","entries":[HistoryEntry...]}]``, the group with the
         newest record first; entries newest first."""
         groups: dict[str, dict[str, Any]] = {}

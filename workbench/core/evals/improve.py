@@ -380,7 +380,8 @@ def improve_description(
     cancel = cancel or threading.Event()
     sha_start = sha256_of(Path(target.path))
     res = ImproveResult(target.name, str(target.path), split, warnings=list(split.warnings))
-    body = target.file.body if getattr(target, "file", None) is not None else ""
+    target_file = getattr(target, "file", None)
+    body = target_file.body if target_file is not None else ""
     part = "test" if split.test else "train"
 
     def emit(ev: dict) -> None:
@@ -419,14 +420,15 @@ def improve_description(
     i = 0
     while True:
         last = res.evaluated[-1]
-        rep = last.report
+        rep, train = last.report, last.train
+        assert rep is not None and train is not None  # ``evaluated`` attempts carry both
         if rep.cancelled or cancel.is_set():
             res.exit_reason = "cancelled"
             break
         if rep.fatal_error:
             res.exit_reason, res.error = "eval-error", rep.fatal_error
             break
-        tr = last.train.summary
+        tr = train.summary
         if tr.total and tr.passed == tr.total:
             res.exit_reason = "all-train-passed"
             break
@@ -438,7 +440,7 @@ def improve_description(
         prompt = build_prompt(
             target.name,
             last.description,
-            last.train,
+            train,
             [a for a in res.attempts if a is not last],
             rep.competitors,
             body,

@@ -240,8 +240,8 @@ def _validate(data: Any, node: Any, path: str | Path | None) -> QuerySet:
             text = d[qkey]
             if not isinstance(text, str):
                 raise err(f"entry {i + 1}: \"{qkey}\" must be a string", sub.get(qkey, (None, n))[1])
-            note = d.get("note", d.get("reason", ""))
-            note = note if isinstance(note, str) else ""
+            raw_note = d.get("note", d.get("reason", ""))
+            note = raw_note if isinstance(raw_note, str) else ""
             extra = {k: v for k, v in d.items() if k not in (qkey, "should_trigger", "note", "reason")}
             if forced is None:
                 if "should_trigger" not in d:

@@ -133,13 +133,14 @@ def replace_description(raw: bytes, new_description: str) -> bytes:
     for text in candidates:
         out = parse_skill_text(bom + text)
         if out.state == "ok":
-            got = out.data.get("description") if out.data else None
+            data = out.data or {}
+            got = data.get("description")
             if isinstance(got, str) and (
                 got == new_description
                 or got == new_description.rstrip("\n") + "\n"
                 and not new_description.endswith("\n")
             ):
-                others = {k: v for k, v in out.data.items() if k != "description"}
+                others = {k: v for k, v in data.items() if k != "description"}
                 if expected_other is None or others == expected_other:
                     return (bom + text).encode("utf-8")
         elif expected_other is None:

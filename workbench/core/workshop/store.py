@@ -62,6 +62,7 @@ import re
 import secrets
 import shutil
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
@@ -342,7 +343,8 @@ class Event:
 
 class _Tx:
     def __init__(self, store: WorkshopStore, conn: sqlite3.Connection):
-        self.store, self.conn, self.log = store, conn, []
+        self.store, self.conn = store, conn
+        self.log: list[str] = []
 
     def emit(self, pid: str, kind: str, detail: dict[str, Any] | None = None, at: str | None = None) -> None:
         detail = detail or {}
@@ -822,7 +824,7 @@ class WorkshopStore:
         props = [self._refresh(p) for p in props]
         return [p for p in props if state is None or p.state == state]
 
-    def events(self, ident: str) -> list[Event]:
+    def events(self, ident: str) -> builtins.list[Event]:
         """The append-only history of one proposal, oldest first."""
         with self._read() as conn:
             pid = self._resolve_id(conn, ident)
@@ -832,7 +834,7 @@ class WorkshopStore:
             ).fetchall()
         return [Event(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
-    def changes(self, ident: str) -> list[FileChange]:
+    def changes(self, ident: str) -> builtins.list[FileChange]:
         """Each file of the current generation against what it replaces: the live file for a
         pending/stale/rejected proposal, the pre-apply bytes for an applied one. SKILL.md first."""
         p = self.get(ident)
@@ -844,7 +846,8 @@ class WorkshopStore:
         for rel in sorted(new, key=lambda r: (r != SKILL_MD, r)):
             path = p.target_dir / PurePosixPath(rel)
             if rel in before:
-                old = self.blob(before[rel]) if before[rel] else None
+                sha = before[rel]
+                old = self.blob(sha) if sha else None
             else:
                 try:
                     old = path.read_bytes() if path.is_file() else None
@@ -879,7 +882,7 @@ class WorkshopStore:
     def _gen_record(
         self,
         all_files: dict[str, bytes],
-        findings: list[Finding],
+        findings: builtins.list[Finding],
         lint: LintResult,
         exe: AbstractSet[str] = frozenset(),
     ) -> dict[str, Any]:
@@ -985,7 +988,7 @@ class WorkshopStore:
         except OSError as exc:
             raise ProposalError(f"{p}: cannot read: {exc.strerror or exc}") from exc
 
-    def _live(self, target_dir: Path, rels: list[str]) -> dict[str, bytes | None]:
+    def _live(self, target_dir: Path, rels: builtins.list[str]) -> dict[str, bytes | None]:
         out: dict[str, bytes | None] = {}
         for rel in rels:
             f = target_dir / PurePosixPath(rel)
@@ -1366,7 +1369,7 @@ class WorkshopStore:
         with self._tx() as tx:
             tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (key,))
 
-    def _undo(self, plan: dict[str, Any], force: bool = False, step: str | None = None) -> list[str]:
+    def _undo(self, plan: dict[str, Any], force: bool = False, step: str | None = None) -> builtins.list[str]:
         """Restore the ``before`` bytes of every entry whose file holds ``after`` (any content
         when ``force``; the overwritten bytes are kept as a blob first), delete files the apply
         created, then remove created folders that are empty. Returns problems (files left as is)."""
@@ -1430,7 +1433,7 @@ class WorkshopStore:
             )
             self.notices.append(what.format(pid) + (f" ({'; '.join(problems)})" if problems else ""))
 
-    def recover(self) -> list[str]:
+    def recover(self) -> builtins.list[str]:
         """Run recovery now (normally automatic at open and before apply/rollback); returns the
         notices it produced."""
         before = len(self.notices)
@@ -1519,9 +1522,7 @@ class WorkshopStore:
 
 
 def _try_lock(fh) -> bool:
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
+    if sys.platform == "win32":  # pragma: no cover - Windows has no fcntl
         try:
             import msvcrt
 
@@ -1530,6 +1531,8 @@ def _try_lock(fh) -> bool:
             return True
         except OSError:
             return False
+    import fcntl
+
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         return True
@@ -1538,13 +1541,13 @@ def _try_lock(fh) -> bool:
 
 
 def _unlock(fh) -> None:
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
+    if sys.platform == "win32":  # pragma: no cover - Windows has no fcntl
         import msvcrt
 
         fh.seek(0)
         with contextlib.suppress(OSError):
             msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
         return
+    import fcntl
+
     fcntl.flock(fh.fileno(), fcntl.LOCK_UN)

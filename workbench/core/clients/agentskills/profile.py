@@ -78,9 +78,10 @@ class AgentSkillsProfile(CommonProfile):
         if sf.ok:
             data = dict(sf.data or {})
         elif sf.state == "yaml-error":
-            data = quote_retry(sf.frontmatter)
-            if data is None:
+            retried = quote_retry(sf.frontmatter)
+            if retried is None:
                 return ReadResult(False, name=folder, mode="failed", reason=f"unparseable YAML: {sf.message}")
+            data = retried
             mode, note = "fallback", "YAML failed; loaded after quoting values with unquoted colons"
         elif sf.state == "no-frontmatter":
             return ReadResult(False, name=folder, mode="failed", reason="no frontmatter: description missing")

@@ -90,7 +90,7 @@ def render(
     running ``entry.length + 1`` total (UTF-16 code units) of the entries shown with descriptions."""
     budget = int(options.get("budget_chars") or ENTRY_BUDGET)
     builtins, real = builtin_entries(options)
-    items = [
+    items: list[tuple[str, str, str, Skill | None]] = [
         (
             xml_escape(s.name),
             xml_escape(s.description or ""),

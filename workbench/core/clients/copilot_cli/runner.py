@@ -84,10 +84,10 @@ class CopilotCliRunner(ClientRunner):
         places: list[tuple[str, int | None, list]] = [
             ("system", None, system if isinstance(system, list) else [{"text": system}])
         ]
-        for mi, msg in enumerate(data.get("messages") or []):
+        for msg_i, msg in enumerate(data.get("messages") or []):
             content = msg.get("content") if isinstance(msg, dict) else None
             places.append(
-                (str(msg.get("role")), mi, content if isinstance(content, list) else [{"text": content}])
+                (str(msg.get("role")), msg_i, content if isinstance(content, list) else [{"text": content}])
             )
         for location, mi, blocks in places:
             for bi, block in enumerate(blocks):

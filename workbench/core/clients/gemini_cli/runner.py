@@ -98,7 +98,7 @@ class GeminiCliRunner(ClientRunner):
         for bi, part in enumerate(si.get("parts") or []):
             text = part.get("text") if isinstance(part, dict) else None
             span = _listing_span(text) if isinstance(text, str) else None
-            if span is None:
+            if span is None or not isinstance(text, str):
                 continue
             listing = text[span[0] : span[1]]
             builtins = [

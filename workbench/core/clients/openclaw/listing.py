@@ -407,7 +407,7 @@ def render(
         if js_len(prompt) > target and "<available_skills>" in prompt:
 
             def render_ctx(m: int) -> str:
-                descs = [None if cur[id(s)] is None else truncate_description(cur[id(s)], m) for s in sel]
+                descs = [None if (c := cur[id(s)]) is None else truncate_description(c, m) for s in sel]
                 return _rebuild(prompt, sel, descs)
 
             lo, hi = CONTEXT_CAP_MIN, COMPACT_DESCRIPTION_MAX_CHARS
@@ -425,8 +425,9 @@ def render(
                 prompt = result
                 ctx_cap = best
                 for s in sel:
-                    if cur[id(s)] is not None:
-                        cur[id(s)] = truncate_description(cur[id(s)], best)
+                    c = cur[id(s)]
+                    if c is not None:
+                        cur[id(s)] = truncate_description(c, best)
                 info.append(
                     f"Small-context pass: target {target:,} chars (context/5); "
                     f"descriptions capped at {best} chars."

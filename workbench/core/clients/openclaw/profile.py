@@ -133,8 +133,8 @@ class OpenClawProfile(CommonProfile):
             )
         )
         cfg = self.config(env)
-        sk = cfg.get("skills") if isinstance(cfg.get("skills"), dict) else {}
-        load = sk.get("load") if isinstance(sk.get("load"), dict) else {}
+        sk = _sub(cfg, "skills")
+        load = _sub(sk, "load")
         for d in load.get("extraDirs") or []:
             if isinstance(d, str):
                 p = Path(d).expanduser()
@@ -269,10 +269,10 @@ class OpenClawProfile(CommonProfile):
                 oc, key_used = v, k
                 break
         cfg = self.config(env)
-        sk = cfg.get("skills") if isinstance(cfg.get("skills"), dict) else {}
-        entries = sk.get("entries") if isinstance(sk.get("entries"), dict) else {}
+        sk = _sub(cfg, "skills")
+        entries = _sub(sk, "entries")
         skey = (oc or {}).get("skillKey") if isinstance((oc or {}).get("skillKey"), str) else skill.name
-        entry = entries.get(skey) if isinstance(entries.get(skey), dict) else {}
+        entry = _sub(entries, skey)
         if entry.get("enabled") is False:
             return ("hidden", f"skills.entries.{skey}.enabled = false in openclaw.json")
         if oc is None:
@@ -288,7 +288,7 @@ class OpenClawProfile(CommonProfile):
             )
         if oc.get("always") is True:
             return None
-        req = oc.get("requires") if isinstance(oc.get("requires"), dict) else {}
+        req = _sub(oc, "requires")
         bins = [b for b in _as_list(req.get("bins")) if isinstance(b, str)]
         missing = [b for b in bins if not env.has_bin(b)]
         if missing:
@@ -297,7 +297,7 @@ class OpenClawProfile(CommonProfile):
         if anyb and not any(env.has_bin(b) for b in anyb):
             return ("gated", f"requires.anyBins: none of {', '.join(anyb)} on PATH")
         envs = [e for e in _as_list(req.get("env")) if isinstance(e, str)]
-        entry_env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
+        entry_env = _sub(entry, "env")
         miss_env = [
             e
             for e in envs
@@ -346,3 +346,9 @@ def _as_list(v) -> list:
 
 
 PROFILE = OpenClawProfile()
+
+
+def _sub(d: dict, key: object) -> dict:
+    """``d[key]`` when it is a mapping, else ``{}``."""
+    v = d.get(key)
+    return v if isinstance(v, dict) else {}

@@ -71,7 +71,7 @@ def has_description(skill: Skill) -> bool:
 
 def _flag(env: Environment, key: str) -> bool:
     v = env.getenv(key)
-    return bool(v) and v.strip().lower() not in ("0", "false", "")
+    return v is not None and bool(v) and v.strip().lower() not in ("0", "false", "")
 
 
 class OpenCodeProfile(CommonProfile):

@@ -98,7 +98,8 @@ def fallback_severity(ctx: LintContext, message: str) -> tuple[str | None, str]:
         return None, message
     from workbench.core.clients import DISPLAY_NAMES
 
-    who = DISPLAY_NAMES.get(ctx.profile.client, ctx.profile.client)
+    client = ctx.profile.client
+    who = DISPLAY_NAMES.get(client, client) if client is not None else None
     if rr.ok and rr.mode == "fallback":
         return "warning", (
             f"{message}; {who} still loads it through its line parser "
