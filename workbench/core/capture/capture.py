@@ -178,6 +178,7 @@ def capture(
         return _error(rep, _kind(cap, cancel), _explain_error(cap, client_id, timeout))
     ex = cap.extracted
     assert ex is not None
+    ex = _unoverlay(ex, str(home), str(env.home))
     rep.listing, rep.skills, rep.builtins, rep.tool = ex.listing, list(ex.skills), list(ex.builtins), ex.tool
     rep.placement = ex.placement.to_json() if ex.placement else None
     if ex.client_texts:
@@ -188,6 +189,25 @@ def capture(
     rep.simulated = simulate(env, client_id, texts, Path(exe))
     rep.diff = listing_diff(rep.listing or "", rep.simulated)
     return rep
+
+
+def _unoverlay(obj: Any, overlay: str, real: str) -> Any:
+    """``obj`` with the overlay HOME's path written as the real HOME's (the overlay stands for it: a
+    client that writes into HOME during the run, e.g. Codex unpacking its system skills, lists the
+    overlay's path where a normal run lists yours). Walks dataclasses, dicts, lists and strings."""
+    import dataclasses
+
+    if isinstance(obj, str):
+        return obj.replace(overlay, real)
+    if isinstance(obj, list):
+        return [_unoverlay(x, overlay, real) for x in obj]
+    if isinstance(obj, dict):
+        return {k: _unoverlay(v, overlay, real) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.replace(
+            obj, **{f.name: _unoverlay(getattr(obj, f.name), overlay, real) for f in dataclasses.fields(obj)}
+        )
+    return obj
 
 
 def _kind(cap: Capture, cancel: threading.Event | None) -> str:
