@@ -160,6 +160,12 @@ def _basic_one(ws: Path, home: Path, c: str) -> None:
     _one(ws, home, c, "alpha", name="alpha", description="Alpha does things with files.")
 
 
+@scenario("name-like-builtin", "a personal skill named like a built-in skill", clients=("claude-code",))
+def _name_like_builtin(ws: Path, home: Path, c: str) -> None:
+    write_skill(personal(home, c), "code-review", name="code-review", description="My own review steps.")
+    _one(ws, home, c, "alpha", name="alpha", description="Alpha does things with files.")
+
+
 @scenario("order-three", "three project skills whose folder order is not alphabetical")
 def _order(ws: Path, home: Path, c: str) -> None:
     for n in ("zeta-tool", "alpha-tool", "Mid-tool", "beta_tool"):

@@ -186,6 +186,10 @@ def render(
     limit, how = char_budget(env, context_tokens, options)
     max_desc = int(options.get("max_desc_chars", MAX_DESC_CHARS))
     builtins, captured = builtin_entries(options)
+    # A skill of the user's named like a built-in replaces it: the built-in is not listed
+    # (Claude Code 2.1.328, a personal ``code-review`` skill: ``workbench capture`` on the demo).
+    taken = {s.name for s in skills}
+    builtins = [b for b in builtins if b[0] not in taken]
     assumptions = [f"Budget = {how} = {limit:,} chars."]
     if builtins and not captured:
         assumptions.append(

@@ -19,7 +19,7 @@ from workbench.core.capture.runner import (
     RunSpec,
     request_tool,
 )
-from workbench.core.clients.claude_code.builtins import builtin_names
+from workbench.core.clients.claude_code.builtins import BUILTINS, builtin_names
 from workbench.core.clients.claude_code.listing import HEADER
 
 REMINDER_OPEN = "<system-reminder>\n"
@@ -86,10 +86,16 @@ class ClaudeCodeRunner(ClientRunner):
 
 
 def builtin_tail(entries: list[tuple[str, str]], version: str) -> list[tuple[str, str]]:
-    """The trailing entries whose names are ``version``'s built-ins (they follow the user's)."""
+    """The trailing entries that are ``version``'s built-ins (they follow the user's, in their own
+    fixed order). Walked from the end while the names keep to that order backwards, so a skill of
+    the user's named like a built-in (which replaces it, listed among the user's) is not taken
+    for one."""
+    order = {n: i for i, (n, _, _) in enumerate(BUILTINS.get(version, ()))}
     known = builtin_names(version)
     k = len(entries)
-    while k > 0 and entries[k - 1][0] in known:
+    last = len(order)
+    while k > 0 and entries[k - 1][0] in known and order[entries[k - 1][0]] < last:
+        last = order[entries[k - 1][0]]
         k -= 1
     return entries[k:]
 
