@@ -27,3 +27,30 @@ def write_skill(
         raw = "---\n" + "\n".join(fm) + "\n---\n" + body
     p.write_text(raw, encoding="utf-8")
     return p
+
+
+#: A PDF skill's trigger queries (should / should not trigger), shared by the eval GUI tests.
+POS = [
+    "merge these two PDFs into one",
+    "extract the text from invoice.pdf",
+    "fill the form in tax.pdf",
+    "split report.pdf into chapters",
+    "rotate pages 3-5 of scan.pdf",
+    "pull the tables out of q3.pdf",
+    "add a watermark to the PDF",
+    "compress this 40 MB pdf",
+    "OCR the scanned PDF",
+    "sign contract.pdf",
+]
+NEG = [
+    "plot sales.csv as a bar chart",
+    "write a commit message",
+    "what's the weather tomorrow",
+    "convert this Word doc to markdown",
+    "review my pull request",
+    "resize logo.png to 64px",
+    "explain this stack trace",
+    "count rows in users.csv",
+    "translate README to French",
+    "draft release notes",
+]

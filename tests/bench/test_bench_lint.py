@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from workbench.core.bench import keystroke_skill as big_skill
 from workbench.core.lint import (
     PROFILE_IDS,
     CatalogEntry,
@@ -26,32 +27,6 @@ from workbench.core.lint.engine import _catalog_desc, _catalog_name
 from workbench.core.skillfile import read_skill_file
 
 pytestmark = pytest.mark.bench
-
-
-def big_skill(lines: int = 500) -> str:
-    head = (
-        "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files, fills forms and merges "
-        "documents. Use when the user asks to read, split, merge or fill a PDF.\nallowed-tools: Read Grep "
-        "Bash(pdftotext:*)\nmetadata:\n  author: example\n  version: \"1.2\"\n---\n"
-    )
-    body = []
-    i = 0
-    while len(body) < lines - 8:
-        i += 1
-        body += [
-            f"## Step {i}",
-            "",
-            f"Read [the guide](references/guide-{i}.md) before running the tool.",
-            "Use `python scripts/extract.py input.pdf` and check the output carefully.",
-            "",
-            "```bash",
-            f"pdftotext -layout file{i}.pdf - | head -n {i}",
-            "```",
-            "",
-            "- Keep answers short; quote page numbers.",
-            "- Never guess the content of scanned pages.",
-        ]
-    return head + "\n".join(body[: lines - 8]) + "\n"
 
 
 def test_keystroke_p95(tmp_path):

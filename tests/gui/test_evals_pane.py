@@ -9,32 +9,7 @@ import json
 import pytest
 
 from tests.evals.conftest import EvalFake, text, tool_call, tree_hashes
-from tests.helpers import write_skill
-
-POS = [
-    "merge these two PDFs into one",
-    "extract the text from invoice.pdf",
-    "fill the form in tax.pdf",
-    "split report.pdf into chapters",
-    "rotate pages 3-5 of scan.pdf",
-    "pull the tables out of q3.pdf",
-    "add a watermark to the PDF",
-    "compress this 40 MB pdf",
-    "OCR the scanned PDF",
-    "sign contract.pdf",
-]
-NEG = [
-    "plot sales.csv as a bar chart",
-    "write a commit message",
-    "what's the weather tomorrow",
-    "convert this Word doc to markdown",
-    "review my pull request",
-    "resize logo.png to 64px",
-    "explain this stack trace",
-    "count rows in users.csv",
-    "translate README to French",
-    "draft release notes",
-]
+from tests.helpers import NEG, POS, write_skill
 
 
 @pytest.fixture()

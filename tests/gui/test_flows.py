@@ -50,7 +50,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.fakeapi import fake_api, text, tool_call  # noqa: F401  (fixture)
 from tests.gui.conftest import grab
-from tests.helpers import write_skill
+from tests.helpers import NEG, POS, write_skill
 from workbench.app.skills_tree import SkillRole
 from workbench.core.model import Environment
 
@@ -468,31 +468,6 @@ def test_flow_chat_loads_skill_and_listing_marks_it(
 
 
 # --------------------------------------------------------------- 5. evals + improve (issue 6)
-
-POS = [
-    "merge these two PDFs into one",
-    "extract the text from invoice.pdf",
-    "fill the form in tax.pdf",
-    "split report.pdf into chapters",
-    "rotate pages 3-5 of scan.pdf",
-    "pull the tables out of q3.pdf",
-    "add a watermark to the PDF",
-    "compress this 40 MB pdf",
-    "OCR the scanned PDF",
-    "sign contract.pdf",
-]
-NEG = [
-    "plot sales.csv as a bar chart",
-    "write a commit message",
-    "what's the weather tomorrow",
-    "convert this Word doc to markdown",
-    "review my pull request",
-    "resize logo.png to 64px",
-    "explain this stack trace",
-    "count rows in users.csv",
-    "translate README to French",
-    "draft release notes",
-]
 
 
 def test_flow_evals_run_and_improve_to_workshop(window, qtbot, tmp_path, fake_home, monkeypatch, artifacts):
