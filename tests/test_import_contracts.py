@@ -61,3 +61,30 @@ def test_import_linter_contracts_hold() -> None:
         pytest.skip("import-linter is not installed (it is in the test extra)")
     r = subprocess.run([exe], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+
+
+#: How many core modules were exempt from mypy's strict checks when the list was made (issue 15).
+#: The list only shrinks: lower this number when modules leave it, never raise it.
+NOT_YET_STRICT_MAX = 138
+
+
+def _not_yet_strict() -> list[str]:
+    import tomllib
+
+    cfg = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    overrides = cfg["tool"]["mypy"]["overrides"]
+    relaxed = [o for o in overrides if o.get("disallow_untyped_defs") is False]
+    assert len(relaxed) == 1, "one override lists the core modules not yet strict"
+    return list(relaxed[0]["module"])
+
+
+def test_not_yet_strict_list_only_shrinks() -> None:
+    """New core modules (from splits too) are strict from the start; listed modules exist."""
+    mods = _not_yet_strict()
+    assert len(mods) <= NOT_YET_STRICT_MAX
+    assert all(m.startswith("workbench.core") for m in mods)
+    for m in mods:
+        base = REPO / m.replace(".", "/")
+        assert base.with_suffix(".py").is_file() or (base / "__init__.py").is_file(), (
+            f"{m} is listed as not yet strict in pyproject.toml but no longer exists: drop it from the list"
+        )
