@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from workbench.app.editor import EditorPane
 from workbench.app.editor.highlighter import BODY, FENCE, FRONTMATTER, state_kind
-from workbench.app.editor.lintbridge import Diagnostic, Fix, TextEdit, standin_lint_text
+from workbench.app.editor.lintbridge import Diagnostic, Fix, TextEdit
 from workbench.app.editor.preview import render_html
 from workbench.core.recovery import RecoveryStore
 
@@ -75,7 +75,7 @@ def upper_name_lint(text, path=None, profile="agentskills"):
                     Fix("Make the name lowercase", [TextEdit(i, c, i, e, m.group(1).lower())]),
                 )
             )
-    return out + standin_lint_text(text)
+    return out
 
 
 # --------------------------------------------------------------------------- typing & lint
@@ -296,7 +296,7 @@ def test_gutter_pixel_is_error_coloured(qtbot, make_pane, tmp_path, artifacts):
         "with $ARGUMENTS and see [docs](references/api.md).\n\n```bash\necho $1\n```\n",
         encoding="utf-8",
     )
-    pane = open_and_wait(qtbot, make_pane(), f)  # the real engine when present, else the stand-in
+    pane = open_and_wait(qtbot, make_pane(), f)  # the real engine
     with qtbot.waitSignal(pane.preview_updated, timeout=5000):
         pane.set_preview_visible(True)
     errs = [it for it in pane.editor.diagnostics.items if it.severity == "error"]
@@ -315,10 +315,6 @@ def test_gutter_pixel_is_error_coloured(qtbot, make_pane, tmp_path, artifacts):
 
 def test_engine_fix_for_yaml_error_clears_it(qtbot, make_pane, tmp_path):
     """With the real lint engine: its own fix for the YAML error, applied in the editor, works."""
-    from workbench.app.editor.lintbridge import resolve_lint
-
-    if not resolve_lint()[1]:
-        pytest.skip("workbench.core.lint not available: the stand-in offers no fixes")
     f = tmp_path / "broken" / "SKILL.md"
     f.parent.mkdir()
     f.write_bytes(b"---\r\nname: broken\r\ndescription: Use when: colons break YAML\r\n---\r\nbody\r\n")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers import write_skill
-from workbench.app.main_window import TAB_KEYS, Placeholder
+from workbench.app.hosting import Placeholder
+from workbench.app.main_window import TAB_KEYS
 from workbench.core.model import Environment
 
 

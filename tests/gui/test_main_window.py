@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, QUrl
 from tests.gui.conftest import grab
 from tests.helpers import write_skill
 from workbench.app.actions import ACTIONS, ShortcutsDialog
-from workbench.app.main_window import LazyPane, Placeholder
+from workbench.app.hosting import LazyPane, Placeholder
 from workbench.app.skills_tree import SkillRole
 from workbench.core.model import CLIENT_IDS, Environment, Skill
 

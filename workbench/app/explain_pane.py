@@ -1,130 +1,65 @@
 """The explain pane: "why doesn't my skill trigger?" for the selected skill, in every client.
 
-For each client, the ordered chain of findings from ``workbench.core.explain.explain`` (found?
-parsed, and how? gated? shadowed? listed, and how much of the description survived? overlaps?),
-each with a level icon (ok / info / warning / error, see ``icons.level_icon``), its detail and the
-"what to change" fix text (child rows starting with "→"). One column, wrapped to the view's width
-(re-wrapped on resize), so no text is ever cut. The current client is expanded first; the
-others stay collapsed under a header that shows their worst level.
+For each client, the ordered chain of ``workbench.core.explain.StepFinding``s from
+``explain`` (found? parsed, and how? gated? shadowed? listed, and how much of the description
+survived? overlaps?), each with a level icon (ok / info / warning / error, see
+``icons.level_icon``), its detail and the "what to change" fix text (child rows starting with
+"→"). One column, wrapped to the view's width (re-wrapped on resize), so no text is ever cut. The
+current client is expanded first; the others stay collapsed under a header that shows their
+worst level.
 
 Explain runs on a worker thread (it may scan), debounced, and only while the pane is visible; a
 result for a skill that is no longer selected is dropped (stale token).
-
-The core result shape is read tolerantly (``normalize``) because explain is built in parallel:
-a mapping client -> findings, or an object with ``clients``/``per_client``/``results``; a
-finding is an object or dict with ``level``/``severity``, ``message``/``title``/``text``,
-optional ``detail`` and ``fix``.
 """
 
 from __future__ import annotations
 
 import html
+import logging
 import textwrap
-from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QShowEvent
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from workbench.app import icons
-from workbench.app.context import core_module, unavailable_reason
+from workbench.app.context import AppContext, error_line
 from workbench.app.emptystate import EmptyState, select_first_skill
 from workbench.app.workers import Debouncer, run_in_background
-from workbench.core.model import CLIENT_IDS
+from workbench.core.clients import DISPLAY_NAMES
+from workbench.core.explain import LEVELS, ClientExplanation, StepFinding, explain
+from workbench.core.model import CLIENT_IDS, Catalog, Environment
 
-LEVEL_ORDER = {"ok": 0, "pass": 0, "info": 1, "note": 1, "warning": 2, "warn": 2, "error": 3, "fail": 3}
-_LEVEL_NAME = {0: "ok", 1: "info", 2: "warning", 3: "error"}
+log = logging.getLogger(__name__)
 
-
-@dataclass
-class FindingView:
-    """A finding as the pane shows it."""
-
-    level: str
-    text: str
-    detail: str = ""
-    fix: str = ""
+#: ``StepFinding.level`` (``explain.LEVELS``: ok|info|warn|error) -> the name of its icon and
+#: colour in ``icons`` (ok|info|warning|error).
+ICON_LEVEL = {"ok": "ok", "info": "info", "warn": "warning", "error": "error"}
 
 
-def _get(obj: Any, *names: str, default: Any = "") -> Any:
-    for n in names:
-        v = obj.get(n) if isinstance(obj, dict) else getattr(obj, n, None)
-        if v not in (None, ""):
-            return v
-    return default
-
-
-def _fix_text(fix: Any) -> str:
-    if fix in (None, ""):
-        return ""
-    if isinstance(fix, str):
-        return fix
-    return str(_get(fix, "title", "text", "message", default=fix))
-
-
-def normalize_finding(f: Any) -> FindingView:
-    level = str(_get(f, "level", "severity", "kind", default="info")).lower()
-    level = _LEVEL_NAME[LEVEL_ORDER.get(level, 1)]
-    text = str(_get(f, "message", "title", "text", "summary", default=f if isinstance(f, str) else repr(f)))
-    return FindingView(
-        level=level,
-        text=text,
-        detail=str(_get(f, "detail", "details", "why")),
-        fix=_fix_text(_get(f, "fix", "what_to_change", "suggestion", default="")),
-    )
-
-
-def normalize(result: Any) -> dict[str, list[FindingView]]:
-    """client id -> findings, from whatever ``explain`` returned (see module docstring)."""
-    if result is None:
-        return {}
-    for attr in ("clients", "per_client", "results", "findings"):
-        inner = (
-            result.get(attr) if isinstance(result, dict) and attr in result else getattr(result, attr, None)
-        )
-        if inner is not None and not callable(inner) and not isinstance(result, list):
-            if isinstance(inner, (dict, list)):
-                result = inner
-                break
-    out: dict[str, list[FindingView]] = {}
-    if isinstance(result, dict):
-        for cid, fs in result.items():
-            fs = _get(fs, "findings", default=fs) if not isinstance(fs, list) else fs
-            out[str(cid)] = [normalize_finding(f) for f in (fs or [])]
-        return out
-    if isinstance(result, list):
-        for item in result:
-            cid = _get(item, "client", default="")
-            inner = _get(item, "findings", default=None)
-            if inner is not None:
-                out.setdefault(str(cid), []).extend(normalize_finding(f) for f in inner)
-            else:
-                out.setdefault(str(cid), []).append(normalize_finding(item))
-    return out
+def findings_by_client(explanations: list[ClientExplanation]) -> dict[str, list[StepFinding]]:
+    """client id -> that client's findings, in ``explain``'s order."""
+    return {e.client: list(e.findings) for e in explanations}
 
 
 def run_explain(
-    env, target: str, context_tokens: int | None, catalogs: dict | None = None
-) -> dict[str, list[FindingView]]:
-    """Call the core explain (worker thread), reusing the window's catalogs (no rescan) when
-    explain accepts ``catalogs``. Raises when explain is missing or fails."""
-    mod = core_module("explain")
-    if mod is None:
-        raise RuntimeError(unavailable_reason("explain") or "explain is not available")
-    try:
-        res = mod.explain(
-            env, target, clients=None, context_tokens=context_tokens, catalogs=dict(catalogs or {})
-        )
-    except TypeError:  # an explain without the catalogs parameter
-        res = mod.explain(env, target, clients=None, context_tokens=context_tokens)
-    return normalize(res)
+    env: Environment, target: str, context_tokens: int | None, catalogs: dict[str, Catalog] | None = None
+) -> dict[str, list[StepFinding]]:
+    """``explain`` every client (worker thread), reusing the window's ``catalogs`` (a client
+    without one is scanned). Returns ``findings_by_client``; raises what ``explain`` raises."""
+    res = explain(env, target, clients=None, context_tokens=context_tokens, catalogs=dict(catalogs or {}))
+    return findings_by_client(res)
+
+
+def worst_level(findings: list[StepFinding]) -> str:
+    """The worst ``StepFinding.level`` of ``findings`` ("ok" when empty)."""
+    return LEVELS[max((LEVELS.index(f.level) for f in findings), default=0)]
 
 
 class ExplainPane(QWidget):
     """Findings per client for ``ctx.selected_path`` (see module docstring)."""
 
-    def __init__(self, ctx, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.status = QLabel(self)
@@ -153,7 +88,7 @@ class ExplainPane(QWidget):
             is_empty=lambda: ctx.selected_path is None,
         )
         ctx.skill_selected.connect(lambda _p: self.empty.refresh())
-        self.result: dict[str, list[FindingView]] = {}
+        self.result: dict[str, list[StepFinding]] = {}
         self._token = 0
         self._shown_for: tuple | None = None
         self._debounce = Debouncer(150, self._start, self)
@@ -169,7 +104,7 @@ class ExplainPane(QWidget):
         if self.isVisible():
             self._debounce.trigger()
 
-    def showEvent(self, ev) -> None:  # Override QWidget::showEvent
+    def showEvent(self, ev: QShowEvent) -> None:  # Override QWidget::showEvent
         super().showEvent(ev)
         if self._shown_for is None:
             self._debounce.trigger()
@@ -179,10 +114,6 @@ class ExplainPane(QWidget):
         if path is None:
             self.result = {}
             self.status.setText("")
-            self.tree.clear()
-            return
-        if core_module("explain") is None:
-            self.status.setText(f"Explain is not available: {unavailable_reason('explain')}")
             self.tree.clear()
             return
         key = (str(path), self.ctx.context_tokens, id(self.ctx.catalogs.get(self.ctx.client_id)))
@@ -198,7 +129,7 @@ class ExplainPane(QWidget):
         )
         self._token = job.token
 
-    def _on_result(self, token: int, result: dict) -> None:
+    def _on_result(self, token: int, result: dict[str, list[StepFinding]]) -> None:
         if token != self._token:
             return  # stale: another skill was selected meanwhile
         self.result = result
@@ -206,15 +137,14 @@ class ExplainPane(QWidget):
         self.status.setText(f"<b>{html.escape(p.parent.name if p else '')}</b> — {html.escape(str(p))}")
         self._fill()
 
-    def _on_error(self, token: int, message: str) -> None:
+    def _on_error(self, token: int, error: object) -> None:
         if token != self._token:
             return
         self.result = {}
         self.tree.clear()
-        self.status.setText(
-            f"<span style='color:#cf222e'>Explain failed:</span> "
-            f"{html.escape(message.splitlines()[0] if message else '')}"
-        )
+        message = error_line(error)
+        log.warning("explain of %s failed: %s", self.ctx.selected_path, message)
+        self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> {html.escape(message)}")
 
     def _chars_per_line(self, depth: int) -> int:
         """How many characters fit on a row at ``depth`` (0 = client header) of the tree."""
@@ -230,9 +160,7 @@ class ExplainPane(QWidget):
             }
             self._fill(expanded)
 
-    def _fill(self, expanded: set | None = None) -> None:
-        from workbench.core.clients import DISPLAY_NAMES
-
+    def _fill(self, expanded: set[str] | None = None) -> None:
         self._wrap_chars = self._chars_per_line(0)
 
         def wrap(text: str, depth: int) -> str:
@@ -250,17 +178,17 @@ class ExplainPane(QWidget):
             fs = self.result.get(cid)
             if fs is None:
                 continue
-            worst = max((LEVEL_ORDER.get(f.level, 1) for f in fs), default=0)
             top = QTreeWidgetItem([DISPLAY_NAMES.get(cid, cid)])
-            top.setIcon(0, icons.level_icon(_LEVEL_NAME[worst]))
+            top.setIcon(0, icons.level_icon(ICON_LEVEL[worst_level(fs)]))
             f0 = top.font(0)
             f0.setBold(True)
             top.setFont(0, f0)
             top.setData(0, Qt.ItemDataRole.UserRole, cid)
             for i, f in enumerate(fs, 1):
-                item = QTreeWidgetItem([wrap(f"{i}. {f.text}", 1)])
-                item.setIcon(0, icons.level_icon(f.level))
-                item.setToolTip(0, f"{f.level}: {f.text}" + (f"\n{f.detail}" if f.detail else ""))
+                level = ICON_LEVEL[f.level]
+                item = QTreeWidgetItem([wrap(f"{i}. {f.title}", 1)])
+                item.setIcon(0, icons.level_icon(level))
+                item.setToolTip(0, f"{level}: {f.title}" + (f"\n{f.detail}" if f.detail else ""))
                 if f.detail:  # views elide, not wrap, paths: wrapped here to the view's width
                     d = QTreeWidgetItem([wrap(f.detail, 2)])
                     d.setForeground(0, QBrush(QColor("#57606a")))
@@ -268,7 +196,7 @@ class ExplainPane(QWidget):
                     item.addChild(d)
                 if f.fix:
                     fix = QTreeWidgetItem([wrap(f"→ {f.fix}", 2)])
-                    fix.setForeground(0, QBrush(icons.level_color(f.level).darker(130)))
+                    fix.setForeground(0, QBrush(icons.level_color(level).darker(130)))
                     fix.setToolTip(0, f.fix)
                     item.addChild(fix)
                 top.addChild(item)
@@ -279,5 +207,6 @@ class ExplainPane(QWidget):
                     child.setExpanded(True)
             top.setExpanded(cid in expanded if expanded is not None else cid == self.ctx.client_id)
 
-    def findings(self, client_id: str) -> list[FindingView]:
+    def findings(self, client_id: str) -> list[StepFinding]:
+        """The findings shown for ``client_id`` (empty before a result arrives)."""
         return list(self.result.get(client_id, []))

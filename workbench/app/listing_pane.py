@@ -423,11 +423,9 @@ class ListingPane(QWidget):
         name = DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id)
         if rep is None:
             self._set_text("")
-            why = self.ctx.errors.get(self.ctx.client_id, "")
-            if not why:
-                from workbench.app.context import unavailable_reason
-
-                why = unavailable_reason("listing") or ("scanning…" if self.ctx.scanning else "no listing")
+            why = self.ctx.errors.get(self.ctx.client_id, "") or (
+                "scanning…" if self.ctx.scanning else "no listing"
+            )
             self.header.setText(f"<b>{name}</b>: no listing — {_esc(why)}")
             self.bar.setRange(0, 1)
             self.bar.setValue(0)

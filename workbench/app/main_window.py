@@ -7,21 +7,22 @@ Layout: a toolbar (open folder, rescan, client selector, context size); a banner
 Shadowing, Editor, Chat, Workshop. The status bar shows counts per status (with the status
 icons), the scan time and a progress bar while scanning.
 
-Panes built by other engineers (editor, chat, workshop) are hosted through ``HOSTED_PANES``:
-one small factory each (``make_editor``, ``make_chat``, ``make_workshop``) that imports the module
-lazily, constructs the pane with its real signature and connects it to the context. Each runs
-the first time its tab is shown (``LazyPane``), so startup does not pay for them; a module that
-does not exist yet, or a constructor that fails, gives a ``Placeholder`` tab saying why — the
-window never crashes on it. To wire a late arrival, edit its factory only.
+The editor, chat, evals, workshop and real-client tabs are hosted panes (``app/hosting.py``:
+one factory each, built the first time the tab is shown). Failures are logged
+(``logging.getLogger(__name__)``) and shown: in the status bar or the notes banner.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import html
+import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -42,14 +43,25 @@ from PySide6.QtWidgets import (
 from workbench import __version__
 from workbench.app import icons
 from workbench.app.actions import ACTIONS, MENUS, ShortcutsDialog, build_actions
-from workbench.app.context import AppContext, core_module, unavailable_reason
+from workbench.app.context import AppContext
 from workbench.app.details_pane import DetailsPane
 from workbench.app.explain_pane import ExplainPane
+from workbench.app.hosting import HOSTED_PANES, LazyPane
 from workbench.app.listing_pane import ContextSizeCombo, ListingPane
 from workbench.app.shadowing_view import ShadowingView
 from workbench.app.skills_tree import SkillsPanel
 from workbench.app.views import TAB_KEYS  # tab keys in display order (``--view`` accepts these)
-from workbench.core.model import CLIENT_IDS, STATUSES
+from workbench.app.workers import wait_all
+from workbench.core.clients import DISPLAY_NAMES
+from workbench.core.discovery import workspace_root_candidate
+from workbench.core.hints import empty_hint, nothing_found_hint
+from workbench.core.listing import format_outcome_counts
+from workbench.core.model import CLIENT_IDS, STATUSES, Environment
+
+if TYPE_CHECKING:
+    from workbench.app.editor import EditorPane
+
+log = logging.getLogger(__name__)
 
 
 def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | None:
@@ -57,221 +69,15 @@ def extra_root_action(ctx: AppContext) -> tuple[str, Callable[[], object]] | Non
     project (each client's own roots) or as a collection (its skills as if installed, an extra
     root). ``(button title, callback)`` from ``ctx.treatment`` (``discovery.WorkspaceTreatment``:
     ``toggle_label``, ``other``), or None when there is nothing to switch (demo, no banner)."""
-    t = getattr(ctx, "treatment", None)
-    toggle = getattr(ctx, "set_workspace_mode", None)
-    if t is None or not callable(toggle) or getattr(ctx, "demo", False) or not t.banner:
+    t = ctx.treatment
+    if t is None or ctx.demo or not t.banner:
         return None
     if t.mode == "project":  # offer "as a collection" only where it shows more: skills no root holds
-        from workbench.core.discovery import workspace_root_candidate
-
         env = ctx.env
-        if workspace_root_candidate(env) is None and not getattr(env, "collection", False):
+        if workspace_root_candidate(env) is None and not env.collection:
             return None
-    return t.toggle_label, lambda: toggle(t.other)
-
-
-class Placeholder(QWidget):
-    """A tab standing in for a pane that is not available (``reason`` says why)."""
-
-    def __init__(self, title: str, reason: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.reason = reason
-        lab = QLabel(
-            f"<h3>{title}</h3><p>This pane is not available in this build.</p>"
-            f"<p style='color:#57606a'>{_esc(reason)}</p>",
-            self,
-        )
-        lab.setWordWrap(True)
-        lab.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        lay = QVBoxLayout(self)
-        lay.addWidget(lab)
-        lay.addStretch(1)
-
-
-# -- hosted panes (built by other engineers): the only integration points ---------------------
-
-
-def make_editor(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.editor.EditorPane``: lints with the current client's profile, shares the
-    context's watcher, feeds unsaved buffers to ``ctx.apply_buffer`` (live listing/tree) and
-    opens the selected skill (unless the open buffer has unsaved changes)."""
-    mod = core_module("app.editor")
-    if mod is None or not hasattr(mod, "EditorPane"):
-        return Placeholder("Editor", unavailable_reason("app.editor") or "no EditorPane", parent)
-    pane = mod.EditorPane(parent, profile_provider=lambda: ctx.client_id, watcher=ctx.watcher)
-    # Only a modified buffer is an overlay: the debounced lint of the last keystrokes may fire
-    # after Ctrl+S and re-send the (now saved) text, which used to leave a stale overlay that hid
-    # later changes on disk from the tree and listing (tests/gui/test_flows.py flow 2).
-    pane.buffer_changed.connect(
-        lambda p, text: ctx.apply_buffer(p, text if pane.has_unsaved_changes() else None)
-    )
-    pane.saved.connect(lambda p: ctx.apply_buffer(p, None))
-    pane.file_reloaded.connect(lambda p: ctx.apply_buffer(p, None))
-
-    def follow(path: Path | None) -> None:
-        if path is None or str(path) == pane.path:
-            return
-        if pane.has_unsaved_changes():
-            pane.show_banner(f"Unsaved changes in {pane.path}: save them to open {path}.", "warning")
-            return
-        pane.open_file(path)
-
-    ctx.skill_selected.connect(follow)
-    follow(ctx.selected_path)
-    return pane
-
-
-def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.chat_pane.ChatPane(catalog_provider, parent)`` with the provider
-    ``() -> (current catalog, context tokens)``; its ``skills_loaded(list)`` signal marks the
-    loaded skills in the tree and listing (``ctx.mark_loaded``)."""
-    mod = core_module("app.chat_pane")
-    if mod is None or not hasattr(mod, "ChatPane"):
-        return Placeholder("Chat", unavailable_reason("app.chat_pane") or "no ChatPane", parent)
-    pane = mod.ChatPane(lambda: (ctx.catalog(), ctx.context_tokens), parent)
-    if hasattr(pane, "skills_loaded"):
-        pane.skills_loaded.connect(ctx.mark_loaded)
-    elif hasattr(pane, "skill_loaded"):
-        pane.skill_loaded.connect(lambda name: ctx.mark_loaded([name]))
-    if hasattr(pane, "proposal_created"):
-        pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
-    if hasattr(pane, "review_requested"):
-        pane.review_requested.connect(lambda pid: _review_proposal(parent, pid))
-    return pane
-
-
-def _review_proposal(parent: QWidget, proposal_id: str) -> None:
-    """Show the Workshop tab with ``proposal_id`` selected."""
-    win: Any = parent.window()  # duck-typed: a MainWindow, or any window with its methods
-    if not hasattr(win, "show_tab"):
-        return
-    win.show_tab("workshop")
-    wp = win.pane("workshop")
-    if hasattr(wp, "refresh"):
-        wp.refresh()
-    if hasattr(wp, "select"):
-        wp.select(proposal_id)
-
-
-def make_workshop(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.workshop_pane.WorkshopPane(ctx, parent)``; files it writes are re-read
-    (``files_changed`` -> ``ctx.refresh_paths``; new files trigger a rescan)."""
-    mod = core_module("app.workshop_pane")
-    if mod is None or not hasattr(mod, "WorkshopPane"):
-        return Placeholder("Workshop", unavailable_reason("app.workshop_pane") or "no WorkshopPane", parent)
-    pane = mod.WorkshopPane(ctx, parent)
-    if hasattr(pane, "files_changed"):
-        pane.files_changed.connect(lambda paths: _workshop_files_changed(ctx, paths))
-    return pane
-
-
-def _workshop_files_changed(ctx: AppContext, paths) -> None:
-    """Re-read what an apply/rollback wrote. ``WorkshopPane.files_changed`` carries one SKILL.md
-    ``Path`` (a list is accepted too); a new or removed file makes ``refresh_paths`` rescan.
-    Nothing usable -> a full rescan. (Iterating the bare Path raised TypeError, so the tree and
-    listing never showed an applied create: tests/gui/test_flows.py flow 1.)"""
-    items = [paths] if isinstance(paths, (str, Path)) else list(paths or [])
-    skill_mds = [Path(p) for p in items if str(p).endswith("SKILL.md")]
-    if skill_mds:
-        ctx.refresh_paths(skill_mds)
-    else:
-        ctx.rescan()
-
-
-def _hosted(parent: QWidget, key: str) -> QWidget | None:
-    """The built widget of another hosted pane (None when not built yet)."""
-    win = parent.window()
-    lazy = getattr(win, "panes", {}).get(key)
-    return getattr(lazy, "widget", None)
-
-
-def _typed_chat_key(parent: QWidget) -> str | None:
-    """A key typed into the chat pane this session (the Evals pane shares it; never stored)."""
-    chat = _hosted(parent, "chat")
-    if chat is None:
-        return None
-    edit = getattr(chat, "key_edit", None)
-    typed = edit.text().strip() if edit is not None else ""
-    return typed or getattr(chat, "_typed_key", None)
-
-
-def _refresh_workshop(parent: QWidget) -> None:
-    ws = _hosted(parent, "workshop")
-    if ws is not None and hasattr(ws, "refresh"):
-        ws.refresh()
-
-
-def make_evals(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.evals_pane.EvalsPane(ctx, parent, key_provider=...)``: trigger evals on the
-    current catalog; an improved description arrives as a workshop proposal (the Workshop tab is
-    refreshed when one is created)."""
-    mod = core_module("app.evals_pane")
-    if mod is None or not hasattr(mod, "EvalsPane"):
-        return Placeholder("Evals", unavailable_reason("app.evals_pane") or "no EvalsPane", parent)
-    from workbench.core.chat.settings import get_api_key
-
-    def key() -> str | None:
-        typed = _typed_chat_key(parent)
-        try:
-            return get_api_key(typed)[0]
-        except Exception:  # noqa: BLE001 - no keyring etc.: the pane says what to set
-            return typed
-
-    pane = mod.EvalsPane(ctx, parent, key_provider=key)
-    if hasattr(pane, "proposal_created"):
-        pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
-    return pane
-
-
-#: (tab key, title, factory). Factories run lazily, the first time the tab is shown (the editor
-#: also when a skill is opened through it), so startup does not pay for them.
-def make_capture(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.capture_pane.CapturePane(ctx, parent)``: the Real client view."""
-    from workbench.app.capture_pane import CapturePane
-
-    return CapturePane(ctx, parent)
-
-
-HOSTED_PANES = (
-    ("editor", "Editor", make_editor),
-    ("chat", "Chat", make_chat),
-    ("evals", "Evals", make_evals),
-    ("workshop", "Workshop", make_workshop),
-    ("capture", "Real client", make_capture),
-)
-
-
-class LazyPane(QWidget):
-    """Builds ``factory(ctx, self)`` on first show (or ``ensure()``); a factory that raises
-    becomes a ``Placeholder`` with the error — the window never crashes on a hosted pane."""
-
-    def __init__(self, ctx: AppContext, title: str, factory, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx, self.title, self.factory = ctx, title, factory
-        self.widget: QWidget | None = None
-        self._lay = QVBoxLayout(self)
-        self._lay.setContentsMargins(0, 0, 0, 0)
-
-    def ensure(self) -> QWidget:
-        if self.widget is None:
-            try:
-                self.widget = self.factory(self.ctx, self)
-            except Exception as exc:  # noqa: BLE001 - a broken pane must not take the window down
-                self.widget = Placeholder(self.title, f"failed to start: {type(exc).__name__}: {exc}", self)
-            self._lay.addWidget(self.widget)
-        return self.widget
-
-    def showEvent(self, ev) -> None:  # Override QWidget::showEvent
-        self.ensure()
-        super().showEvent(ev)
-
-    def shutdown(self) -> None:
-        fn = getattr(self.widget, "shutdown", None)
-        if fn is not None:
-            try:
-                fn()
-            except Exception:  # noqa: BLE001
-                pass
+    other = t.other
+    return t.toggle_label, lambda: ctx.set_workspace_mode(other)
 
 
 class StatusCounts(QWidget):
@@ -307,8 +113,6 @@ class StatusCounts(QWidget):
         """``counts``: skills per status; ``listing``: listed skills per listing state
         (``ListingReport.counts()``), shown after the listed count ("12 listed: 3 in full,
         9 omitted by budget") so that "listed" never hides where a skill ends up."""
-        from workbench.core.listing import format_outcome_counts
-
         for st, lab in self.labels.items():
             text = f"{counts.get(st, 0):,} {st}"
             if st == "listed" and listing and any(listing.values()):
@@ -409,6 +213,7 @@ class MainWindow(QMainWindow):
         ctx.scan_progress.connect(self._on_progress)
         ctx.scan_finished.connect(self._on_scan_finished)
         ctx.scan_failed.connect(self._on_scan_failed)
+        ctx.problem.connect(lambda message: self.statusBar().showMessage(message, 15000))
         ctx.notes_changed.connect(self._update_banner)
         ctx.workspace_changed.connect(self._update_title)
         ctx.catalog_changed.connect(self._update_title)
@@ -461,8 +266,6 @@ class MainWindow(QMainWindow):
                 self.addAction(self.actions[a.id])
 
     def _build_toolbar(self) -> None:
-        from workbench.core.clients import DISPLAY_NAMES
-
         tb = self.addToolBar("Main")
         tb.setObjectName("main-toolbar")
         tb.setMovable(False)
@@ -513,6 +316,11 @@ class MainWindow(QMainWindow):
         w = self.panes[key]
         return w.ensure() if isinstance(w, LazyPane) else w
 
+    def built(self, key: str) -> QWidget | None:
+        """The real widget of a tab, None for a hosted pane not built yet (nothing is built)."""
+        w = self.panes.get(key)
+        return w.widget if isinstance(w, LazyPane) else w
+
     def open_folder(self) -> None:
         d = QFileDialog.getExistingDirectory(self, "Open folder", str(self.ctx.env.workspace))
         if d:
@@ -520,8 +328,6 @@ class MainWindow(QMainWindow):
 
     def open_path(self, folder: Path) -> None:
         """Open ``folder`` as the workspace (keeping the simulated home/OS/env)."""
-        import dataclasses
-
         env = dataclasses.replace(
             self.ctx.env,
             workspace=folder,
@@ -529,8 +335,6 @@ class MainWindow(QMainWindow):
             extra_roots=[r for r in self.ctx.env.extra_roots if r != self.ctx.env.workspace],
         )
         if self.ctx.demo:
-            from workbench.core.model import Environment
-
             env = Environment(workspace=folder)
         self.ctx.settings.set("last_workspace", str(folder))
         recent = [str(folder)] + [p for p in self.ctx.settings.get("recent_workspaces") if p != str(folder)]
@@ -597,19 +401,16 @@ class MainWindow(QMainWindow):
         err = self.ctx.errors.get(self.ctx.client_id)
         if err and self.ctx.catalog() is None:
             notes.append(f"{self.ctx.client_id}: {err}")
-        try:  # "this client finds nothing here, that one does" (an empty tree said nothing)
-            from workbench.core.hints import empty_hint, nothing_found_hint
-
-            hint = (
-                None
-                if self.ctx.scanning
-                else (
-                    empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True)
-                    or nothing_found_hint(self.ctx.catalogs, gui=True)
+        # "this client finds nothing here, that one does" (an empty tree said nothing)
+        hint = None
+        if not self.ctx.scanning:
+            try:
+                hint = empty_hint(self.ctx.catalog(), self.ctx.catalogs, gui=True) or nothing_found_hint(
+                    self.ctx.catalogs, gui=True
                 )
-            )
-        except Exception:  # noqa: BLE001 - a hint must never break the window
-            hint = None
+            except Exception as exc:  # noqa: BLE001 - a hint must never break the window
+                log.exception("the empty-tree hint failed")
+                hint = f"(the hint for this view failed: {type(exc).__name__}: {exc})"
         if hint:
             notes.append(hint)
         self._banner_action = None if self.ctx.scanning else extra_root_action(self.ctx)
@@ -617,7 +418,7 @@ class MainWindow(QMainWindow):
             self.banner_button.setText(self._banner_action[0])
         self.banner_button.setVisible(self._banner_action is not None)
         if notes:
-            self.banner.setText("<br>".join(_esc(n) for n in notes))
+            self.banner.setText("<br>".join(html.escape(n, quote=False) for n in notes))
         elif self._banner_action is not None:
             self.banner.setText("This folder holds skill folders that no client root contains.")
         self.banner_bar.setVisible(bool(notes) or self._banner_action is not None)
@@ -627,8 +428,6 @@ class MainWindow(QMainWindow):
             self._banner_action[1]()
 
     def _update_title(self) -> None:
-        from workbench.core.clients import DISPLAY_NAMES
-
         ws = self.ctx.env.workspace
         extra = " (demo)" if self.ctx.demo else ""
         self.setWindowTitle(
@@ -643,8 +442,9 @@ class MainWindow(QMainWindow):
                 self.restoreGeometry(QByteArray.fromHex(s.get("window_geometry").encode()))
             if s.get("splitter_state"):
                 self.split.restoreState(QByteArray.fromHex(s.get("splitter_state").encode()))
-        except Exception:  # noqa: BLE001 - a bad saved state only costs the layout
-            pass
+        except Exception as exc:  # noqa: BLE001 - a bad saved state only costs the layout
+            log.warning("the saved window layout could not be restored", exc_info=True)
+            self.statusBar().showMessage(f"The saved window layout was not restored: {exc}", 10000)
         tab = s.get("current_tab")
         if tab in self.panes:
             self.tabs.setCurrentWidget(self.panes[tab])
@@ -658,8 +458,6 @@ class MainWindow(QMainWindow):
                 s.set("current_tab", k)
 
     def _ask_unsaved(self, path: str) -> str:
-        from PySide6.QtWidgets import QMessageBox
-
         b = QMessageBox.StandardButton
         r = QMessageBox.warning(
             self,
@@ -674,11 +472,10 @@ class MainWindow(QMainWindow):
         """Ask what to do with unsaved editor changes (``unsaved_prompt``). True = go on closing:
         saved (a failed save keeps the window open; the editor's banner says why), discarded
         (the recovery file is removed), or nothing unsaved. False = cancelled."""
-        lazy = self.panes.get("editor")
-        pane: Any = lazy.widget if isinstance(lazy, LazyPane) else lazy  # an EditorPane (duck-typed)
-        if pane is None or not getattr(pane, "has_unsaved_changes", lambda: False)():
+        pane = self._editor(build=False)
+        if pane is None or not pane.has_unsaved_changes():
             return True
-        answer = self.unsaved_prompt(str(getattr(pane, "path", "") or "the open file"))
+        answer = self.unsaved_prompt(str(pane.path or "the open file"))
         if answer == "save":
             if pane.save():
                 return True
@@ -693,16 +490,6 @@ class MainWindow(QMainWindow):
         if not self.resolve_unsaved():
             ev.ignore()
             return
-        for hosted in self.panes.values():  # let hosted panes veto (unsaved edits)
-            pane = hosted.widget if isinstance(hosted, LazyPane) else hosted
-            fn = getattr(pane, "maybe_close", None) or getattr(pane, "confirm_close", None)
-            if fn is not None:
-                try:
-                    if fn() is False:
-                        ev.ignore()
-                        return
-                except Exception:  # noqa: BLE001
-                    pass
         self._save_state()
         for pane in self.panes.values():
             if isinstance(pane, LazyPane):
@@ -715,8 +502,6 @@ class MainWindow(QMainWindow):
         """Wait for the scan and pending updates, then process events (tests, screenshots)."""
         ok = self.ctx.wait_for_scan(timeout_ms)
         self.ctx.flush_updates()
-        from PySide6.QtCore import QCoreApplication
-
         for _ in range(3):
             QCoreApplication.processEvents()
         return ok
@@ -724,18 +509,12 @@ class MainWindow(QMainWindow):
     def settle_tab(self, key: str, timeout_s: float = 30.0) -> bool:
         """Wait until the tab ``key`` shows its content: the debounced explain job finished, the
         editor's preview rendered (tests, screenshots). True when it did before the timeout."""
-        import time
-
-        from PySide6.QtCore import QCoreApplication
-
-        from workbench.app import workers
-
         if key == "explain":
             self.explain._debounce.flush()
         deadline = time.monotonic() + timeout_s
         while not self._tab_ready(key) and time.monotonic() < deadline:
             QCoreApplication.processEvents()
-            workers.wait_all(50)
+            wait_all(50)
             time.sleep(0.01)  # the editor renders on its own pool, not through workers
         for _ in range(3):
             QCoreApplication.processEvents()
@@ -745,16 +524,21 @@ class MainWindow(QMainWindow):
         if key == "explain":
             return not self.explain.status.text().startswith("Explaining")
         if key == "editor":
-            pane = self.pane("editor")
-            preview = getattr(pane, "preview", None)
+            pane = self._editor(build=True)
             return (
-                preview is None
-                or preview.isHidden()
-                or not getattr(pane, "path", None)
-                or bool(preview.toPlainText().strip())
+                pane is None
+                or pane.preview.isHidden()
+                or not pane.path
+                or bool(pane.preview.toPlainText().strip())
             )
         return True
 
+    def _editor(self, build: bool) -> EditorPane | None:
+        """The editor tab's ``EditorPane`` (built now when ``build``), or None when it is not
+        built or failed to start (a ``Placeholder``)."""
+        w = self.pane("editor") if build else self.built("editor")
+        if w is None:
+            return None
+        from workbench.app.editor import EditorPane  # not at startup: the editor loads on first use
 
-def _esc(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return w if isinstance(w, EditorPane) else None

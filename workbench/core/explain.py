@@ -14,7 +14,7 @@ discovery for each client and returns, per client, the ordered chain of findings
   conversation, a built-in command it takes over, relative paths, load-path size limits
   (``workbench.core.invocation``)
 
-Every finding is data (``Finding(step, level, title, detail, fix)``, level ok|info|warn|error) so
+Every finding is data (``StepFinding(step, level, title, detail, fix)``, level ok|info|warn|error) so
 the GUI can show it; ``fix`` says what to change ("move it to .claude/skills/<name>/", "quote the
 description", "shorten the description to N characters to fit Codex at 128k").
 
@@ -38,7 +38,7 @@ from workbench.core.similarity import Overlap, top_overlaps
 from workbench.core.text import plural
 
 if TYPE_CHECKING:
-    from workbench.core.model import Catalog, Environment, Skill
+    from workbench.core.model import Catalog, Environment, Root, Skill
 
 LEVELS = ("ok", "info", "warn", "error")
 STEPS = ("found", "parsed", "gated", "shadowed", "listed", "overlap", "invoked")
@@ -52,7 +52,7 @@ CODEX_MAX_DESCRIPTION = 1024
 
 
 @dataclass
-class Finding:
+class StepFinding:
     """One step of the chain. ``fix`` is None when nothing needs changing."""
 
     step: str
@@ -93,7 +93,7 @@ class ClientExplanation:
     path: str | None = None
     status: str | None = None
     listing_state: str | None = None
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[StepFinding] = field(default_factory=list)
     overlaps: list[Overlap] = field(default_factory=list)
     context_tokens: int | None = None
 
@@ -195,7 +195,7 @@ def match_skills(catalog: Catalog, query: str) -> list[Skill]:
     return sorted(found, key=lambda s: order.get(s.status, 9))
 
 
-def _best_root(catalog: Catalog):
+def _best_root(catalog: Catalog) -> Root | None:
     roots = [r for r in catalog.roots if r.scope in ("project", "nested") and r.active]
     roots = roots or [r for r in catalog.roots if r.active] or list(catalog.roots)
     existing = [r for r in roots if r.exists]
@@ -232,7 +232,7 @@ def _not_found(catalog: Catalog, query: str, exp: ClientExplanation) -> None:
             title = f"Not under any root {exp.display_name} scans"
     else:
         title = f"No skill named {query!r} under any root {exp.display_name} scans"
-    exp.findings.append(Finding("found", "error", title, detail, f"Move it to {target}"))
+    exp.findings.append(StepFinding("found", "error", title, detail, f"Move it to {target}"))
 
 
 def _fit_length(
@@ -263,7 +263,7 @@ def _fit_length(
     return lo
 
 
-def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
+def _parse_finding(s: Skill, client: str, disp: str) -> StepFinding:
     mode = s.parse_mode
     state = getattr(s.file, "state", None)
     quote_fix = (
@@ -271,9 +271,9 @@ def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
         "breaks YAML. Check with `workbench lint`."
     )
     if mode == "strict":
-        return Finding("parsed", "ok", "Frontmatter parsed strictly")
+        return StepFinding("parsed", "ok", "Frontmatter parsed strictly")
     if mode == "fallback":
-        return Finding(
+        return StepFinding(
             "parsed",
             "warn",
             f"Read by {disp}'s fallback parser, not as YAML",
@@ -281,7 +281,7 @@ def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
             quote_fix if state == "yaml-error" else "Make the frontmatter valid YAML.",
         )
     if mode == "dropped":
-        return Finding(
+        return StepFinding(
             "parsed",
             "warn",
             "Loaded with every frontmatter field dropped",
@@ -308,7 +308,7 @@ def _parse_finding(s: Skill, client: str, disp: str) -> Finding:
             f"Shorten the description to {CODEX_MAX_DESCRIPTION:,} characters (it is "
             f"{desc_len:,}): Codex rejects longer ones, other clients truncate."
         )
-    return Finding("parsed", "error", f"Rejected by {disp}: {reason}", s.parse_note, fix)
+    return StepFinding("parsed", "error", f"Rejected by {disp}: {reason}", s.parse_note, fix)
 
 
 def explain_catalog(
@@ -341,7 +341,7 @@ def explain_catalog(
             1, root.max_depth
         )
         exp.findings.append(
-            Finding(
+            StepFinding(
                 "found",
                 "error",
                 f"Skipped: {s.reason or 'not found by the client'}",
@@ -355,7 +355,7 @@ def explain_catalog(
     if root.label:
         detail = f"{root.label}. " + detail
     exp.findings.append(
-        Finding(
+        StepFinding(
             "found",
             "ok" if root.verified else "info",
             f"Found under {root.path}",
@@ -378,7 +378,7 @@ def explain_catalog(
             "drop `paths` or the nested location if it should always be listed.",
         }
         exp.findings.append(
-            Finding(
+            StepFinding(
                 "gated",
                 "error" if s.status != "conditional" else "warn",
                 f"{s.status.capitalize()}: {s.reason or 'not offered to the model'}",
@@ -387,12 +387,12 @@ def explain_catalog(
             )
         )
     else:
-        exp.findings.append(Finding("gated", "ok", "Not gated"))
+        exp.findings.append(StepFinding("gated", "ok", "Not gated"))
     # 4. shadowed
     same = [o for o in catalog.skills if o is not s and o.name == s.name and o.status != "skipped"]
     if s.status == "shadowed":
         exp.findings.append(
-            Finding(
+            StepFinding(
                 "shadowed",
                 "error",
                 f"Shadowed by {s.shadowed_by}",
@@ -405,7 +405,7 @@ def explain_catalog(
         both = [o for o in same if o.status == "listed"]
         if both:
             exp.findings.append(
-                Finding(
+                StepFinding(
                     "shadowed",
                     "warn",
                     f"{len(both) + 1} skills named {s.name!r} are all listed",
@@ -415,7 +415,7 @@ def explain_catalog(
             )
         else:
             exp.findings.append(
-                Finding(
+                StepFinding(
                     "shadowed",
                     "info",
                     f"Shadows {plural(len(losers), 'other skill')} named {s.name!r}",
@@ -423,7 +423,7 @@ def explain_catalog(
                 )
             )
     else:
-        exp.findings.append(Finding("shadowed", "ok", "No other skill has this name"))
+        exp.findings.append(StepFinding("shadowed", "ok", "No other skill has this name"))
     if s.status != "listed":
         return exp
     # 5. listed
@@ -434,12 +434,12 @@ def explain_catalog(
     if rep.budget_limit is not None:
         budget = f" Budget: {rep.budget_used:,} of {rep.budget_limit:,} {rep.budget_unit} used."
     if e is None:
-        exp.findings.append(Finding("listed", "error", "Not in the listing", budget.strip()))
+        exp.findings.append(StepFinding("listed", "error", "Not in the listing", budget.strip()))
     else:
         exp.listing_state = e.state
         if e.state == "full":
             exp.findings.append(
-                Finding("listed", "ok", f"Listed in full ({e.description_chars:,} chars)", budget.strip())
+                StepFinding("listed", "ok", f"Listed in full ({e.description_chars:,} chars)", budget.strip())
             )
         else:
             fit = _fit_length(catalog, s, ctx, options) if e.description_chars else None
@@ -473,7 +473,9 @@ def explain_catalog(
                 title = "Omitted from the listing"
                 lvl = "error"
             exp.findings.append(
-                Finding("listed", lvl, f"{title} ({where})", (e.note + "." if e.note else "") + budget, fix)
+                StepFinding(
+                    "listed", lvl, f"{title} ({where})", (e.note + "." if e.note else "") + budget, fix
+                )
             )
     # 6. overlap
     mine = (s.description or "") + " " + (s.when_to_use or "")
@@ -487,7 +489,7 @@ def explain_catalog(
         top = exp.overlaps[0].score
         txt = ", ".join(f"{o.name} ({o.score:.2f})" for o in exp.overlaps)
         exp.findings.append(
-            Finding(
+            StepFinding(
                 "overlap",
                 "warn" if top >= 0.3 else "info",
                 f"Most similar listed skills: {txt}",
@@ -504,10 +506,10 @@ def explain_catalog(
         )
     else:
         exp.findings.append(
-            Finding("overlap", "ok", "No listed skill shares description words", SIMILARITY_LABEL)
+            StepFinding("overlap", "ok", "No listed skill shares description words", SIMILARITY_LABEL)
         )
     # 7. invoked
-    exp.findings.extend(Finding("invoked", *note) for note in invocation_findings(s, cid))
+    exp.findings.extend(StepFinding("invoked", *note) for note in invocation_findings(s, cid))
     return exp
 
 

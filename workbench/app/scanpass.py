@@ -1,0 +1,233 @@
+"""The window's background scan pass: every client scanned and every listing rendered, off the
+GUI thread (``AppContext.rescan`` runs ``scan_everything`` through ``workers.run_in_background``).
+
+No Qt here: the functions run on a worker thread and return plain data (``ScanResult``);
+``AppContext`` turns them into state and signals. Discovery and listing themselves live in
+``workbench.core`` (``discovery.scan``, ``discovery.apply_workspace_mode``,
+``listing.render_listing``); this module only sequences them for the window: the current client
+first (a partial result is shown while the others are scanned), the bundled demo when nothing is
+listed, and one client's failure recorded (and logged) without hiding the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core import demo
+from workbench.core.discovery import ParseCache, WorkspaceTreatment, apply_workspace_mode, scan
+from workbench.core.listing import ListingReport, render_listing
+from workbench.core.model import CLIENT_IDS, Catalog, Environment
+from workbench.core.skillfile import SkillFile, parse_skill_text
+
+log = logging.getLogger(__name__)
+
+#: ``progress(done, total)``: clients scanned so far (+1 for the listings) of ``total``.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class ScanResult:
+    """What one background scan produced (all clients).
+
+    Attributes:
+        env: the environment actually scanned (may differ from the requested one: the demo
+            workspace, or the workspace added as an extra root).
+        catalogs: client id -> Catalog.
+        listings: client id -> ListingReport (missing when that client's listing failed).
+        errors: client id -> one-line error (scan or listing failed for that client).
+        notes: banner lines for the user (collection banner, demo shown).
+        seconds: wall time of the whole scan.
+        demo: True when the bundled demo replaced an empty workspace.
+        extra_root: the workspace when it was added as an extra root, else None.
+        treatment: how the workspace is shown (``discovery.WorkspaceTreatment``), None for the demo.
+        walks: discovery's walk memo for this pass (identical walks shared across clients).
+    """
+
+    env: Environment
+    catalogs: dict[str, Catalog] = field(default_factory=dict)
+    listings: dict[str, ListingReport] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    demo: bool = False
+    extra_root: Path | None = None
+    treatment: WorkspaceTreatment | None = None
+    walks: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+
+class OverlayParseCache(ParseCache):
+    """A ``discovery.ParseCache`` that serves unsaved editor buffers instead of the file on disk.
+
+    Args:
+        overlays: absolute path str -> buffer text; the caller's dict, read on every ``get`` (the
+            context adds and removes buffers in it).
+        persist: as ``ParseCache`` (True: parse facts kept under ``appdirs.cache_dir()``, so
+            reopening an unchanged tree reads no file).
+    """
+
+    def __init__(self, overlays: dict[str, str], persist: bool = False) -> None:
+        super().__init__(persist=persist)
+        self.overlays = overlays
+        self._overlay_memo: dict[tuple[str, int], SkillFile] = {}
+
+    def get(self, path: Path | str) -> SkillFile:
+        """The parsed buffer when one is applied for ``path``, else ``ParseCache.get``."""
+        text = self.overlays.get(str(path))
+        if text is None:
+            return super().get(path)
+        key = (str(path), hash(text))
+        sf = self._overlay_memo.get(key)
+        if sf is None:
+            if len(self._overlay_memo) > 64:
+                self._overlay_memo.clear()
+            sf = self._overlay_memo[key] = parse_skill_text(text, Path(path))
+        return sf
+
+
+def make_parse_cache(overlays: dict[str, str]) -> OverlayParseCache:
+    """The window's shared cache: persistent parse facts when the cache folder is usable, else in
+    memory only (the reason is logged)."""
+    try:
+        return OverlayParseCache(overlays, persist=True)
+    except Exception:  # noqa: BLE001 - an unusable cache folder only costs speed
+        log.warning("persistent parse cache unavailable; parsing in memory only", exc_info=True)
+        return OverlayParseCache(overlays)
+
+
+def render_listings(
+    catalogs: dict[str, Catalog], context_tokens: int | None, errors: dict[str, str] | None = None
+) -> dict[str, ListingReport]:
+    """client id -> ``listing.render_listing(catalog, context_tokens)``. A client whose listing
+    fails is left out, its error recorded in ``errors`` (one line) and logged with the traceback."""
+    out: dict[str, ListingReport] = {}
+    for cid, cat in catalogs.items():
+        try:
+            out[cid] = render_listing(cat, context_tokens, None)
+        except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
+            log.warning("listing of %s failed", cid, exc_info=True)
+            if errors is not None:
+                errors[cid] = f"listing failed: {type(exc).__name__}: {exc}"
+    return out
+
+
+def _scan_clients(
+    env: Environment,
+    cache: ParseCache,
+    clients: list[str],
+    res: ScanResult,
+    progress: Progress | None,
+    total: int,
+    offset: int = 0,
+) -> None:
+    """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``)."""
+    for i, cid in enumerate(clients, offset):
+        try:
+            res.catalogs[cid] = scan(env, cid, cache=cache, _walks=res.walks)
+        except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
+            log.warning("scan of %s failed", cid, exc_info=True)
+            res.errors[cid] = f"scan failed: {type(exc).__name__}: {exc}"
+        if progress:
+            progress(i + 1, total)
+
+
+def _scan_first(
+    env: Environment,
+    cache: ParseCache,
+    clients: list[str],
+    res: ScanResult,
+    progress: Progress | None,
+    total: int,
+    context_tokens: int | None,
+    emit: Callable[[ScanResult], None] | None,
+    allow_demo: bool,
+) -> int:
+    """Scan ``clients[0]`` and ``emit`` a partial result; returns how many clients were done."""
+    if emit is None or not clients:
+        return 0
+    _scan_clients(env, cache, clients[:1], res, progress, total)
+    cat = res.catalogs.get(clients[0])
+    if cat is None or (allow_demo and not cat.listed()):
+        return 1  # nothing worth showing yet (or the demo may replace it)
+    part = dataclasses.replace(
+        res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes)
+    )
+    part.listings = render_listings(part.catalogs, context_tokens, part.errors)
+    res.listings.update(part.listings)
+    emit(part)
+    return 1
+
+
+def _use_demo(res: ScanResult, cache: ParseCache, clients: list[str], progress: Progress | None) -> None:
+    """Replace ``res`` by a scan of the bundled demo (nothing was listed); a demo that cannot be
+    loaded leaves ``res`` as it is, with a note saying why."""
+    ws = res.env.workspace
+    try:
+        denv = demo.demo_environment()
+    except Exception as exc:  # noqa: BLE001 - a broken install: say so in the banner
+        log.warning("the bundled demo could not be loaded", exc_info=True)
+        res.notes.append(f"No client would list a skill in {ws}: the bundled demo could not be loaded: {exc}")
+        return
+    res.notes.append(
+        f"No client would list a skill in {ws}: showing the bundled demo workspace "
+        f"({denv.workspace}). Use File > Open folder to open your own."
+    )
+    res.env, res.demo, res.catalogs, res.errors, res.listings = denv, True, {}, {}, {}
+    res.treatment = res.extra_root = None
+    demo.ensure_demo_proposal(denv)  # the Workshop tab has something to review
+    res.walks = {}
+    _scan_clients(denv, cache, clients, res, progress, len(clients) + 1)
+
+
+def scan_everything(
+    env: Environment,
+    cache: ParseCache,
+    context_tokens: int | None,
+    allow_demo: bool,
+    clients: Iterable[str] = CLIENT_IDS,
+    progress: Progress | None = None,
+    emit: Callable[[ScanResult], None] | None = None,
+    workspace_mode: str = "auto",
+) -> ScanResult:
+    """Scan every client (sharing ``cache``) and render every listing. Runs on a worker thread.
+
+    * ``workspace_mode`` (auto|project|collection, ``discovery.apply_workspace_mode`` on a copy
+      of ``env``): a collection of skills is shown as if installed where each client looks,
+      with its banner as a note (``ScanResult.treatment``).
+    * With ``allow_demo`` (no WORKSPACE argument) and no skill listed by any client, the bundled
+      demo is scanned instead, with a note.
+
+    ``progress(done, total)`` counts clients scanned (+1 for the listings). ``emit(result)``, if
+    given, receives a partial ``ScanResult`` with only the first client (catalog + listing) as
+    soon as it is ready, so the window shows something while the others are scanned (put the
+    current client first in ``clients``). Never raises for a client's failure (recorded in
+    ``ScanResult.errors``); raises ValueError for an unknown ``workspace_mode`` and
+    ``workers.Cancelled`` from ``progress`` when the job was cancelled.
+    """
+    t0 = time.perf_counter()
+    env = dataclasses.replace(env, extra_roots=list(env.extra_roots))
+    res = ScanResult(env=env)
+    res.treatment = t = apply_workspace_mode(env, workspace_mode)
+    if t.mode == "collection":
+        res.extra_root = env.workspace
+    if t.banner and (t.mode == "collection" or t.requested == "project"):
+        res.notes.append(t.banner)
+    clients = list(clients)
+    total = len(clients) + 1
+    first = _scan_first(env, cache, clients, res, progress, total, context_tokens, emit, allow_demo)
+    _scan_clients(env, cache, clients[first:], res, progress, total, offset=first)
+    # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
+    # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
+    if allow_demo and not any(c.listed() for c in res.catalogs.values()):
+        _use_demo(res, cache, clients, progress)
+    todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}
+    res.listings.update(render_listings(todo, context_tokens, res.errors))
+    if progress:
+        progress(total, total)
+    res.seconds = time.perf_counter() - t0
+    return res
