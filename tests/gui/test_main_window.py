@@ -210,7 +210,7 @@ def test_explain_pane(open_window, small_ws, qtbot):
     win.ctx.select_skill(dup)
     qtbot.waitUntil(lambda: bool(win.explain.findings("claude-code")), timeout=20_000)
     fs = win.explain.findings("claude-code")
-    assert any(f.level in ("warning", "error") for f in fs)
+    assert any(f.level in ("warn", "error") for f in fs)
     assert any(f.fix for f in fs)
     top = win.explain.tree.topLevelItem(0)
     assert top.data(0, 256) == "claude-code" and top.isExpanded()

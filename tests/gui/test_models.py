@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.helpers import write_skill
-from workbench.app.explain_pane import normalize
+from workbench.app.explain_pane import ICON_LEVEL, findings_by_client, worst_level
 from workbench.app.listing_pane import (
     AllClientsModel,
     ListingTableModel,
@@ -133,27 +133,13 @@ def test_token_parsing():
     )
 
 
-def test_explain_normalize_shapes():
-    from dataclasses import dataclass
+def test_explain_findings_are_read_from_the_typed_result():
+    """The pane reads ``explain``'s dataclasses as they are: no field-name guessing."""
+    from workbench.core.explain import LEVELS, ClientExplanation, StepFinding
 
-    @dataclass
-    class F:
-        step: str
-        level: str
-        title: str
-        detail: str = ""
-        fix: str | None = None
-
-    @dataclass
-    class CE:
-        client: str
-        findings: list
-
-    out = normalize([CE("codex", [F("found", "ok", "Found"), F("listed", "warn", "Cut", fix="Shorten")])])
-    assert [(f.level, f.text, f.fix) for f in out["codex"]] == [
-        ("ok", "Found", ""),
-        ("warning", "Cut", "Shorten"),
-    ]
-    out = normalize({"claude-code": [{"level": "error", "message": "Skipped", "fix": "Quote it"}]})
-    assert out["claude-code"][0].level == "error" and out["claude-code"][0].fix == "Quote it"
-    assert normalize(None) == {}
+    found = StepFinding("found", "ok", "Found")
+    cut = StepFinding("listed", "warn", "Cut", fix="Shorten")
+    out = findings_by_client([ClientExplanation("codex", "Codex", "x", findings=[found, cut])])
+    assert out == {"codex": [found, cut]}
+    assert worst_level(out["codex"]) == "warn" and worst_level([]) == "ok"
+    assert set(ICON_LEVEL) == set(LEVELS)  # every explain level has an icon

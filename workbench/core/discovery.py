@@ -620,11 +620,12 @@ def refresh(
     client's way, namespace, gate, collisions) on fresh ``Skill`` objects. Collision rules group
     by name, so resolving them on that subset gives what a full ``scan`` gives. Walk-level skips
     (too deep, skipped folder) depend only on the path, so a skill skipped by the walk stays
-    skipped; a skill deduplicated by real path keeps that verdict.
+    skipped; the same file reached twice is deduplicated again (``scan`` step 4).
 
     Args:
         catalog: a ``scan`` result; never mutated (a worker may be rendering it).
-        changed: absolute SKILL.md paths, each a skill of ``catalog``.
+        changed: absolute SKILL.md paths, each a skill of ``catalog`` (every path of a changed
+            file: ``refresh_all`` adds those reached through a symlinked folder).
         cache: where the files are read (``cache.get``); the caller invalidates the changed
             paths first (``refresh_all`` does). None = read each changed file from disk.
 
@@ -642,10 +643,16 @@ def refresh(
     for i in idx:
         old = catalog.skills[i]
         fresh[i] = _rederive(profile, old, cache.get(old.path) if cache is not None else None, env)
+    if getattr(profile, "dedupe_files", True):
+        _dedupe(fresh, cache)
     names = {_base_name(catalog.skills[i]) for i in idx} | {_base_name(s) for s in fresh.values()}
     for i, s in enumerate(catalog.skills):
         if i not in fresh and _base_name(s) in names:  # unchanged file: its parse is still valid
-            fresh[i] = _rederive(profile, s, s.file, env)
+            if s.status == "shadowed" and _DEDUPED in s.reason:  # and so is that verdict
+                reason = s.reason[: s.reason.index(_DEDUPED) + len(_DEDUPED)]  # as step 4 left it
+                fresh[i] = replace(s, reason=reason, flags=dict(s.flags), unverified=list(s.unverified))
+            else:
+                fresh[i] = _rederive(profile, s, s.file, env)
     profile.resolve_collisions([fresh[i] for i in sorted(fresh)], env)
     skills = list(catalog.skills)
     for i, s in fresh.items():
@@ -665,7 +672,8 @@ def refresh_all(
 
     Args:
         catalogs: client id -> ``scan`` result (never mutated).
-        changed: absolute SKILL.md paths that changed on disk or in an editor buffer.
+        changed: absolute SKILL.md paths that changed on disk or in an editor buffer (the paths
+            of the same file through a symlinked folder are added).
         cache: the ``ParseCache`` the catalogs were scanned with (None = read from disk).
         buffers: paths (as str) whose text comes from an unsaved editor buffer served by
             ``cache``: they need not exist on disk.
@@ -679,6 +687,7 @@ def refresh_all(
     known = {s.path for cat in catalogs.values() for s in cat.skills}
     if not paths <= known or any(str(p) not in buffers and not p.exists() for p in paths):
         return None
+    paths |= _aliases(paths, known, cache)
     if cache is not None:
         for p in paths:
             cache.invalidate(p)
@@ -694,6 +703,37 @@ def refresh_all(
     return out
 
 
+def _aliases(paths: set[Path], known: set[Path], cache: ParseCache | None) -> set[Path]:
+    """The ``known`` SKILL.md paths that are the same file as one of ``paths`` (reached through a
+    symlinked folder): they changed too. Compared by the (st_dev, st_ino) the cache recorded at
+    the last scan (no system call per skill), else by real path."""
+    if cache is not None:
+        ids = [cache.file_id(p) for p in paths]
+        if all(i is not None for i in ids):
+            return {k for k in known if cache.file_id(k) in ids}
+    reals = {_real(p) for p in paths}
+    return {k for k in known if _real(k) in reals}
+
+
+#: The end of the reason of a skill ``scan`` deduplicated (the same file reached twice).
+_DEDUPED = "(deduplicated by real path)"
+
+
+def _dedupe(fresh: dict[int, Skill], cache: ParseCache | None) -> None:
+    """``scan`` step 4 on re-derived skills (every path of each file among them): the same file
+    reached twice counts once, the first in catalog order wins (the others become ``shadowed``)."""
+    seen: dict[object, Skill] = {}
+    for i in sorted(fresh):
+        sk = fresh[i]
+        if sk.status == "skipped":
+            continue
+        real = (cache.file_id(sk.path) if cache is not None else None) or _real(sk.path)
+        first = seen.setdefault(real, sk)
+        if first is not sk:
+            sk.status, sk.shadowed_by = "shadowed", first.path
+            sk.reason = f"the same file as {first.path} {_DEDUPED}"
+
+
 def _base_name(s: Skill) -> str:
     """A skill's name without the root's namespace (collisions group by it)."""
     name = s.flags.get("unscoped_name", s.name)
@@ -701,13 +741,12 @@ def _base_name(s: Skill) -> str:
 
 
 def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Environment) -> Skill:
-    """A fresh ``Skill`` for ``old.path`` from its parsed file ``sf`` (``scan`` steps 3-5 for one
-    file; ``sf`` None = read it now). Collisions (step 6) are the caller's."""
+    """A fresh ``Skill`` for ``old.path`` from its parsed file ``sf`` (``scan`` steps 3 and 5 for
+    one file; ``sf`` None = read it now). Deduplication (step 4) and collisions (step 6) are the
+    caller's."""
     if sf is None:
         sf = read_skill_file(old.path)
     root = old.root
-    if old.status == "shadowed" and "deduplicated by real path" in old.reason:
-        return replace(old, file=sf, flags=dict(old.flags), unverified=list(old.unverified))
     found = Found(path=old.path, depth=old.depth)
     if old.status == "skipped" and old.file is not None and _walk_skipped(profile, old, found, env):
         name = best_name(sf, old.path)
@@ -740,10 +779,12 @@ def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Env
 
 
 def _walk_skipped(profile: ClientProfile, old: Skill, found: Found, env: Environment) -> bool:
-    """True when ``old`` (skipped) was skipped by the walk, not by the client's read: its old file
-    reads fine, so the skip came from where it lies (which a content change cannot alter)."""
+    """True when ``old`` (skipped) was skipped by the walk (too deep, skipped folder: where it
+    lies, which a content change cannot alter), not by the client's read: reading its old file
+    again does not give that skip (it reads fine, or is rejected for another reason)."""
     assert old.file is not None
     try:
-        return profile.read(old.file, found, old.root, env).ok
-    except Exception:  # noqa: BLE001 - unreadable the client's way: a read skip, re-derived
+        rr = profile.read(old.file, found, old.root, env)
+    except Exception:  # noqa: BLE001 - the read raised: ``scan`` skipped it for that; re-derived
         return False
+    return rr.ok or old.reason != (rr.reason or "skipped by the client")
