@@ -71,9 +71,9 @@ def skill_details_html(s: Skill, client_name: str, loaded: bool = False) -> str:
     mode = _PARSE_MODES.get(s.parse_mode, s.parse_mode)
     if s.parse_note:
         mode += f"<br><span style='color:#b08800'>{_e(s.parse_note)}</span>"
-    if s.file is not None and getattr(s.file, "state", "ok") != "ok":
-        msg = getattr(s.file, "message", "")
-        span = getattr(s.file, "error_span", None)
+    if s.file is not None and s.file.state != "ok":
+        msg = s.file.message
+        span = s.file.error_span
         where = f" (line {span.line}, column {span.column})" if span is not None else ""
         mode += f"<br><small>file: {_e(s.file.state)}{where}: {_e(msg)}</small>"
     rows.append(("Parse", mode))

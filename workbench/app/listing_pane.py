@@ -134,6 +134,8 @@ class _RowsModel(QAbstractTableModel):
     """A flat table over ``self._rows`` with column titles ``HEADERS`` (subclasses add ``data``)."""
 
     HEADERS: tuple[str, ...] = ()
+    #: header tooltips, one per column (may be shorter than ``HEADERS``)
+    HEADER_TIPS: tuple[str, ...] = ()
     _rows: list
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -152,9 +154,8 @@ class _RowsModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
-        tips = getattr(self, "HEADER_TIPS", ())
-        if role == Qt.ItemDataRole.ToolTipRole and section < len(tips):
-            return tips[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section < len(self.HEADER_TIPS):
+            return self.HEADER_TIPS[section]
         return None
 
 
@@ -206,7 +207,7 @@ class ListingTableModel(_RowsModel):
                 r.description_chars,
                 r.shown_chars,
                 lost,
-                getattr(r, "note", ""),
+                r.note,
             )
             return vals[col] if col < len(vals) else None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 3, 4):
@@ -446,7 +447,7 @@ class ListingPane(QWidget):
             + (f": {states}" if states else "")
             + f". <small>Placement: {_esc(rep.placement)}"
             + ("" if rep.verified else " · <span style='color:#b08800'>template unverified</span>")
-            + (f" · {_esc(rep.model)}" if getattr(rep, "model", "") else "")
+            + (f" · {_esc(rep.model)}" if rep.model else "")
             + "</small>"
         )
         if rep.budget_unit and rep.budget_limit:
@@ -468,7 +469,7 @@ class ListingPane(QWidget):
             )
             self._set_bar_style("")
         text_chars = len(rep.text)
-        assumptions = list(getattr(rep, "assumptions", []) or [])
+        assumptions = list(rep.assumptions)
         est = (
             f"Listing: {text_chars:,} chars ≈ {rep.token_estimate:,} tokens "
             f"<span style='color:#b08800'>({TOKEN_ASSUMPTION})</span>"
@@ -482,12 +483,12 @@ class ListingPane(QWidget):
         self._set_text(rep.text)
         self.table_model.set_report(rep, self.ctx.loaded_names)
         # two-line rows only when a note may need them (OpenCode and Gemini CLI write none)
-        _set_row_lines(self.table, 2 if any(getattr(r, "note", "") for r in rep.skills) else 1)
+        _set_row_lines(self.table, 2 if any(r.note for r in rep.skills) else 1)
         lines = []
         for title, items in (
             ("Warnings", rep.warnings),
             ("Assumptions", assumptions),
-            ("Notes", getattr(rep, "info", []) or []),
+            ("Notes", rep.info),
         ):
             if items:
                 lines.append(f"{title}:")
