@@ -116,33 +116,32 @@ def render_listings(
     return out
 
 
-def _scan_clients(
-    env: Environment,
-    cache: ParseCache,
-    clients: list[str],
-    res: ScanResult,
-    progress: Progress | None,
-    total: int,
-    offset: int = 0,
-) -> None:
-    """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``)."""
-    for i, cid in enumerate(clients, offset):
-        try:
-            res.catalogs[cid] = scan(env, cid, cache=cache, _walks=res.walks)
-        except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
-            log.warning("scan of %s failed", cid, exc_info=True)
-            res.errors[cid] = f"scan failed: {type(exc).__name__}: {exc}"
-        if progress:
-            progress(i + 1, total)
+@dataclass
+class _Pass:
+    """One scan pass: scans clients of ``env`` into ``res`` (sharing ``cache``), counting progress."""
+
+    env: Environment
+    cache: ParseCache
+    res: ScanResult
+    progress: Progress | None
+    total: int
+
+    def scan(self, clients: list[str], offset: int = 0) -> None:
+        """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``)."""
+        res = self.res
+        for i, cid in enumerate(clients, offset):
+            try:
+                res.catalogs[cid] = scan(self.env, cid, cache=self.cache, _walks=res.walks)
+            except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
+                log.warning("scan of %s failed", cid, exc_info=True)
+                res.errors[cid] = f"scan failed: {type(exc).__name__}: {exc}"
+            if self.progress:
+                self.progress(i + 1, self.total)
 
 
 def _scan_first(
-    env: Environment,
-    cache: ParseCache,
+    sp: _Pass,
     clients: list[str],
-    res: ScanResult,
-    progress: Progress | None,
-    total: int,
     context_tokens: int | None,
     emit: Callable[[ScanResult], None] | None,
     allow_demo: bool,
@@ -150,7 +149,8 @@ def _scan_first(
     """Scan ``clients[0]`` and ``emit`` a partial result; returns how many clients were done."""
     if emit is None or not clients:
         return 0
-    _scan_clients(env, cache, clients[:1], res, progress, total)
+    res = sp.res
+    sp.scan(clients[:1])
     cat = res.catalogs.get(clients[0])
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
@@ -163,9 +163,10 @@ def _scan_first(
     return 1
 
 
-def _use_demo(res: ScanResult, cache: ParseCache, clients: list[str], progress: Progress | None) -> None:
-    """Replace ``res`` by a scan of the bundled demo (nothing was listed); a demo that cannot be
-    loaded leaves ``res`` as it is, with a note saying why."""
+def _use_demo(sp: _Pass, clients: list[str]) -> None:
+    """Replace ``sp.res`` by a scan of the bundled demo (nothing was listed); a demo that cannot
+    be loaded leaves it as it is, with a note saying why."""
+    res = sp.res
     ws = res.env.workspace
     try:
         denv = demo.demo_environment()
@@ -181,7 +182,7 @@ def _use_demo(res: ScanResult, cache: ParseCache, clients: list[str], progress: 
     res.treatment = res.extra_root = None
     demo.ensure_demo_proposal(denv)  # the Workshop tab has something to review
     res.walks = {}
-    _scan_clients(denv, cache, clients, res, progress, len(clients) + 1)
+    dataclasses.replace(sp, env=denv).scan(clients)
 
 
 def scan_everything(
@@ -219,12 +220,13 @@ def scan_everything(
         res.notes.append(t.banner)
     clients = list(clients)
     total = len(clients) + 1
-    first = _scan_first(env, cache, clients, res, progress, total, context_tokens, emit, allow_demo)
-    _scan_clients(env, cache, clients[first:], res, progress, total, offset=first)
+    sp = _Pass(env, cache, res, progress, total)
+    first = _scan_first(sp, clients, context_tokens, emit, allow_demo)
+    sp.scan(clients[first:], offset=first)
     # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
     if allow_demo and not any(c.listed() for c in res.catalogs.values()):
-        _use_demo(res, cache, clients, progress)
+        _use_demo(sp, clients)
     todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}
     res.listings.update(render_listings(todo, context_tokens, res.errors))
     if progress:
