@@ -126,3 +126,30 @@ def test_error_line():
     assert error_line("Traceback line one\nmore") == "Traceback line one"
     assert error_line(ValueError("bad\nvalue")) == "ValueError: bad"
     assert error_line("") == ""
+
+
+def test_a_failed_background_render_is_shown_and_not_pending_forever(ctx, monkeypatch, qtbot, caplog):
+    def broken(*_a):
+        raise RuntimeError("render bug")
+
+    monkeypatch.setattr("workbench.app.context._render_with_errors", broken)
+    shown: list[str] = []
+    ctx.problem.connect(shown.append)
+    with caplog.at_level(logging.WARNING, logger="workbench.app.context"):
+        ctx.set_context_tokens(64_000)  # re-renders the other clients' listings on a worker
+        qtbot.waitUntil(lambda: not ctx.listings_pending, timeout=10_000)
+    assert shown and "render bug" in shown[0]
+
+
+def test_other_clients_listing_errors_are_recorded(ctx, monkeypatch, qtbot):
+    real = scanpass.render_listing
+
+    def render(cat, tokens, options):
+        if cat.client == "codex":
+            raise ValueError("codex listing bug")
+        return real(cat, tokens, options)
+
+    monkeypatch.setattr(scanpass, "render_listing", render)
+    ctx.set_context_tokens(64_000)
+    qtbot.waitUntil(lambda: not ctx.listings_pending, timeout=10_000)
+    assert ctx.errors["codex"] == "listing failed: ValueError: codex listing bug"

@@ -455,7 +455,10 @@ class AppContext(QObject):
         self._listing_token = None
         if others:
             job = run_in_background(
-                render_listings, others, self.context_tokens, connect={"returned": self._on_other_listings}
+                _render_with_errors,
+                others,
+                self.context_tokens,
+                connect={"returned": self._on_other_listings, "errored": self._on_other_listings_failed},
             )
             self._listing_token = job.token
 
@@ -465,15 +468,28 @@ class AppContext(QObject):
         return self._listing_token is not None
 
     @Slot(int, object)
-    def _on_other_listings(self, token: int, listings: dict) -> None:
+    def _on_other_listings(
+        self, token: int, result: tuple[dict[str, ListingReport], dict[str, str], list[str]]
+    ) -> None:
         if token != self._listing_token:
             return
         self._listing_token = None
-        # Only keep results rendered from the catalogs still current.
+        listings, errors, rendered = result
         merged = dict(self.listings)
         merged.update({c: r for c, r in listings.items() if c != self.client_id})
         self.listings = merged
+        # a client's listing error is replaced by this render's verdict
+        kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
+        self.errors = {**kept, **{c: e for c, e in errors.items() if c != self.client_id}}
         self.catalog_changed.emit()
+
+    def _on_other_listings_failed(self, token: int, error: object) -> None:
+        """The background render itself failed (not one client's listing): logged and shown."""
+        if token != self._listing_token:
+            return
+        self._listing_token = None
+        log.warning("re-rendering the other clients' listings failed: %s", error)
+        self.problem.emit(f"Listings of the other clients not updated: {error_line(error)}")
 
     # -- live reload ----------------------------------------------------------------------
     def _start_watcher(self) -> None:
@@ -520,6 +536,14 @@ class AppContext(QObject):
                 self.watcher.stop()
             finally:
                 self.watcher = None
+
+
+def _render_with_errors(
+    catalogs: dict[str, Catalog], context_tokens: int | None
+) -> tuple[dict[str, ListingReport], dict[str, str], list[str]]:
+    """``render_listings`` on a worker: (listings, errors, the client ids rendered)."""
+    errors: dict[str, str] = {}
+    return render_listings(catalogs, context_tokens, errors), errors, list(catalogs)
 
 
 def _skill_md_for(path: Path) -> Path | None:
