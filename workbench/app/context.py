@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
@@ -44,7 +45,9 @@ from workbench.app.workers import Job, run_in_background
 from workbench.core.discovery import WORKSPACE_MODES, WorkspaceTreatment, refresh_all
 from workbench.core.listing import ListingReport
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
-from workbench.core.watch import RootWatcher
+
+if TYPE_CHECKING:
+    from workbench.core.watch import RootWatcher
 
 __all__ = ["AppContext", "ScanResult", "error_line"]
 
@@ -495,6 +498,8 @@ class AppContext(QObject):
     def _start_watcher(self) -> None:
         if not self.watch_enabled:
             return
+        from workbench.core.watch import RootWatcher  # watchfiles + anyio: not before the first scan
+
         roots = self.all_roots()
         try:
             if self.watcher is None:
