@@ -154,3 +154,12 @@ def test_unchanged_catalogs_are_the_same_objects(tree):
     for cid, cat in cats.items():
         holds = any(s.path == p for s in cat.skills)
         assert (new[cid] is cat) is not holds, cid
+
+
+def test_without_a_cache_aliases_are_found_by_real_path(tree):
+    env, paths = tree
+    cats = scan_all(env)
+    paths[".claude/skills/one"].write_text(skill_text("beta", "edited without a cache", False), "utf-8")
+    new = refresh_all(cats, [paths[".claude/skills/one"]])
+    assert new is not None
+    assert_same_as_scan(env, new)

@@ -706,11 +706,11 @@ def refresh_all(
 def _aliases(paths: set[Path], known: set[Path], cache: ParseCache | None) -> set[Path]:
     """The ``known`` SKILL.md paths that are the same file as one of ``paths`` (reached through a
     symlinked folder): they changed too. Compared by the (st_dev, st_ino) the cache recorded at
-    the last scan (no system call per skill), else by real path."""
+    the last scan (no system call per skill; a path without one is gone from disk, and so are its
+    aliases), else (no cache) by real path."""
     if cache is not None:
-        ids = [cache.file_id(p) for p in paths]
-        if all(i is not None for i in ids):
-            return {k for k in known if cache.file_id(k) in ids}
+        ids = {i for i in map(cache.file_id, paths) if i is not None}
+        return {k for k in known if cache.file_id(k) in ids} if ids else set()
     reals = {_real(p) for p in paths}
     return {k for k in known if _real(k) in reals}
 
