@@ -41,7 +41,7 @@ from workbench.app.scanpass import (
     scan_everything,
 )
 from workbench.app.settings import Settings
-from workbench.app.workers import Job, run_in_background
+from workbench.app.workers import Cancelled, Job, run_in_background
 from workbench.core.discovery import WORKSPACE_MODES, WorkspaceTreatment, refresh_all
 from workbench.core.listing import ListingReport
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
@@ -377,7 +377,7 @@ class AppContext(QObject):
             return
         self._job = None
         line = error_line(error)
-        if line == "cancelled" or type(error).__name__ == "Cancelled":
+        if line == "cancelled" or isinstance(error, Cancelled):
             return
         log.warning("scan of %s failed: %s", self.env.workspace, error)
         self.scan_failed.emit(line)
