@@ -153,3 +153,20 @@ def test_other_clients_listing_errors_are_recorded(ctx, monkeypatch, qtbot):
     ctx.set_context_tokens(64_000)
     qtbot.waitUntil(lambda: not ctx.listings_pending, timeout=10_000)
     assert ctx.errors["codex"] == "listing failed: ValueError: codex listing bug"
+
+
+def test_a_hosted_pane_may_veto_closing_and_a_broken_check_is_logged(open_window, tmp_path, caplog):
+    env, _p = _env(tmp_path)
+    win = open_window(env)
+    chat = win.pane("chat")
+    answers = [False]
+    chat.maybe_close = lambda: answers[0]  # its own unsaved work (the hosted-pane protocol)
+    assert not win.close() and win.isVisible()
+
+    def broken() -> bool:
+        raise RuntimeError("close check bug")
+
+    chat.maybe_close = broken
+    with caplog.at_level(logging.ERROR, logger="workbench.app.main_window"):
+        assert win.close()
+    assert any("close check failed" in r.getMessage() for r in caplog.records)

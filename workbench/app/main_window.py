@@ -487,7 +487,7 @@ class MainWindow(QMainWindow):
         return False
 
     def closeEvent(self, ev: QCloseEvent) -> None:  # Override QWidget::closeEvent
-        if not self.resolve_unsaved():
+        if not self.resolve_unsaved() or not self._panes_agree_to_close():
             ev.ignore()
             return
         self._save_state()
@@ -496,6 +496,20 @@ class MainWindow(QMainWindow):
                 pane.shutdown()
         self.ctx.shutdown()
         super().closeEvent(ev)
+
+    def _panes_agree_to_close(self) -> bool:
+        """Ask each built hosted pane that has ``maybe_close() -> bool`` (its own unsaved work);
+        False = one said no. A pane whose check raises is logged and does not block closing."""
+        for key, title, _factory in HOSTED_PANES:
+            maybe_close = getattr(self.built(key), "maybe_close", None)
+            if maybe_close is None:
+                continue
+            try:
+                if maybe_close() is False:
+                    return False
+            except Exception:  # noqa: BLE001 - a broken check must not keep the window open
+                log.exception("the %s pane's close check failed", title)
+        return True
 
     # -- helpers for tests and --screenshot ---------------------------------------------------
     def settle(self, timeout_ms: int = 60_000) -> bool:
