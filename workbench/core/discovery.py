@@ -634,10 +634,15 @@ def refresh(
         ``catalog`` (a new or moved file): only a ``scan`` can place it.
     """
     paths = {Path(p) for p in changed}
-    profile = get_profile(catalog.client)
     idx = [i for i, s in enumerate(catalog.skills) if s.path in paths]
     if len({catalog.skills[i].path for i in idx}) != len(paths):
         return None
+    return _refresh_at(catalog, idx, cache)
+
+
+def _refresh_at(catalog: Catalog, idx: list[int], cache: ParseCache | None) -> Catalog:
+    """``refresh`` of the skills at indexes ``idx`` of ``catalog.skills``."""
+    profile = get_profile(catalog.client)
     env = catalog.env
     fresh: dict[int, Skill] = {}
     for i in idx:
@@ -694,12 +699,9 @@ def refresh_all(
             cache.get(p)
     out = dict(catalogs)
     for cid, cat in catalogs.items():
-        mine = {s.path for s in cat.skills} & paths
-        if mine:
-            new = refresh(cat, mine, cache)
-            if new is None:
-                return None
-            out[cid] = new
+        idx = [i for i, s in enumerate(cat.skills) if s.path in paths]
+        if idx:
+            out[cid] = _refresh_at(cat, idx, cache)
     return out
 
 
