@@ -1,4 +1,4 @@
-"""``discovery.refresh`` / ``refresh_all``: an incremental update gives what a full ``scan`` gives."""
+"""``rediscover.refresh`` / ``refresh_all``: an incremental update gives what a full ``scan`` gives."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import write_skill
-from workbench.core.discovery import ParseCache, refresh, refresh_all, scan, scan_all
+from workbench.core.discovery import ParseCache, scan, scan_all
 from workbench.core.model import Catalog, Environment
+from workbench.core.rediscover import refresh, refresh_all
 
 #: Where the test skills live: (folder relative to the workspace or "~" for the home, skill dir).
 #: Several clients' roots, a personal root clashing with a project one, a folder too deep for

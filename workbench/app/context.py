@@ -11,7 +11,7 @@ The work lives elsewhere; the context keeps Qt state, signals and stale tokens:
   (``workers.run_in_background``) with progress; each scan has a token and a stale result (a
   newer scan was started) is dropped;
 * small changes (an editor buffer, a file changed on disk) go through
-  ``discovery.refresh_all``: only the changed files are re-read (the ParseCache keeps every
+  ``rediscover.refresh_all``: only the changed files are re-read (the ParseCache keeps every
   other file) and the catalogs re-derived without a walk; the current client's listing is
   re-rendered at once, the others' on a worker once the edits pause.
 
@@ -42,9 +42,10 @@ from workbench.app.scanpass import (
 )
 from workbench.app.settings import Settings
 from workbench.app.workers import Cancelled, Job, run_in_background
-from workbench.core.discovery import WORKSPACE_MODES, WorkspaceTreatment, refresh_all
+from workbench.core.discovery import WORKSPACE_MODES, WorkspaceTreatment
 from workbench.core.listing import ListingReport
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
+from workbench.core.rediscover import refresh_all
 
 if TYPE_CHECKING:
     from workbench.core.watch import RootWatcher

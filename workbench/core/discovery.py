@@ -33,12 +33,11 @@ import gc
 import os
 import threading
 import time
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.clients import get_profile
-from workbench.core.clients.base import ClientProfile, Found, ReadResult
+from workbench.core.clients.base import ReadResult
 from workbench.core.clients.common import (
     EXTRA_RULES,
     NEVER_WALKED,
@@ -64,8 +63,6 @@ __all__ = [
     "WorkspaceTreatment",
     "workspace_treatment",
     "apply_workspace_mode",
-    "refresh",
-    "refresh_all",
 ]
 
 
@@ -604,189 +601,3 @@ def use_workspace_as_root(env: Environment) -> bool:
     if any(_inside(env.workspace, r) for r in env.extra_roots):
         return False
     return apply_workspace_mode(env, "auto").mode == "collection"
-
-
-# ----------------------------------------------------------------------------------------
-# incremental refresh (a few SKILL.md files changed: an editor buffer, a save, the watcher)
-
-
-def refresh(
-    catalog: Catalog, changed: Iterable[Path | str], cache: ParseCache | None = None
-) -> Catalog | None:
-    """``catalog`` re-derived after the SKILL.md files at ``changed`` changed, without walking.
-
-    Only the skills that can change are re-derived: those at ``changed`` and every skill sharing
-    a name with them (before or after the change), following ``scan`` steps 3-6 (read the
-    client's way, namespace, gate, collisions) on fresh ``Skill`` objects. Collision rules group
-    by name, so resolving them on that subset gives what a full ``scan`` gives. Walk-level skips
-    (too deep, skipped folder) depend only on the path, so a skill skipped by the walk stays
-    skipped; the same file reached twice is deduplicated again (``scan`` step 4).
-
-    Args:
-        catalog: a ``scan`` result; never mutated (a worker may be rendering it).
-        changed: absolute SKILL.md paths, each a skill of ``catalog`` (every path of a changed
-            file: ``refresh_all`` adds those reached through a symlinked folder).
-        cache: where the files are read (``cache.get``); the caller invalidates the changed
-            paths first (``refresh_all`` does). None = read each changed file from disk.
-
-    Returns:
-        A new ``Catalog`` (same roots and skill order), or None when a path is not a skill of
-        ``catalog`` (a new or moved file): only a ``scan`` can place it.
-    """
-    paths = {Path(p) for p in changed}
-    idx = [i for i, s in enumerate(catalog.skills) if s.path in paths]
-    if len({catalog.skills[i].path for i in idx}) != len(paths):
-        return None
-    return _refresh_at(catalog, idx, cache)
-
-
-def _refresh_at(catalog: Catalog, idx: list[int], cache: ParseCache | None) -> Catalog:
-    """``refresh`` of the skills at indexes ``idx`` of ``catalog.skills``."""
-    profile = get_profile(catalog.client)
-    env = catalog.env
-    fresh: dict[int, Skill] = {}
-    for i in idx:
-        old = catalog.skills[i]
-        fresh[i] = _rederive(profile, old, cache.get(old.path) if cache is not None else None, env)
-    if getattr(profile, "dedupe_files", True):
-        _dedupe(fresh, cache)
-    names = {_base_name(catalog.skills[i]) for i in idx} | {_base_name(s) for s in fresh.values()}
-    for i, s in enumerate(catalog.skills):
-        if i not in fresh and _base_name(s) in names:  # unchanged file: its parse is still valid
-            if s.status == "shadowed" and _DEDUPED in s.reason:  # and so is that verdict
-                reason = s.reason[: s.reason.index(_DEDUPED) + len(_DEDUPED)]  # as step 4 left it
-                fresh[i] = replace(s, reason=reason, flags=dict(s.flags), unverified=list(s.unverified))
-            else:
-                fresh[i] = _rederive(profile, s, s.file, env)
-    profile.resolve_collisions([fresh[i] for i in sorted(fresh)], env)
-    skills = list(catalog.skills)
-    for i, s in fresh.items():
-        skills[i] = s
-    return replace(catalog, skills=skills)
-
-
-def refresh_all(
-    catalogs: dict[str, Catalog],
-    changed: Iterable[Path | str],
-    cache: ParseCache | None = None,
-    *,
-    buffers: Collection[str] = (),
-) -> dict[str, Catalog] | None:
-    """``refresh`` for every catalog holding one of the ``changed`` SKILL.md files: each changed
-    file is read once (``cache.invalidate`` + ``cache.get``) for all clients.
-
-    Args:
-        catalogs: client id -> ``scan`` result (never mutated).
-        changed: absolute SKILL.md paths that changed on disk or in an editor buffer (the paths
-            of the same file through a symlinked folder are added).
-        cache: the ``ParseCache`` the catalogs were scanned with (None = read from disk).
-        buffers: paths (as str) whose text comes from an unsaved editor buffer served by
-            ``cache``: they need not exist on disk.
-
-    Returns:
-        client id -> catalog (unchanged catalogs are the same objects), or None when only a full
-        ``scan`` can answer: a path no catalog knows (new or moved) or one deleted from disk.
-        Raises what a client profile raises while re-deriving (the caller rescans).
-    """
-    paths = {Path(p) for p in changed}
-    known = {s.path for cat in catalogs.values() for s in cat.skills}
-    if not paths <= known or any(str(p) not in buffers and not p.exists() for p in paths):
-        return None
-    paths |= _aliases(paths, known, cache)
-    if cache is not None:
-        for p in paths:
-            cache.invalidate(p)
-            cache.get(p)
-    out = dict(catalogs)
-    for cid, cat in catalogs.items():
-        idx = [i for i, s in enumerate(cat.skills) if s.path in paths]
-        if idx:
-            out[cid] = _refresh_at(cat, idx, cache)
-    return out
-
-
-def _aliases(paths: set[Path], known: set[Path], cache: ParseCache | None) -> set[Path]:
-    """The ``known`` SKILL.md paths that are the same file as one of ``paths`` (reached through a
-    symlinked folder): they changed too. Compared by the (st_dev, st_ino) the cache recorded at
-    the last scan (no system call per skill; a path without one is gone from disk, and so are its
-    aliases), else (no cache) by real path."""
-    if cache is not None:
-        ids = {i for i in map(cache.file_id, paths) if i is not None}
-        return {k for k in known if cache.file_id(k) in ids} if ids else set()
-    reals = {_real(p) for p in paths}
-    return {k for k in known if _real(k) in reals}
-
-
-#: The end of the reason of a skill ``scan`` deduplicated (the same file reached twice).
-_DEDUPED = "(deduplicated by real path)"
-
-
-def _dedupe(fresh: dict[int, Skill], cache: ParseCache | None) -> None:
-    """``scan`` step 4 on re-derived skills (every path of each file among them): the same file
-    reached twice counts once, the first in catalog order wins (the others become ``shadowed``)."""
-    seen: dict[object, Skill] = {}
-    for i in sorted(fresh):
-        sk = fresh[i]
-        if sk.status == "skipped":
-            continue
-        real = (cache.file_id(sk.path) if cache is not None else None) or _real(sk.path)
-        first = seen.setdefault(real, sk)
-        if first is not sk:
-            sk.status, sk.shadowed_by = "shadowed", first.path
-            sk.reason = f"the same file as {first.path} {_DEDUPED}"
-
-
-def _base_name(s: Skill) -> str:
-    """A skill's name without the root's namespace (collisions group by it)."""
-    name = s.flags.get("unscoped_name", s.name)
-    return name if isinstance(name, str) else s.name
-
-
-def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Environment) -> Skill:
-    """A fresh ``Skill`` for ``old.path`` from its parsed file ``sf`` (``scan`` steps 3 and 5 for
-    one file; ``sf`` None = read it now). Deduplication (step 4) and collisions (step 6) are the
-    caller's."""
-    if sf is None:
-        sf = read_skill_file(old.path)
-    root = old.root
-    found = Found(path=old.path, depth=old.depth)
-    if old.status == "skipped" and old.file is not None and _walk_skipped(profile, old, found, env):
-        name = best_name(sf, old.path)
-        return replace(old, file=sf, name=name, flags=dict(old.flags), unverified=list(old.unverified))
-    sk = Skill(path=old.path, root=root, name="", file=sf, depth=old.depth)
-    if not root.verified:
-        sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
-    try:
-        rr = profile.read(sf, found, root, env)
-    except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file (as in ``scan``)
-        sk.name = best_name(sf, old.path)
-        sk.status, sk.reason, sk.parse_mode = "skipped", f"internal error reading: {exc!r}", "failed"
-        return sk
-    sk.name = read_name(rr, sf, old.path)
-    if rr.ok and root.namespace:
-        sk.name = f"{root.namespace}:{sk.name}"
-    sk.description, sk.when_to_use, sk.fields = rr.description, rr.when_to_use, rr.fields
-    sk.parse_mode, sk.parse_note = rr.mode, rr.note
-    sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
-    if not rr.ok:
-        sk.status, sk.reason = "skipped", rr.reason or "skipped by the client"
-    elif not root.active:
-        inactive = getattr(profile, "inactive_status", None)
-        sk.status = inactive(root, env) if inactive is not None else "conditional"
-        sk.reason = root.condition or "its root is not active"
-    else:
-        g = profile.gate(sk, env)
-        sk.status, sk.reason = g if g else ("listed", rr.note or "frontmatter read normally")
-    return sk
-
-
-def _walk_skipped(profile: ClientProfile, old: Skill, found: Found, env: Environment) -> bool:
-    """True when ``old`` (skipped) was skipped by the walk (too deep, skipped folder: where it
-    lies, which a content change cannot alter), not by the client's read: reading its old file
-    again does not give that skip (it reads fine, or is rejected for another reason)."""
-    assert old.file is not None
-    try:
-        rr = profile.read(old.file, found, old.root, env)
-    except Exception:  # noqa: BLE001 - the read raised: ``scan`` skipped it for that; re-derived
-        return False
-    return rr.ok or old.reason != (rr.reason or "skipped by the client")
