@@ -31,7 +31,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from workbench.app.settings import Settings
-from workbench.app.workers import Job, run_in_background
+from workbench.app.workers import Job, describe, run_in_background
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
 
 #: How deep ``has_skill_files`` looks for a SKILL.md below a folder (HACKING.md: extra roots are
@@ -614,12 +614,11 @@ class AppContext(QObject):
             self._update_timer.start()
 
     @Slot(int, str)
-    def _on_scan_error(self, token: int, message: str) -> None:
+    def _on_scan_error(self, token: int, exc: BaseException) -> None:
         if token != self._scan_token:
             return
         self._job = None
-        if message != "cancelled":
-            self.scan_failed.emit(message.splitlines()[0])
+        self.scan_failed.emit(describe(exc))
 
     def _set_notes(self, notes: list[str]) -> None:
         if notes != self.notes:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -42,10 +43,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.app.workers import run_in_background
+from workbench.app.workers import describe, run_in_background
 from workbench.core.evals.collection import ConfusionMatrix, cell_color
 from workbench.core.evals.metrics import pct
 from workbench.core.text import agree, plural
+
+log = logging.getLogger(__name__)
 
 
 def estimate_text(est: dict) -> str:
@@ -60,12 +63,6 @@ def estimate_text(est: dict) -> str:
         f"{est['requests']:,} requests in {est['batches']} batch(es), {est['input_tokens']:,} input "
         f"tokens counted. Estimated cost {usd} at the batch price{more}. {est['assumption']}"
     )
-
-
-class _Bridge(QObject):
-    """Carries poll events from the worker thread to the GUI thread (queued connection)."""
-
-    carried = Signal(object)
 
 
 class BatchFlow(QObject):
@@ -91,25 +88,28 @@ class BatchFlow(QObject):
         self.last_estimate: dict | None = None
         self._cancel = threading.Event()
         self._job: Any = None
-        self._bridge = _Bridge(self)
-        self._bridge.carried.connect(self.progress.emit)
 
     @property
     def running(self) -> bool:
         return self._job is not None
 
-    def _run(self, fn: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    def _run(self, fn: Callable[..., Any], done: Callable[[Any], None]) -> None:
+        """Run ``fn(emit=...)`` in the background; ``emit(event)`` reaches ``progress`` on the GUI
+        thread, the result reaches ``done``, an exception ``failed`` (logged with its traceback)."""
         self._job = run_in_background(
             fn,
+            yields=True,
             connect={
+                "yielded": lambda _t, ev: self.progress.emit(ev),
                 "returned": lambda _t, res: done(res),
-                "errored": lambda _t, msg: self._fail(msg.splitlines()[0] if msg else "failed"),
+                "errored": lambda _t, exc: self._fail(exc),
             },
         )
 
-    def _fail(self, msg: str) -> None:
+    def _fail(self, exc: BaseException) -> None:
+        log.warning("batch eval failed", exc_info=exc)
         self._job = None
-        self.failed.emit(msg)
+        self.failed.emit(describe(exc))
         self.ended.emit()
 
     def start(
@@ -127,7 +127,7 @@ class BatchFlow(QObject):
 
         self._cancel = threading.Event()
 
-        def estimate():
+        def estimate(emit: Callable[[Any], None]) -> tuple:
             be = BatchEval(runners_fn(), sdk)
             return be, be.estimate()
 
@@ -140,7 +140,9 @@ class BatchFlow(QObject):
                 self.failed.emit("Not submitted.")
                 self.ended.emit()
                 return
-            self._run(lambda: self._submit_wait(be, store, workspace, roots, est, extra), self._collected)
+            self._run(
+                lambda emit: self._submit_wait(be, store, workspace, roots, est, extra, emit), self._collected
+            )
 
         self._run(estimate, estimated)
 
@@ -154,14 +156,16 @@ class BatchFlow(QObject):
             == QMessageBox.StandardButton.Yes
         )
 
-    def _submit_wait(self, be: Any, store: Any, workspace: Any, roots: Any, est: dict, extra: Any) -> tuple:
+    def _submit_wait(
+        self, be: Any, store: Any, workspace: Any, roots: Any, est: dict, extra: Any, emit: Callable
+    ) -> tuple:
         rec = be.submit(store, workspace=workspace, roots=roots, estimate=est, extra=extra)
-        self._bridge.carried.emit({"type": "submitted", "record": rec})
-        return self._wait(be)
+        emit({"type": "submitted", "record": rec})
+        return self._wait(be, emit)
 
-    def _wait(self, be: Any) -> tuple:
+    def _wait(self, be: Any, emit: Callable[[Any], None]) -> tuple:
         interval = self.poll_seconds
-        while not be.wait(self._cancel, self._bridge.carried.emit, poll_seconds=interval):
+        while not be.wait(self._cancel, emit, poll_seconds=interval):
             # Cancel pressed: cancel on the server, then poll (every second at most) until the
             # batch has ended; what had finished is collected
             be.cancel()
@@ -175,11 +179,11 @@ class BatchFlow(QObject):
 
         self._cancel = threading.Event()
 
-        def work():
+        def work(emit: Callable[[Any], None]) -> tuple:
             be = BatchEval.from_record(rec, catalog, sdk, settings=settings)
             be.store = store
             self.batch = be
-            return self._wait(be)
+            return self._wait(be, emit)
 
         self._run(work, self._collected)
 
@@ -494,13 +498,15 @@ class CollectionWindow(QWidget):
             work,
             connect={
                 "returned": lambda _t, reps: self._show(reps),
-                "errored": lambda _t, msg: self._say(
-                    f"Eval failed: {msg.splitlines()[0] if msg else ''}", True
-                ),
+                "errored": lambda _t, exc: self._failed(exc),
                 "finished": lambda _t: self._set_running(False),
             },
         )
         return True
+
+    def _failed(self, exc: BaseException) -> None:
+        log.warning("eval failed", exc_info=exc)
+        self._say(f"Eval failed: {describe(exc)}", True)
 
     def cancel(self) -> None:
         if self._cancel is not None:
@@ -588,7 +594,7 @@ class PaneBatch(QObject):
         got = p._begin()
         if got is None:
             return False
-        catalog, skill, qs, key, opts, settings, _cancel, _progress, h = got
+        catalog, skill, qs, key, opts, settings, h = got
         from workbench.core.evals.batch import BatchStore
         from workbench.core.evals.runner import EvalRunner
 
@@ -619,7 +625,9 @@ class PaneBatch(QObject):
         """Say in the pane's status line how many batch evals wait to be collected; returns it."""
         try:
             n = len(self.pending())
-        except Exception:  # noqa: BLE001 - informative only (no workspace yet, unreadable folder)
+        except Exception as exc:  # noqa: BLE001 - informative only (no workspace yet, unreadable folder)
+            log.info("pending batch evals not listed", exc_info=exc)
+            self.pane._message(f"Pending batch evals could not be listed: {describe(exc)}", error=True)
             return 0
         if n:
             self.pane._message(
@@ -673,22 +681,30 @@ class PaneBatch(QObject):
     def _done(self, reports: list, be: Any) -> None:
         p = self.pane
         h = p._history()
-        ids = []
+        ids: list[str | None] = []
+        problems: list[str] = []
         extra = {"batch_eval": (be.record or {}).get("id")}
         for rep, r in zip(reports, be.runners):
             try:
                 ids.append(h.save(rep, queries=r.queries, extra=extra).id if h is not None else None)
-            except OSError:
+            except OSError as exc:
+                log.warning("batch eval report not saved to history", exc_info=exc)
+                problems.append(f"not saved to history: {exc}")
                 ids.append(None)
         try:
             be.finish([i for i in ids if i])
-        except OSError:
-            pass
+        except OSError as exc:
+            log.warning("batch record not closed", exc_info=exc)
+            problems.append(f"batch record not updated: {exc}")
         if (be.record or {}).get("collection") or len(reports) > 1:
             self.window = CollectionWindow(p)
             self.window.show()
             self.window._show(reports)
-            p._message(f"Collection batch eval {(be.record or {}).get('id')} collected.")
+            p._message(
+                f"Collection batch eval {(be.record or {}).get('id')} collected."
+                + (f" Eval {'; '.join(problems)}." if problems else ""),
+                error=bool(problems),
+            )
             return
         rep = reports[0]
         if p.skill_combo.findText(rep.skill) >= 0:
@@ -696,4 +712,4 @@ class PaneBatch(QObject):
         p.set_queries([dataclasses.replace(q) for q in be.runners[0].queries])
         p._reset_results(be.runners[0].queries, rep.runs_per_query)
         p.progress.setValue(p.progress.maximum())
-        p._on_run_done((rep, ids[0]))
+        p._on_run_done((rep, ids[0], "; ".join(problems)))

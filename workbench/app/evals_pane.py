@@ -3,7 +3,7 @@ arrive live, keep a history per description, export, and run the description-imp
 
 Thin over ``workbench.core.evals`` (all rules live there). Runs go off the GUI thread
 (``workers.run_in_background``); per-run progress from the eval's worker threads reaches the GUI
-through a queued ``Signal(object)`` (``_Bridge``), so every widget update happens on the GUI thread.
+through the job's ``yielded`` signal (queued), so every widget update happens on the GUI thread.
 
 Constructor (hostable by the main window, which tries ``(ctx, parent)``):
 ``EvalsPane(ctx=None, parent=None, *, provider=None, settings_provider=None, key_provider=None,
@@ -28,6 +28,7 @@ the Wilson interval as a thin whisker and the threshold as a dashed red line.
 from __future__ import annotations
 
 import html
+import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -60,11 +61,13 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.app.emptystate import EmptyState
-from workbench.app.workers import run_in_background
+from workbench.app.workers import Job, describe, run_in_background
 from workbench.core.evals.metrics import pct
 from workbench.core.evals.queryset import Query, QuerySetError, load_queries, save_queries
 from workbench.core.evals.runner import DEFAULT_EVAL_MODEL, EvalOptions
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 SHOULD_COLOR = QColor("#2f6fdf")
 SHOULD_NOT_COLOR = QColor("#d9822b")
@@ -75,11 +78,6 @@ FAIL_COLOR = QColor("#cf222e")
 
 RESULT_COLUMNS = ("#", "Query", "Expect", "k/n", "Rate", "95 % CI", "Errors", "Also loaded", "Result")
 
-
-class _Bridge(QObject):
-    """Carries progress events from worker threads to the GUI thread (queued connection)."""
-
-    carried = Signal(object)  # not ``event``: that would shadow QObject.event()
 
 
 class TriggerChart(QWidget):
@@ -222,10 +220,7 @@ class EvalsPane(QWidget):
         self.improve_result: Any = None
         self.last_proposal_id: str | None = None
         self.progress_seen: list[tuple[int, int]] = []
-        self._cancel: threading.Event | None = None
         self._job: Any = None
-        self._bridge = _Bridge(self)
-        self._bridge.carried.connect(self._on_event)
         self._build()
         if ctx is not None and hasattr(ctx, "catalog_changed"):
             ctx.catalog_changed.connect(self.refresh_skills)
@@ -534,6 +529,7 @@ class EvalsPane(QWidget):
         try:
             return self.provider()
         except Exception as exc:  # noqa: BLE001 - shown, never raised
+            log.warning("catalog provider failed", exc_info=exc)
             self._message(f"No catalog: {exc}", error=True)
             return None
 
@@ -700,8 +696,8 @@ class EvalsPane(QWidget):
 
     def _begin(self):
         """Common start of a run or an improvement: None when busy or not ready (the status
-        line says why), else (catalog, skill, queries, key, options, settings, cancel, progress,
-        history) — everything the worker needs, built here so it never touches the GUI."""
+        line says why), else (catalog, skill, queries, key, options, settings, history) —
+        everything the worker needs, built here so it never touches the GUI."""
         if self._job is not None:
             return None
         prep = self._prepare()
@@ -710,18 +706,7 @@ class EvalsPane(QWidget):
         env, skill, qs, key, opts = prep
         settings = self._settings()
         self._reset_results(qs, opts.runs)
-        self._cancel = threading.Event()
-        return (
-            env[2],
-            skill,
-            qs,
-            key,
-            opts,
-            settings,
-            self._cancel,
-            self._bridge.carried.emit,
-            self._history(),
-        )
+        return env[2], skill, qs, key, opts, settings, self._history()
 
     def start_run(self) -> bool:
         """Start an eval of the table's queries in the background. Returns False (and says why in
@@ -731,9 +716,9 @@ class EvalsPane(QWidget):
         got = self._begin()
         if got is None:
             return False
-        catalog, skill, qs, key, opts, settings, cancel, progress, h = got
+        catalog, skill, qs, key, opts, settings, h = got
 
-        def work():
+        def work(cancel_event: threading.Event, emit: Callable[[Any], None]) -> tuple:
             from workbench.core.evals.runner import run_eval
 
             rep = run_eval(
@@ -743,16 +728,17 @@ class EvalsPane(QWidget):
                 settings=settings,
                 api_key=key,
                 options=opts,
-                cancel=cancel,
-                progress=progress,
+                cancel=cancel_event,
+                progress=emit,
             )
-            hist = None
+            hist, problem = None, ""
             try:
                 if h is not None:
                     hist = h.save(rep, queries=qs).id
-            except OSError:
-                hist = None
-            return rep, hist
+            except OSError as exc:
+                log.warning("eval history not saved", exc_info=exc)
+                problem = f"not saved to history: {exc}"
+            return rep, hist, problem
 
         self._start(work, self._on_run_done, f"Running {len(qs)} queries × {opts.runs} runs on {skill}…")
         return True
@@ -763,10 +749,10 @@ class EvalsPane(QWidget):
         got = self._begin()
         if got is None:
             return False
-        catalog, skill, qs, key, opts, settings, cancel, progress, h = got
+        catalog, skill, qs, key, opts, settings, h = got
         iters = self.iter_spin.value()
 
-        def work():
+        def work(cancel_event: threading.Event, emit: Callable[[Any], None]) -> Any:
             from workbench.core.evals.improve import improve_description
 
             return improve_description(
@@ -778,8 +764,8 @@ class EvalsPane(QWidget):
                 options=opts,
                 iterations=iters,
                 history=h,
-                cancel=cancel,
-                progress=progress,
+                cancel=cancel_event,
+                progress=emit,
             )
 
         self._start(
@@ -794,9 +780,13 @@ class EvalsPane(QWidget):
         # job's signals would otherwise be lost
         self._job = run_in_background(
             fn,
+            yields=True,
+            cancel_event=True,
             connect={
+                "yielded": lambda _t, ev: self._on_event(ev),
                 "returned": lambda _t, res: done(res),
-                "errored": lambda _t, msg: self._on_failed(msg),
+                "errored": lambda _t, exc: self._on_failed(exc),
+                "cancelled": lambda _t: self._message("Cancelled."),
                 "finished": lambda _t: self._job_finished(),
             },
         )
@@ -806,8 +796,8 @@ class EvalsPane(QWidget):
             self._batches.flow.cancel()
             self._message("Cancelling the batch on the server; what has finished is still collected…")
             return
-        if self._cancel is not None:
-            self._cancel.set()
+        if isinstance(self._job, Job):
+            self._job.cancel()
             self._message("Cancelling: closing the runs in flight…")
 
     @property
@@ -930,11 +920,13 @@ class EvalsPane(QWidget):
         self.summary_label.setToolTip(c["assumption"])
 
     def _on_run_done(self, res: Any) -> None:
-        rep, hist = res
+        rep, hist, problem = res
         self.show_report(rep)
         self._message(
             ("Cancelled; partial results shown." if rep.cancelled else "Done.")
             + (f" Saved to history ({hist})." if hist else "")
+            + (f" Eval {problem}." if problem else ""),
+            error=bool(problem),
         )
         self.refresh_history()
         self.finished.emit(rep)
@@ -960,8 +952,9 @@ class EvalsPane(QWidget):
         self.refresh_history()
         self.improved.emit(res)
 
-    def _on_failed(self, msg: str) -> None:
-        first = msg.splitlines()[0] if msg else "failed"
+    def _on_failed(self, exc: BaseException) -> None:
+        log.warning("eval failed", exc_info=exc)
+        first = describe(exc)
         self._message(f"Eval failed: {first}", error=True)
 
     # -- history and export ----------------------------------------------------------------

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
 from workbench.app import icons
 from workbench.app.context import core_module, unavailable_reason
 from workbench.app.emptystate import EmptyState, select_first_skill
-from workbench.app.workers import Debouncer, run_in_background
+from workbench.app.workers import Debouncer, describe, run_in_background
 from workbench.core.model import CLIENT_IDS
 
 LEVEL_ORDER = {"ok": 0, "pass": 0, "info": 1, "note": 1, "warning": 2, "warn": 2, "error": 3, "fail": 3}
@@ -206,14 +206,14 @@ class ExplainPane(QWidget):
         self.status.setText(f"<b>{html.escape(p.parent.name if p else '')}</b> — {html.escape(str(p))}")
         self._fill()
 
-    def _on_error(self, token: int, message: str) -> None:
+    def _on_error(self, token: int, exc: BaseException) -> None:
         if token != self._token:
             return
         self.result = {}
         self.tree.clear()
         self.status.setText(
             f"<span style='color:#cf222e'>Explain failed:</span> "
-            f"{html.escape(message.splitlines()[0] if message else '')}"
+            f"{html.escape(describe(exc))}"
         )
 
     def _chars_per_line(self, depth: int) -> int:

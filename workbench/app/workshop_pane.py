@@ -26,6 +26,7 @@ is opened only once it exists on disk (a proposal made by chat, evals or the CLI
 from __future__ import annotations
 
 import html
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,10 +53,13 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.app.emptystate import EmptyState, go_to_tab
+from workbench.app.workers import describe, run_in_background
 from workbench.core.text import plural
 from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
 from workbench.core.workshop.preview import decode_for_display, side_by_side
 from workbench.core.workshop.store import default_store_dir
+
+log = logging.getLogger(__name__)
 
 _STATE_COLORS = {
     "pending": "#2f81f7",
@@ -526,14 +530,14 @@ class WorkshopPane(QWidget):
         return False
 
     def _log_signature(self) -> tuple[int, int] | None:
-        log = (
+        path = (
             self._store.log_path
             if self._store is not None
             else default_store_dir(self.workspace) / "events.jsonl"
         )
         try:
-            st = log.stat()
-        except OSError:
+            st = path.stat()
+        except OSError:  # no journal yet (nothing proposed): nothing to poll
             return None
         return (st.st_size, st.st_mtime_ns)
 
@@ -704,7 +708,9 @@ class WorkshopPane(QWidget):
         self.history.clear()
         try:
             events = self.store.events(p.id)
-        except WorkshopError:
+        except WorkshopError as exc:
+            log.warning("history of %s not read", p.id, exc_info=exc)
+            self._say(f"cannot read the history of {p.id}: {exc}", error=True)
             return
         for e in events:
             d = e.detail
@@ -737,11 +743,6 @@ class WorkshopPane(QWidget):
         self.preview_note.setText("<i>rendering the listing…</i>")
         from workbench.core.workshop.preview import listing_preview
 
-        try:
-            from workbench.app.workers import run_in_background
-        except ImportError:  # pragma: no cover - workers is part of the app
-            self._show_preview(token, listing_preview(p, new, env, client))
-            return
         # slots go in connect=: they are connected before the job starts (a fast job's result
         # would otherwise be emitted before a connection made after this call returns)
         run_in_background(
@@ -752,7 +753,7 @@ class WorkshopPane(QWidget):
             client,
             connect={
                 "returned": lambda _t, res, tok=token: self._show_preview(tok, res),
-                "errored": lambda _t, msg, tok=token: self._preview_failed(tok, msg),
+                "errored": lambda _t, exc, tok=token: self._preview_failed(tok, exc),
             },
         )
 
@@ -771,11 +772,10 @@ class WorkshopPane(QWidget):
         self.preview_before.setPlainText(res.before)
         self.preview_after.setPlainText(res.after)
 
-    def _preview_failed(self, token: int, msg: str) -> None:
+    def _preview_failed(self, token: int, exc: BaseException) -> None:
+        log.warning("listing preview failed", exc_info=exc)
         if token == self._preview_token:
-            self.preview_note.setText(
-                f"<span style='color:#cf222e'>{_e(msg.splitlines()[0] if msg else 'failed')}</span>"
-            )
+            self.preview_note.setText(f"<span style='color:#cf222e'>{_e(describe(exc))}</span>")
 
     # ------------------------------------------------------------------ transitions
     def _say(self, text: str, error: bool = False) -> None:

@@ -6,7 +6,7 @@ can be injected (lint function, recovery store, conflict prompt, watcher).
 Flow of an edit (style.md §7.7-7.11):
   keystroke -> ``contentsChange`` -> generation += 1, (re)start the lint timer (``LINT_DELAY_MS``)
   and the recovery timer (``RECOVERY_DELAY_MS``) -> lint timer fires: token += 1, the buffer is
-  linted on the pane's ``QThreadPool`` -> the result comes back on the GUI thread and is shown only
+  linted off the GUI thread (``workers.run_in_background``, lane "editor") -> the result comes back on the GUI thread and is shown only
   if its token is the newest one **and** the buffer has not changed since the request (otherwise a
   newer request is pending anyway). Shown diagnostics are pinned as QTextCursors.
 
@@ -37,15 +37,16 @@ External changes (watcher event for the open file, or a hash mismatch at save):
 from __future__ import annotations
 
 import contextlib
+import html
+import logging
 import os
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
@@ -56,10 +57,14 @@ from workbench.app.editor.highlighter import SkillHighlighter
 from workbench.app.editor.lintbridge import resolve_lint, run_lint
 from workbench.app.editor.preview import SkillPreview, render_html
 from workbench.app.editor.problems import ProblemsList
+from workbench.app import workers
 from workbench.app.emptystate import EmptyState
+from workbench.app.workers import Job
 from workbench.core.recovery import RecoveryEntry, RecoveryStore, recovery_key
 from workbench.core.safefile import ConflictError, ReadOnlyError, atomic_write, sha256_of
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 #: Files above this many bytes open read-only (the skillfile reader stops parsing at 1 MB).
 MAX_EDIT_BYTES = 5_000_000
@@ -67,15 +72,9 @@ MAX_EDIT_BYTES = 5_000_000
 LintFn = Callable[[str, Any, str], list]
 ConflictPrompt = Callable[[Any, str, str, "str | None"], str]
 
-_recovery_executor: ThreadPoolExecutor | None = None
-
-
-def _executor() -> ThreadPoolExecutor:
-    """One serial worker for every recovery write/remove, so they happen in request order."""
-    global _recovery_executor
-    if _recovery_executor is None:
-        _recovery_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wb-recovery")
-    return _recovery_executor
+#: The runner's lanes: lint and preview jobs ("editor", two threads); recovery writes/removals
+#: ("recovery", one thread, so they happen in request order).
+EDITOR_LANE, RECOVERY_LANE = "editor", "recovery"
 
 
 def decode_file(raw: bytes) -> tuple[str, bool, str, str]:
@@ -127,47 +126,11 @@ def saved_form(text: str, has_bom: bool, newline: str) -> str:
     return ("\ufeff" if has_bom else "") + text
 
 
-class _LintSignals(QObject):
-    done = Signal(int, object)
+def _lint_crash(exc: BaseException) -> list:
+    """The diagnostic shown when the lint function raised (never raised further)."""
+    from workbench.app.editor.lintbridge import Diagnostic
 
-
-class _LintTask(QRunnable):
-    """Lint one snapshot on the pane's pool; reports (token, diagnostics) through ``signals``."""
-
-    def __init__(self, fn: LintFn, text: str, path: Any, profile: str, token: int) -> None:
-        super().__init__()
-        self.setAutoDelete(False)
-        self.fn, self.text, self.path, self.profile, self.token = fn, text, path, profile, token
-        self.signals = _LintSignals()
-
-    def run(self) -> None:  # Override QRunnable::run (worker thread)
-        try:
-            result = list(self.fn(self.text, self.path, self.profile))
-        except Exception as exc:  # noqa: BLE001 - shown as a diagnostic, never raised
-            from workbench.app.editor.lintbridge import Diagnostic
-
-            result = [Diagnostic(1, 1, 1, 2, "error", "LINT-CRASH", f"lint failed: {exc}")]
-        with contextlib.suppress(RuntimeError):  # the pane went away meanwhile
-            self.signals.done.emit(self.token, result)
-
-
-class _PreviewTask(QRunnable):
-    """Render the preview HTML (markdown-it + YAML: pure Python, ~70 ms on 500 lines) off the GUI
-    thread; only ``QTextBrowser.setHtml`` runs on it."""
-
-    def __init__(self, text: str, token: int) -> None:
-        super().__init__()
-        self.setAutoDelete(False)
-        self.text, self.token = text, token
-        self.signals = _LintSignals()
-
-    def run(self) -> None:  # Override QRunnable::run (worker thread)
-        try:
-            html = render_html(self.text)
-        except Exception as exc:  # noqa: BLE001 - render_html already guards; belt and braces
-            html = f"<p>cannot render: {exc}</p>"
-        with contextlib.suppress(RuntimeError):
-            self.signals.done.emit(self.token, html)
+    return [Diagnostic(1, 1, 1, 2, "error", "LINT-CRASH", f"lint failed: {exc}")]
 
 
 def _default_lint(text: str, path: Any, profile: str) -> list:
@@ -250,17 +213,15 @@ class EditorPane(QWidget):
         self._generation = 0
         self._token = 0
         self._token_generation: dict[int, int] = {}
-        self._tasks: set[_LintTask] = set()
-        self._recovery_futures: list[Future] = []
+        self._jobs: dict[int, tuple[str, int]] = {}  # job token -> ("lint" | "preview", pane token)
+        self._job_objects: set[Job] = set()
+        self._recovery_jobs: list[Job] = []
         self._prompting = False
         self._recheck = False
         self._declined_sha = ""  # disk version the user already answered "Cancel" to
         self._shut_down = False
         self.applied_tokens: list[int] = []
         self.dropped_tokens: list[int] = []
-
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
 
         # widgets
         self.editor = CodeEditor(self)
@@ -305,7 +266,6 @@ class EditorPane(QWidget):
         self._preview_timer.setInterval(self.PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self.render_preview_now)
         self._preview_token = 0
-        self._preview_tasks: set[_PreviewTask] = set()
         self._last_html = ""
 
         # actions (shortcuts active while focus is inside the pane)
@@ -522,7 +482,7 @@ class EditorPane(QWidget):
         self._recovery_timer.stop()
         self._preview_timer.stop()
         self._release_watch()
-        self._pool.waitForDone(10_000)
+        workers.wait_jobs(self._job_objects, 10_000)
         self.flush_recovery()
 
     # -- recovery -------------------------------------------------------------------------
@@ -542,19 +502,24 @@ class EditorPane(QWidget):
             return
         store, path = self._store(), self._path
         bom, nl, base = self._has_bom, self._newline, self._disk_sha
-        fut: Future[Any]
-        if text is None:
-            fut = _executor().submit(store.remove, path)
-        else:
-            fut = _executor().submit(store.write, path, text, base, bom, nl)
-        self._recovery_futures = [f for f in self._recovery_futures if not f.done()] + [fut]
+        args: tuple[Any, ...] = (path,) if text is None else (path, text, base, bom, nl)
+        job = workers.run_in_background(
+            store.remove if text is None else store.write,
+            *args,
+            lane=RECOVERY_LANE,
+            connect={"errored": self._on_recovery_error},
+        )
+        self._recovery_jobs = [j for j in self._recovery_jobs if not j.done.is_set()] + [job]
+
+    def _on_recovery_error(self, _token: int, exc: BaseException) -> None:
+        log.warning("recovery file not written", exc_info=exc)
+        if not self._shut_down:
+            self.show_banner(f"Could not write the recovery copy of this buffer: {exc}", "warning")
 
     def flush_recovery(self, timeout: float = 10.0) -> None:
         """Wait until queued recovery writes/removals are on disk (tests, shutdown)."""
-        for f in list(self._recovery_futures):
-            with contextlib.suppress(Exception):
-                f.result(timeout)
-        self._recovery_futures = []
+        workers.wait_jobs(self._recovery_jobs, int(timeout * 1000))
+        self._recovery_jobs = []
 
     @classmethod
     def recoverable(cls, store: RecoveryStore | None = None) -> list[RecoveryEntry]:
@@ -604,10 +569,13 @@ class EditorPane(QWidget):
     # -- lint -------------------------------------------------------------------------
     def profile(self) -> str:
         if self.profile_provider is not None:
-            with contextlib.suppress(Exception):
+            try:
                 prof = self.profile_provider()
-                if prof:
-                    return str(prof)
+            except Exception as exc:  # noqa: BLE001 - the default profile is used; said in the log
+                log.warning("profile provider failed; linting with agentskills", exc_info=exc)
+                prof = None
+            if prof:
+                return str(prof)
         return "agentskills"
 
     def lint_now(self) -> int:
@@ -619,12 +587,8 @@ class EditorPane(QWidget):
         self._token += 1
         token = self._token
         self._token_generation[token] = self._generation
-        task = _LintTask(
-            self.lint_function, text, Path(self._path) if self._path else None, self.profile(), token
-        )
-        task.signals.done.connect(self._on_lint_done)
-        self._tasks.add(task)
-        self._pool.start(task)
+        path = Path(self._path) if self._path else None
+        self._start_job("lint", token, self.lint_function, text, path, self.profile())
         if self._path is not None:
             self.buffer_changed.emit(self._path, text)
         # isHidden, not isVisible: a pane built before its tab is shown (the window's lazy tabs)
@@ -633,12 +597,46 @@ class EditorPane(QWidget):
             self._preview_timer.start()
         return token
 
+    def _start_job(self, kind: str, token: int, fn: Callable[..., Any], *args: Any) -> None:
+        """Run a lint or preview job on the editor lane; its result comes back to ``_on_job_*``
+        (bound methods: Qt drops them once the pane is deleted)."""
+        job = workers.run_in_background(
+            fn,
+            *args,
+            lane=EDITOR_LANE,
+            connect={
+                "returned": self._on_job_returned,
+                "errored": self._on_job_errored,
+                "finished": self._on_job_finished,
+            },
+        )
+        self._jobs[job.token] = (kind, token)
+        self._job_objects.add(job)
+
+    def _on_job_returned(self, job_token: int, result: Any) -> None:
+        kind, token = self._jobs.get(job_token, ("", 0))
+        if kind == "lint":
+            self._on_lint_done(token, list(result))
+        elif kind == "preview":
+            self._on_preview_done(token, result)
+
+    def _on_job_errored(self, job_token: int, exc: BaseException) -> None:
+        kind, token = self._jobs.get(job_token, ("", 0))
+        log.warning("%s job failed", kind or "editor", exc_info=exc)
+        if kind == "lint":
+            self._on_lint_done(token, _lint_crash(exc))
+        elif kind == "preview":
+            self._on_preview_done(token, f"<p>cannot render: {html.escape(str(exc))}</p>")
+
+    def _on_job_finished(self, job_token: int) -> None:
+        self._jobs.pop(job_token, None)
+        self._job_objects = {j for j in self._job_objects if j.token != job_token}
+
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
-        """Block until running lint tasks finished (their results are still queued)."""
-        return self._pool.waitForDone(timeout_ms)
+        """Block until running lint/preview jobs finished (their results are still queued)."""
+        return workers.wait_jobs(self._job_objects, timeout_ms)
 
     def _on_lint_done(self, token: int, diags: list) -> None:
-        self._tasks = {t for t in self._tasks if t.token != token}
         gen = self._token_generation.pop(token, None)
         if token != self._token or gen != self._generation or self._shut_down:
             self.dropped_tokens.append(token)  # stale: a newer request exists or is pending
@@ -784,18 +782,17 @@ class EditorPane(QWidget):
         if self._shut_down:
             return self._preview_token
         self._preview_token += 1
-        task = _PreviewTask(saved_form(self.text(), self._has_bom, self._newline), self._preview_token)
-        task.signals.done.connect(self._on_preview_done)
-        self._preview_tasks.add(task)
-        self._pool.start(task)
+        # render_html (markdown-it + YAML: pure Python, ~70 ms on 500 lines) runs off the GUI
+        # thread; only QTextBrowser.setHtml runs on it
+        text = saved_form(self.text(), self._has_bom, self._newline)
+        self._start_job("preview", self._preview_token, render_html, text)
         return self._preview_token
 
-    def _on_preview_done(self, token: int, html: str) -> None:
-        self._preview_tasks = {t for t in self._preview_tasks if t.token != token}
-        if token != self._preview_token or self._shut_down or html == self._last_html:
+    def _on_preview_done(self, token: int, page: str) -> None:
+        if token != self._preview_token or self._shut_down or page == self._last_html:
             return
-        self._last_html = html
-        self.preview.set_html(html, Path(self._path).parent if self._path else None)
+        self._last_html = page
+        self.preview.set_html(page, Path(self._path).parent if self._path else None)
         self.preview_updated.emit(token)
 
     # -- chrome -----------------------------------------------------------------------
