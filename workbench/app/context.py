@@ -30,6 +30,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from workbench.app.credentials import Credentials
 from workbench.app.settings import Settings
 from workbench.app.workers import Job, describe, run_in_background
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
@@ -374,6 +375,7 @@ class AppContext(QObject):
     ) -> None:
         super().__init__(parent)
         self.settings = settings
+        self.credentials = Credentials(parent=self)  # the API key service (app/credentials.py)
         cid = client_id or settings.get("client")
         self.client_id = cid if cid in CLIENT_IDS else CLIENT_IDS[0]
         self.context_tokens = int(context_tokens or settings.get("context_tokens") or 200_000)

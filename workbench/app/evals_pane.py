@@ -7,7 +7,7 @@ through the job's ``yielded`` signal (queued), so every widget update happens on
 
 Constructor (hostable by the main window, which tries ``(ctx, parent)``):
 ``EvalsPane(ctx=None, parent=None, *, provider=None, settings_provider=None, key_provider=None,
-history_root=None)``
+history_root=None, credentials=None)``
 
 * ``ctx``: an ``AppContext`` (env, client, catalog and context size are read from it, and the
   skill list follows ``catalog_changed``); or
@@ -15,7 +15,9 @@ history_root=None)``
 * ``settings_provider``: ``callable() -> ChatSettings`` (default: the saved chat settings,
   ``core.chat.settings.load_settings``); the pane's Model field overrides the model (default
   ``claude-haiku-5-5``, the eval default);
-* ``key_provider``: ``callable() -> str | None`` (default: ``get_api_key()``: env, then keyring).
+* ``key_provider``: ``callable() -> str | None`` (tests); by default the key comes from the
+  ``Credentials`` service (``credentials``, else ``ctx.credentials``): the key typed in the Chat
+  pane this session, then ``ANTHROPIC_API_KEY``, then the keyring.
 
 "Run as batch", "Resume batch…" and "Collection…" (the confusion-matrix window) are built in
 ``evals_matrix.py`` (``PaneBatch``, ``CollectionWindow``); the pane keeps only the hook.
@@ -60,6 +62,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.app.credentials import Credentials
 from workbench.app.emptystate import EmptyState
 from workbench.app.workers import Job, describe, run_in_background
 from workbench.core.evals.metrics import pct
@@ -207,9 +210,13 @@ class EvalsPane(QWidget):
         settings_provider: Callable[[], Any] | None = None,
         key_provider: Callable[[], str | None] | None = None,
         history_root: Path | None = None,
+        credentials: Credentials | None = None,
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        if credentials is None:
+            credentials = ctx.credentials if ctx is not None else Credentials(parent=self)
+        self.credentials = credentials
         if provider is None and ctx is not None:
             provider = lambda: (ctx.env, ctx.client_id, ctx.catalog(), ctx.context_tokens)  # noqa: E731
         self.provider = provider
@@ -591,11 +598,10 @@ class EvalsPane(QWidget):
         return s
 
     def _key(self) -> str | None:
+        """The API key: ``key_provider`` when given, else the credentials service's."""
         if self.key_provider is not None:
             return self.key_provider()
-        from workbench.core.chat.settings import get_api_key
-
-        return get_api_key()[0]
+        return self.credentials.key()
 
     def _history(self):
         env = self._env()

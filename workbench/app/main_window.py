@@ -128,7 +128,7 @@ def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
     mod = core_module("app.chat_pane")
     if mod is None or not hasattr(mod, "ChatPane"):
         return Placeholder("Chat", unavailable_reason("app.chat_pane") or "no ChatPane", parent)
-    pane = mod.ChatPane(lambda: (ctx.catalog(), ctx.context_tokens), parent)
+    pane = mod.ChatPane(lambda: (ctx.catalog(), ctx.context_tokens), parent, credentials=ctx.credentials)
     if hasattr(pane, "skills_loaded"):
         pane.skills_loaded.connect(ctx.mark_loaded)
     elif hasattr(pane, "skill_loaded"):
@@ -185,16 +185,6 @@ def _hosted(parent: QWidget, key: str) -> QWidget | None:
     return getattr(lazy, "widget", None)
 
 
-def _typed_chat_key(parent: QWidget) -> str | None:
-    """A key typed into the chat pane this session (the Evals pane shares it; never stored)."""
-    chat = _hosted(parent, "chat")
-    if chat is None:
-        return None
-    edit = getattr(chat, "key_edit", None)
-    typed = edit.text().strip() if edit is not None else ""
-    return typed or getattr(chat, "_typed_key", None)
-
-
 def _refresh_workshop(parent: QWidget) -> None:
     ws = _hosted(parent, "workshop")
     if ws is not None and hasattr(ws, "refresh"):
@@ -202,22 +192,13 @@ def _refresh_workshop(parent: QWidget) -> None:
 
 
 def make_evals(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.evals_pane.EvalsPane(ctx, parent, key_provider=...)``: trigger evals on the
+    """``workbench.app.evals_pane.EvalsPane(ctx, parent)``: trigger evals on the
     current catalog; an improved description arrives as a workshop proposal (the Workshop tab is
     refreshed when one is created)."""
     mod = core_module("app.evals_pane")
     if mod is None or not hasattr(mod, "EvalsPane"):
         return Placeholder("Evals", unavailable_reason("app.evals_pane") or "no EvalsPane", parent)
-    from workbench.core.chat.settings import get_api_key
-
-    def key() -> str | None:
-        typed = _typed_chat_key(parent)
-        try:
-            return get_api_key(typed)[0]
-        except Exception:  # noqa: BLE001 - no keyring etc.: the pane says what to set
-            return typed
-
-    pane = mod.EvalsPane(ctx, parent, key_provider=key)
+    pane = mod.EvalsPane(ctx, parent)  # the key: ctx.credentials (shared with the Chat pane)
     if hasattr(pane, "proposal_created"):
         pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
     return pane
