@@ -50,6 +50,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QVBoxLayout, QWidget
 
+from workbench.app import workers
 from workbench.app.editor.codeeditor import CodeEditor
 from workbench.app.editor.conflict import CANCEL, KEEP_MINE, RELOAD, ask_conflict
 from workbench.app.editor.findbar import FindReplaceBar
@@ -57,7 +58,6 @@ from workbench.app.editor.highlighter import SkillHighlighter
 from workbench.app.editor.lintbridge import resolve_lint, run_lint
 from workbench.app.editor.preview import SkillPreview, render_html
 from workbench.app.editor.problems import ProblemsList
-from workbench.app import workers
 from workbench.app.emptystate import EmptyState
 from workbench.app.workers import Job
 from workbench.core.recovery import RecoveryEntry, RecoveryStore, recovery_key
@@ -751,7 +751,8 @@ class EditorPane(QWidget):
         theirs: str | None
         try:
             theirs = decode_file(Path(path).read_bytes())[0]
-        except OSError:
+        except OSError as exc:  # the prompt then says the disk version cannot be shown
+            log.info("disk version of %s not read for the conflict prompt: %s", path, exc)
             theirs = None
         self._prompting = True
         try:
