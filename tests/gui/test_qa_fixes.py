@@ -43,7 +43,7 @@ def test_diff_header_stays_on_one_line(qtbot, old):
     empty left half let Qt squeeze the header column); long lines now wrap inside their cell."""
     from PySide6.QtWidgets import QTextBrowser
 
-    from workbench.app.workshop_pane import diff_html
+    from workbench.app.workshop.render import diff_html
 
     new = b"---\nname: x\ndescription: " + b"long words " * 80 + b"\n---\nbody\n"
     view = QTextBrowser()
