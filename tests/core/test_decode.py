@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from workbench.core.skillfile import parse_skill_bytes
 from workbench.core.text import decode_text_bytes
 
-_PIECES = st.sampled_from([b"a", b"\xc3\xa9", b"\n", b"\r\n", b"\r", b"\xff", b"\xef\xbb\xbf", b"---\n", b" "])
+_PIECES = st.sampled_from(
+    [b"a", b"\xc3\xa9", b"\n", b"\r\n", b"\r", b"\xff", b"\xef\xbb\xbf", b"---\n", b" "]
+)
 
 
 @settings(max_examples=300, deadline=None)

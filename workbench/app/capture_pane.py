@@ -234,5 +234,13 @@ class CapturePane(QWidget):
         _shade(self.real, ra, REAL_ONLY)
         _shade(self.sim, sb, SIM_ONLY)
 
+    def maybe_close(self) -> bool:
+        """Never vetoes closing (a running capture is cancelled by ``shutdown``)."""
+        return True
+
     def shutdown(self) -> None:
+        """Cancel a running capture (its client's process group is stopped) and wait for it."""
+        job = self._job
         self.cancel()
+        if job is not None:
+            job.wait(10)

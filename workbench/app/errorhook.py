@@ -104,9 +104,7 @@ def install(parent_widget: QWidget | None = None) -> ErrorReporter:
         _installed["threading"] = threading.excepthook
     previous = _installed["sys"]
 
-    def excepthook(
-        etype: type[BaseException], value: BaseException, tb: TracebackType | None
-    ) -> None:
+    def excepthook(etype: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
         if issubclass(etype, KeyboardInterrupt):
             previous(etype, value, tb)
             return

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 
 from workbench.app.credentials import Credentials
 from workbench.app.emptystate import EmptyState
+from workbench.app.evals.chart import TriggerChart
 from workbench.app.evals.controls import EvalControls
 from workbench.app.evals.queries import QueryEditor
 from workbench.app.evals.results import HistoryBox, RunResults, fill_history, progress_line
@@ -54,6 +55,7 @@ from workbench.core.evals.queryset import Query
 from workbench.core.evals.runner import EvalOptions
 
 log = logging.getLogger(__name__)
+
 
 class EvalsPane(QWidget):
     """The Evals tab (module docstring).
@@ -139,11 +141,8 @@ class EvalsPane(QWidget):
 
         # results (evals/results.py)
         self.results = RunResults(self)
-        self.results_table, self.chart, self.summary_label = (
-            self.results.table,
-            self.results.chart,
-            self.results.summary,
-        )
+        self.results_table, self.summary_label = self.results.table, self.results.summary
+        self.chart: TriggerChart = self.results.chart
         hbox = HistoryBox(self)
         self.history_tree = hbox.tree
 
@@ -466,6 +465,18 @@ class EvalsPane(QWidget):
             self._job.cancel()
             self._message("Cancelling: closing the runs in flight…")
 
+    def maybe_close(self) -> bool:
+        """Never vetoes closing (a run is cancelled by ``shutdown``; a batch eval stays on the
+        server and "Resume batch…" collects it after a restart)."""
+        return True
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Cancel a direct run or improvement loop and wait for it (runs in flight are closed)."""
+        job = self._job
+        if isinstance(job, Job) and not job.done.is_set():
+            job.cancel()
+            job.wait(timeout)
+
     @property
     def running(self) -> bool:
         return self._job is not None
@@ -475,25 +486,9 @@ class EvalsPane(QWidget):
         self._set_running(False)
 
     def _set_running(self, on: bool) -> None:
-        for w in (
-            self.run_btn,
-            self.improve_btn,
-            self.add_btn,
-            self.remove_btn,
-            self.load_btn,
-            self.skill_combo,
-            self.runs_spin,
-            self.conc_spin,
-            self.thr_spin,
-            self.comp_check,
-            self.batch_check,
-            self.resume_btn,
-        ):
+        self.controls.set_running(on, has_report=self.report is not None)
+        for w in (self.add_btn, self.remove_btn, self.load_btn):
             w.setEnabled(not on)
-        self.cancel_btn.setEnabled(on)
-        has = self.report is not None
-        self.export_json_btn.setEnabled(has and not on)
-        self.export_csv_btn.setEnabled(has and not on)
 
     def _on_event(self, ev: dict) -> None:
         t = ev.get("type")

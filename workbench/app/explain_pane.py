@@ -212,8 +212,7 @@ class ExplainPane(QWidget):
         self.result = {}
         self.tree.clear()
         self.status.setText(
-            f"<span style='color:#cf222e'>Explain failed:</span> "
-            f"{html.escape(describe(exc))}"
+            f"<span style='color:#cf222e'>Explain failed:</span> {html.escape(describe(exc))}"
         )
 
     def _chars_per_line(self, depth: int) -> int:

@@ -81,6 +81,7 @@ ACTION_TITLES = {
     "rollback": "Roll back…",
 }
 
+
 class WorkshopPane(QWidget):
     """Review queue widget.
 
@@ -145,6 +146,14 @@ class WorkshopPane(QWidget):
         self._poll.setInterval(2000)
         self._poll.timeout.connect(self._poll_log)
         self._poll.start()
+
+    def maybe_close(self) -> bool:
+        """Never vetoes closing (proposals are stored as they are made)."""
+        return True
+
+    def shutdown(self) -> None:
+        """Stop polling the workshop journal."""
+        self._poll.stop()
 
     # ------------------------------------------------------------------ construction
     def _build(self) -> None:
@@ -423,9 +432,7 @@ class WorkshopPane(QWidget):
             self.file_combo.addItem(f"{c.rel} ({mark})", c.rel)
             if c.rel in scripts:
                 i = self.file_combo.count() - 1
-                self.file_combo.setItemData(
-                    i, QColor(SEV_COLORS["critical"]), Qt.ItemDataRole.ForegroundRole
-                )
+                self.file_combo.setItemData(i, QColor(SEV_COLORS["critical"]), Qt.ItemDataRole.ForegroundRole)
         self.file_combo.blockSignals(False)
         self._show_diff()
         self._fill_findings(p)

@@ -65,7 +65,9 @@ class ConnectionBox(QFrame):
 
     message = Signal(str)
 
-    def __init__(self, credentials: Credentials, banner_parent: QWidget, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, credentials: Credentials, banner_parent: QWidget, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.credentials = credentials
         self._models_job: workers.Job | None = None

@@ -205,7 +205,7 @@ class EditorPane(SavingMixin, QWidget):
         self.disk.changed.connect(self._on_disk_changed)
         self.jobs.linted.connect(self._on_lint_done)
         self.jobs.rendered.connect(self._on_preview_done)
-        self.recovery.failed.connect(lambda msg: self._shut_down or self.show_banner(msg, "warning"))
+        self.recovery.failed.connect(self._on_recovery_failed)
         self.empty_states = [
             EmptyState(
                 self.editor,
@@ -315,6 +315,11 @@ class EditorPane(SavingMixin, QWidget):
         self._path = None
         return True
 
+    def maybe_close(self) -> bool:
+        """Never vetoes here: the main window asks about unsaved changes itself
+        (``MainWindow.resolve_unsaved``: save, discard or cancel)."""
+        return True
+
     def shutdown(self) -> None:
         """Stop timers, watchers and workers; wait for them (call before deleting the pane)."""
         if self._shut_down:
@@ -345,6 +350,10 @@ class EditorPane(SavingMixin, QWidget):
             self.recovery.remove(self._path)
         else:
             self.recovery.write(self._path, text, self._disk_sha, self._has_bom, self._newline)
+
+    def _on_recovery_failed(self, message: str) -> None:
+        if not self._shut_down:
+            self.show_banner(message, "warning")
 
     def flush_recovery(self, timeout: float = 10.0) -> None:
         """Wait until queued recovery writes/removals are on disk (tests, shutdown)."""

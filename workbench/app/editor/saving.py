@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QTimer, SignalInstance
 
 from workbench.app.editor.codeeditor import CodeEditor
 from workbench.app.editor.conflict import CANCEL, KEEP_MINE, RELOAD
@@ -40,8 +40,8 @@ class SavingMixin:
     # provided by EditorPane
     editor: CodeEditor
     disk: FileWatch
-    saved: Signal
-    file_reloaded: Signal
+    saved: SignalInstance
+    file_reloaded: SignalInstance
     conflict_prompt: Callable[[Any, str, str, str | None], str]
     read_only_prompt: Callable[[Any, str], bool]
     show_banner: Callable[..., None]
@@ -184,4 +184,3 @@ class SavingMixin:
     def _write(self, data: bytes, expected: str) -> str:
         assert self._path is not None  # only ``save`` writes, after checking ``_path``
         return self.disk.write(self._path, data, expected, self._allow_read_only)
-

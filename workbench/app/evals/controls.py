@@ -103,3 +103,21 @@ class EvalControls(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         for row in (bar, bar1, bar2, bar3):
             lay.addLayout(row)
+
+    def set_running(self, on: bool, has_report: bool) -> None:
+        """While a run goes on only Cancel is enabled; exports need a report."""
+        for w in (
+            self.run_btn,
+            self.improve_btn,
+            self.skill_combo,
+            self.runs_spin,
+            self.conc_spin,
+            self.thr_spin,
+            self.comp_check,
+            self.batch_check,
+            self.resume_btn,
+        ):
+            w.setEnabled(not on)
+        self.cancel_btn.setEnabled(on)
+        self.export_json_btn.setEnabled(has_report and not on)
+        self.export_csv_btn.setEnabled(has_report and not on)
