@@ -51,7 +51,6 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -65,6 +64,7 @@ from workbench.app.chat.connection import ConnectionBox
 from workbench.app.chat.transcript import TraceView, Transcript
 from workbench.app.chat.widgets import ProposalCard, ToolCallRow
 from workbench.app.credentials import Credentials
+from workbench.app.dialogs import ask_yes_no
 from workbench.app.emptystate import EmptyState
 from workbench.core.chat import settings as chat_settings
 from workbench.core.chat.errors import ChatError
@@ -483,14 +483,9 @@ class ChatPane(QWidget):
             req.done.set()
 
     def _ask_shell(self, command: str) -> bool:
-        r = QMessageBox.question(
-            self,
-            "Run a command?",
-            f"The model asks to run:\n\n{command}\n\nRun it in the workspace?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
+        return ask_yes_no(
+            self, "Run a command?", f"The model asks to run:\n\n{command}\n\nRun it in the workspace?"
         )
-        return r == QMessageBox.StandardButton.Yes
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop a running turn and wait for its worker (call before closing the window)."""

@@ -48,8 +48,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.app.dialogs import default_ask_reason, default_confirm
 from workbench.app.emptystate import EmptyState, go_to_tab
-from workbench.app.workshop.dialogs import default_ask_reason, default_confirm
 from workbench.app.workshop.preview import ListingPreview
 from workbench.app.workshop.queue import ProposalTableModel
 from workbench.app.workshop.render import (

@@ -14,8 +14,9 @@ Decisions where the brief was silent:
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
+from workbench.app.dialogs import ask_yes_no
 from workbench.core.text import decode_text_bytes
 
 #: Files above this many bytes open read-only (the skillfile reader stops parsing at 1 MB).
@@ -54,11 +55,6 @@ def encode_text(text: str, has_bom: bool, newline: str) -> bytes:
 
 def ask_read_only(parent: QWidget, path: str) -> bool:
     """Modal question: overwrite the read-only file ``path``? True = yes (default button: No)."""
-    answer = QMessageBox.question(
-        parent,
-        "Read-only file",
-        f"{path} is read-only.\n\nOverwrite it anyway? It stays read-only.",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.No,
+    return ask_yes_no(
+        parent, "Read-only file", f"{path} is read-only.\n\nOverwrite it anyway? It stays read-only."
     )
-    return answer == QMessageBox.StandardButton.Yes

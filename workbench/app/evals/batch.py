@@ -22,10 +22,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
-    QMessageBox,
     QWidget,
 )
 
+from workbench.app.dialogs import ask_yes_no
 from workbench.app.workers import describe, run_in_background
 
 log = logging.getLogger(__name__)
@@ -131,10 +131,7 @@ class BatchFlow(QObject):
             return bool(self.confirm(est))
         p = self.parent()
         parent = p if isinstance(p, QWidget) else None
-        return (
-            QMessageBox.question(parent, "Submit batch eval?", estimate_text(est) + "\n\nSubmit?")
-            == QMessageBox.StandardButton.Yes
-        )
+        return ask_yes_no(parent, "Submit batch eval?", estimate_text(est) + "\n\nSubmit?")
 
     def _submit_wait(
         self, be: Any, store: Any, workspace: Any, roots: Any, est: dict, extra: Any, emit: Callable
