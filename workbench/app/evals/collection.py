@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from workbench.app.evals.batch import BatchFlow, batch_status
 from workbench.app.evals.matrix import MatrixView
-from workbench.app.workers import describe, run_in_background
+from workbench.app.workers import Job, describe, run_in_background
 from workbench.core.evals.collection import ConfusionMatrix
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,6 @@ class CollectionWindow(QWidget):
         self.setWindowTitle("Collection eval — confusion matrix")
         self.reports: list = []
         self._job: Any = None
-        self._cancel: threading.Event | None = None
         self.flow = BatchFlow(self, poll_seconds=30.0)
         self.flow.progress.connect(self._on_batch)
         self.flow.done.connect(lambda reps, be: self._show(reps))
@@ -165,17 +164,16 @@ class CollectionWindow(QWidget):
                 extra={"collection": True, "queries_dir": self.dir_edit.text()},
             )
             return True
-        self._cancel = threading.Event()
-        cancel = self._cancel
-
-        def work():
-            return [r.run(cancel) for r in runners()]
+        def work(cancel_event: threading.Event) -> list:
+            return [r.run(cancel_event) for r in runners()]
 
         self._job = run_in_background(
             work,
+            cancel_event=True,
             connect={
                 "returned": lambda _t, reps: self._show(reps),
                 "errored": lambda _t, exc: self._failed(exc),
+                "cancelled": lambda _t: self._say("Cancelled."),
                 "finished": lambda _t: self._set_running(False),
             },
         )
@@ -186,8 +184,9 @@ class CollectionWindow(QWidget):
         self._say(f"Eval failed: {describe(exc)}", True)
 
     def cancel(self) -> None:
-        if self._cancel is not None:
-            self._cancel.set()
+        """Cancel the direct run (runs in flight are closed) or the batches on the server."""
+        if isinstance(self._job, Job):
+            self._job.cancel()
         self.flow.cancel()
 
     def _on_batch(self, ev: dict) -> None:
