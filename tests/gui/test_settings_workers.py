@@ -158,3 +158,17 @@ def test_stale_scan_result_is_dropped(qtbot, tmp_path, fake_home):
     assert ctx.wait_for_scan()
     assert applied == [ctx._scan_token] and ctx._scan_token != first
     ctx.shutdown()
+
+
+def test_an_error_without_a_slot_is_logged(qtbot, caplog):
+    import logging
+
+    def boom():
+        raise KeyError("nobody listens")
+
+    with caplog.at_level(logging.WARNING, logger="workbench.app.workers"):
+        job = run_in_background(boom)
+        assert job.wait(5)
+        qtbot.waitUntil(lambda: any(r.exc_info for r in caplog.records), timeout=5000)
+    rec = next(r for r in caplog.records if r.exc_info)
+    assert isinstance(rec.exc_info[1], KeyError) and "boom" in rec.getMessage()

@@ -160,6 +160,11 @@ def _name(fn: Callable[..., Any]) -> str:
     return getattr(fn, "__qualname__", None) or repr(fn)
 
 
+def _unhandled(token: int, name: str, exc: BaseException) -> None:
+    """The ``errored`` slot of a job started without one: the error is logged, never lost."""
+    log.warning("background job %d (%s) failed", token, name, exc_info=exc)
+
+
 _running: set[Job] = set()
 _lanes: dict[str, QThreadPool] = {}
 
@@ -194,11 +199,15 @@ def run_in_background(
     "progress", "yielded", "started", "finished") to slots; they are connected *before* the job
     starts. Always use it for results: a fast job can emit before a connection made after this
     call returns, and a signal emitted with nothing connected is lost (a test caught exactly
-    that). An "errored" slot gets ``(token, exception)``. ``lane`` names a one-thread queue
+    that). An "errored" slot gets ``(token, exception)``; without one the error is logged as a
+    warning (logger ``workbench.app.workers``). ``lane`` names a one-thread queue
     (see ``LANE_THREADS``); None = Qt's global pool.
     """
     job = Job(fn, *args, with_progress=progress, with_yield=yields, with_cancel_event=cancel_event, **kwargs)
-    for name, slot in (connect or {}).items():
+    slots = dict(connect or {})
+    fn_name = _name(fn)
+    slots.setdefault("errored", lambda token, exc: _unhandled(token, fn_name, exc))
+    for name, slot in slots.items():
         getattr(job.signals, name).connect(slot)
     _running.add(job)
     job.signals.finished.connect(lambda _t, j=job: _running.discard(j))
