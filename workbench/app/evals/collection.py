@@ -164,6 +164,7 @@ class CollectionWindow(QWidget):
                 extra={"collection": True, "queries_dir": self.dir_edit.text()},
             )
             return True
+
         def work(cancel_event: threading.Event) -> list:
             return [r.run(cancel_event) for r in runners()]
 
