@@ -151,7 +151,7 @@ def test_key_saved_never_in_settings_file(pane, fake_api, qtbot, monkeypatch):
 
 
 def test_local_server_preset_sets_url_and_session_key(pane, qtbot):
-    from workbench.app.chat_pane import SERVER_PRESETS
+    from workbench.app.chat.connection import SERVER_PRESETS
 
     i = next(n for n, (label, _) in enumerate(SERVER_PRESETS) if "Ollama" in label)
     assert pane.api_key()[0] is None

@@ -10,10 +10,11 @@ import pytest
 
 from tests.helpers import write_skill
 from workbench.app import scanpass
-from workbench.app.context import AppContext, error_line
+from workbench.app.context import AppContext
 from workbench.app.editor.lintbridge import run_lint
 from workbench.app.hosting import LazyPane, Placeholder
 from workbench.app.settings import Settings
+from workbench.app.workers import describe
 from workbench.core.model import Environment
 
 APP = Path(__file__).resolve().parents[2] / "workbench" / "app"
@@ -123,9 +124,9 @@ def test_run_lint_uses_the_engine_and_reports_a_crash(caplog):
 
 
 def test_error_line():
-    assert error_line("Traceback line one\nmore") == "Traceback line one"
-    assert error_line(ValueError("bad\nvalue")) == "ValueError: bad"
-    assert error_line("") == ""
+    assert describe("Traceback line one\nmore") == "Traceback line one"
+    assert describe(ValueError("bad\nvalue")) == "ValueError: bad"
+    assert describe("") == ""
 
 
 def test_a_failed_background_render_is_shown_and_not_pending_forever(ctx, monkeypatch, qtbot, caplog):

@@ -68,7 +68,7 @@ def skill_file(tmp_path):
 def opened(qtbot, pane, path):
     with qtbot.waitSignal(pane.lint_applied, timeout=5000):
         assert pane.open_file(path)
-    w = pane._own_watcher or pane._shared_watcher
+    w = pane.disk.active() or pane.disk.shared
     assert w.wait_ready()
     return pane
 
@@ -85,7 +85,7 @@ def test_save_after_external_change_asks_and_cancel_writes_nothing(qtbot, make_p
     prompt = Prompt(CANCEL)
     pane = make_pane(conflict_prompt=prompt)
     pane.open_file(skill_file)
-    pane._release_watch()  # no watcher: the hash check at save time must catch it alone
+    pane.disk.release()  # no watcher: the hash check at save time must catch it alone
     type_at_end(qtbot, pane, "mine")
     skill_file.write_text("theirs\n", encoding="utf-8")
     assert pane.save() is False
@@ -98,7 +98,7 @@ def test_keep_mine_overwrites_deliberately(qtbot, make_pane, skill_file):
     prompt = Prompt(KEEP_MINE)
     pane = make_pane(conflict_prompt=prompt)
     pane.open_file(skill_file)
-    pane._release_watch()
+    pane.disk.release()
     type_at_end(qtbot, pane, "mine")
     skill_file.write_text("theirs\n", encoding="utf-8")
     assert pane.save() is True
@@ -110,7 +110,7 @@ def test_reload_choice_takes_the_disk_version(qtbot, make_pane, skill_file):
     prompt = Prompt(RELOAD)
     pane = make_pane(conflict_prompt=prompt)
     pane.open_file(skill_file)
-    pane._release_watch()
+    pane.disk.release()
     type_at_end(qtbot, pane, "mine")
     skill_file.write_text("theirs\n", encoding="utf-8")
     assert pane.save() is False
@@ -184,7 +184,7 @@ def test_own_save_causes_no_reload_or_prompt(qtbot, make_pane, skill_file, tmp_p
     shared.subscribe(seen.extend)
     try:
         pane = opened(qtbot, make_pane(conflict_prompt=prompt, watcher=shared), skill_file)
-        assert pane._own_watcher is None  # the shared watcher covers the file
+        assert pane.disk.active() is pane.disk.shared  # the shared watcher covers the file
         reloads = []
         pane.file_reloaded.connect(reloads.append)
         type_at_end(qtbot, pane, "x")
@@ -293,7 +293,7 @@ def test_conflict_dialog_buttons_and_diff(qtbot):
 def test_real_conflict_dialog_through_the_pane(qtbot, make_pane, skill_file):
     pane = make_pane()  # default prompt: the modal ConflictDialog
     pane.open_file(skill_file)
-    pane._release_watch()
+    pane.disk.release()
     type_at_end(qtbot, pane, "mine")
     skill_file.write_text("theirs\n", encoding="utf-8")
     clicked = []
@@ -327,3 +327,13 @@ def test_recovery_dialog_choices(qtbot, store, tmp_path):
     qtbot.addWidget(dlg2)
     dlg2.discard_button.click()
     assert [a for _e, a in dlg2.choices()].count(DISCARD) == 2  # the broken one is unchecked
+
+
+def test_editor_decodes_with_the_core_decoder():
+    """``decode_file`` is the core decoder plus the editor's read-only rule (issue 15 item 5)."""
+    from workbench.app.editor.document import decode_file
+
+    text, bom, newline, problem = decode_file(b"\xef\xbb\xbfname\r\n\xffx\r\n")
+    assert (text, bom, newline) == ("name\n\ufffdx\n", True, "\r\n")
+    assert "line 2" in problem and "read-only" in problem
+    assert decode_file(b"a\rb\r\n")[0] == "a\nb\n"  # a lone CR is a line break in the buffer

@@ -57,3 +57,15 @@ def test_demo_workshop_has_a_pending_proposal(open_window, tmp_path, qtbot):
     qtbot.waitUntil(
         lambda: any(p.source == "demo" and p.state == "pending" for p in ws.store.list()), timeout=5000
     )
+
+
+def test_hosted_panes_follow_the_protocol(open_window, tmp_path, fake_home):
+    """Every hosted pane offers what the window needs (``app/panes.HostedPane``): ``maybe_close``
+    and ``shutdown`` (issue 15 item 6)."""
+    from workbench.app.panes import HostedPane
+
+    win = open_window(_env(tmp_path, fake_home))
+    for key in ("editor", "chat", "evals", "workshop", "capture"):
+        pane = win.pane(key)
+        assert isinstance(pane, HostedPane), key
+        assert pane.maybe_close() is True, key

@@ -43,7 +43,7 @@ def test_diff_header_stays_on_one_line(qtbot, old):
     empty left half let Qt squeeze the header column); long lines now wrap inside their cell."""
     from PySide6.QtWidgets import QTextBrowser
 
-    from workbench.app.workshop_pane import diff_html
+    from workbench.app.workshop.render import diff_html
 
     new = b"---\nname: x\ndescription: " + b"long words " * 80 + b"\n---\nbody\n"
     view = QTextBrowser()
@@ -163,12 +163,19 @@ def chat(qtbot, tmp_path, fake_api):
     pane.shutdown()
 
 
-def test_chat_ready_when_turn_finished_fires(chat, qtbot, fake_api):
+def test_chat_ready_when_turn_finished_fires(chat, qtbot, fake_api, monkeypatch):
     """``turn_finished`` used to fire while the worker thread was still alive, so a ``send()`` from
     a slot connected to it returned False. Here the worker lingers after its last signal."""
-    from PySide6.QtCore import Qt
+    from workbench.app import workers
 
-    chat._bridge.finished.connect(lambda *_a: time.sleep(0.3), Qt.ConnectionType.DirectConnection)
+    emit = workers.Job._emit
+
+    def linger(job, name, *args):  # the worker thread sleeps after delivering the result
+        emit(job, name, *args)
+        if name == "returned":
+            time.sleep(0.3)
+
+    monkeypatch.setattr(workers.Job, "_emit", linger)
     answers: list[bool] = []
     chat.turn_finished.connect(
         lambda _res: answers.append(chat.send("second message")) if not answers else None

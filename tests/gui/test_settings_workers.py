@@ -8,7 +8,7 @@ import json
 import pytest
 
 from workbench.app.settings import SETTINGS, Settings
-from workbench.app.workers import Debouncer, run_in_background, wait_all
+from workbench.app.workers import Debouncer, describe, run_in_background, wait_all, wait_jobs
 
 
 def test_settings_roundtrip(tmp_path, qtbot):
@@ -81,9 +81,63 @@ def test_jobs_report_results_errors_and_progress(qtbot):
     # a job this fast used to finish before a connection made after the call: connect= fixes it
     job2 = run_in_background(boom, connect={"errored": lambda t, m: errors.append(m)})
     qtbot.waitUntil(lambda: len(errors) == 1, timeout=5000)
-    assert errors[0].startswith("ValueError: bad")
+    # the exception travels as the object, traceback included (issue 15 item 3)
+    assert isinstance(errors[0], ValueError) and str(errors[0]) == "bad"
+    assert errors[0].__traceback__ is not None
+    assert describe(errors[0]) == "ValueError: bad"
     assert job2.token > job.token  # tokens only increase: consumers drop stale results
     wait_all()
+
+
+def test_cancel_is_explicit_and_never_an_error(qtbot):
+    """``job.cancel()``: ``progress`` raises Cancelled, the job emits ``cancelled`` (not
+    ``errored``); a function polling ``cancel_event`` sees it set."""
+    import threading
+
+    started = threading.Event()
+
+    def loop(progress=None, cancel_event=None):
+        started.set()
+        while True:
+            progress(0, 1)
+            cancel_event.wait(0.01)
+
+    got: list = []
+    job = run_in_background(
+        loop,
+        progress=True,
+        cancel_event=True,
+        connect={
+            "cancelled": lambda t: got.append(("cancelled", t)),
+            "errored": lambda t, e: got.append(("errored", e)),
+        },
+    )
+    assert started.wait(5)
+    job.cancel()
+    assert job.wait(5)
+    qtbot.waitUntil(lambda: bool(got), timeout=5000)
+    assert got == [("cancelled", job.token)]
+
+
+def test_lane_jobs_run_in_order_and_wait_jobs(qtbot):
+    """A one-thread lane runs its jobs in the order started (the editor's recovery writes)."""
+    import time
+
+    order: list[int] = []
+
+    def step(i):
+        time.sleep(0.02 if i == 0 else 0)
+        order.append(i)
+
+    jobs = [run_in_background(step, i, lane="test-serial") for i in range(5)]
+    assert wait_jobs(jobs, 5000)
+    assert order == [0, 1, 2, 3, 4]
+
+
+def test_describe_is_one_line():
+    assert describe(OSError("disk full\nmore")) == "OSError: disk full"
+    assert describe(KeyError()) == "KeyError"
+    assert describe("first\nsecond") == "first"
 
 
 def test_stale_scan_result_is_dropped(qtbot, tmp_path, fake_home):
@@ -104,3 +158,17 @@ def test_stale_scan_result_is_dropped(qtbot, tmp_path, fake_home):
     assert ctx.wait_for_scan()
     assert applied == [ctx._scan_token] and ctx._scan_token != first
     ctx.shutdown()
+
+
+def test_an_error_without_a_slot_is_logged(qtbot, caplog):
+    import logging
+
+    def boom():
+        raise KeyError("nobody listens")
+
+    with caplog.at_level(logging.WARNING, logger="workbench.app.workers"):
+        job = run_in_background(boom)
+        assert job.wait(5)
+        qtbot.waitUntil(lambda: any(r.exc_info for r in caplog.records), timeout=5000)
+    rec = next(r for r in caplog.records if r.exc_info)
+    assert isinstance(rec.exc_info[1], KeyError) and "boom" in rec.getMessage()

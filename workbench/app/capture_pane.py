@@ -10,7 +10,7 @@ panes (red: only in the real listing, green: only in the simulation).
 from __future__ import annotations
 
 import difflib
-import threading
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
 from workbench.app import workers
 from workbench.core.capture import RUNNABLE_CLIENTS
 from workbench.core.text import agree, plural
+
+log = logging.getLogger(__name__)
 
 REAL_ONLY = QColor(255, 220, 220)
 SIM_ONLY = QColor(210, 245, 210)
@@ -76,7 +78,6 @@ class CapturePane(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self._job: workers.Job | None = None
-        self._cancel: threading.Event | None = None
         self.report: Any = None
         lay = QVBoxLayout(self)
         intro = QLabel(
@@ -157,23 +158,21 @@ class CapturePane(QWidget):
             return
         env = self.ctx.env
         exe = Path(self.exe.text()) if self.exe.text().strip() else None
-        self._cancel = threading.Event()
         self.capture_btn.setEnabled(False)
         self.cancel_btn.setEnabled(True)
         self.progress.setVisible(True)
         self.facts.setText(f"Running {self.client.currentText()} against the recorder…")
+        client = self.client.currentText()
         self._job = workers.run_in_background(
-            capture,
-            env,
-            self.client.currentText(),
-            exe=exe,
-            cancel=self._cancel,
-            connect={"returned": self._done, "errored": self._failed},
+            lambda cancel_event: capture(env, client, exe=exe, cancel=cancel_event),
+            cancel_event=True,
+            connect={"returned": self._done, "errored": self._failed, "cancelled": self._cancelled},
         )
 
     def cancel(self) -> None:
-        if self._cancel is not None:
-            self._cancel.set()
+        """Stop the running capture (the client's process group is stopped at once)."""
+        if self._job is not None:
+            self._job.cancel()
         self.facts.setText("Cancelling…")
 
     def is_busy(self) -> bool:
@@ -185,9 +184,14 @@ class CapturePane(QWidget):
         self.cancel_btn.setEnabled(False)
         self.progress.setVisible(False)
 
-    def _failed(self, _token: int, message: str) -> None:
+    def _failed(self, _token: int, exc: BaseException) -> None:
+        log.warning("capture failed", exc_info=exc)
         self._finish()
-        self.facts.setText(f"Capture failed: {message.splitlines()[0] if message else 'unknown error'}")
+        self.facts.setText(f"Capture failed: {workers.describe(exc)}")
+
+    def _cancelled(self, _token: int) -> None:
+        self._finish()
+        self.facts.setText("Capture cancelled.")
 
     def _done(self, _token: int, report: Any) -> None:
         self._finish()
@@ -230,5 +234,13 @@ class CapturePane(QWidget):
         _shade(self.real, ra, REAL_ONLY)
         _shade(self.sim, sb, SIM_ONLY)
 
+    def maybe_close(self) -> bool:
+        """Never vetoes closing (a running capture is cancelled by ``shutdown``)."""
+        return True
+
     def shutdown(self) -> None:
+        """Cancel a running capture (its client's process group is stopped) and wait for it."""
+        job = self._job
         self.cancel()
+        if job is not None:
+            job.wait(10)

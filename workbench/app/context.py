@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from workbench.app.credentials import Credentials
 from workbench.app.scanpass import (
     OverlayParseCache,
     Progress,
@@ -41,7 +42,7 @@ from workbench.app.scanpass import (
     scan_everything,
 )
 from workbench.app.settings import Settings
-from workbench.app.workers import Cancelled, Job, run_in_background
+from workbench.app.workers import Cancelled, Job, describe, run_in_background
 from workbench.core.discovery import WORKSPACE_MODES, WorkspaceTreatment
 from workbench.core.listing import ListingReport
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
@@ -50,18 +51,9 @@ from workbench.core.rediscover import refresh_all
 if TYPE_CHECKING:
     from workbench.core.watch import RootWatcher
 
-__all__ = ["AppContext", "ScanResult", "error_line"]
+__all__ = ["AppContext", "ScanResult"]
 
 log = logging.getLogger(__name__)
-
-
-def error_line(error: object) -> str:
-    """One line for a background job's failure: the job's message (its first line) or, for an
-    exception object, ``"TypeName: message"``."""
-    if isinstance(error, BaseException):
-        return f"{type(error).__name__}: {error}".splitlines()[0]
-    lines = str(error).splitlines()
-    return lines[0] if lines else ""
 
 
 class AppContext(QObject):
@@ -124,6 +116,7 @@ class AppContext(QObject):
     ) -> None:
         super().__init__(parent)
         self.settings = settings
+        self.credentials = Credentials(parent=self)  # the API key service (app/credentials.py)
         cid = client_id or settings.get("client")
         self.client_id = cid if cid in CLIENT_IDS else CLIENT_IDS[0]
         self.context_tokens = int(context_tokens or settings.get("context_tokens") or 200_000)
@@ -371,13 +364,13 @@ class AppContext(QObject):
             self._pending_paths |= set(self._overlays)
             self._update_timer.start()
 
-    def _on_scan_error(self, token: int, error: object) -> None:
-        """The scan job failed (``error``: the job's message or exception): logged, and
+    def _on_scan_error(self, token: int, error: BaseException) -> None:
+        """The scan job failed (``error``: its exception): logged, and
         ``scan_failed`` tells the window (a cancelled job says nothing)."""
         if token != self._scan_token:
             return
         self._job = None
-        line = error_line(error)
+        line = describe(error)
         if line == "cancelled" or isinstance(error, Cancelled):
             return
         log.warning("scan of %s failed: %s", self.env.workspace, error)
@@ -487,13 +480,13 @@ class AppContext(QObject):
         self.errors = {**kept, **{c: e for c, e in errors.items() if c != self.client_id}}
         self.catalog_changed.emit()
 
-    def _on_other_listings_failed(self, token: int, error: object) -> None:
+    def _on_other_listings_failed(self, token: int, error: BaseException) -> None:
         """The background render itself failed (not one client's listing): logged and shown."""
         if token != self._listing_token:
             return
         self._listing_token = None
         log.warning("re-rendering the other clients' listings failed: %s", error)
-        self.problem.emit(f"Listings of the other clients not updated: {error_line(error)}")
+        self.problem.emit(f"Listings of the other clients not updated: {describe(error)}")
 
     # -- live reload ----------------------------------------------------------------------
     def _start_watcher(self) -> None:

@@ -23,9 +23,9 @@ from PySide6.QtGui import QBrush, QColor, QShowEvent
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from workbench.app import icons
-from workbench.app.context import AppContext, error_line
+from workbench.app.context import AppContext
 from workbench.app.emptystate import EmptyState, select_first_skill
-from workbench.app.workers import Debouncer, run_in_background
+from workbench.app.workers import Debouncer, describe, run_in_background
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.explain import LEVELS, ClientExplanation, StepFinding, explain
 from workbench.core.model import CLIENT_IDS, Catalog, Environment
@@ -137,12 +137,12 @@ class ExplainPane(QWidget):
         self.status.setText(f"<b>{html.escape(p.parent.name if p else '')}</b> — {html.escape(str(p))}")
         self._fill()
 
-    def _on_error(self, token: int, error: object) -> None:
+    def _on_error(self, token: int, error: BaseException) -> None:
         if token != self._token:
             return
         self.result = {}
         self.tree.clear()
-        message = error_line(error)
+        message = describe(error)
         log.warning("explain of %s failed: %s", self.ctx.selected_path, message)
         self.status.setText(f"<span style='color:#cf222e'>Explain failed:</span> {html.escape(message)}")
 

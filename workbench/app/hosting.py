@@ -103,7 +103,7 @@ def make_chat(ctx: AppContext, parent: QWidget) -> QWidget:
     and "Review" opens it there."""
     from workbench.app.chat_pane import ChatPane
 
-    pane = ChatPane(lambda: (ctx.catalog(), ctx.context_tokens), parent)
+    pane = ChatPane(lambda: (ctx.catalog(), ctx.context_tokens), parent, credentials=ctx.credentials)
     pane.skills_loaded.connect(ctx.mark_loaded)
     pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
     pane.review_requested.connect(lambda pid: _review_proposal(parent, pid))
@@ -147,17 +147,6 @@ def workshop_files_changed(ctx: AppContext, paths: Path | str | Iterable[Path | 
         ctx.rescan()
 
 
-def _typed_chat_key(parent: QWidget) -> str | None:
-    """A key typed into the chat pane this session (the Evals pane shares it; never stored)."""
-    from workbench.app.chat_pane import ChatPane
-
-    host = _host(parent)
-    chat = host.built("chat") if host is not None else None
-    if not isinstance(chat, ChatPane):
-        return None
-    return chat.key_edit.text().strip() or chat._typed_key
-
-
 def _refresh_workshop(parent: QWidget) -> None:
     from workbench.app.workshop_pane import WorkshopPane
 
@@ -168,21 +157,13 @@ def _refresh_workshop(parent: QWidget) -> None:
 
 
 def make_evals(ctx: AppContext, parent: QWidget) -> QWidget:
-    """``workbench.app.evals_pane.EvalsPane(ctx, parent, key_provider=...)``: trigger evals on the
+    """``workbench.app.evals_pane.EvalsPane(ctx, parent)`` (the key: ``ctx.credentials``, shared with
+    the Chat pane): trigger evals on the
     current catalog; an improved description arrives as a workshop proposal (the Workshop tab is
     refreshed when one is created)."""
     from workbench.app.evals_pane import EvalsPane
-    from workbench.core.chat.settings import get_api_key
 
-    def key() -> str | None:
-        typed = _typed_chat_key(parent)
-        try:
-            return get_api_key(typed)[0]
-        except Exception:  # noqa: BLE001 - no keyring etc.: the pane says what to set
-            log.warning("reading the API key failed", exc_info=True)
-            return typed
-
-    pane = EvalsPane(ctx, parent, key_provider=key)
+    pane = EvalsPane(ctx, parent)
     pane.proposal_created.connect(lambda _id: _refresh_workshop(parent))
     return pane
 

@@ -11,16 +11,48 @@ Decisions (spec silent):
   a different one is given (``--screenshot`` always uses the argument, for reproducible images).
 * In screenshot mode, when nothing is selected, the first listed skill is selected so the
   details, listing highlight and explain panes show something real.
+
+Errors are seen: ``run_gui`` configures logging (stderr, level from ``WORKBENCH_LOG_LEVEL``,
+default WARNING; the modules of ``workbench`` log through ``logging.getLogger(__name__)``) and
+installs ``errorhook`` (``sys.excepthook`` + ``threading.excepthook``): an uncaught exception is
+logged and shown in a dialog with the traceback, and the app goes on.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
 from typing import Any, cast
 
 from workbench.options import UsageError, client_ids, environment_from_args
+
+log = logging.getLogger(__name__)
+
+
+def configure_logging(environ: dict[str, str] | None = None) -> int:
+    """Send ``workbench`` log records to stderr at ``WORKBENCH_LOG_LEVEL`` (default WARNING).
+
+    Returns the level used. An unknown level name falls back to WARNING (and says so). Adds one
+    handler to the ``workbench`` logger only (never the root logger), once.
+    """
+    env = os.environ if environ is None else environ
+    name = (env.get("WORKBENCH_LOG_LEVEL") or "WARNING").upper()
+    level = logging.getLevelName(name)
+    bad = not isinstance(level, int)
+    if bad:
+        level = logging.WARNING
+    logger = logging.getLogger("workbench")
+    logger.setLevel(level)
+    if not any(getattr(h, "_workbench", False) for h in logger.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("workbench: %(levelname)s %(name)s: %(message)s"))
+        handler._workbench = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
+    if bad:
+        log.warning("WORKBENCH_LOG_LEVEL=%s is not a level name; using WARNING", name)
+    return int(level)
 
 
 def _parse_size(text: str) -> tuple[int, int]:
@@ -132,6 +164,9 @@ def run_gui(args: Any) -> int:
     from workbench.app import icons
 
     app.setWindowIcon(icons.app_icon())
+    configure_logging()
+    from workbench.app import errorhook
+
     if screenshot is not None:
         _settings, ctx, win = build_window(args, persist_settings=False, watch=False, env=env)
         win.resize(*size)
@@ -146,7 +181,11 @@ def run_gui(args: Any) -> int:
             win.close()
         return 0
     _settings, ctx, win = build_window(args, env=env)
+    errorhook.install(win)
     if view:
         win.show_tab(view)
     win.show()
-    return int(app.exec())
+    try:
+        return int(app.exec())
+    finally:
+        errorhook.uninstall()

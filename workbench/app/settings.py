@@ -16,6 +16,7 @@ without Qt, and so the schema version and migrations are explicit.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from PySide6.QtCore import QObject, Signal
 
 from workbench.core import appdirs
 from workbench.core.safefile import atomic_write
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
@@ -113,6 +116,7 @@ class Settings(QObject):
             return
         except (OSError, ValueError) as exc:
             self.load_error = f"{self.path}: could not read settings ({exc}); using defaults"
+            log.warning("%s", self.load_error)
             return
         if not isinstance(raw, dict):
             self.load_error = f"{self.path}: settings file is not a JSON object; using defaults"
@@ -136,6 +140,7 @@ class Settings(QObject):
             atomic_write(self.path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
         except OSError as exc:
             self.load_error = f"{self.path}: could not save settings ({exc})"
+            log.warning("%s", self.load_error)
 
 
 def _migrate(raw: dict[str, Any]) -> dict[str, Any]:

@@ -25,21 +25,18 @@ is opened only once it exists on disk (a proposal made by chat, evals or the CLI
 
 from __future__ import annotations
 
-import html
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
-    QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
@@ -51,64 +48,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.app.dialogs import default_ask_reason, default_confirm
 from workbench.app.emptystate import EmptyState, go_to_tab
+from workbench.app.workshop.preview import ListingPreview
+from workbench.app.workshop.queue import ProposalTableModel
+from workbench.app.workshop.render import (
+    SEV_COLORS,
+    STATE_COLORS,
+    diff_html,
+    esc,
+    fill_findings,
+    risk_banner_html,
+    script_files,
+)
 from workbench.core.text import plural
 from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
-from workbench.core.workshop.preview import decode_for_display, side_by_side
 from workbench.core.workshop.store import default_store_dir
 
-_STATE_COLORS = {
-    "pending": "#2f81f7",
-    "applied": "#2e9d4a",
-    "rejected": "#7d8590",
-    "quarantined": "#cf222e",
-    "stale": "#d97a00",
-}
-_SEV_COLORS = {"critical": "#cf222e", "error": "#cf222e", "warning": "#d97a00", "info": "#2f81f7"}
-_ROW_BG = {"replace": "#fff5b1", "delete": "#ffebe9", "insert": "#dafbe1"}
-#: Findings about content that runs by itself (shown in the risk banner besides blocking ones).
-_RUNS_CODES = ("WS-BANG", "WS-HOOKS")
-
-
-def script_files(p: Proposal) -> list[tuple[str, str]]:
-    """[(relpath, "new script" | "changed executable" | ...)] of the proposal's new or changed
-    script/executable files (the scanner's WS-EXEC findings), in file order."""
-    out: dict[str, str] = {}
-    for f in p.findings:
-        if f.code == "WS-EXEC" and f.file not in out:
-            out[f.file] = f.message.split(" file:", 1)[0]
-    return sorted(out.items())
-
-
-def risk_banner_html(p: Proposal) -> str:
-    """The banner text for a proposal ("" when nothing needs attention): blocking findings with
-    their position, script/executable files, and commands a client runs on its own."""
-    parts = []
-    block = p.blocking_findings
-    if block:
-        where = ", ".join(
-            f"{_e(f.code)} at {_e(f.file)}:{f.line}:{f.column}" if f.line else f"{_e(f.code)} in {_e(f.file)}"
-            for f in block[:4]
-        )
-        more = f" and {len(block) - 4} more" if len(block) > 4 else ""
-        parts.append(f"<b>Apply is blocked</b> by {plural(len(block), 'critical finding')}: {where}{more}.")
-    scripts = script_files(p)
-    if scripts:
-        names = ", ".join(f"<code>{_e(rel)}</code> ({_e(what)})" for rel, what in scripts[:6])
-        more = f" and {len(scripts) - 6} more" if len(scripts) > 6 else ""
-        parts.append(
-            f"<b>{plural(len(scripts), 'script/executable file')}</b> an agent may run: {names}{more}. "
-            "Read them in the Diff tab before applying."
-        )
-    runs = [f for f in p.findings if f.code in _RUNS_CODES]
-    if runs:
-        parts.append(
-            "<b>Runs commands by itself</b>: "
-            + ", ".join(f"{_e(f.file)}:{f.line} <code>{_e(f.excerpt[:60])}</code>" for f in runs[:4])
-            + "."
-        )
-    return "<br>".join(parts)
-
+log = logging.getLogger(__name__)
 
 _EMPTY_QUEUE = (
     "No proposals to review. Let the model draft skills in the Chat tab (tick "
@@ -123,137 +80,6 @@ ACTION_TITLES = {
     "quarantine": "Quarantine…",
     "rollback": "Roll back…",
 }
-
-
-def _e(s: Any) -> str:
-    return html.escape(str(s), quote=False)
-
-
-def _default_confirm(parent: QWidget) -> Callable[[str, str], bool]:
-    def confirm(title: str, text: str) -> bool:
-        r = QMessageBox.question(
-            parent,
-            title,
-            text,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        return r == QMessageBox.StandardButton.Yes
-
-    return confirm
-
-
-def _default_ask_reason(parent: QWidget) -> Callable[[str, str], str | None]:
-    def ask(title: str, label: str) -> str | None:
-        text, ok = QInputDialog.getText(parent, title, label)
-        return text if ok else None
-
-    return ask
-
-
-class ProposalTableModel(QAbstractTableModel):
-    """The queue: one row per ``Proposal`` (id, state, kind, name, findings, source, updated)."""
-
-    HEADERS = ("ID", "State", "Kind", "Skill", "Findings", "Source", "Updated")
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[Proposal] = []
-
-    def set_rows(self, rows: list[Proposal]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Override QAbstractTableModel::rowCount."""
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Override QAbstractTableModel::columnCount."""
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Override QAbstractTableModel::headerData."""
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Override QAbstractTableModel::data."""
-        if not index.isValid() or index.row() >= len(self.rows):
-            return None
-        p = self.rows[index.row()]
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 4:
-                crit = sum(1 for f in p.findings if f.severity == "critical")
-                warn = sum(1 for f in p.findings if f.severity == "warning")
-                return f"{crit} critical, {warn} warn" if (crit or warn) else "—"
-            return (p.id, p.state, p.kind, p.name, "", p.source, p.updated_at[:19].replace("T", " "))[col]
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if col == 1:
-                return QColor(_STATE_COLORS.get(p.state, "#000000"))
-            if col == 4 and p.blocking_findings:
-                return QColor(_SEV_COLORS["critical"])
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{p.skill_md}\n{p.reason}" if p.reason else str(p.skill_md)
-        if role == Qt.ItemDataRole.UserRole:
-            return p.id
-        return None
-
-
-#: Width of each text column of the side-by-side diff: 2 x 50% left no room for the line-number
-#: columns, so the table overflowed the view and scrolled sideways. The table itself is 99% wide:
-#: at 100% Qt rounds it 1 px wider than the viewport once the vertical scroll bar shows.
-_HALF = "47%"
-
-
-def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
-    """Side-by-side diff of one file as an HTML table (old left, new right; changed rows tinted).
-
-    A new file (``old is None``) is one column (line numbers + proposed text): an empty left half
-    let Qt's table layout squeeze the header to one character per line. Cells wrap long lines
-    (``pre-wrap``) so a 1,000-char description does not push the table wider than the view;
-    header cells never wrap (``nowrap``).
-    """
-    a, b = decode_for_display(old), decode_for_display(new)
-    if a is None or b is None:
-        return f"<p><i>Binary file {_e(rel)}: {len(old or b''):,} → {len(new):,} bytes</i></p>"
-    pre = "<pre style='margin:0; white-space:pre-wrap'>"
-    table = "<table width='99%' cellspacing='0' cellpadding='1' style='font-family:monospace'>"
-    if old is None:
-        out = [table, f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — new file (proposed)</th></tr>"]
-        for no, line in enumerate(b.splitlines() or [""], 1):
-            out.append(
-                f"<tr><td style='color:#8c959f' align='right'>{no}</td>"
-                f"<td width='100%' bgcolor='{_ROW_BG['insert']}'>{pre}{_e(line)}</pre></td></tr>"
-            )
-        out.append("</table>")
-        return "".join(out)
-    out = [
-        table,
-        f"<tr><th colspan='2' align='left' nowrap>{_e(rel)} — live / before</th>"
-        "<th colspan='2' align='left' nowrap>proposed</th></tr>",
-    ]
-    for r in side_by_side(a, b):
-        bg = _ROW_BG.get(r.tag, "")
-        lbg = "#ffebe9" if r.tag in ("replace", "delete") and r.old_no else bg
-        rbg = "#dafbe1" if r.tag in ("replace", "insert") and r.new_no else bg
-        out.append(
-            "<tr>"
-            f"<td style='color:#8c959f' align='right'>{r.old_no or ''}</td>"
-            f"<td width='{_HALF}' bgcolor='{lbg or '#ffffff'}'>{pre}{_e(r.old)}</pre></td>"
-            f"<td style='color:#8c959f' align='right'>{r.new_no or ''}</td>"
-            f"<td width='{_HALF}' bgcolor='{rbg or '#ffffff'}'>{pre}{_e(r.new)}</pre></td>"
-            "</tr>"
-        )
-    out.append("</table>")
-    return "".join(out)
 
 
 class WorkshopPane(QWidget):
@@ -304,10 +130,9 @@ class WorkshopPane(QWidget):
             self.workspace = Path(source.env.workspace)
         else:
             self.workspace = Path(source)
-        self.confirm = confirm or _default_confirm(self)
-        self.ask_reason = ask_reason or _default_ask_reason(self)
+        self.confirm = confirm or default_confirm(self)
+        self.ask_reason = ask_reason or default_ask_reason(self)
         self.current: Proposal | None = None
-        self._preview_token = 0
         self._log_sig: tuple[int, int] | None = None
         self._build()
         self.refresh()
@@ -321,6 +146,14 @@ class WorkshopPane(QWidget):
         self._poll.setInterval(2000)
         self._poll.timeout.connect(self._poll_log)
         self._poll.start()
+
+    def maybe_close(self) -> bool:
+        """Never vetoes closing (proposals are stored as they are made)."""
+        return True
+
+    def shutdown(self) -> None:
+        """Stop polling the workshop journal."""
+        self._poll.stop()
 
     # ------------------------------------------------------------------ construction
     def _build(self) -> None:
@@ -408,28 +241,13 @@ class WorkshopPane(QWidget):
         )
         self.tabs.addTab(self.findings_tree, "Findings")
 
-        prev_page = QWidget(self)
-        self.preview_note = QLabel(prev_page)
-        self.preview_note.setWordWrap(True)
-        self.preview_before = QPlainTextEdit(prev_page)
-        self.preview_after = QPlainTextEdit(prev_page)
-        for w in (self.preview_before, self.preview_after):
-            w.setReadOnly(True)
-            w.setFont(mono)
-            w.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        ps = QSplitter(Qt.Orientation.Horizontal, prev_page)
-        for title, w in (("Listing now", self.preview_before), ("As if applied", self.preview_after)):
-            box = QWidget(ps)
-            bl = QVBoxLayout(box)
-            bl.setContentsMargins(0, 0, 0, 0)
-            bl.addWidget(QLabel(f"<b>{title}</b>", box))
-            bl.addWidget(w)
-            ps.addWidget(box)
-        pl = QVBoxLayout(prev_page)
-        pl.setContentsMargins(0, 0, 0, 0)
-        pl.addWidget(self.preview_note)
-        pl.addWidget(ps, 1)
-        self.preview_index = self.tabs.addTab(prev_page, "Listing preview")
+        self.listing = ListingPreview(mono, self)  # workshop/preview.py
+        self.preview_note, self.preview_before, self.preview_after = (
+            self.listing.note,
+            self.listing.before,
+            self.listing.after,
+        )
+        self.preview_index = self.tabs.addTab(self.listing, "Listing preview")
         self.history = QTreeWidget(self)
         self.history.setHeaderLabels(["When", "Event", "Detail"])
         self.history.setRootIsDecorated(False)
@@ -526,14 +344,14 @@ class WorkshopPane(QWidget):
         return False
 
     def _log_signature(self) -> tuple[int, int] | None:
-        log = (
+        path = (
             self._store.log_path
             if self._store is not None
             else default_store_dir(self.workspace) / "events.jsonl"
         )
         try:
-            st = log.stat()
-        except OSError:
+            st = path.stat()
+        except OSError:  # no journal yet (nothing proposed): nothing to poll
             return None
         return (st.st_size, st.st_mtime_ns)
 
@@ -557,7 +375,7 @@ class WorkshopPane(QWidget):
             self._say("")  # a message belongs to the proposal it was about
         self.current = p
         self.diff_empty.refresh()
-        self._preview_token += 1
+        self.listing.clear()
         if p is None:
             self.header.setText(
                 "<i>No proposal selected.</i>"
@@ -571,18 +389,15 @@ class WorkshopPane(QWidget):
             self.diff_view.clear()
             self.findings_tree.clear()
             self.history.clear()
-            self.preview_before.clear()
-            self.preview_after.clear()
-            self.preview_note.clear()
             self.risk_banner.setVisible(False)
             return
-        color = _STATE_COLORS.get(p.state, "#000")
-        reason = f" — {_e(p.reason)}" if p.reason else ""
-        note = f"<br><i>{_e(p.note)}</i>" if p.note else ""
+        color = STATE_COLORS.get(p.state, "#000")
+        reason = f" — {esc(p.reason)}" if p.reason else ""
+        note = f"<br><i>{esc(p.note)}</i>" if p.note else ""
         self.header.setText(
-            f"<b>{_e(p.name)}</b> &nbsp;<span style='color:{color}'><b>{p.state}</b></span>{reason}<br>"
-            f"{p.kind} of <code>{_e(p.skill_md)}</code><br>"
-            f"proposal {p.id}, generation {p.generation}, from {_e(p.source or '?')}{note}"
+            f"<b>{esc(p.name)}</b> &nbsp;<span style='color:{color}'><b>{p.state}</b></span>{reason}<br>"
+            f"{p.kind} of <code>{esc(p.skill_md)}</code><br>"
+            f"proposal {p.id}, generation {p.generation}, from {esc(p.source or '?')}{note}"
         )
         allowed = p.allowed_actions()
         for action, b in self.buttons.items():
@@ -617,16 +432,11 @@ class WorkshopPane(QWidget):
             self.file_combo.addItem(f"{c.rel} ({mark})", c.rel)
             if c.rel in scripts:
                 i = self.file_combo.count() - 1
-                self.file_combo.setItemData(
-                    i, QColor(_SEV_COLORS["critical"]), Qt.ItemDataRole.ForegroundRole
-                )
+                self.file_combo.setItemData(i, QColor(SEV_COLORS["critical"]), Qt.ItemDataRole.ForegroundRole)
         self.file_combo.blockSignals(False)
         self._show_diff()
         self._fill_findings(p)
         self._fill_history(p)
-        self.preview_before.clear()
-        self.preview_after.clear()
-        self.preview_note.setText("")
         if self.tabs.currentIndex() == self.preview_index:
             self._start_preview()
 
@@ -648,63 +458,18 @@ class WorkshopPane(QWidget):
         self.diff_view.setHtml(diff_html(c.old, c.new, c.rel))
 
     def _fill_findings(self, p: Proposal) -> None:
-        t = self.findings_tree
-        t.clear()
-        scan = QTreeWidgetItem(
-            t,
-            [
-                f"Scanner ({len(p.findings)})",
-                "",
-                "",
-                f"{len(p.blocking_findings)} blocking apply" if p.findings else "no risks found",
-            ],
-        )
-        for f in p.findings:
-            msg = f.message + (" (already in the live file: does not block)" if f.preexisting else "")
-            it = QTreeWidgetItem(
-                scan, [f.severity, f.code, f"{f.file}:{f.line}:{f.column}" if f.line else f.file, msg]
-            )
-            it.setData(2, Qt.ItemDataRole.UserRole, f.file)
-            it.setForeground(0, QColor(_SEV_COLORS.get(f.severity, "#000")))
-            if f.excerpt:
-                it.setToolTip(3, f.excerpt)
-        lint = QTreeWidgetItem(
-            t,
-            [
-                f"Lint ({len(p.lint.diagnostics)})" if p.lint.available else "Lint",
-                "",
-                "",
-                ""
-                if p.lint.available and p.lint.diagnostics
-                else ("clean (lint findings never block apply)" if p.lint.available else p.lint.note),
-            ],
-        )
-        for d in p.lint.diagnostics:
-            it = QTreeWidgetItem(
-                lint,
-                [
-                    d.get("severity", ""),
-                    d.get("code", ""),
-                    f"SKILL.md:{d.get('line', 0)}:{d.get('column', 0)}",
-                    d.get("message", ""),
-                ],
-            )
-            it.setData(2, Qt.ItemDataRole.UserRole, "SKILL.md")
-            it.setForeground(0, QColor(_SEV_COLORS.get(d.get("severity", ""), "#000")))
-        crit = len(p.blocking_findings)
-        total = len(p.findings) + len(p.lint.diagnostics)
+        total, crit = fill_findings(self.findings_tree, p)
         self.tabs.setTabText(
             self.findings_index, f"Findings ({total}{', ' + str(crit) + ' blocking' if crit else ''})"
         )
-        t.expandAll()
-        for col in range(3):
-            t.resizeColumnToContents(col)
 
     def _fill_history(self, p: Proposal) -> None:
         self.history.clear()
         try:
             events = self.store.events(p.id)
-        except WorkshopError:
+        except WorkshopError as exc:
+            log.warning("history of %s not read", p.id, exc_info=exc)
+            self._say(f"cannot read the history of {p.id}: {exc}", error=True)
             return
         for e in events:
             d = e.detail
@@ -720,8 +485,6 @@ class WorkshopPane(QWidget):
         p = self.current
         if p is None:
             return
-        self._preview_token += 1
-        token = self._preview_token
         env = getattr(self.ctx, "env", None)
         client = getattr(self.ctx, "client_id", None) or "claude-code"
         if env is None:
@@ -734,53 +497,12 @@ class WorkshopPane(QWidget):
         new = next((c.new for c in getattr(self, "_changes", []) if c.rel == "SKILL.md"), None)
         if new is None:
             return
-        self.preview_note.setText("<i>rendering the listing…</i>")
-        from workbench.core.workshop.preview import listing_preview
-
-        try:
-            from workbench.app.workers import run_in_background
-        except ImportError:  # pragma: no cover - workers is part of the app
-            self._show_preview(token, listing_preview(p, new, env, client))
-            return
-        # slots go in connect=: they are connected before the job starts (a fast job's result
-        # would otherwise be emitted before a connection made after this call returns)
-        run_in_background(
-            listing_preview,
-            p,
-            new,
-            env,
-            client,
-            connect={
-                "returned": lambda _t, res, tok=token: self._show_preview(tok, res),
-                "errored": lambda _t, msg, tok=token: self._preview_failed(tok, msg),
-            },
-        )
-
-    def _show_preview(self, token: int, res: Any) -> None:
-        if token != self._preview_token:
-            return  # a stale result: the selection changed meanwhile
-        if not res.available:
-            self.preview_note.setText(f"<span style='color:#57606a'>{_e(res.note)}</span>")
-            return
-        states = ""
-        if res.skill_state_before or res.skill_state_after:
-            states = f" — this skill: {res.skill_state_before or 'not listed'} → {res.skill_state_after or 'not listed'}"
-        self.preview_note.setText(
-            f"{_e(res.client)}{_e(states)}" + (f"<br>{_e(res.note)}" if res.note else "")
-        )
-        self.preview_before.setPlainText(res.before)
-        self.preview_after.setPlainText(res.after)
-
-    def _preview_failed(self, token: int, msg: str) -> None:
-        if token == self._preview_token:
-            self.preview_note.setText(
-                f"<span style='color:#cf222e'>{_e(msg.splitlines()[0] if msg else 'failed')}</span>"
-            )
+        self.listing.start(p, new, env, client)
 
     # ------------------------------------------------------------------ transitions
     def _say(self, text: str, error: bool = False) -> None:
         color = "#cf222e" if error else "#2e9d4a"
-        self.message.setText(f"<span style='color:{color}'>{_e(text)}</span>" if text else "")
+        self.message.setText(f"<span style='color:{color}'>{esc(text)}</span>" if text else "")
 
     def trigger(self, action: str) -> bool:
         """Run ``action`` (apply | reject | quarantine | rollback) on the selected proposal after

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def plural(n: int, noun: str, plural_form: str | None = None) -> str:
@@ -80,3 +80,51 @@ class SafeTextStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+class DecodedBytes(NamedTuple):
+    """What ``decode_text_bytes`` made of a file's bytes.
+
+    Fields:
+        text: the decoded text, BOM removed, line endings as in the file (invalid UTF-8 bytes
+            become U+FFFD).
+        has_bom: the bytes started with a UTF-8 BOM (EF BB BF).
+        newline: ``"\\r\\n"`` when CRLF line breaks are the majority, else ``"\\n"``.
+        bad_offset: offset (in bytes, after the BOM) of the first byte that is not valid UTF-8,
+            or None when the bytes are valid UTF-8.
+        bad_line, bad_column: 1-based position of that byte (the column counts code points of
+            the decoded line); 0 when the bytes are valid.
+    """
+
+    text: str
+    has_bom: bool
+    newline: str
+    bad_offset: int | None = None
+    bad_line: int = 0
+    bad_column: int = 0
+
+
+def decode_text_bytes(raw: bytes) -> DecodedBytes:
+    """Decode a text file's bytes (SKILL.md and its neighbours) the way the workbench reads them.
+
+    UTF-8 with an optional BOM (stripped and reported); invalid bytes are decoded with
+    replacement characters and the first one's position is reported; never raises. The
+    newline is the file's majority line break (CRLF vs LF), as ``skillfile.parse_skill_bytes``
+    decides it. Used by the editor (``app/editor/document.decode_file``).
+    """
+    has_bom = raw.startswith(b"\xef\xbb\xbf")
+    if has_bom:
+        raw = raw[3:]
+    bad: int | None = None
+    line = column = 0
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+        text = raw.decode("utf-8", "replace")
+        line_start = raw.rfind(b"\n", 0, bad) + 1
+        line = raw.count(b"\n", 0, bad) + 1
+        column = len(raw[line_start:bad].decode("utf-8", "replace")) + 1
+    crlf = text.count("\r\n")
+    newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
+    return DecodedBytes(text, has_bom, newline, bad, line, column)

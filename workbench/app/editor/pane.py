@@ -6,175 +6,62 @@ can be injected (lint function, recovery store, conflict prompt, watcher).
 Flow of an edit (style.md §7.7-7.11):
   keystroke -> ``contentsChange`` -> generation += 1, (re)start the lint timer (``LINT_DELAY_MS``)
   and the recovery timer (``RECOVERY_DELAY_MS``) -> lint timer fires: token += 1, the buffer is
-  linted on the pane's ``QThreadPool`` -> the result comes back on the GUI thread and is shown only
-  if its token is the newest one **and** the buffer has not changed since the request (otherwise a
-  newer request is pending anyway). Shown diagnostics are pinned as QTextCursors.
+  linted off the GUI thread (``jobs.BufferJobs``, on the app's runner) -> the result comes back
+  on the GUI thread and is shown only if its token is the newest one **and** the buffer has not
+  changed since the request (otherwise a newer request is pending anyway). Shown diagnostics are
+  pinned as QTextCursors.
 
 What is linted: the text as it would be saved (BOM + the file's line endings), so diagnostics
 about BOMs and CRLF match the file on disk. ``buffer_changed`` carries that same text.
 
-Saving: ``atomic_write`` (temp file, fsync, rename) with ``expected_sha256`` = the hash of the
-disk file when it was opened / last saved / last reloaded; a mismatch raises ``ConflictError`` and
-the user is asked (``conflict_prompt``): Reload, Keep mine (overwrite deliberately) or Cancel, with
-Show diff in the dialog. Saves run on the GUI thread (a small file; the conflict prompt needs the
-answer before continuing); lint and recovery writes do not.
+Saving and external changes: see ``saving.py`` (atomic, hash-checked writes; a changed disk file
+is never overwritten silently). Lint and recovery writes run off the GUI thread.
 
-Encodings (decisions where the brief was silent):
-  * The buffer always holds "\\n"; the file's dominant line ending (as ``skillfile`` decides it) is
-    restored on save. A file with mixed endings is saved with its dominant one; a lone "\\r" (old
-    Mac) becomes a line break. A new file gets "\\n" and no BOM.
-  * Files that are not valid UTF-8, contain NUL bytes, or exceed ``MAX_EDIT_BYTES`` open
-    read-only with a banner: saving them would lose bytes.
-
-External changes (watcher event for the open file, or a hash mismatch at save):
-  * buffer unmodified -> reload silently; only the changed region of the text is replaced, so the
-    caret and scroll position stay (and the reload is one undo step);
-  * buffer modified -> the conflict prompt; "Keep mine" here keeps the buffer and accepts the
-    disk version as the one the next save overwrites (no write happens until you save);
-  * file deleted -> the buffer is kept and marked modified; saving recreates the file.
+Encodings: see ``document.py`` (the buffer holds "\\n"; BOM and line endings restored on save).
+Parts: ``jobs`` (lint/preview off the GUI thread), ``autosave`` (recovery copies), ``disk``
+(watching and writing the file), ``chrome`` (banner, status line, shortcuts).
 """
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import os
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
+from workbench.app.editor.autosave import RecoveryWriter, crashed_entries
+from workbench.app.editor.chrome import Banner, install_actions, status_text
 from workbench.app.editor.codeeditor import CodeEditor
-from workbench.app.editor.conflict import CANCEL, KEEP_MINE, RELOAD, ask_conflict
+from workbench.app.editor.conflict import ask_conflict
+from workbench.app.editor.disk import FileWatch
+from workbench.app.editor.document import ask_read_only, decode_file, saved_form
 from workbench.app.editor.findbar import FindReplaceBar
 from workbench.app.editor.highlighter import SkillHighlighter
+from workbench.app.editor.jobs import BufferJobs, LintFn
 from workbench.app.editor.lintbridge import resolve_lint, run_lint
-from workbench.app.editor.preview import SkillPreview, render_html
+from workbench.app.editor.preview import SkillPreview
 from workbench.app.editor.problems import ProblemsList
+from workbench.app.editor.saving import SavingMixin
 from workbench.app.emptystate import EmptyState
 from workbench.core.recovery import RecoveryEntry, RecoveryStore, recovery_key
-from workbench.core.safefile import ConflictError, ReadOnlyError, atomic_write, sha256_of
-from workbench.core.text import plural
+from workbench.core.safefile import sha256_of
 
-#: Files above this many bytes open read-only (the skillfile reader stops parsing at 1 MB).
-MAX_EDIT_BYTES = 5_000_000
+log = logging.getLogger(__name__)
 
-LintFn = Callable[[str, Any, str], list]
 ConflictPrompt = Callable[[Any, str, str, "str | None"], str]
-
-_recovery_executor: ThreadPoolExecutor | None = None
-
-
-def _executor() -> ThreadPoolExecutor:
-    """One serial worker for every recovery write/remove, so they happen in request order."""
-    global _recovery_executor
-    if _recovery_executor is None:
-        _recovery_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wb-recovery")
-    return _recovery_executor
-
-
-def decode_file(raw: bytes) -> tuple[str, bool, str, str]:
-    """Bytes -> (buffer text with "\\n", has_bom, newline, problem). ``problem`` != "" = read-only."""
-    problem = ""
-    if len(raw) > MAX_EDIT_BYTES:
-        problem = f"the file is {len(raw):,} bytes (over {MAX_EDIT_BYTES:,}): opened read-only"
-    if b"\x00" in raw:
-        problem = "the file contains NUL bytes (binary?): opened read-only"
-    bom = raw.startswith(b"\xef\xbb\xbf")
-    if bom:
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        text = raw.decode("utf-8", "replace")
-        problem = problem or (
-            f"not valid UTF-8 (first bad byte on line {line}): opened read-only "
-            "so that saving cannot replace those bytes"
-        )
-    crlf = text.count("\r\n")
-    newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, bom, newline, problem
-
-
-def encode_text(text: str, has_bom: bool, newline: str) -> bytes:
-    """Buffer text ("\\n") -> the bytes to save (BOM and line endings restored)."""
-    return saved_form(text, has_bom, newline).encode("utf-8", "surrogatepass")
-
-
-def _ask_read_only(parent: QWidget, path: str) -> bool:
-    """Modal question: overwrite the read-only file ``path``? True = yes (default button: No)."""
-    answer = QMessageBox.question(
-        parent,
-        "Read-only file",
-        f"{path} is read-only.\n\nOverwrite it anyway? It stays read-only.",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.No,
-    )
-    return answer == QMessageBox.StandardButton.Yes
-
-
-def saved_form(text: str, has_bom: bool, newline: str) -> str:
-    """The file content as str: "\\ufeff" + text with ``newline`` line breaks."""
-    if newline != "\n":
-        text = text.replace("\n", newline)
-    return ("\ufeff" if has_bom else "") + text
-
-
-class _LintSignals(QObject):
-    done = Signal(int, object)
-
-
-class _LintTask(QRunnable):
-    """Lint one snapshot on the pane's pool; reports (token, diagnostics) through ``signals``."""
-
-    def __init__(self, fn: LintFn, text: str, path: Any, profile: str, token: int) -> None:
-        super().__init__()
-        self.setAutoDelete(False)
-        self.fn, self.text, self.path, self.profile, self.token = fn, text, path, profile, token
-        self.signals = _LintSignals()
-
-    def run(self) -> None:  # Override QRunnable::run (worker thread)
-        try:
-            result = list(self.fn(self.text, self.path, self.profile))
-        except Exception as exc:  # noqa: BLE001 - shown as a diagnostic, never raised
-            from workbench.app.editor.lintbridge import Diagnostic
-
-            result = [Diagnostic(1, 1, 1, 2, "error", "LINT-CRASH", f"lint failed: {exc}")]
-        with contextlib.suppress(RuntimeError):  # the pane went away meanwhile
-            self.signals.done.emit(self.token, result)
-
-
-class _PreviewTask(QRunnable):
-    """Render the preview HTML (markdown-it + YAML: pure Python, ~70 ms on 500 lines) off the GUI
-    thread; only ``QTextBrowser.setHtml`` runs on it."""
-
-    def __init__(self, text: str, token: int) -> None:
-        super().__init__()
-        self.setAutoDelete(False)
-        self.text, self.token = text, token
-        self.signals = _LintSignals()
-
-    def run(self) -> None:  # Override QRunnable::run (worker thread)
-        try:
-            html = render_html(self.text)
-        except Exception as exc:  # noqa: BLE001 - render_html already guards; belt and braces
-            html = f"<p>cannot render: {exc}</p>"
-        with contextlib.suppress(RuntimeError):
-            self.signals.done.emit(self.token, html)
 
 
 def _default_lint(text: str, path: Any, profile: str) -> list:
     return run_lint(text, path=path, profile=profile)
 
 
-class EditorPane(QWidget):
+class EditorPane(SavingMixin, QWidget):
     """Editor for one SKILL.md: highlighting, diagnostics, quick fixes, preview, safe save.
 
     Args:
@@ -211,7 +98,6 @@ class EditorPane(QWidget):
     file_reloaded = Signal(str)
     lint_applied = Signal(int)
     preview_updated = Signal(int)
-    _watch_batch = Signal(object)
 
     LINT_DELAY_MS = 150
     PREVIEW_DELAY_MS = 400
@@ -234,13 +120,12 @@ class EditorPane(QWidget):
         EditorPane._instances.add(self)
         self.profile_provider = profile_provider
         self.lint_function: LintFn = lint_function or _default_lint
-        self.recovery_store = recovery_store
         self.conflict_prompt: ConflictPrompt = conflict_prompt or ask_conflict
-        self.read_only_prompt = read_only_prompt or _ask_read_only
+        self.read_only_prompt = read_only_prompt or ask_read_only
         self._allow_read_only = False
-        self._shared_watcher = watcher
-        self._own_watcher: Any = None
-        self._unsubscribe: Callable[[], None] | None = None
+        self.recovery = RecoveryWriter(recovery_store, self)
+        self.jobs = BufferJobs(self)
+        self.disk = FileWatch(watcher, self)
 
         self._path: str | None = None
         self._disk_sha: str = ""  # "" = the file must not exist (new / deleted)
@@ -250,8 +135,6 @@ class EditorPane(QWidget):
         self._generation = 0
         self._token = 0
         self._token_generation: dict[int, int] = {}
-        self._tasks: set[_LintTask] = set()
-        self._recovery_futures: list[Future] = []
         self._prompting = False
         self._recheck = False
         self._declined_sha = ""  # disk version the user already answered "Cancel" to
@@ -259,19 +142,13 @@ class EditorPane(QWidget):
         self.applied_tokens: list[int] = []
         self.dropped_tokens: list[int] = []
 
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-
         # widgets
         self.editor = CodeEditor(self)
         self.highlighter = SkillHighlighter(self.editor.document())
         self.preview = SkillPreview(self)
         self.problems = ProblemsList(self.editor.diagnostics, self)
         self.find_bar = FindReplaceBar(self.editor, self)
-        self.banner = QLabel(self)
-        self.banner.setWordWrap(True)
-        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.banner.hide()
+        self.banner = Banner(self)
         self.status = QLabel(self)
         self.h_split = QSplitter(Qt.Orientation.Horizontal, self)
         self.h_split.addWidget(self.editor)
@@ -305,28 +182,18 @@ class EditorPane(QWidget):
         self._preview_timer.setInterval(self.PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self.render_preview_now)
         self._preview_token = 0
-        self._preview_tasks: set[_PreviewTask] = set()
         self._last_html = ""
 
         # actions (shortcuts active while focus is inside the pane)
-        self.actions_table: dict[str, QAction] = {}
-        for name, title, keys, slot in (
-            ("save", "Save", QKeySequence.StandardKey.Save, self.save),
-            ("find", "Find…", QKeySequence("Ctrl+F"), lambda: self.find_bar.open_find(False)),
-            ("replace", "Replace…", QKeySequence("Ctrl+H"), lambda: self.find_bar.open_find(True)),
-            (
-                "toggle-preview",
-                "Toggle Preview",
-                QKeySequence("Ctrl+Shift+V"),
-                lambda: self.set_preview_visible(self.preview.isHidden()),
-            ),
-        ):
-            act = QAction(title, self)
-            act.setShortcut(keys)
-            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            act.triggered.connect(slot)
-            self.addAction(act)
-            self.actions_table[name] = act
+        self.actions_table = install_actions(
+            self,
+            {
+                "save": self.save,
+                "find": lambda: self.find_bar.open_find(False),
+                "replace": lambda: self.find_bar.open_find(True),
+                "toggle-preview": lambda: self.set_preview_visible(self.preview.isHidden()),
+            },
+        )
         self.actions_table["quick-fix"] = self.editor.quick_fix_action
 
         doc = self.editor.document()
@@ -335,7 +202,10 @@ class EditorPane(QWidget):
         self.editor.cursorPositionChanged.connect(self._update_status)
         self.editor.bom_removal_requested.connect(self._remove_bom)
         self.problems.activated_item.connect(self.editor.jump_to)
-        self._watch_batch.connect(self._on_watch_batch)
+        self.disk.changed.connect(self._on_disk_changed)
+        self.jobs.linted.connect(self._on_lint_done)
+        self.jobs.rendered.connect(self._on_preview_done)
+        self.recovery.failed.connect(self._on_recovery_failed)
         self.empty_states = [
             EmptyState(
                 self.editor,
@@ -403,7 +273,7 @@ class EditorPane(QWidget):
             self.show_banner(f"Cannot open {p}: {exc.strerror or exc}", "error")
             return False
         text, bom, newline, problem = decode_file(raw)
-        self._release_watch()
+        self.disk.release()
         self._path = p
         self._allow_read_only = False
         self._disk_sha = (sha256_of(Path(p)) or "") if exists else ""
@@ -418,7 +288,8 @@ class EditorPane(QWidget):
             self.show_banner(problem, "warning")
         elif not exists:
             self.show_banner("New file: it will be created when you save.", "info")
-        self._attach_watch()
+        if not self._shut_down:
+            self.disk.attach(p)
         self._update_status()
         for e in self.empty_states:
             e.refresh()
@@ -426,75 +297,6 @@ class EditorPane(QWidget):
         QTimer.singleShot(0, self, self.lint_now)
         if not self.preview.isHidden():  # a new file is shown at once, not after the debounce
             QTimer.singleShot(0, self, self.render_preview_now)
-        return True
-
-    def save(self) -> bool:
-        """Write the buffer atomically; True when written.
-
-        A changed disk file is never overwritten silently: ``conflict_prompt`` decides (Reload ->
-        the disk version replaces the buffer; Keep mine -> overwrite; Cancel -> nothing). Write
-        errors are shown in the banner and return False (the buffer and the disk file stay as they
-        were).
-        """
-        if self._path is None:
-            return False
-        if self._read_only_reason:
-            self.show_banner(f"Not saved: {self._read_only_reason}", "warning")
-            return False
-        data = encode_text(self.text(), self._has_bom, self._newline)
-        expected = self._disk_sha
-        for _attempt in range(5):
-            try:
-                new_sha = self._write(data, expected)
-            except ConflictError as exc:
-                choice = self._ask_conflict()
-                if choice == KEEP_MINE:
-                    expected = exc.actual or ""
-                    continue
-                if choice == RELOAD:
-                    self.reload_from_disk()
-                return False
-            except ReadOnlyError as exc:
-                if self.read_only_prompt(self, str(exc.path)):
-                    self._allow_read_only = True  # for this file, until another is opened
-                    continue
-                self.show_banner(f"Not saved: {exc.path} is read-only", "warning")
-                return False
-            except OSError as exc:
-                self.show_banner(f"Could not save {self._path}: {exc.strerror or exc}", "error")
-                return False
-            self._disk_sha = new_sha
-            self.editor.document().setModified(False)
-            self._recovery_timer.stop()
-            self._submit_recovery(None)
-            self.hide_banner()
-            self._update_status()
-            self.saved.emit(self._path)
-            return True
-        return False
-
-    def reload_from_disk(self) -> bool:
-        """Replace the buffer with the disk file, keeping the caret; False if it cannot be read."""
-        if self._path is None:
-            return False
-        try:
-            raw = Path(self._path).read_bytes()
-        except OSError as exc:
-            self.show_banner(f"Cannot reload {self._path}: {exc.strerror or exc}", "error")
-            return False
-        text, bom, newline, problem = decode_file(raw)
-        self._disk_sha = sha256_of(Path(self._path)) or ""
-        self._has_bom, self._newline, self._read_only_reason = bom, newline, problem
-        self.editor.setReadOnly(bool(problem))
-        self.editor.replace_all_text(text)
-        self.editor.document().setModified(False)
-        self._recovery_timer.stop()
-        self._submit_recovery(None)
-        self.hide_banner()
-        if problem:
-            self.show_banner(problem, "warning")
-        self._update_status()
-        self.file_reloaded.emit(self._path)
         return True
 
     def close_buffer(self, discard: bool = False) -> bool:
@@ -513,6 +315,11 @@ class EditorPane(QWidget):
         self._path = None
         return True
 
+    def maybe_close(self) -> bool:
+        """Never vetoes here: the main window asks about unsaved changes itself
+        (``MainWindow.resolve_unsaved``: save, discard or cancel)."""
+        return True
+
     def shutdown(self) -> None:
         """Stop timers, watchers and workers; wait for them (call before deleting the pane)."""
         if self._shut_down:
@@ -521,18 +328,17 @@ class EditorPane(QWidget):
         self._lint_timer.stop()
         self._recovery_timer.stop()
         self._preview_timer.stop()
-        self._release_watch()
-        self._pool.waitForDone(10_000)
+        self.disk.release()
+        self.jobs.wait(10_000)
         self.flush_recovery()
 
     # -- recovery -------------------------------------------------------------------------
-    def _store(self) -> RecoveryStore:
-        if self.recovery_store is None:
-            self.recovery_store = RecoveryStore()
-        return self.recovery_store
+    @property
+    def recovery_store(self) -> RecoveryStore:
+        return self.recovery.store
 
     def write_recovery_now(self) -> None:
-        """Queue a recovery write of the buffer (if modified) on the serial recovery worker."""
+        """Queue a recovery write of the buffer (if modified) on the serial recovery lane."""
         if self._path is None or not self.has_unsaved_changes():
             return
         self._submit_recovery(self.text())
@@ -540,39 +346,29 @@ class EditorPane(QWidget):
     def _submit_recovery(self, text: str | None) -> None:
         if self._path is None:
             return
-        store, path = self._store(), self._path
-        bom, nl, base = self._has_bom, self._newline, self._disk_sha
-        fut: Future[Any]
         if text is None:
-            fut = _executor().submit(store.remove, path)
+            self.recovery.remove(self._path)
         else:
-            fut = _executor().submit(store.write, path, text, base, bom, nl)
-        self._recovery_futures = [f for f in self._recovery_futures if not f.done()] + [fut]
+            self.recovery.write(self._path, text, self._disk_sha, self._has_bom, self._newline)
+
+    def _on_recovery_failed(self, message: str) -> None:
+        if not self._shut_down:
+            self.show_banner(message, "warning")
 
     def flush_recovery(self, timeout: float = 10.0) -> None:
         """Wait until queued recovery writes/removals are on disk (tests, shutdown)."""
-        for f in list(self._recovery_futures):
-            with contextlib.suppress(Exception):
-                f.result(timeout)
-        self._recovery_futures = []
+        self.recovery.flush(timeout)
 
     @classmethod
     def recoverable(cls, store: RecoveryStore | None = None) -> list[RecoveryEntry]:
         """Recovery entries left by a crash: not held by a live pane here, nor by another
         running instance (its pid is alive). Malformed entries are included (``error`` set)."""
-        store = store or RecoveryStore()
-        live = set()
-        for pane in list(cls._instances):
-            if shiboken6.isValid(pane) and not pane._shut_down and pane._path:
-                live.add(recovery_key(pane._path))
-        out = []
-        for e in store.entries():
-            if e.key in live:
-                continue
-            if e.pid and e.pid != os.getpid() and _pid_alive(e.pid):
-                continue
-            out.append(e)
-        return out
+        live = {
+            recovery_key(pane._path)
+            for pane in list(cls._instances)
+            if shiboken6.isValid(pane) and not pane._shut_down and pane._path
+        }
+        return crashed_entries(store or RecoveryStore(), live)
 
     def restore(self, entry: RecoveryEntry) -> bool:
         """Load a recovery entry into this pane (opening its file first). True on success.
@@ -604,10 +400,13 @@ class EditorPane(QWidget):
     # -- lint -------------------------------------------------------------------------
     def profile(self) -> str:
         if self.profile_provider is not None:
-            with contextlib.suppress(Exception):
+            try:
                 prof = self.profile_provider()
-                if prof:
-                    return str(prof)
+            except Exception as exc:  # noqa: BLE001 - the default profile is used; said in the log
+                log.warning("profile provider failed; linting with agentskills", exc_info=exc)
+                prof = None
+            if prof:
+                return str(prof)
         return "agentskills"
 
     def lint_now(self) -> int:
@@ -619,12 +418,8 @@ class EditorPane(QWidget):
         self._token += 1
         token = self._token
         self._token_generation[token] = self._generation
-        task = _LintTask(
-            self.lint_function, text, Path(self._path) if self._path else None, self.profile(), token
-        )
-        task.signals.done.connect(self._on_lint_done)
-        self._tasks.add(task)
-        self._pool.start(task)
+        path = Path(self._path) if self._path else None
+        self.jobs.lint(token, self.lint_function, text, path, self.profile())
         if self._path is not None:
             self.buffer_changed.emit(self._path, text)
         # isHidden, not isVisible: a pane built before its tab is shown (the window's lazy tabs)
@@ -634,11 +429,10 @@ class EditorPane(QWidget):
         return token
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
-        """Block until running lint tasks finished (their results are still queued)."""
-        return self._pool.waitForDone(timeout_ms)
+        """Block until running lint/preview jobs finished (their results are still queued)."""
+        return self.jobs.wait(timeout_ms)
 
     def _on_lint_done(self, token: int, diags: list) -> None:
-        self._tasks = {t for t in self._tasks if t.token != token}
         gen = self._token_generation.pop(token, None)
         if token != self._token or gen != self._generation or self._shut_down:
             self.dropped_tokens.append(token)  # stale: a newer request exists or is pending
@@ -677,103 +471,9 @@ class EditorPane(QWidget):
         self._update_status()
 
     # -- watching ---------------------------------------------------------------------
-    def _attach_watch(self) -> None:
-        if self._path is None or self._shut_down:
-            return
-        w = self._shared_watcher
-        covered = False
-        if w is not None:
-            pp = Path(self._path)
-            covered = any(pp == Path(r) or Path(r) in pp.parents for r in getattr(w, "paths", []))
-            if covered:
-                self._unsubscribe = w.subscribe(self._listener)
-        if not covered:
-            from workbench.core.watch import RootWatcher
-
-            folder = os.path.dirname(self._path)
-            if os.path.isdir(folder):
-                self._own_watcher = RootWatcher(
-                    [folder], self._listener, debounce_ms=150, recursive=False, skill_files_only=False
-                )
-
-    def _release_watch(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        if self._own_watcher is not None:
-            self._own_watcher.stop()
-            self._own_watcher = None
-
-    def _active_watcher(self) -> Any:
-        return self._own_watcher or (self._shared_watcher if self._unsubscribe else None)
-
-    def _listener(self, batch: list) -> None:  # watcher thread
-        with contextlib.suppress(RuntimeError):
-            self._watch_batch.emit(batch)
-
-    def _on_watch_batch(self, batch: list) -> None:
-        if self._path is None or self._shut_down:
-            return
-        if any(os.path.abspath(p) == self._path for _kind, p in batch):
+    def _on_disk_changed(self) -> None:
+        if self._path is not None and not self._shut_down:
             self.check_disk()
-
-    def check_disk(self) -> None:
-        """Compare the disk file with what the buffer is based on and react (see module doc)."""
-        if self._path is None:
-            return
-        if self._prompting:
-            self._recheck = True
-            return
-        sha = sha256_of(Path(self._path)) or ""
-        if sha == self._disk_sha:
-            return  # our own save, or no real change
-        if not sha:
-            self._disk_sha = ""
-            self.editor.document().setModified(True)
-            self.show_banner(f"{self._path} was deleted on disk. Saving will create it again.", "warning")
-            return
-        if not self.has_unsaved_changes():
-            self.reload_from_disk()
-            return
-        if sha == self._declined_sha:
-            return  # already asked about exactly this disk version; the save will ask again
-        self._declined_sha = sha
-        choice = self._ask_conflict()
-        if choice == RELOAD:
-            self.reload_from_disk()
-        elif choice == KEEP_MINE:
-            self._disk_sha = sha
-            self.show_banner("Kept your version: saving will overwrite the version on disk.", "info")
-        else:
-            self.show_banner("The file changed on disk; saving will ask again.", "warning")
-
-    def _ask_conflict(self) -> str:
-        path = self._path
-        assert path is not None  # only asked about an open file (callers check ``_path``)
-        theirs: str | None
-        try:
-            theirs = decode_file(Path(path).read_bytes())[0]
-        except OSError:
-            theirs = None
-        self._prompting = True
-        try:
-            choice = self.conflict_prompt(self, path, self.text(), theirs)
-        finally:
-            self._prompting = False
-        if choice not in (RELOAD, KEEP_MINE, CANCEL):
-            choice = CANCEL
-        if self._recheck:
-            self._recheck = False
-            QTimer.singleShot(0, self.check_disk)
-        return choice
-
-    def _write(self, data: bytes, expected: str) -> str:
-        path = self._path
-        assert path is not None  # only ``save`` writes, after checking ``_path``
-        w = self._active_watcher()
-        ctx = w.suppress(path) if w is not None else contextlib.nullcontext()
-        with ctx:
-            return atomic_write(path, data, expected_sha256=expected, allow_read_only=self._allow_read_only)
 
     # -- preview ----------------------------------------------------------------------
     def render_preview_now(self) -> int:
@@ -784,18 +484,17 @@ class EditorPane(QWidget):
         if self._shut_down:
             return self._preview_token
         self._preview_token += 1
-        task = _PreviewTask(saved_form(self.text(), self._has_bom, self._newline), self._preview_token)
-        task.signals.done.connect(self._on_preview_done)
-        self._preview_tasks.add(task)
-        self._pool.start(task)
+        # render_html (markdown-it + YAML: pure Python, ~70 ms on 500 lines) runs off the GUI
+        # thread; only QTextBrowser.setHtml runs on it
+        text = saved_form(self.text(), self._has_bom, self._newline)
+        self.jobs.render(self._preview_token, text)
         return self._preview_token
 
-    def _on_preview_done(self, token: int, html: str) -> None:
-        self._preview_tasks = {t for t in self._preview_tasks if t.token != token}
-        if token != self._preview_token or self._shut_down or html == self._last_html:
+    def _on_preview_done(self, token: int, page: str) -> None:
+        if token != self._preview_token or self._shut_down or page == self._last_html:
             return
-        self._last_html = html
-        self.preview.set_html(html, Path(self._path).parent if self._path else None)
+        self._last_html = page
+        self.preview.set_html(page, Path(self._path).parent if self._path else None)
         self.preview_updated.emit(token)
 
     # -- chrome -----------------------------------------------------------------------
@@ -806,42 +505,29 @@ class EditorPane(QWidget):
             self.render_preview_now()
 
     def show_banner(self, text: str, level: str = "info") -> None:
-        bg = {"error": "#ffebe9", "warning": "#fff8c5", "info": "#ddf4ff"}.get(level, "#ddf4ff")
-        self.banner.setStyleSheet(f"QLabel {{ background: {bg}; padding: 4px; }}")
-        self.banner.setText(text)
-        self.banner.setProperty("level", level)
-        self.banner.show()
+        """Show ``text`` in the banner ("error" | "warning" | "info")."""
+        self.banner.show_message(text, level)
 
     def hide_banner(self) -> None:
-        self.banner.hide()
-        self.banner.setText("")
+        self.banner.clear_message()
 
     def _update_status(self) -> None:
         cur = self.editor.textCursor()
-        line = cur.blockNumber() + 1
-        col = cur.positionInBlock() + 1
-        e, w, i = self.editor.diagnostics.counts()
         _fn, real = resolve_lint()
-        engine = "" if real or self.lint_function is not _default_lint else " · lint: stand-in"
-        mod = " · modified" if self.has_unsaved_changes() else ""
-        ro = " · read-only" if self._read_only_reason else ""
         self.status.setText(
-            f"Ln {line}, Col {col} · UTF-8{' BOM' if self._has_bom else ''} · "
-            f"{'CRLF' if self._newline == chr(13) + chr(10) else 'LF'} · "
-            f"{plural(e, 'error')}, {plural(w, 'warning')}, {plural(i, 'info')}{mod}{ro}{engine}"
+            status_text(
+                cur.blockNumber() + 1,
+                cur.positionInBlock() + 1,
+                self.editor.diagnostics.counts(),
+                has_bom=self._has_bom,
+                newline=self._newline,
+                modified=self.has_unsaved_changes(),
+                read_only=bool(self._read_only_reason),
+                stand_in=not real and self.lint_function is _default_lint,
+            )
         )
 
     # Override QWidget::closeEvent
     def closeEvent(self, event) -> None:  # noqa: N802
         self.shutdown()
         super().closeEvent(event)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True

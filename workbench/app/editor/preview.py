@@ -13,6 +13,7 @@ does not parse, the table shows the reader's message instead.
 from __future__ import annotations
 
 import html
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from workbench.core.skillfile import parse_skill_text
+
+log = logging.getLogger(__name__)
 
 _md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
 
@@ -66,6 +69,7 @@ def render_html(text: str) -> str:
     try:
         parts.append(_md.render(body))
     except Exception as exc:  # noqa: BLE001 - a preview must never take the editor down
+        log.warning("markdown render failed", exc_info=exc)
         parts.append(f"<div class='err'>cannot render: {html.escape(str(exc))}</div>")
     return "\n".join(parts)
 
@@ -114,7 +118,8 @@ class SkillPreview(QTextBrowser):
             target = Path(url.toLocalFile())
         try:
             target = target.resolve()
-        except OSError:
+        except OSError as exc:  # a loop or an unreadable folder: the resource is not shown
+            log.debug("preview resource %s not resolved: %s", target, exc)
             return None
         if target != self.skill_dir and self.skill_dir not in target.parents:
             return None
@@ -136,5 +141,6 @@ class SkillPreview(QTextBrowser):
             return img if not img.isNull() else None
         try:
             return path.read_bytes()
-        except OSError:
+        except OSError as exc:  # gone or unreadable meanwhile: shown as missing
+            log.debug("preview resource %s not read: %s", path, exc)
             return None

@@ -25,10 +25,13 @@ Token names: ``delimiter``, ``key``, ``value``, ``string``, ``comment``, ``numbe
 from __future__ import annotations
 
 import copy
+import logging
 from functools import lru_cache
 from typing import Any
 
 from PySide6.QtGui import QColor, QFont, QTextCharFormat
+
+log = logging.getLogger(__name__)
 
 DEFAULT_EDITOR_THEME: dict[str, Any] = {
     "background": "#ffffff",
@@ -84,7 +87,8 @@ def editor_theme() -> dict[str, Any]:
         from workbench.app import icons
 
         whole = icons.theme()
-    except Exception:  # noqa: BLE001 - a broken theme must not break the editor
+    except Exception as exc:  # noqa: BLE001 - a broken theme must not break the editor
+        log.warning("theme not read; using the default editor colours", exc_info=exc)
         whole = {}
     shared = whole.get("highlight") if isinstance(whole, dict) else None
     if isinstance(shared, dict):  # the app-wide "highlight" table: colours only
@@ -115,7 +119,8 @@ def severity_color(severity: str) -> QColor:
         from workbench.app import icons
 
         return icons.level_color(severity)
-    except Exception:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - the built-in colour is used
+        log.warning("level colour %r not read from the theme", severity, exc_info=exc)
         return QColor(_FALLBACK_LEVELS.get(severity, "#7d8590"))
 
 
