@@ -25,6 +25,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from workbench.app.context import AppContext
+from workbench.app.panes import HostedPane
 
 log = logging.getLogger(__name__)
 
@@ -220,9 +221,8 @@ class LazyPane(QWidget):
 
     def shutdown(self) -> None:
         """Call the built pane's ``shutdown()`` (panes with workers have one); errors are logged."""
-        fn = getattr(self.widget, "shutdown", None)
-        if fn is not None:
+        if isinstance(self.widget, HostedPane):
             try:
-                fn()
+                self.widget.shutdown()
             except Exception:  # noqa: BLE001 - closing goes on; the log says what failed
                 log.exception("shutting down the %s pane failed", self.title)

@@ -48,6 +48,7 @@ from workbench.app.details_pane import DetailsPane
 from workbench.app.explain_pane import ExplainPane
 from workbench.app.hosting import HOSTED_PANES, LazyPane
 from workbench.app.listing_pane import ContextSizeCombo, ListingPane
+from workbench.app.panes import HostedPane
 from workbench.app.shadowing_view import ShadowingView
 from workbench.app.skills_tree import SkillsPanel
 from workbench.app.views import TAB_KEYS  # tab keys in display order (``--view`` accepts these)
@@ -498,14 +499,14 @@ class MainWindow(QMainWindow):
         super().closeEvent(ev)
 
     def _panes_agree_to_close(self) -> bool:
-        """Ask each built hosted pane that has ``maybe_close() -> bool`` (its own unsaved work);
-        False = one said no. A pane whose check raises is logged and does not block closing."""
+        """Ask each built ``HostedPane`` ``maybe_close()`` (its own unsaved work); False = one
+        said no. A pane whose check raises is logged and does not block closing."""
         for key, title, _factory in HOSTED_PANES:
-            maybe_close = getattr(self.built(key), "maybe_close", None)
-            if maybe_close is None:
+            pane = self.built(key)
+            if not isinstance(pane, HostedPane):
                 continue
             try:
-                if maybe_close() is False:
+                if pane.maybe_close() is False:
                     return False
             except Exception:  # noqa: BLE001 - a broken check must not keep the window open
                 log.exception("the %s pane's close check failed", title)
@@ -529,7 +530,7 @@ class MainWindow(QMainWindow):
         while not self._tab_ready(key) and time.monotonic() < deadline:
             QCoreApplication.processEvents()
             wait_all(50)
-            time.sleep(0.01)  # the editor renders on its own pool, not through workers
+            time.sleep(0.01)
         for _ in range(3):
             QCoreApplication.processEvents()
         return self._tab_ready(key)

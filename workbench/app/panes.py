@@ -1,7 +1,7 @@
 """What the main window needs from a pane it hosts as a tab (``HostedPane``).
 
 A hosted pane (editor, chat, evals, workshop, real client) is built lazily by its factory in
-``main_window`` and talks to the rest of the app only through the ``AppContext`` and its services
+``app/hosting.py`` and talks to the rest of the app only through the ``AppContext`` and its services
 (``ctx.credentials`` for the API key; ``workers`` for background work), never through another
 pane's widgets. On closing, the window asks every built pane ``maybe_close()`` (False vetoes the
 close: unsaved work the user wants to keep) and then calls ``shutdown()`` (stop timers and
