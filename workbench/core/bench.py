@@ -585,12 +585,12 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     """
     from workbench.core.lint.context import LintContext
     from workbench.core.lint.engine import _EMPTY_CATALOG, CATALOG_RULES, _active, find_skill_files
-    from workbench.core.lint.profiles import get_profile
+    from workbench.core.lint.profiles import lint_profile
     from workbench.core.skillfile import read_skill_file
 
     files = find_skill_files(tree)
     files = files[:: max(1, len(files) // max(1, sample))][:sample]
-    prof = get_profile(profile)
+    prof = lint_profile(profile)
     c = time.process_time()
     sfs = [read_skill_file(f) for f in files]
     parse = time.process_time() - c

@@ -37,6 +37,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from workbench.core.tokens import estimate_tokens
+
 DEFAULT_REPLY = "OK."
 
 #: API kinds a request is classified as (``RecordedRequest.api``).
@@ -151,11 +153,6 @@ def _decode_body(raw: bytes, encoding: str) -> bytes:
     except Exception:  # noqa: BLE001 - keep the raw bytes when the body is not what it claims
         return raw
     return raw
-
-
-def estimate_tokens(body: bytes) -> int:
-    """A rough token count for a request body (bytes / 4), for count-token endpoints."""
-    return max(1, len(body) // 4)
 
 
 def schema_instance(schema: Any) -> Any:
@@ -514,7 +511,7 @@ class Recorder:
                 return Reply(headers=sse, events=anthropic_events(model, text))
             return Reply(headers=js, body=json.dumps(anthropic_message(model, text)).encode())
         if req.api == "anthropic-count-tokens":
-            return Reply(headers=js, body=json.dumps({"input_tokens": estimate_tokens(req.body)}).encode())
+            return Reply(headers=js, body=json.dumps({"input_tokens": max(1, estimate_tokens(len(req.body)))}).encode())
         if req.api == "anthropic-models":
             return Reply(
                 headers=js, body=b'{"data": [], "has_more": false, "first_id": null, "last_id": null}'
@@ -554,7 +551,7 @@ class Recorder:
                 return Reply(headers=sse, events=[_sse(None, body)])
             return Reply(headers=js, body=json.dumps(body).encode())
         if req.api == "gemini-count-tokens":
-            return Reply(headers=js, body=json.dumps({"totalTokens": estimate_tokens(req.body)}).encode())
+            return Reply(headers=js, body=json.dumps({"totalTokens": max(1, estimate_tokens(len(req.body)))}).encode())
         return Reply(
             status=404,
             headers=js,

@@ -65,6 +65,7 @@ from workbench.core.chat.tools import (
     make_list_tool,
     make_shell_tool,
 )
+from workbench.core.tokens import estimate_tokens
 
 EventSink = Callable[[dict], None]
 
@@ -91,11 +92,6 @@ def _deadline_error(seconds: float, answered: bool, turn: bool) -> ChatError:
 #: The smallest cacheable prefix across current models (tokens); chat-loop.md section 1.7.
 MIN_CACHEABLE_TOKENS = 1024
 MAX_CACHEABLE_MINIMUM = 4096
-
-
-def estimate_tokens(chars: int) -> int:
-    """≈ tokens from chars (ceil(chars/4)), the estimate clients themselves use; label it "≈ est."."""
-    return math.ceil(chars / 4) if chars > 0 else 0
 
 
 def get_loader(client_id: str) -> Loader:
