@@ -100,6 +100,8 @@ def event_line(ev: dict) -> str | None:
         )
     if t == "limit":
         return f"limit: {ev['message']}"
+    if t == "warning":
+        return f"warning: {ev['message']}"
     if t == "substitution":
         return (
             substitution_summary(ev)
