@@ -8,10 +8,13 @@ or ``ANTHROPIC_BASE_URL``, the timeout and retries. ``list_models`` calls ``GET 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, from_exception, no_key_error
 from workbench.core.chat.settings import ChatSettings
+
+log = logging.getLogger(__name__)
 
 
 def make_client(settings: ChatSettings, api_key: str | None):
@@ -74,5 +77,6 @@ def list_models(settings: ChatSettings, api_key: str | None, client: Any = None)
         return out
     except ChatError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - every failure becomes a ChatError for the caller
+        log.debug("listing the models failed: %s", type(exc).__name__)
         raise from_exception(exc, settings.effective_base_url()) from None

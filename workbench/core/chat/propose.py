@@ -60,6 +60,7 @@ The tool's name, description and schema are this project's own wording (no clien
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +68,8 @@ from typing import Any
 
 from workbench.core.chat.tools import ToolContext, ToolOutcome, ToolSpec
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 TOOL_NAME = "propose_skill"
 
@@ -164,9 +167,13 @@ def make_propose_tool(
     def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
         try:
             return _handle(inp, ctx)
-        except Exception as exc:  # the contract: never raise, the loop goes on
+        except Exception as exc:  # noqa: BLE001 - the contract: never raise, the loop goes on
             from workbench.core.workshop.errors import WorkshopError
 
+            if isinstance(exc, OSError):
+                log.warning("propose_skill: the Workshop store could not be used", exc_info=True)
+            elif isinstance(exc, WorkshopError):
+                log.debug("propose_skill refused: %s", exc)
             if isinstance(exc, (WorkshopError, OSError)):
                 return _error(
                     str(exc)

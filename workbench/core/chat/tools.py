@@ -17,6 +17,7 @@ Extra tools (e.g. the workshop's ``propose_skill``) plug in as ``ToolSpec`` obje
 from __future__ import annotations
 
 import io
+import logging
 import os
 import subprocess
 import threading
@@ -28,6 +29,8 @@ from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 from workbench.core.skillfile import read_regular_file
+
+log = logging.getLogger(__name__)
 
 #: Read caps of the generic read tool: lines and characters returned per call.
 READ_MAX_LINES = 2000
@@ -375,7 +378,8 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
             )
         try:
             ok = bool(ctx.shell_approver(cmd))
-        except Exception:
+        except Exception:  # noqa: BLE001 - a failing approval is a refusal (the command is not run)
+            log.warning("the shell approval callback failed; the command is declined", exc_info=True)
             ok = False
         if not ok:
             return ToolOutcome(SHELL_DECLINED, is_error=True, resolved=cmd, notes=["shell: declined"])

@@ -38,6 +38,7 @@ Every evaluated attempt can be saved to the eval history (``history=HistoryStore
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 import threading
 from collections.abc import Callable
@@ -60,6 +61,8 @@ from workbench.core.evals.split import DEFAULT_HOLDOUT, DEFAULT_SEED, Split, spl
 from workbench.core.model import Catalog
 from workbench.core.safefile import sha256_of
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 #: Marker in the improver's system prompt (lets a fake server tell improver requests apart).
 IMPROVER_MARKER = "eval-improver"
@@ -388,8 +391,8 @@ def improve_description(
         if progress is not None:
             try:
                 progress(ev)
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception:  # noqa: BLE001 - a broken listener must not stop the loop
+                log.warning("improve: progress listener failed on a %s event", ev.get("type"), exc_info=True)
 
     def evaluate(i: int, desc: str | None) -> Attempt:
         emit({"type": "iteration", "iteration": i, "phase": "eval", "description": desc})
@@ -486,5 +489,6 @@ def improve_description(
             prop = store.propose_description_update(target.path, best.description, source="eval", note=note)
             res.proposal_id = prop.id
         except Exception as exc:  # noqa: BLE001 - WorkshopError/ProposalError/OSError: reported
+            log.warning("improve: the proposal could not be made", exc_info=True)
             res.proposal_error = f"{type(exc).__name__}: {exc}"
     return res
