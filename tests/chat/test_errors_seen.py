@@ -98,7 +98,9 @@ def test_keyring_failure_says_why_without_the_key(monkeypatch, caplog):
     _no_key_in(caplog.records)
 
 
-@pytest.mark.parametrize("module", ["engine", "stream", "toolcalls", "tools", "propose", "settings", "backend"])
+@pytest.mark.parametrize(
+    "module", ["engine", "stream", "toolcalls", "tools", "propose", "settings", "backend"]
+)
 def test_core_chat_modules_configure_no_logging(module: str) -> None:
     import importlib
 

@@ -25,7 +25,7 @@ def test_every_user_of_an_estimate_shares_the_one_function() -> None:
 
     assert listing.estimate_tokens is estimate_tokens
     for mod in (engine, recorder, agentskills_listing, body002):
-        assert getattr(mod, "estimate_tokens") is estimate_tokens, mod.__name__
+        assert mod.estimate_tokens is estimate_tokens, mod.__name__
 
 
 def test_listing_figure_counts_code_points() -> None:
@@ -34,7 +34,9 @@ def test_listing_figure_counts_code_points() -> None:
     assert listing.ListingReport("agentskills", None, "é😀é😀", "system").token_estimate == 1
 
 
-_HEAD = "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when asked to read a PDF.\n---\n"
+_HEAD = (
+    "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when asked to read a PDF.\n---\n"
+)
 
 
 def test_body002_findings_unchanged() -> None:
