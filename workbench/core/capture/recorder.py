@@ -175,10 +175,11 @@ def _decode_body(raw: bytes, encoding: str) -> bytes:
             return zlib.decompress(raw)
         if enc == "zstd":
             try:
-                import zstandard  # type: ignore[import-not-found]
+                import zstandard
             except ImportError:
                 return raw
-            return zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+            out: bytes = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+            return out
     except Exception:  # noqa: BLE001 - keep the raw bytes when the body is not what it claims
         log.debug("request body is not valid %s; kept as sent", enc, exc_info=True)
         return raw

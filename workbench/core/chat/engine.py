@@ -126,7 +126,7 @@ class ChatSession:
         client_id: str | None = None,
         listing: ListingInfo | None = None,
         context_tokens: int | None = None,
-        extra_tools: list[ToolSpec] | tuple = (),
+        extra_tools: list[ToolSpec] | tuple[Any, ...] = (),
         shell_approver: Callable[[str], bool] | None = None,
         system_prompt: str | None = None,
         fork_depth: int = 0,
@@ -143,11 +143,11 @@ class ChatSession:
             from workbench.core.chat.backend import make_client
 
             self._sdk = make_client(self.settings, api_key)
-        self.history: list[dict] = []
+        self.history: list[dict[str, Any]] = []
         self.session_id = str(uuid.uuid4())
         self.turn = 0
-        self.last_request: dict | None = None
-        self._pending_results: list[dict] = []
+        self.last_request: dict[str, Any] | None = None
+        self._pending_results: list[dict[str, Any]] = []
         self._open = OpenStream()
         self._cancel = threading.Event()
         #: seconds one ``send`` may take in all (requests and tools); see ``TURN_DEADLINE_S``
@@ -194,7 +194,7 @@ class ChatSession:
                 names.add(t.name)
         return tools
 
-    def tool_params(self) -> list[dict]:
+    def tool_params(self) -> list[dict[str, Any]]:
         params = [t.to_param() for t in self.tools]
         if params and self.settings.cache:
             params[-1]["cache_control"] = {"type": "ephemeral"}
@@ -379,7 +379,7 @@ class ChatSession:
             self._run_tools(tool_uses, hop, emit, res)
 
     # -- internals -------------------------------------------------------------------------
-    def _run_fork(self, prompt: str, info: dict) -> dict:
+    def _run_fork(self, prompt: str, info: dict[str, Any]) -> dict[str, Any]:
         """Run a forked skill (``context: fork``) as a subagent: a new conversation over the same
         catalog, listing and tools whose only user message is ``prompt`` (the skill body as the
         client delivers it) — it does not see this conversation. Returns a ``fork`` event with the
@@ -410,7 +410,7 @@ class ChatSession:
             "error": res.error.message if res.error is not None else None,
         }
 
-    def _append_user(self, blocks: list[dict]) -> None:
+    def _append_user(self, blocks: list[dict[str, Any]]) -> None:
         """Append user content; tool_results (pending ones first) lead; merged into a trailing
         user message (after Stop or the turn limit) so roles keep alternating."""
         blocks = self._pending_results + blocks
@@ -423,11 +423,11 @@ class ChatSession:
         elif blocks:
             self.history.append({"role": "user", "content": blocks})
 
-    def user_content(self, text: str, first: bool) -> list[dict]:
+    def user_content(self, text: str, first: bool) -> list[dict[str, Any]]:
         """The content blocks of a user message: the listing block first when this client puts the
         listing in the first user turn (``first``; cache-controlled with ``settings.cache``), then
         ``text`` (omitted when empty)."""
-        content: list[dict] = []
+        content: list[dict[str, Any]] = []
         if first and self.listing_block_text and self.loader.placement != "system":
             blk: dict[str, Any] = {"type": "text", "text": self.listing_block_text}
             if self.settings.cache:
@@ -449,7 +449,9 @@ class ChatSession:
         finally:
             self.history = saved
 
-    def run_first_turn_tools(self, text: str, message: dict, on_event: EventSink | None = None) -> TurnResult:
+    def run_first_turn_tools(
+        self, text: str, message: dict[str, Any], on_event: EventSink | None = None
+    ) -> TurnResult:
         """Replay a first-turn reply obtained elsewhere (a Message Batches result): ``message`` is
         the API's ``Message`` JSON for ``first_request(text)``. Its text and ``tool_use`` blocks are
         handled like ``send`` handles a streamed reply (same tool handlers, same ``tool_use`` /
@@ -500,7 +502,7 @@ class ChatSession:
         return self._loop(res, emit, self._cancel, 1)
 
     @staticmethod
-    def _unrun(b: dict, why: str) -> dict:
+    def _unrun(b: dict[str, Any], why: str) -> dict[str, Any]:
         return {"type": "tool_result", "tool_use_id": b["id"], "content": why, "is_error": True}
 
     def build_request(self) -> dict[str, Any]:
@@ -537,7 +539,7 @@ class ChatSession:
             slot=self._open,
         )
 
-    def _run_tools(self, tool_uses: list[dict], hop: int, emit: EventSink, res: TurnResult) -> None:
+    def _run_tools(self, tool_uses: list[dict[str, Any]], hop: int, emit: EventSink, res: TurnResult) -> None:
         """Run the calls and append their ``tool_result`` blocks (+ extra blocks) as the user turn."""
         self._append_user(run_tool_calls(tool_uses, self.tools, self.ctx, hop, emit, res))
 

@@ -139,7 +139,7 @@ def save_settings(settings: ChatSettings, path: Path | None = None) -> Path:
 # the key
 
 
-def _keyring():
+def _keyring() -> Any:
     """The ``keyring`` module when installed *and* backed by a real store, else None."""
     if os.environ.get("WORKBENCH_NO_KEYRING"):
         return None

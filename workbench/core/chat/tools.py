@@ -72,11 +72,11 @@ class ToolOutcome:
     skill_path: str | None = None
     resolved: str | None = None
     body_chars: int | None = None
-    extra_blocks: list[dict] = field(default_factory=list)
+    extra_blocks: list[dict[str, Any]] = field(default_factory=list)
     injections: list[str] = field(default_factory=list)
     args: str | None = None
     notes: list[str] = field(default_factory=list)
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -98,15 +98,15 @@ class ToolContext:
     """
 
     fs: FileAccess
-    skills: list
-    known: list
+    skills: list[Any]
+    known: list[Any]
     workspace: Path
     session_id: str = ""
     shell_approver: Callable[[str], bool] | None = None
     client_id: str = ""
-    subagent: Callable[[str, dict], dict] | None = None
+    subagent: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
 
-    def skill_for_path(self, real: Path):
+    def skill_for_path(self, real: Path) -> Any:
         """The known skill whose SKILL.md is ``real`` (a realpath), preferring listed ones, or None."""
         hit = None
         for s in list(self.skills) + list(self.known):
@@ -128,8 +128,8 @@ class ToolSpec:
 
     name: str
     description: str
-    input_schema: dict
-    handler: Callable[[dict, ToolContext], ToolOutcome]
+    input_schema: dict[str, Any]
+    handler: Callable[[dict[str, Any], ToolContext], ToolOutcome]
 
     def to_param(self) -> dict[str, Any]:
         """The Messages API tool definition ``{"name","description","input_schema"}``."""
@@ -272,7 +272,7 @@ def make_read_tool(
         "Returns the file's text; long files are cut and say how to continue."
     )
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         raw = inp.get(path_key)
         try:
             if line_mode == "offset":
@@ -333,7 +333,7 @@ def make_list_tool(name: str = "list_directory") -> ToolSpec:
         "required": ["path"],
     }
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         try:
             text, real = ctx.fs.list_dir(inp.get("path"))
         except AccessError as exc:
@@ -368,7 +368,7 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
         "required": ["command"],
     }
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         cmd = inp.get("command")
         if not isinstance(cmd, str) or not cmd.strip():
             return ToolOutcome("command must be a non-empty string", is_error=True)

@@ -102,7 +102,7 @@ ERROR_KINDS = {
 
 COUNT_KEYS = ("processing", "succeeded", "errored", "canceled", "expired")
 
-ProgressFn = Callable[[dict], None]
+ProgressFn = Callable[[dict[str, Any]], None]
 
 
 @dataclass
@@ -143,7 +143,7 @@ class BatchEval:
         self.sdk = sdk
         self.limits = limits or BatchLimits()
         self.batch_ids: list[str] = []
-        self.record: dict | None = None
+        self.record: dict[str, Any] | None = None
         self.store: BatchStore | None = None
         self._plan: list[Planned] | None = None
         self.counts: dict[str, int] = {k: 0 for k in COUNT_KEYS}
@@ -210,10 +210,10 @@ class BatchEval:
         store: BatchStore | None = None,
         *,
         workspace: Any = None,
-        roots: list | None = None,
-        estimate: dict | None = None,
-        extra: dict | None = None,
-    ) -> dict:
+        roots: list[Any] | None = None,
+        estimate: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """Create the batches (one per ``chunks()`` part) and write the record (when ``store``).
         Returns the record. Raises ``BatchError`` (batches created before a failure are cancelled
         and named in the message)."""
@@ -285,7 +285,7 @@ class BatchEval:
         return rec
 
     @classmethod
-    def from_record(cls, rec: dict, catalog: Any, sdk: Any, *, settings: Any = None) -> BatchEval:
+    def from_record(cls, rec: dict[str, Any], catalog: Any, sdk: Any, *, settings: Any = None) -> BatchEval:
         """Rebuild a submitted batch eval from its record over ``catalog`` (the workspace scanned
         again). Raises ``BatchError`` for a bad record, ``EvalSetupError`` when a skill is gone."""
         import dataclasses
@@ -412,7 +412,7 @@ class BatchEval:
         reports = [r.new_report() for r in self.runners]
         for rep in reports:
             rep.mode, rep.batch_ids, rep.concurrency = "batch", list(self.batch_ids), 0
-        got: dict[str, tuple[int, int, int, dict]] = {}
+        got: dict[str, tuple[int, int, int, dict[str, Any]]] = {}
         for bid in self.batch_ids:
             try:
                 for item in self.sdk.messages.batches.results(bid):
@@ -431,7 +431,7 @@ class BatchEval:
                 err = from_exception(exc, self.runners[0].settings.effective_base_url())
                 raise BatchError(f"could not read the results of batch {bid}: {err.message}", err) from None
 
-        def one(item: tuple[int, int, int, dict]) -> tuple[int, RunRecord]:
+        def one(item: tuple[int, int, int, dict[str, Any]]) -> tuple[int, RunRecord]:
             j, qi, ri, result = item
             return j, self._record(self.runners[j], qi, ri, result, follow_up, cancel)
 
@@ -495,7 +495,7 @@ class BatchEval:
         runner: EvalRunner,
         qi: int,
         ri: int,
-        result: dict,
+        result: dict[str, Any],
         follow_up: bool = False,
         cancel: threading.Event | None = None,
     ) -> RunRecord:
@@ -530,7 +530,7 @@ class BatchEval:
                 self.store.save(self.record)
 
 
-def cancel_record(rec: dict, sdk: Any, store: BatchStore | None = None) -> list[str]:
+def cancel_record(rec: dict[str, Any], sdk: Any, store: BatchStore | None = None) -> list[str]:
     """Cancel the batches of record ``rec`` on the server; returns their ids. Raises ``BatchError``."""
     ids = list(rec.get("batch_ids") or [])
     for bid in ids:

@@ -30,7 +30,7 @@ class Planned:
     runner index ``job``, query index ``qi``, run ``ri``."""
 
     custom_id: str
-    params: dict
+    params: dict[str, Any]
     job: int
     qi: int
     ri: int
@@ -63,7 +63,7 @@ def estimate_batch(
     *,
     n_batches: int = 1,
     output_tokens: float | None = None,
-    calibrate: list | None = None,
+    calibrate: list[Any] | None = None,
     max_counts: int = MAX_TOKEN_COUNTS,
     concurrency: int = 4,
 ) -> dict[str, Any]:
@@ -79,7 +79,7 @@ def estimate_batch(
     "output_source", "usage" (the four usage keys), "usd", "usd_no_cache", "usd_direct",
     "max_usd" (every reply at max_tokens), "model_key", "assumption"}`` (tokens, USD).
     """
-    distinct: dict[int, tuple[dict, int, int]] = {}  # id(params) -> (params, uses, runner)
+    distinct: dict[int, tuple[dict[str, Any], int, int]] = {}  # id(params) -> (params, uses, runner)
     for p in plan:
         d = distinct.get(id(p.params))
         distinct[id(p.params)] = (p.params, (d[1] if d else 0) + 1, p.job)
@@ -147,10 +147,10 @@ def estimate_batch(
 
 
 def _prefixes(
-    sdk: Any, items: list[tuple[dict, int, int]], pool: ThreadPoolExecutor
+    sdk: Any, items: list[tuple[dict[str, Any], int, int]], pool: ThreadPoolExecutor
 ) -> dict[str, tuple[int, int]]:
     """{prefix key: (tokens, requests using it)}; key "" = caching off (no cache_control)."""
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Any]] = {}
     for params, uses, _j in items:
         cc = [b for b in params.get("system") or [] if b.get("cache_control")]
         if not cc and not any(t.get("cache_control") for t in params.get("tools") or []):
@@ -180,7 +180,7 @@ def _prefixes(
     return out
 
 
-def output_per_request(output_tokens: float | None, calibrate: list | None) -> tuple[float, str]:
+def output_per_request(output_tokens: float | None, calibrate: list[Any] | None) -> tuple[float, str]:
     if output_tokens is not None:
         return float(output_tokens), "given"
     out = hops = 0

@@ -42,13 +42,13 @@ class BatchStore:
     def path(self, rid: str) -> Path:
         return self.dir / f"{re.sub(r'[^A-Za-z0-9_-]', '_', rid)}.json"
 
-    def save(self, rec: dict) -> dict:
+    def save(self, rec: dict[str, Any]) -> dict[str, Any]:
         """Write ``rec`` (created or updated). Raises OSError."""
         self.dir.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path(rec["id"]), (json.dumps(rec, indent=1, ensure_ascii=False) + "\n").encode())
         return rec
 
-    def list(self, state: str | None = None) -> list[dict]:
+    def list(self, state: str | None = None) -> list[dict[str, Any]]:
         """Records, newest first (unreadable files skipped); only ``state`` when given."""
         out = []
         for p in sorted(self.dir.glob("*.json"), reverse=True) if self.dir.is_dir() else []:
@@ -64,7 +64,7 @@ class BatchStore:
                 out.append(rec)
         return out
 
-    def find(self, ident: str) -> dict:
+    def find(self, ident: str) -> dict[str, Any]:
         """The record whose id, or one of whose batch ids, is ``ident``. Raises ``BatchError``."""
         for rec in self.list():
             if rec.get("id") == ident or ident in (rec.get("batch_ids") or []):

@@ -152,7 +152,7 @@ class ImproveResult:
         }
     )
     warnings: list[str] = field(default_factory=list)
-    error: dict | None = None
+    error: dict[str, Any] | None = None
 
     @property
     def evaluated(self) -> list[Attempt]:
@@ -190,7 +190,7 @@ class ImproveResult:
 # the prompt
 
 
-def _fmt_rate(r: dict) -> str:
+def _fmt_rate(r: dict[str, Any]) -> str:
     return (
         f"{r['triggers']} of {plural(r['runs'], 'run')}"
         if r["runs"]
@@ -295,7 +295,7 @@ def ask_improver(
     """Ask for a description; returns (description or None, note). Asks once more when the first
     answer is over ``MAX_DESCRIPTION_CHARS``. Raises ``ChatError`` on an API failure."""
     client = sdk.with_options(max_retries=2) if hasattr(sdk, "with_options") else sdk
-    messages: list[dict] = [{"role": "user", "content": prompt}]
+    messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
     kw: dict[str, Any] = {
         "model": settings.model,
         "max_tokens": 2048,
@@ -350,7 +350,7 @@ def improve_description(
     store: Any = None,
     history: Any = None,
     cancel: threading.Event | None = None,
-    progress: Callable[[dict], None] | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> ImproveResult:
     """Run the loop (module docstring) and return an ``ImproveResult``.
 
@@ -387,7 +387,7 @@ def improve_description(
     body = target_file.body if target_file is not None else ""
     part = "test" if split.test else "train"
 
-    def emit(ev: dict) -> None:
+    def emit(ev: dict[str, Any]) -> None:
         if progress is not None:
             try:
                 progress(ev)

@@ -34,7 +34,7 @@ class RunRecord:
     hops: int = 0
     attempts: int = 0
     usage: dict[str, int] = field(default_factory=lambda: _zero())
-    error: dict | None = None
+    error: dict[str, Any] | None = None
     stop_reason: str | None = None
     seconds: float = 0.0
 
@@ -155,7 +155,7 @@ class EvalReport:
     usage: dict[str, int] = field(default_factory=_zero)
     seconds: float = 0.0
     cancelled: bool = False
-    fatal_error: dict | None = None
+    fatal_error: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     listing_state: str | None = None
     throttle: dict[str, Any] = field(default_factory=dict)
@@ -177,7 +177,7 @@ class EvalReport:
         s = self.summary
         return s.total > 0 and s.passed == s.total
 
-    def cost(self, prices: dict | None = None) -> dict[str, Any]:
+    def cost(self, prices: dict[str, Any] | None = None) -> dict[str, Any]:
         """``metrics.estimate_cost`` of the usage, at the batch price for a batch eval."""
         return estimate_cost(self.usage, self.model, prices, batch=self.mode == "batch")
 

@@ -55,6 +55,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from workbench.core.chat.engine import ChatSession
 from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, no_key_error
 from workbench.core.chat.listinginfo import get_loader, listing_for
 from workbench.core.chat.settings import ChatSettings
@@ -104,7 +105,7 @@ FATAL_KINDS = ("no-key", "auth", "billing", "permission", "not-found")
 #: an unreachable base URL gave 20 "ERR" lines after ~20 s of retries).
 FATAL_BEFORE_ANSWER = ("connection",)
 
-ProgressFn = Callable[[dict], None]
+ProgressFn = Callable[[dict[str, Any]], None]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,7 +123,7 @@ class _RunState:
         self.also: list[Any] = []
         self.tools: list[Any] = []
 
-    def on_event(self, ev: dict) -> None:
+    def on_event(self, ev: dict[str, Any]) -> None:
         t = ev.get("type")
         if t == "tool_use":
             self.tools.append(ev.get("name"))
@@ -189,11 +190,11 @@ class EvalRunner:
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._active: set[threading.Event] = set()
-        self._fatal: dict | None = None
+        self._fatal: dict[str, Any] | None = None
         self._answered = False  # some run got a reply from the server
         self.gate = Gate(self.options.concurrency)
 
-    def _listing_state(self, ctx: int | None, opts: dict) -> str | None:
+    def _listing_state(self, ctx: int | None, opts: dict[str, Any]) -> str | None:
         if self.target.name not in self.listing.names:
             self.warnings.append(
                 f"{self.target.name} is omitted from the {self.catalog.client} listing at "
@@ -254,9 +255,7 @@ class EvalRunner:
             base_url=self.settings.effective_base_url(),
         )
 
-    def _session(self) -> Any:
-        from workbench.core.chat.engine import ChatSession
-
+    def _session(self) -> ChatSession:
         return ChatSession(self.catalog, settings=self.settings, client=self.sdk, listing=self.listing)
 
     def first_request(self, qi: int) -> dict[str, Any]:
@@ -268,7 +267,7 @@ class EvalRunner:
         self,
         qi: int,
         ri: int,
-        message: dict,
+        message: dict[str, Any],
         *,
         follow_up: bool = False,
         cancel: threading.Event | None = None,
@@ -406,7 +405,7 @@ class EvalRunner:
         return report
 
     # -- one run ---------------------------------------------------------------------------
-    def _one(self, qi: int, ri: int, emit: Callable[[dict], None]) -> RunRecord:
+    def _one(self, qi: int, ri: int, emit: Callable[[dict[str, Any]], None]) -> RunRecord:
         rec = RunRecord(qi, ri)
         q = self.queries[qi]
         opts = self.options

@@ -18,6 +18,9 @@ FAIL:
     <<21000 chars>>
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.tokens import estimate_tokens
 
@@ -25,7 +28,7 @@ LIMIT_TOKENS = 5000
 
 
 @rule("BODY002", "body-too-many-tokens", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if len(ctx.text) - ctx.body_offset <= LIMIT_TOKENS * 4:
         return
     body = ctx.body
