@@ -4,6 +4,7 @@ will cost before it is submitted (``estimate_batch``: tokens counted by the API,
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +15,8 @@ from workbench.core.chat.errors import from_exception
 from workbench.core.chat.settings import ChatSettings
 from workbench.core.evals.batchstore import BatchError
 from workbench.core.evals.metrics import estimate_cost, price_for
+
+log = logging.getLogger(__name__)
 
 #: Output tokens assumed per first-turn request when nothing better is known (a tool call or a
 #: short reply; assumption, labelled in the estimate).
@@ -92,6 +95,7 @@ def estimate_batch(
             prefixes = _prefixes(sdk, items, pool)
     except Exception as exc:  # noqa: BLE001 - shown to the user
         err = from_exception(exc, settings.effective_base_url())
+        log.warning("batch estimate: count_tokens failed: %s (%s)", err.kind, type(exc).__name__)
         raise BatchError(f"count_tokens failed: {err.message}", err) from None
     chars = [len(json.dumps(it[0])) for it in sample]
     per_char = sum(counted) / max(1, sum(chars))
