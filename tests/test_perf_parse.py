@@ -122,14 +122,14 @@ def test_linting_leaves_no_cyclic_garbage(corpus):
     import gc
 
     from workbench.core.lint.engine import _records_chunk, find_skill_files
-    from workbench.core.lint.profiles import get_profile
+    from workbench.core.lint.profiles import lint_profile
 
     files = [str(f) for f in find_skill_files(corpus)][:400]
     gc.collect()
     was = gc.isenabled()
     gc.disable()
     try:
-        out = _records_chunk(files, get_profile("claude-code"), True)
+        out = _records_chunk(files, lint_profile("claude-code"), True)
         assert len(out) == len(files)
         assert gc.collect() == 0
     finally:

@@ -59,6 +59,7 @@ stable one. Results: a dict (``run_bench``) that ``format_table`` prints.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -68,6 +69,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from workbench.core.model import Catalog
@@ -585,12 +588,12 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     """
     from workbench.core.lint.context import LintContext
     from workbench.core.lint.engine import _EMPTY_CATALOG, CATALOG_RULES, _active, find_skill_files
-    from workbench.core.lint.profiles import get_profile
+    from workbench.core.lint.profiles import lint_profile
     from workbench.core.skillfile import read_skill_file
 
     files = find_skill_files(tree)
     files = files[:: max(1, len(files) // max(1, sample))][:sample]
-    prof = get_profile(profile)
+    prof = lint_profile(profile)
     c = time.process_time()
     sfs = [read_skill_file(f) for f in files]
     parse = time.process_time() - c
@@ -775,6 +778,7 @@ def _skills_ref_all(tree: Path, sample: int = 0) -> dict[str, Any] | None:
         try:
             bad += bool(validate(d))
         except Exception:  # noqa: BLE001 - a crash in skills-ref counts as a verdict, not ours
+            log.debug("skills-ref crashed on %s", d, exc_info=True)
             bad += 1
     wall = time.perf_counter() - t
     return {

@@ -5,12 +5,15 @@ shows. The resources (demo, icons, theme) are package data, found with ``importl
 
 from __future__ import annotations
 
+import logging
 import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from workbench.core.model import Environment
+
+log = logging.getLogger(__name__)
 
 #: Binaries the demo treats as installed (deterministic across machines): ``curl`` lets the
 #: OpenClaw ``weather`` skill list; ``wbdemo-diskscan`` is deliberately absent (``disk-report``
@@ -85,4 +88,5 @@ def ensure_demo_proposal(env: Environment | None = None) -> str | None:
         )
         return p.id
     except Exception:  # noqa: BLE001 - a demo nicety must never break opening the demo
+        log.warning("the demo proposal could not be made", exc_info=True)
         return None

@@ -25,6 +25,7 @@ have (tests build catalogs by hand; the GUI reuses its scans).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ from workbench.core.listing import ListingReport, ctx_label, render_listing
 from workbench.core.similarity import LABEL as SIMILARITY_LABEL
 from workbench.core.similarity import Overlap, top_overlaps
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from workbench.core.model import Catalog, Environment, Root, Skill
@@ -298,7 +301,8 @@ def _parse_finding(s: Skill, client: str, disp: str) -> StepFinding:
     if not raw and s.file is not None:
         try:
             raw = s.file.get("description")
-        except Exception:  # never crash on a skill file
+        except Exception:  # noqa: BLE001 - never crash on a skill file
+            log.debug("explain: the description of %s could not be read", s.path, exc_info=True)
             raw = None
     desc_len = len(" ".join(str(raw or "").split()))
     if client == "codex" and (

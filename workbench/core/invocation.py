@@ -52,7 +52,7 @@ def _mechanism(client_id: str) -> str:
 def invocation_findings(skill: Skill, client_id: str) -> list[Note]:
     """Findings of the ``invoked`` step for one skill in one client (ordered: mechanism first)."""
     from workbench.core.lint import lint_file
-    from workbench.core.lint.profiles import get_profile as lint_profile
+    from workbench.core.lint.profiles import lint_profile
 
     fields: dict[str, Any] = getattr(skill, "fields", None) or {}
     out: list[Note] = []

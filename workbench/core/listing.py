@@ -30,6 +30,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.tokens import estimate_tokens  # re-exported: client listing modules use it
+
 if TYPE_CHECKING:
     from workbench.core.model import Catalog
 
@@ -127,7 +129,7 @@ class ListingReport:
 
     def __post_init__(self) -> None:
         if not self.token_estimate:
-            self.token_estimate = estimate_tokens(self.text)
+            self.token_estimate = estimate_tokens(len(self.text))
 
     # -- queries -------------------------------------------------------------------------
     def counts(self) -> dict[str, int]:
@@ -207,11 +209,6 @@ def client_texts(options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # -- shared helpers for the client modules ------------------------------------------------
-
-
-def estimate_tokens(text: str) -> int:
-    """``ceil(len(text) / 4)``: the token *estimate* shown everywhere (chat-loop.md section 6)."""
-    return (len(text) + 3) // 4
 
 
 def js_len(s: str) -> int:

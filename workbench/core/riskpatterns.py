@@ -29,10 +29,13 @@ Example::
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------------------------
 # secrets
@@ -222,7 +225,8 @@ def _build_secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
             try:
                 plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{mod}"), cls)()
                 rxs = list(plugin.denylist)
-            except Exception:  # noqa: S112 - a renamed plugin must not break lint; the others still run
+            except Exception:  # noqa: BLE001 - a renamed plugin must not break lint; the others still run
+                log.warning("detect-secrets plugin %s.%s is unavailable", mod, cls, exc_info=True)
                 continue
             for i, rx in enumerate(rxs):
                 if which is None or i in which:

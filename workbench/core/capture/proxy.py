@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core.capture.recorder import RecordedRequest, Reply, _sse
+from workbench.core.capture.recorder import RecordedRequest, Reply
+from workbench.core.capture.replies import sse_event
 
 #: The skill-load tool of each Anthropic-speaking client, and the read tool (input key) of those that
 #: load a skill by reading its SKILL.md.
@@ -77,12 +78,12 @@ def _message_events(msg: dict[str, Any]) -> list[bytes]:
         "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
         "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
     }
-    out = [_sse("message_start", {"type": "message_start", "message": head})]
+    out = [sse_event("message_start", {"type": "message_start", "message": head})]
     for i, block in enumerate(msg.get("content") or []):
         kind = block.get("type")
         if kind == "text":
             out.append(
-                _sse(
+                sse_event(
                     "content_block_start",
                     {
                         "type": "content_block_start",
@@ -92,7 +93,7 @@ def _message_events(msg: dict[str, Any]) -> list[bytes]:
                 )
             )
             out.append(
-                _sse(
+                sse_event(
                     "content_block_delta",
                     {
                         "type": "content_block_delta",
@@ -104,12 +105,12 @@ def _message_events(msg: dict[str, Any]) -> list[bytes]:
         elif kind == "tool_use":
             start = {"type": "tool_use", "id": block.get("id"), "name": block.get("name"), "input": {}}
             out.append(
-                _sse(
+                sse_event(
                     "content_block_start", {"type": "content_block_start", "index": i, "content_block": start}
                 )
             )
             out.append(
-                _sse(
+                sse_event(
                     "content_block_delta",
                     {
                         "type": "content_block_delta",
@@ -123,13 +124,13 @@ def _message_events(msg: dict[str, Any]) -> list[bytes]:
             )
         else:
             out.append(
-                _sse(
+                sse_event(
                     "content_block_start", {"type": "content_block_start", "index": i, "content_block": block}
                 )
             )
-        out.append(_sse("content_block_stop", {"type": "content_block_stop", "index": i}))
+        out.append(sse_event("content_block_stop", {"type": "content_block_stop", "index": i}))
     out.append(
-        _sse(
+        sse_event(
             "message_delta",
             {
                 "type": "message_delta",
@@ -138,7 +139,7 @@ def _message_events(msg: dict[str, Any]) -> list[bytes]:
             },
         )
     )
-    out.append(_sse("message_stop", {"type": "message_stop"}))
+    out.append(sse_event("message_stop", {"type": "message_stop"}))
     return out
 
 

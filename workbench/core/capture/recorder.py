@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import re
 import threading
 import time
@@ -36,6 +37,36 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from workbench.core.capture.replies import (
+    anthropic_events,
+    anthropic_message,
+    chat_completion_events,
+    gemini_response,
+    gemini_schema,
+    responses_events,
+    schema_instance,
+    sse_event,
+)
+from workbench.core.tokens import estimate_tokens
+
+__all__ = [
+    "API_KINDS",
+    "DEFAULT_REPLY",
+    "RecordedRequest",
+    "Recorder",
+    "Reply",
+    "Responder",
+    "anthropic_events",
+    "anthropic_message",
+    "chat_completion_events",
+    "classify",
+    "gemini_response",
+    "responses_events",
+    "schema_instance",
+]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_REPLY = "OK."
 
@@ -144,262 +175,15 @@ def _decode_body(raw: bytes, encoding: str) -> bytes:
             return zlib.decompress(raw)
         if enc == "zstd":
             try:
-                import zstandard  # type: ignore[import-not-found]
+                import zstandard
             except ImportError:
                 return raw
-            return zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+            out: bytes = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+            return out
     except Exception:  # noqa: BLE001 - keep the raw bytes when the body is not what it claims
+        log.debug("request body is not valid %s; kept as sent", enc, exc_info=True)
         return raw
     return raw
-
-
-def estimate_tokens(body: bytes) -> int:
-    """A rough token count for a request body (bytes / 4), for count-token endpoints."""
-    return max(1, len(body) // 4)
-
-
-def schema_instance(schema: Any) -> Any:
-    """A minimal value that satisfies a JSON schema (first enum value, 1 for numbers, "ok" for strings).
-
-    Used to answer structured-output calls (Gemini CLI's router asks for
-    ``{"complexity_reasoning": str, "complexity_score": int}``).
-    """
-    if not isinstance(schema, dict):
-        return "ok"
-    if "enum" in schema and schema["enum"]:
-        return schema["enum"][0]
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "string")
-    kind = str(kind or "").lower()
-    if kind == "object" or "properties" in schema:
-        props = schema.get("properties") or {}
-        return {k: schema_instance(v) for k, v in props.items()}
-    if kind == "array":
-        return [schema_instance(schema.get("items"))] if schema.get("minItems") else []
-    if kind in ("integer", "number"):
-        low = schema.get("minimum")
-        return low if isinstance(low, (int, float)) else 1
-    if kind == "boolean":
-        return False
-    return "ok"
-
-
-def _sse(event: str | None, data: Any) -> bytes:
-    payload = data if isinstance(data, str) else json.dumps(data)
-    head = f"event: {event}\n" if event else ""
-    return f"{head}data: {payload}\n\n".encode()
-
-
-# -- default replies per API --------------------------------------------------------------------
-
-
-def anthropic_events(model: str, text: str) -> list[bytes]:
-    """The SSE events of a streamed Messages reply holding ``text`` (stop_reason end_turn)."""
-    msg: dict[str, Any] = {
-        "id": "msg_recorder",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": 1},
-    }
-    return [
-        _sse("message_start", {"type": "message_start", "message": msg}),
-        _sse(
-            "content_block_start",
-            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        ),
-        _sse(
-            "content_block_delta",
-            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
-        ),
-        _sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        _sse(
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
-                "usage": {"output_tokens": max(1, len(text) // 4)},
-            },
-        ),
-        _sse("message_stop", {"type": "message_stop"}),
-    ]
-
-
-def anthropic_message(model: str, text: str) -> dict[str, Any]:
-    """A non-streamed Messages reply holding ``text``."""
-    return {
-        "id": "msg_recorder",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
-        "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": max(1, len(text) // 4)},
-    }
-
-
-def responses_events(model: str, text: str) -> list[bytes]:
-    """The SSE events of a streamed OpenAI Responses reply (sequence from real-clients.md, Codex)."""
-    item = {
-        "type": "message",
-        "id": "msg_recorder",
-        "status": "in_progress",
-        "role": "assistant",
-        "content": [],
-    }
-    part = {"type": "output_text", "text": "", "annotations": []}
-    done_part = dict(part, text=text)
-    done_item = dict(item, status="completed", content=[done_part])
-    resp = {
-        "id": "resp_recorder",
-        "object": "response",
-        "created_at": int(time.time()),
-        "status": "in_progress",
-        "model": model,
-        "output": [],
-    }
-    usage = {
-        "input_tokens": 1,
-        "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens": 1,
-        "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": 2,
-    }
-    seq = iter(range(1000))
-    return [
-        _sse(
-            "response.created", {"type": "response.created", "sequence_number": next(seq), "response": resp}
-        ),
-        _sse(
-            "response.output_item.added",
-            {
-                "type": "response.output_item.added",
-                "sequence_number": next(seq),
-                "output_index": 0,
-                "item": item,
-            },
-        ),
-        _sse(
-            "response.content_part.added",
-            {
-                "type": "response.content_part.added",
-                "sequence_number": next(seq),
-                "item_id": "msg_recorder",
-                "output_index": 0,
-                "content_index": 0,
-                "part": part,
-            },
-        ),
-        _sse(
-            "response.output_text.delta",
-            {
-                "type": "response.output_text.delta",
-                "sequence_number": next(seq),
-                "item_id": "msg_recorder",
-                "output_index": 0,
-                "content_index": 0,
-                "delta": text,
-            },
-        ),
-        _sse(
-            "response.output_text.done",
-            {
-                "type": "response.output_text.done",
-                "sequence_number": next(seq),
-                "item_id": "msg_recorder",
-                "output_index": 0,
-                "content_index": 0,
-                "text": text,
-            },
-        ),
-        _sse(
-            "response.content_part.done",
-            {
-                "type": "response.content_part.done",
-                "sequence_number": next(seq),
-                "item_id": "msg_recorder",
-                "output_index": 0,
-                "content_index": 0,
-                "part": done_part,
-            },
-        ),
-        _sse(
-            "response.output_item.done",
-            {
-                "type": "response.output_item.done",
-                "sequence_number": next(seq),
-                "output_index": 0,
-                "item": done_item,
-            },
-        ),
-        _sse(
-            "response.completed",
-            {
-                "type": "response.completed",
-                "sequence_number": next(seq),
-                "response": dict(resp, status="completed", output=[done_item], usage=usage),
-            },
-        ),
-    ]
-
-
-def chat_completion_events(model: str, text: str) -> list[bytes]:
-    """The SSE chunks of a streamed OpenAI Chat Completions reply."""
-    base = {
-        "id": "chatcmpl-recorder",
-        "object": "chat.completion.chunk",
-        "created": int(time.time()),
-        "model": model,
-    }
-    return [
-        _sse(
-            None,
-            dict(
-                base,
-                choices=[{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}],
-            ),
-        ),
-        _sse(None, dict(base, choices=[{"index": 0, "delta": {"content": text}, "finish_reason": None}])),
-        _sse(
-            None,
-            dict(
-                base,
-                choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}],
-                usage={"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-            ),
-        ),
-        b"data: [DONE]\n\n",
-    ]
-
-
-def gemini_response(text: str) -> dict[str, Any]:
-    """A Gemini ``GenerateContentResponse`` holding ``text``."""
-    return {
-        "candidates": [
-            {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
-        ],
-        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
-        "modelVersion": "recorder",
-    }
-
-
-def _gemini_schema(data: Any) -> Any:
-    if not isinstance(data, dict):
-        return None
-    cfg = data.get("generationConfig") or data.get("generation_config") or {}
-    if not isinstance(cfg, dict):
-        return None
-    for key in ("responseJsonSchema", "responseSchema", "response_json_schema", "response_schema"):
-        if cfg.get(key):
-            return cfg[key]
-    if cfg.get("responseMimeType") == "application/json":
-        return {}
-    return None
 
 
 class Recorder:
@@ -514,7 +298,9 @@ class Recorder:
                 return Reply(headers=sse, events=anthropic_events(model, text))
             return Reply(headers=js, body=json.dumps(anthropic_message(model, text)).encode())
         if req.api == "anthropic-count-tokens":
-            return Reply(headers=js, body=json.dumps({"input_tokens": estimate_tokens(req.body)}).encode())
+            return Reply(
+                headers=js, body=json.dumps({"input_tokens": max(1, estimate_tokens(len(req.body)))}).encode()
+            )
         if req.api == "anthropic-models":
             return Reply(
                 headers=js, body=b'{"data": [], "has_more": false, "first_id": null, "last_id": null}'
@@ -547,14 +333,16 @@ class Recorder:
                 ).encode(),
             )
         if req.api in ("gemini-generate", "gemini-stream"):
-            schema = _gemini_schema(data)
+            schema = gemini_schema(data)
             reply_text = json.dumps(schema_instance(schema)) if schema is not None else text
             body = gemini_response(reply_text)
             if req.api == "gemini-stream":
-                return Reply(headers=sse, events=[_sse(None, body)])
+                return Reply(headers=sse, events=[sse_event(None, body)])
             return Reply(headers=js, body=json.dumps(body).encode())
         if req.api == "gemini-count-tokens":
-            return Reply(headers=js, body=json.dumps({"totalTokens": estimate_tokens(req.body)}).encode())
+            return Reply(
+                headers=js, body=json.dumps({"totalTokens": max(1, estimate_tokens(len(req.body)))}).encode()
+            )
         return Reply(
             status=404,
             headers=js,
@@ -606,6 +394,9 @@ def _make_handler(rec: Recorder) -> type[BaseHTTPRequestHandler]:
                 try:
                     reply = rec.responder(req)
                 except Exception as exc:  # noqa: BLE001 - a broken hook must not hang the client
+                    log.warning(
+                        "recorder: the responder failed on %s %s", self.command, req.path, exc_info=True
+                    )
                     reply = Reply(
                         status=500,
                         headers={"content-type": "application/json"},

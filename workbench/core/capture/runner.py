@@ -14,6 +14,7 @@ for a client that fails: ``Capture.error`` says what went wrong in one sentence.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -41,6 +42,8 @@ MODEL_CONTEXT_TOKENS: dict[str, int] = {
     "gemini-cli": 1_048_576,
     "copilot-cli": 200_000,
 }
+
+log = logging.getLogger(__name__)
 
 
 def lab_dir() -> Path:
@@ -438,6 +441,7 @@ def run_client(
             try:
                 extracted = runner.extract(main)
             except Exception as exc:  # noqa: BLE001 - report, don't crash the lab or capture
+                log.warning("%s: reading the listing failed", runner.client_id, exc_info=True)
                 error = f"{runner.client_id}: could not read the listing from its request: {exc!r}"
         return Capture(runner.client_id, version, extracted, requests, code, stdout, stderr, seconds, error)
     finally:

@@ -12,6 +12,7 @@ Supported: the clients that speak the Messages API (``proxy.FORWARDABLE``). Ever
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import threading
 from collections.abc import Callable
@@ -34,6 +35,8 @@ RESTRICT_ARGS: dict[str, list[str]] = {
 RESTRICT_OPTIONS: dict[str, dict[str, Any]] = {
     "opencode": {"opencode_config": {"permission": {"edit": "deny", "bash": "deny", "webfetch": "deny"}}},
 }
+
+log = logging.getLogger(__name__)
 
 
 class ViaClientError(Exception):
@@ -101,6 +104,7 @@ class _Restricted(ClientRunner):
         try:
             return self.inner.extract(req)
         except Exception:  # noqa: BLE001 - the listing is not what a trigger run needs
+            log.debug("via: the listing could not be read from a request", exc_info=True)
             return None
 
 

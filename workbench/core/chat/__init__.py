@@ -1,6 +1,8 @@
 """The chat loop: a client-shaped skill listing, the client's load tool, a trace of every turn.
 
 * ``engine`` — ``ChatSession`` (``send(text, cancel=, on_event=) -> TurnResult``), ``listing_for``.
+* ``listinginfo`` (listing, loader), ``result`` (``TurnResult``), ``stream`` (one streamed request),
+  ``toolcalls`` (running tool calls) — the engine's parts, re-exported by ``engine``.
 * ``loadkit`` — the ``Loader`` base of ``workbench/core/clients/<id>/loading.py``.
 * ``tools`` — confined read/list tools, the approval-gated shell tool, ``ToolSpec`` for extras.
 * ``propose`` — ``make_propose_tool``: ``propose_skill``, drafts as pending Workshop proposals.

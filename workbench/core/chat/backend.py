@@ -8,13 +8,16 @@ or ``ANTHROPIC_BASE_URL``, the timeout and retries. ``list_models`` calls ``GET 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, from_exception, no_key_error
 from workbench.core.chat.settings import ChatSettings
 
+log = logging.getLogger(__name__)
 
-def make_client(settings: ChatSettings, api_key: str | None):
+
+def make_client(settings: ChatSettings, api_key: str | None) -> Any:
     """An ``anthropic.Anthropic`` for these settings. Raises ``ChatError("no-key")`` without a key."""
     if not api_key:
         raise no_key_error()
@@ -32,7 +35,7 @@ def make_client(settings: ChatSettings, api_key: str | None):
 _CAPPED: Any = None
 
 
-def _capped_client_class():
+def _capped_client_class() -> Any:
     """``anthropic.Anthropic`` whose retries wait at most ``RETRY_AFTER_CAP_S`` (the SDK honours
     any ``retry-after``: ``86400`` would sleep a day)."""
     global _CAPPED
@@ -47,7 +50,7 @@ def _capped_client_class():
     return _CAPPED
 
 
-def list_models(settings: ChatSettings, api_key: str | None, client: Any = None) -> list[dict]:
+def list_models(settings: ChatSettings, api_key: str | None, client: Any = None) -> list[dict[str, Any]]:
     """The server's models with ``lifecycle == "active"`` (a model without the field counts as
     active, for servers that omit it), newest first as the server orders them.
 
@@ -74,5 +77,6 @@ def list_models(settings: ChatSettings, api_key: str | None, client: Any = None)
         return out
     except ChatError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - every failure becomes a ChatError for the caller
+        log.debug("listing the models failed: %s", type(exc).__name__)
         raise from_exception(exc, settings.effective_base_url()) from None

@@ -33,6 +33,7 @@ Events (dicts; every recorded one also lands in ``result.events``):
   tool} — a Workshop proposal made by ``propose_skill`` (``workbench/core/chat/propose.py``; emitted
   from ``ToolOutcome.events`` after ``tool_use``, before ``tool_result``)
 * ``limit`` {message} · ``cancelled`` {hop} · ``error`` (``ChatError.to_json()``)
+* ``warning`` {message} — recorded (not sent) when the ``on_event`` listener raised; also logged
 
 Caching: ``cache_control: {"type":"ephemeral"}`` on the last tool, the last system block and (for
 user-turn listings) the listing block: the stable prefix, at most 3 of the API's 4 breakpoints.
@@ -45,28 +46,39 @@ transcript or ``last_request``.
 
 from __future__ import annotations
 
+import copy
+import json
+import logging
 import math
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from workbench.core.chat.errors import ChatError, from_exception, no_key_error
-from workbench.core.chat.loadkit import Loader
+from workbench.core.chat.listinginfo import ListingInfo, get_loader, listing_for
+from workbench.core.chat.result import TurnResult, usage_dict
 from workbench.core.chat.settings import ChatSettings
-from workbench.core.chat.tools import (
-    FileAccess,
-    ToolContext,
-    ToolOutcome,
-    ToolSpec,
-    make_list_tool,
-    make_shell_tool,
-)
+from workbench.core.chat.stream import Cancelled, EventSink, OpenStream, stream_reply
+from workbench.core.chat.toolcalls import run_tool_calls
+from workbench.core.chat.tools import FileAccess, ToolContext, ToolSpec, make_list_tool, make_shell_tool
+from workbench.core.tokens import estimate_tokens
 
-EventSink = Callable[[dict], None]
+__all__ = [
+    "MAX_OUTPUT_CHARS",
+    "TRANSIENT",
+    "TURN_DEADLINE_S",
+    "ChatSession",
+    "EventSink",
+    "ListingInfo",
+    "TurnResult",
+    "get_loader",
+    "listing_for",
+]
+
+log = logging.getLogger(__name__)
 
 #: Events sent to ``on_event`` but not recorded in the trace (high volume / no lasting value).
 TRANSIENT = ("text_delta", "request", "tool_use_start")
@@ -78,143 +90,9 @@ TURN_DEADLINE_S = 600.0
 MAX_OUTPUT_CHARS = 1_000_000
 
 
-def _deadline_error(seconds: float, answered: bool, turn: bool) -> ChatError:
-    what = "turn" if turn else "request"
-    state = "the reply did not finish" if answered else "the server sent nothing"
-    return ChatError(
-        "timeout",
-        f"The {what} deadline passed after {seconds:.0f} s: {state}.",
-        "Try again, raise the timeout in the settings, or check the server.",
-    )
-
-
 #: The smallest cacheable prefix across current models (tokens); chat-loop.md section 1.7.
 MIN_CACHEABLE_TOKENS = 1024
 MAX_CACHEABLE_MINIMUM = 4096
-
-
-def estimate_tokens(chars: int) -> int:
-    """≈ tokens from chars (ceil(chars/4)), the estimate clients themselves use; label it "≈ est."."""
-    return math.ceil(chars / 4) if chars > 0 else 0
-
-
-def get_loader(client_id: str) -> Loader:
-    """The ``LOADER`` of ``workbench/core/clients/<id>/loading.py``. Raises KeyError if unknown."""
-    from workbench.core.clients import client_module
-
-    return client_module(client_id, "loading").LOADER
-
-
-# ---------------------------------------------------------------------------------------------
-# the listing
-
-
-@dataclass
-class ListingInfo:
-    """The listing text sent to the model and what it lists (``names`` in listing order)."""
-
-    text: str
-    names: list[str]
-    stub: bool = False
-    budget: dict | None = None
-
-
-def listing_for(catalog: Any, context_tokens: int | None = None, options: dict | None = None) -> ListingInfo:
-    """The client-shaped listing of ``catalog`` via ``workbench.core.listing.render_listing``.
-
-    Falls back to an agentskills.io-style ``<available_skills>`` block (``stub=True``) only while the
-    listing module is not in the tree."""
-    try:
-        from workbench.core.listing import render_listing
-
-        have_listing = True
-    except ImportError:
-        have_listing = False
-    if have_listing:
-        rep = render_listing(catalog, context_tokens, options)
-        names = [
-            s.name if hasattr(s, "name") else s["name"]
-            for s in getattr(rep, "skills", [])
-            if (getattr(s, "state", None) if hasattr(s, "state") else s.get("state")) != "omitted"
-        ]
-        budget = {
-            "unit": getattr(rep, "budget_unit", None),
-            "limit": getattr(rep, "budget_limit", None),
-            "used": getattr(rep, "budget_used", None),
-        }
-        return ListingInfo(rep.text, names, False, budget)
-    return _stub_listing(catalog)
-
-
-def _stub_listing(catalog: Any) -> ListingInfo:
-    from html import escape
-
-    listed = catalog.listed()
-    if not listed:
-        return ListingInfo("", [], True)
-    parts = [
-        "The following skills provide specialized instructions for specific tasks.",
-        "When a task matches a skill's description, load it before proceeding.",
-        "",
-        "<available_skills>",
-    ]
-    for s in listed:
-        parts += [
-            "  <skill>",
-            f"    <name>{escape(s.name)}</name>",
-            f"    <description>{escape(s.description)}</description>",
-            f"    <location>{escape(str(s.path))}</location>",
-            "  </skill>",
-        ]
-    parts.append("</available_skills>")
-    return ListingInfo("\n".join(parts), [s.name for s in listed], True)
-
-
-# ---------------------------------------------------------------------------------------------
-# results
-
-
-def _zero_usage() -> dict[str, int]:
-    return {
-        "input_tokens": 0,
-        "output_tokens": 0,
-        "cache_read_input_tokens": 0,
-        "cache_creation_input_tokens": 0,
-    }
-
-
-@dataclass
-class TurnResult:
-    """What one ``send`` produced.
-
-    Attributes: client, model, triggered (skill names loaded, in order, repeats kept once),
-    events (recorded events), usage (summed over the requests), stop_reason (the last request's,
-    or "max_turns" / "cancelled" / "error"), text (the assistant's text of the final request),
-    error (``ChatError`` or None).
-    """
-
-    client: str
-    model: str
-    triggered: list[str] = field(default_factory=list)
-    events: list[dict] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=_zero_usage)
-    stop_reason: str | None = None
-    text: str = ""
-    error: ChatError | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """DESIGN.md section 3: ``{"client","model","triggered","events","usage","stop_reason"}``
-        plus ``"text"`` and ``"error"`` (null or the error object)."""
-        return {
-            "client": self.client,
-            "model": self.model,
-            "triggered": list(self.triggered),
-            "events": list(self.events),
-            "usage": dict(self.usage),
-            "stop_reason": self.stop_reason,
-            "text": self.text,
-            "error": self.error.to_json() if self.error else None,
-        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,7 +126,7 @@ class ChatSession:
         client_id: str | None = None,
         listing: ListingInfo | None = None,
         context_tokens: int | None = None,
-        extra_tools: list[ToolSpec] | tuple = (),
+        extra_tools: list[ToolSpec] | tuple[Any, ...] = (),
         shell_approver: Callable[[str], bool] | None = None,
         system_prompt: str | None = None,
         fork_depth: int = 0,
@@ -265,13 +143,12 @@ class ChatSession:
             from workbench.core.chat.backend import make_client
 
             self._sdk = make_client(self.settings, api_key)
-        self.history: list[dict] = []
+        self.history: list[dict[str, Any]] = []
         self.session_id = str(uuid.uuid4())
         self.turn = 0
-        self.last_request: dict | None = None
-        self._pending_results: list[dict] = []
-        self._lock = threading.Lock()
-        self._stream: Any = None
+        self.last_request: dict[str, Any] | None = None
+        self._pending_results: list[dict[str, Any]] = []
+        self._open = OpenStream()
         self._cancel = threading.Event()
         #: seconds one ``send`` may take in all (requests and tools); see ``TURN_DEADLINE_S``
         self.turn_deadline_s = TURN_DEADLINE_S
@@ -317,7 +194,7 @@ class ChatSession:
                 names.add(t.name)
         return tools
 
-    def tool_params(self) -> list[dict]:
+    def tool_params(self) -> list[dict[str, Any]]:
         params = [t.to_param() for t in self.tools]
         if params and self.settings.cache:
             params[-1]["cache_control"] = {"type": "ephemeral"}
@@ -325,8 +202,6 @@ class ChatSession:
 
     def prefix_chars(self) -> int:
         """Characters of the stable prefix (tool definitions as JSON + system + user-turn listing)."""
-        import json
-
         n = len(json.dumps([t.to_param() for t in self.tools]))
         n += sum(len(b["text"]) for b in self.system_blocks)
         if self.loader.placement != "system":
@@ -337,13 +212,7 @@ class ChatSession:
     def cancel(self) -> None:
         """Stop the running ``send`` (from any thread): closes the open stream."""
         self._cancel.set()
-        with self._lock:
-            s = self._stream
-        if s is not None:
-            try:
-                s.close()
-            except Exception:
-                pass
+        self._open.close()
 
     def reset(self) -> None:
         """Start a new conversation (same listing and tools)."""
@@ -386,15 +255,31 @@ class ChatSession:
         return self._loop(res, emit, cancel_ev, 0)
 
     def _emitter(self, res: TurnResult, on_event: EventSink | None) -> EventSink:
-        def emit(ev: dict) -> None:
+        """The event sink of one turn: records ``ev`` in ``res.events`` (unless ``TRANSIENT``) and
+        passes it to ``on_event``. A failing listener is logged and, the first time, recorded as a
+        ``warning`` event (the turn goes on)."""
+        warned: list[bool] = []
+
+        def emit(ev: dict[str, Any]) -> None:
             ev.setdefault("turn", self.turn)
             if ev["type"] not in TRANSIENT:
                 res.events.append(ev)
-            if on_event is not None:
-                try:
-                    on_event(ev)
-                except Exception:  # a broken listener must not kill the loop
-                    pass
+            if on_event is None:
+                return
+            try:
+                on_event(ev)
+            except Exception as exc:  # noqa: BLE001 - a broken listener must not kill the loop
+                log.warning("chat event listener failed on a %s event", ev["type"], exc_info=True)
+                if not warned:
+                    warned.append(True)
+                    res.events.append(
+                        {
+                            "type": "warning",
+                            "turn": self.turn,
+                            "message": f"the event listener failed on a {ev['type']} event "
+                            f"({type(exc).__name__}: {exc}); the display may miss events",
+                        }
+                    )
 
         return emit
 
@@ -416,14 +301,16 @@ class ChatSession:
                 return self._cancelled(res, hop, emit)
             try:
                 msg, rid, seconds, ttft = self._request(hop, emit, cancel_ev)
-            except _Cancelled:
+            except Cancelled:
                 return self._cancelled(res, hop, emit)
-            except Exception as exc:  # every API/network problem becomes a ChatError
+            except Exception as exc:  # noqa: BLE001 - every API/network problem becomes a ChatError
                 if cancel_ev.is_set():
                     return self._cancelled(res, hop, emit)
-                return self._fail(res, from_exception(exc, self.settings.effective_base_url()), emit)
+                err = from_exception(exc, self.settings.effective_base_url())
+                log.warning("chat request %d failed: %s (%s)", hop, err.kind, type(exc).__name__)
+                return self._fail(res, err, emit)
 
-            usage = _usage_dict(msg.usage)
+            usage = usage_dict(msg.usage)
             for k in res.usage:
                 res.usage[k] += usage[k]
             blocks = [b.to_dict() for b in msg.content]
@@ -492,7 +379,7 @@ class ChatSession:
             self._run_tools(tool_uses, hop, emit, res)
 
     # -- internals -------------------------------------------------------------------------
-    def _run_fork(self, prompt: str, info: dict) -> dict:
+    def _run_fork(self, prompt: str, info: dict[str, Any]) -> dict[str, Any]:
         """Run a forked skill (``context: fork``) as a subagent: a new conversation over the same
         catalog, listing and tools whose only user message is ``prompt`` (the skill body as the
         client delivers it) — it does not see this conversation. Returns a ``fork`` event with the
@@ -523,7 +410,7 @@ class ChatSession:
             "error": res.error.message if res.error is not None else None,
         }
 
-    def _append_user(self, blocks: list[dict]) -> None:
+    def _append_user(self, blocks: list[dict[str, Any]]) -> None:
         """Append user content; tool_results (pending ones first) lead; merged into a trailing
         user message (after Stop or the turn limit) so roles keep alternating."""
         blocks = self._pending_results + blocks
@@ -536,11 +423,11 @@ class ChatSession:
         elif blocks:
             self.history.append({"role": "user", "content": blocks})
 
-    def user_content(self, text: str, first: bool) -> list[dict]:
+    def user_content(self, text: str, first: bool) -> list[dict[str, Any]]:
         """The content blocks of a user message: the listing block first when this client puts the
         listing in the first user turn (``first``; cache-controlled with ``settings.cache``), then
         ``text`` (omitted when empty)."""
-        content: list[dict] = []
+        content: list[dict[str, Any]] = []
         if first and self.listing_block_text and self.loader.placement != "system":
             blk: dict[str, Any] = {"type": "text", "text": self.listing_block_text}
             if self.settings.cache:
@@ -562,7 +449,9 @@ class ChatSession:
         finally:
             self.history = saved
 
-    def run_first_turn_tools(self, text: str, message: dict, on_event: EventSink | None = None) -> TurnResult:
+    def run_first_turn_tools(
+        self, text: str, message: dict[str, Any], on_event: EventSink | None = None
+    ) -> TurnResult:
         """Replay a first-turn reply obtained elsewhere (a Message Batches result): ``message`` is
         the API's ``Message`` JSON for ``first_request(text)``. Its text and ``tool_use`` blocks are
         handled like ``send`` handles a streamed reply (same tool handlers, same ``tool_use`` /
@@ -613,7 +502,7 @@ class ChatSession:
         return self._loop(res, emit, self._cancel, 1)
 
     @staticmethod
-    def _unrun(b: dict, why: str) -> dict:
+    def _unrun(b: dict[str, Any], why: str) -> dict[str, Any]:
         return {"type": "tool_result", "tool_use_id": b["id"], "content": why, "is_error": True}
 
     def build_request(self) -> dict[str, Any]:
@@ -629,184 +518,30 @@ class ChatSession:
             req["temperature"] = float(self.settings.temperature)
         return req
 
-    def _request(self, hop: int, emit: EventSink, cancel_ev: threading.Event):
-        """One streamed request, run on a daemon worker thread that feeds a queue; this thread
-        waits on the queue, so Stop (``cancel_ev``), the request deadline (``settings.timeout``
-        seconds, whole reply included), the turn deadline (``TURN_DEADLINE_S`` from ``send``) and
-        the output cap (``MAX_OUTPUT_CHARS``) end the wait at once, whatever the server does
-        (never answers, sends keep-alive comments or an endless stream). An abandoned worker is
-        left to the SDK's own timeout; its stream is closed and its result dropped."""
+    def _request(
+        self, hop: int, emit: EventSink, cancel_ev: threading.Event
+    ) -> tuple[Any, str | None, float, float | None]:
+        """One streamed request (``workbench.core.chat.stream.stream_reply``): Stop (``cancel_ev``),
+        the request deadline (``settings.timeout`` seconds, whole reply included), the turn deadline
+        (``TURN_DEADLINE_S`` from ``send``) and the output cap (``MAX_OUTPUT_CHARS``) end it."""
         req = self.build_request()
-        import copy
-        import queue
-
         self.last_request = copy.deepcopy(req)
         emit({"type": "request", "hop": hop})
-        t0 = time.monotonic()
-        deadline = min(t0 + float(self.settings.timeout), self._turn_deadline)
-        ttft = None
-        q: queue.Queue = queue.Queue()
-        stop = threading.Event()
-        holder: dict[str, Any] = {}
-        sdk = self._sdk
+        return stream_reply(
+            self._sdk,
+            req,
+            hop=hop,
+            emit=emit,
+            cancel_ev=cancel_ev,
+            deadline=min(time.monotonic() + float(self.settings.timeout), self._turn_deadline),
+            turn_deadline=self._turn_deadline,
+            max_chars=MAX_OUTPUT_CHARS,
+            slot=self._open,
+        )
 
-        def work() -> None:
-            try:
-                with sdk.messages.stream(**req) as st:
-                    holder["stream"] = st
-                    with self._lock:
-                        self._stream = st
-                    if stop.is_set():
-                        return
-                    for ev in st:
-                        if stop.is_set():
-                            return
-                        q.put(("event", ev))
-                    if stop.is_set():
-                        return
-                    q.put(("done", (st.request_id, st.get_final_message())))
-            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
-                q.put(("error", exc))
-            finally:
-                with self._lock:
-                    if self._stream is holder.get("stream"):
-                        self._stream = None
-
-        def abandon() -> None:
-            stop.set()
-            st = holder.get("stream")
-            if st is not None:
-                try:
-                    st.close()
-                except Exception:
-                    pass
-
-        threading.Thread(target=work, daemon=True, name="wb-chat-request").start()
-        out_chars = 0
-        try:
-            while True:
-                if cancel_ev.is_set():
-                    raise _Cancelled()
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise _deadline_error(
-                        time.monotonic() - t0, ttft is not None, deadline == self._turn_deadline
-                    )
-                try:
-                    kind, val = q.get(timeout=min(0.05, left))
-                except queue.Empty:
-                    continue
-                if kind == "error":
-                    raise val
-                if kind == "done":
-                    rid, msg = val
-                    break
-                if ttft is None:
-                    ttft = round(time.monotonic() - t0, 3)
-                et = getattr(val, "type", "")
-                if et == "text":
-                    out_chars += len(val.text)
-                    if out_chars > MAX_OUTPUT_CHARS:
-                        raise ChatError(
-                            "too-large",
-                            f"The reply passed {MAX_OUTPUT_CHARS:,} characters without ending; stopped.",
-                            "Lower max_tokens, or check the server (an endless stream).",
-                        )
-                    emit({"type": "text_delta", "hop": hop, "text": val.text})
-                elif et == "content_block_start" and getattr(val.content_block, "type", "") == "tool_use":
-                    emit({"type": "tool_use_start", "hop": hop, "name": val.content_block.name})
-            if cancel_ev.is_set():
-                raise _Cancelled()
-            if msg.stop_reason is None:  # the stream ended without message_delta/message_stop
-                raise ChatError(
-                    "connection",
-                    "The reply stream ended early (no message_stop).",
-                    "Retry the turn; the transcript so far is kept.",
-                    rid,
-                )
-        finally:
-            abandon()
-        return msg, rid, time.monotonic() - t0, ttft
-
-    def _run_tools(self, tool_uses: list[dict], hop: int, emit: EventSink, res: TurnResult) -> None:
+    def _run_tools(self, tool_uses: list[dict[str, Any]], hop: int, emit: EventSink, res: TurnResult) -> None:
         """Run the calls and append their ``tool_result`` blocks (+ extra blocks) as the user turn."""
-        results, extra = [], []
-        for b in tool_uses:
-            out = self._run_tool(b, hop, emit, res)
-            results.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": b["id"],
-                    "content": out.content,
-                    "is_error": out.is_error,
-                }
-            )
-            extra.extend(out.extra_blocks)
-        self._append_user(results + extra)
-
-    def _run_tool(self, b: dict, hop: int, emit: EventSink, res: TurnResult) -> ToolOutcome:
-        name, inp = b.get("name", ""), b.get("input") or {}
-        spec = next((t for t in self.tools if t.name == name), None)
-        if spec is None:
-            out = ToolOutcome(f"Unknown tool: {name}", is_error=True)
-        elif not isinstance(inp, dict):
-            out = ToolOutcome("tool input must be an object", is_error=True)
-        else:
-            try:
-                out = spec.handler(inp, self.ctx)
-            except Exception as exc:  # a tool bug must not end the chat
-                out = ToolOutcome(f"Tool failed: {type(exc).__name__}: {exc}", is_error=True)
-        emit(
-            {
-                "type": "tool_use",
-                "hop": hop,
-                "id": b["id"],
-                "name": name,
-                "input": inp,
-                "resolved": out.resolved,
-                "skill": out.skill,
-                "truncated": False,
-            }
-        )
-        if out.skill and not out.is_error:
-            if out.skill not in res.triggered:
-                res.triggered.append(out.skill)
-            emit(
-                {
-                    "type": "skill_loaded",
-                    "hop": hop,
-                    "name": out.skill,
-                    "path": out.skill_path,
-                    "via": name,
-                    "body_chars": out.body_chars,
-                    "tokens_est": estimate_tokens(out.body_chars or 0),
-                    "args": out.args,
-                    "injections": list(out.injections),
-                }
-            )
-        for extra_ev in out.events:  # e.g. ``proposal`` from propose_skill (workbench/core/chat/propose.py)
-            if isinstance(extra_ev, dict) and isinstance(extra_ev.get("type"), str):
-                if extra_ev["type"] == "fork":  # a forked skill's own requests count for this turn
-                    for k, v in (extra_ev.get("usage") or {}).items():
-                        if k in res.usage:
-                            res.usage[k] += int(v)
-                emit({**extra_ev, "hop": hop, "tool_use_id": b["id"]})
-        full = "\n\n".join([out.content] + [x.get("text", "") for x in out.extra_blocks])
-        # chars/preview cover what the model receives for this call, including a separate body
-        # block (Claude Code); the preview is the first 300 chars
-        emit(
-            {
-                "type": "tool_result",
-                "hop": hop,
-                "id": b["id"],
-                "name": name,
-                "chars": len(full),
-                "is_error": out.is_error,
-                "notes": list(out.notes),
-                "preview": full[:300],
-            }
-        )
-        return out
+        self._append_user(run_tool_calls(tool_uses, self.tools, self.ctx, hop, emit, res))
 
     def _cache_note(self, usage: dict[str, int]) -> str:
         if not self.settings.cache:
@@ -839,20 +574,3 @@ class ChatSession:
         res.stop_reason = "cancelled"
         emit({"type": "cancelled", "hop": hop})
         return res
-
-
-class _Cancelled(Exception):
-    pass
-
-
-def _usage_dict(u: Any) -> dict[str, int]:
-    def g(k: str) -> int:
-        v = getattr(u, k, None) if u is not None else None
-        return int(v) if isinstance(v, (int, float)) else 0
-
-    return {
-        "input_tokens": g("input_tokens"),
-        "output_tokens": g("output_tokens"),
-        "cache_read_input_tokens": g("cache_read_input_tokens"),
-        "cache_creation_input_tokens": g("cache_creation_input_tokens"),
-    }

@@ -69,7 +69,7 @@ class Loader:
     load_tool: str | None = None
     source: str = ""
     unverified: list[str] = field(default_factory=list)
-    listing_options: dict = field(default_factory=dict)
+    listing_options: dict[str, Any] = field(default_factory=dict[str, Any])
 
     # -- listing ---------------------------------------------------------------------------
     def wrap_listing(self, text: str) -> str:
@@ -85,7 +85,7 @@ class Loader:
         return FORK_SYSTEM.format(workspace=workspace, agent=agent or "general-purpose")
 
     # -- tools -----------------------------------------------------------------------------
-    def tools(self, skills: list) -> list[ToolSpec]:
+    def tools(self, skills: list[Any]) -> list[ToolSpec]:
         """The client's load tool(s) for these listed skills (default: none)."""
         return []
 
@@ -177,7 +177,7 @@ def folder_tree(root: Path, max_items: int = 200) -> str:
     return "\n".join(lines)
 
 
-def find_listed(skills: list, name: Any) -> Any | None:
+def find_listed(skills: list[Any], name: Any) -> Any | None:
     """The listed skill with exactly this name, or None."""
     if not isinstance(name, str):
         return None

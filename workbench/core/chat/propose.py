@@ -60,6 +60,7 @@ The tool's name, description and schema are this project's own wording (no clien
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +68,8 @@ from typing import Any
 
 from workbench.core.chat.tools import ToolContext, ToolOutcome, ToolSpec
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 TOOL_NAME = "propose_skill"
 
@@ -161,12 +164,16 @@ def make_propose_tool(
             holder["store"] = store_factory() if callable(store_factory) else store_factory
         return holder["store"]
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         try:
             return _handle(inp, ctx)
-        except Exception as exc:  # the contract: never raise, the loop goes on
+        except Exception as exc:  # noqa: BLE001 - the contract: never raise, the loop goes on
             from workbench.core.workshop.errors import WorkshopError
 
+            if isinstance(exc, OSError):
+                log.warning("propose_skill: the Workshop store could not be used", exc_info=True)
+            elif isinstance(exc, WorkshopError):
+                log.debug("propose_skill refused: %s", exc)
             if isinstance(exc, (WorkshopError, OSError)):
                 return _error(
                     str(exc)
@@ -176,7 +183,7 @@ def make_propose_tool(
                 )
             raise
 
-    def _handle(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def _handle(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         action = inp.get("action")
         if action not in ("create", "update"):
             return _error(f"action must be \"create\" or \"update\", got {action!r}", inp)
@@ -245,7 +252,7 @@ def make_propose_tool(
 # helpers
 
 
-def _error(message: str, inp: dict) -> ToolOutcome:
+def _error(message: str, inp: dict[str, Any]) -> ToolOutcome:
     return ToolOutcome(
         f"No proposal was made: {message}",
         is_error=True,
@@ -320,7 +327,7 @@ def _target_root(raw: Any, cat: Any, ws: Path, cid: str) -> tuple[Path | None, s
     )
 
 
-def _resolve(name: str, skills: list) -> tuple[Any, str | None]:
+def _resolve(name: str, skills: list[Any]) -> tuple[Any, str | None]:
     """The one catalog skill named ``name`` (or whose SKILL.md/folder path is ``name``)."""
     by_real: dict[Path, Any] = {}
     for s in skills:

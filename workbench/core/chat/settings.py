@@ -22,6 +22,7 @@ False and the GUI keeps the key in memory for the session only (it is never writ
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
@@ -30,6 +31,8 @@ from typing import Any
 
 from workbench.core import appdirs
 from workbench.core.safefile import atomic_write
+
+log = logging.getLogger(__name__)
 
 KEYRING_SERVICE = "skill-workbench"
 KEYRING_USER = "anthropic-api-key"
@@ -136,18 +139,22 @@ def save_settings(settings: ChatSettings, path: Path | None = None) -> Path:
 # the key
 
 
-def _keyring():
+def _keyring() -> Any:
     """The ``keyring`` module when installed *and* backed by a real store, else None."""
     if os.environ.get("WORKBENCH_NO_KEYRING"):
         return None
     try:
         import keyring
         from keyring.backends import fail
-    except Exception:  # not installed, or broken install
+    except ImportError:  # not installed
+        return None
+    except Exception as exc:  # noqa: BLE001 - a broken install: no keyring, with the reason logged
+        _keyring_failed("importing keyring", exc)
         return None
     try:
         kr = keyring.get_keyring()
-    except Exception:
+    except Exception as exc:  # noqa: BLE001 - no usable backend
+        _keyring_failed("opening the keyring", exc)
         return None
     if (
         isinstance(kr, fail.Keyring)
@@ -156,6 +163,23 @@ def _keyring():
     ):
         return None
     return keyring
+
+
+_last_error: list[str] = []
+
+
+def _keyring_failed(what: str, exc: BaseException, key: str | None = None) -> None:
+    """Log a keyring failure (warning; the key redacted from the message) and keep its reason for
+    ``last_keyring_error``."""
+    reason = f"{what} failed: {type(exc).__name__}: {redact(str(exc), key)}"
+    log.warning("%s", reason)
+    _last_error[:] = [reason]
+
+
+def last_keyring_error() -> str | None:
+    """Why the last keyring operation of this process failed (e.g. "storing the key failed:
+    KeyringLocked: ..."; never holds the key), or None when none failed."""
+    return _last_error[0] if _last_error else None
 
 
 def keyring_available() -> bool:
@@ -169,7 +193,8 @@ def keyring_key() -> str | None:
         return None
     try:
         return kr.get_password(KEYRING_SERVICE, KEYRING_USER) or None
-    except Exception:
+    except Exception as exc:  # noqa: BLE001 - no stored key then; the reason is logged
+        _keyring_failed("reading the key", exc)
         return None
 
 
@@ -192,14 +217,16 @@ def get_api_key(typed: str | None = None, environ: Mapping[str, str] | None = No
 
 def store_api_key(key: str) -> bool:
     """Put ``key`` into the system keyring. Returns False (nothing stored anywhere) when no
-    keyring is available or it refused; the caller then keeps the key in memory only."""
+    keyring is available or it refused (``last_keyring_error`` says why); the caller then keeps
+    the key in memory only."""
     kr = _keyring()
     if kr is None or not key.strip():
         return False
     try:
         kr.set_password(KEYRING_SERVICE, KEYRING_USER, key.strip())
         return True
-    except Exception:
+    except Exception as exc:  # noqa: BLE001 - reported by the False return and last_keyring_error
+        _keyring_failed("storing the key", exc, key.strip())
         return False
 
 
@@ -211,7 +238,11 @@ def delete_api_key() -> bool:
     try:
         kr.delete_password(KEYRING_SERVICE, KEYRING_USER)
         return True
-    except Exception:
+    except Exception as exc:  # noqa: BLE001 - nothing stored, or the keyring refused; logged
+        if type(exc).__name__ == "PasswordDeleteError":  # nothing was stored: not a fault
+            log.debug("no key in the keyring to delete")
+        else:
+            _keyring_failed("deleting the key", exc)
         return False
 
 

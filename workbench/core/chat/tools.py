@@ -17,6 +17,7 @@ Extra tools (e.g. the workshop's ``propose_skill``) plug in as ``ToolSpec`` obje
 from __future__ import annotations
 
 import io
+import logging
 import os
 import subprocess
 import threading
@@ -28,6 +29,8 @@ from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 from workbench.core.skillfile import read_regular_file
+
+log = logging.getLogger(__name__)
 
 #: Read caps of the generic read tool: lines and characters returned per call.
 READ_MAX_LINES = 2000
@@ -69,11 +72,11 @@ class ToolOutcome:
     skill_path: str | None = None
     resolved: str | None = None
     body_chars: int | None = None
-    extra_blocks: list[dict] = field(default_factory=list)
+    extra_blocks: list[dict[str, Any]] = field(default_factory=list)
     injections: list[str] = field(default_factory=list)
     args: str | None = None
     notes: list[str] = field(default_factory=list)
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -95,15 +98,15 @@ class ToolContext:
     """
 
     fs: FileAccess
-    skills: list
-    known: list
+    skills: list[Any]
+    known: list[Any]
     workspace: Path
     session_id: str = ""
     shell_approver: Callable[[str], bool] | None = None
     client_id: str = ""
-    subagent: Callable[[str, dict], dict] | None = None
+    subagent: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
 
-    def skill_for_path(self, real: Path):
+    def skill_for_path(self, real: Path) -> Any:
         """The known skill whose SKILL.md is ``real`` (a realpath), preferring listed ones, or None."""
         hit = None
         for s in list(self.skills) + list(self.known):
@@ -125,8 +128,8 @@ class ToolSpec:
 
     name: str
     description: str
-    input_schema: dict
-    handler: Callable[[dict, ToolContext], ToolOutcome]
+    input_schema: dict[str, Any]
+    handler: Callable[[dict[str, Any], ToolContext], ToolOutcome]
 
     def to_param(self) -> dict[str, Any]:
         """The Messages API tool definition ``{"name","description","input_schema"}``."""
@@ -269,7 +272,7 @@ def make_read_tool(
         "Returns the file's text; long files are cut and say how to continue."
     )
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         raw = inp.get(path_key)
         try:
             if line_mode == "offset":
@@ -330,7 +333,7 @@ def make_list_tool(name: str = "list_directory") -> ToolSpec:
         "required": ["path"],
     }
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         try:
             text, real = ctx.fs.list_dir(inp.get("path"))
         except AccessError as exc:
@@ -365,7 +368,7 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
         "required": ["command"],
     }
 
-    def handler(inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def handler(inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         cmd = inp.get("command")
         if not isinstance(cmd, str) or not cmd.strip():
             return ToolOutcome("command must be a non-empty string", is_error=True)
@@ -375,7 +378,8 @@ def make_shell_tool(name: str = "shell") -> ToolSpec:
             )
         try:
             ok = bool(ctx.shell_approver(cmd))
-        except Exception:
+        except Exception:  # noqa: BLE001 - a failing approval is a refusal (the command is not run)
+            log.warning("the shell approval callback failed; the command is declined", exc_info=True)
             ok = False
         if not ok:
             return ToolOutcome(SHELL_DECLINED, is_error=True, resolved=cmd, notes=["shell: declined"])

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from workbench.core.text import plural
 
 OPEN, CLOSE = "⟦", "⟧"
 
 
-def mark_substitutions(text: str, spans: list[dict]) -> str:
+def mark_substitutions(text: str, spans: list[dict[str, Any]]) -> str:
     """``text`` with every span (``{"start","end","placeholder","value","kind"}``, offsets into
     ``text``) wrapped in ``⟦placeholder→value⟧``.
 
@@ -37,7 +38,7 @@ def mark_substitutions(text: str, spans: list[dict]) -> str:
     return "".join(out)
 
 
-def substitution_summary(ev: dict) -> str:
+def substitution_summary(ev: dict[str, Any]) -> str:
     """One line: how many placeholders were replaced, which, and where the rule was checked."""
     spans = ev.get("spans") or []
     shown = ", ".join(f"{s['placeholder'] or 'ARGUMENTS:'}→{s['value'][:24]!r}" for s in spans[:6])
@@ -48,7 +49,9 @@ def substitution_summary(ev: dict) -> str:
     )
 
 
-def fork_lines(ev: dict, line_for: Callable[[dict], str | None], indent: str = "  ") -> list[str]:
+def fork_lines(
+    ev: dict[str, Any], line_for: Callable[[dict[str, Any]], str | None], indent: str = "  "
+) -> list[str]:
     """The sub-transcript of a ``fork`` event: a header, then each sub-event via ``line_for``."""
     head = (
         f"fork {ev.get('skill')} (agent {ev.get('agent') or 'default'}): a subagent ran the skill "
@@ -65,7 +68,7 @@ def fork_lines(ev: dict, line_for: Callable[[dict], str | None], indent: str = "
     return lines
 
 
-def event_line(ev: dict) -> str | None:
+def event_line(ev: dict[str, Any]) -> str | None:
     """One text line (or a few) for a chat trace event, as ``workbench chat`` prints it; None for
     events that have no line (deltas)."""
     t = ev["type"]
@@ -100,6 +103,8 @@ def event_line(ev: dict) -> str | None:
         )
     if t == "limit":
         return f"limit: {ev['message']}"
+    if t == "warning":
+        return f"warning: {ev['message']}"
     if t == "substitution":
         return (
             substitution_summary(ev)

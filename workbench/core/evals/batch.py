@@ -42,28 +42,47 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import re
+import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from workbench.core.chat.errors import ChatError, from_exception
-from workbench.core.evals.metrics import estimate_cost, price_for
+from workbench.core.evals.batchplan import (
+    DEFAULT_OUTPUT_TOKENS,
+    MAX_TOKEN_COUNTS,
+    Planned,
+    custom_id,
+    estimate_batch,
+    parse_custom_id,
+)
+from workbench.core.evals.batchstore import BatchError, BatchStore
 from workbench.core.evals.queryset import Query
 from workbench.core.evals.runner import EvalReport, EvalRunner, RunRecord
-from workbench.core.safefile import atomic_write
 from workbench.core.text import plural
 
-#: Output tokens assumed per first-turn request when nothing better is known (a tool call or a
-#: short reply; assumption, labelled in the estimate).
-DEFAULT_OUTPUT_TOKENS = 64
-#: Distinct requests counted with ``count_tokens`` at most; more are sampled.
-MAX_TOKEN_COUNTS = 200
+__all__ = [
+    "COUNT_KEYS",
+    "DEFAULT_OUTPUT_TOKENS",
+    "DEFAULT_POLL_SECONDS",
+    "ERROR_KINDS",
+    "MAX_TOKEN_COUNTS",
+    "BatchError",
+    "BatchEval",
+    "BatchLimits",
+    "BatchStore",
+    "Planned",
+    "cancel_record",
+    "custom_id",
+    "parse_custom_id",
+]
+
+log = logging.getLogger(__name__)
+
 #: Seconds between polls (the API's batches usually end within an hour).
 DEFAULT_POLL_SECONDS = 30.0
 
@@ -82,18 +101,8 @@ ERROR_KINDS = {
 }
 
 COUNT_KEYS = ("processing", "succeeded", "errored", "canceled", "expired")
-_CID = re.compile(r"^j(\d+)-q(\d+)-r(\d+)$")
 
-ProgressFn = Callable[[dict], None]
-
-
-class BatchError(Exception):
-    """A batch operation failed (submit, poll, results, cancel, or a bad record); ``str(err)`` is
-    the user-facing message. ``error`` is the ``ChatError`` when the API refused."""
-
-    def __init__(self, message: str, error: ChatError | None = None):
-        self.error = error
-        super().__init__(message)
+ProgressFn = Callable[[dict[str, Any]], None]
 
 
 @dataclass
@@ -103,29 +112,6 @@ class BatchLimits:
 
     max_requests: int = 100_000
     max_bytes: int = 256 * 1024 * 1024
-
-
-@dataclass
-class Planned:
-    """One request of the plan: ``custom_id``, ``params`` (the ``messages.create`` arguments),
-    runner index ``job``, query index ``qi``, run ``ri``."""
-
-    custom_id: str
-    params: dict
-    job: int
-    qi: int
-    ri: int
-
-
-def custom_id(job: int, qi: int, ri: int) -> str:
-    """``j<job>-q<query>-r<run>`` (fits the API's ``^[a-zA-Z0-9_-]{1,64}$``)."""
-    return f"j{job}-q{qi}-r{ri}"
-
-
-def parse_custom_id(cid: str) -> tuple[int, int, int] | None:
-    """(job, query, run) of a ``custom_id`` made by ``custom_id``, else None."""
-    m = _CID.match(cid or "")
-    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
 
 
 def _utc() -> str:
@@ -139,65 +125,6 @@ def _obj(x: Any) -> Any:
     if hasattr(x, "model_dump"):
         return x.model_dump()
     return x
-
-
-# ---------------------------------------------------------------------------------------------
-# the record store
-
-
-class BatchStore:
-    """Records of submitted batch evals, as JSON under ``<history dir>/_batches/``
-    (``HistoryStore.dir`` of the workspace, or ``folder``). Written with ``atomic_write``.
-
-    The folder ``_batches`` cannot be a skill's history folder (``history._safe`` strips a leading
-    "_"). A record: ``{"version": 1, "kind": "batch-eval", "id", "created_at", "state": "submitted" |
-    "done" | "cancelled", "batch_ids", "workspace", "client", "roots", "context_tokens",
-    "settings": {model, max_tokens, temperature, base_url, cache, max_turns}, "options": {runs,
-    threshold, competitors, context_tokens}, "jobs": [{"skill", "description", "queries"}],
-    "estimate", "collection": bool, "queries_dir", "history_ids"}``.
-    """
-
-    def __init__(self, history: Any = None, folder: Path | str | None = None):
-        if folder is None:
-            if history is None:
-                raise ValueError("BatchStore needs a HistoryStore or a folder")
-            folder = Path(history.dir) / "_batches"  # "_": no skill folder can have this name
-        self.dir = Path(folder)
-
-    def path(self, rid: str) -> Path:
-        return self.dir / f"{re.sub(r'[^A-Za-z0-9_-]', '_', rid)}.json"
-
-    def save(self, rec: dict) -> dict:
-        """Write ``rec`` (created or updated). Raises OSError."""
-        self.dir.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path(rec["id"]), (json.dumps(rec, indent=1, ensure_ascii=False) + "\n").encode())
-        return rec
-
-    def list(self, state: str | None = None) -> list[dict]:
-        """Records, newest first (unreadable files skipped); only ``state`` when given."""
-        out = []
-        for p in sorted(self.dir.glob("*.json"), reverse=True) if self.dir.is_dir() else []:
-            try:
-                rec = json.loads(p.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                continue
-            if (
-                isinstance(rec, dict)
-                and rec.get("kind") == "batch-eval"
-                and (state is None or rec.get("state") == state)
-            ):
-                out.append(rec)
-        return out
-
-    def find(self, ident: str) -> dict:
-        """The record whose id, or one of whose batch ids, is ``ident``. Raises ``BatchError``."""
-        for rec in self.list():
-            if rec.get("id") == ident or ident in (rec.get("batch_ids") or []):
-                return rec
-        raise BatchError(
-            f"no batch eval {ident!r} in {self.dir} (pending ones: "
-            f"{', '.join(r['id'] for r in self.list('submitted')) or 'none'})"
-        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +143,7 @@ class BatchEval:
         self.sdk = sdk
         self.limits = limits or BatchLimits()
         self.batch_ids: list[str] = []
-        self.record: dict | None = None
+        self.record: dict[str, Any] | None = None
         self.store: BatchStore | None = None
         self._plan: list[Planned] | None = None
         self.counts: dict[str, int] = {k: 0 for k in COUNT_KEYS}
@@ -256,149 +183,26 @@ class BatchEval:
         return self.runners[0].settings.model
 
     # -- cost ------------------------------------------------------------------------------
-    def _count(self, params: dict) -> int:
-        body = {
-            k: params[k]
-            for k in ("model", "system", "tools", "messages", "tool_choice", "thinking")
-            if k in params
-        }
-        return int(self.sdk.messages.count_tokens(**body).input_tokens)
-
     def estimate(
         self,
         *,
         output_tokens: float | None = None,
-        calibrate: list | None = None,
+        calibrate: list[Any] | None = None,
         max_counts: int = MAX_TOKEN_COUNTS,
         concurrency: int = 4,
     ) -> dict[str, Any]:
-        """The cost of the plan before submitting (module docstring). ``output_tokens``: assumed
-        per request; ``calibrate``: earlier reports of this model (``EvalReport``s or their saved
-        ``to_json(details=True)``) whose mean output tokens per model request are used instead.
-        Raises ``BatchError`` when ``count_tokens`` fails.
-
-        Returns ``{"requests", "batches", "distinct", "counted", "input_tokens",
-        "cache_write_tokens", "cache_read_tokens", "output_tokens", "output_per_request",
-        "output_source", "usage" (the four usage keys), "usd", "usd_no_cache", "usd_direct",
-        "max_usd" (every reply at max_tokens), "model_key", "assumption"}`` (tokens, USD).
-        """
-        plan = self.plan()
-        distinct: dict[int, tuple[dict, int, int]] = {}  # id(params) -> (params, uses, runner)
-        for p in plan:
-            d = distinct.get(id(p.params))
-            distinct[id(p.params)] = (p.params, (d[1] if d else 0) + 1, p.job)
-        items = list(distinct.values())
-        step = max(1, -(-len(items) // max(1, max_counts)))
-        sample = items[::step]
-        try:
-            with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-                counted = list(pool.map(lambda it: self._count(it[0]), sample))
-                prefixes = self._prefixes(items, pool)
-        except Exception as exc:  # noqa: BLE001 - shown to the user
-            err = from_exception(exc, self.runners[0].settings.effective_base_url())
-            raise BatchError(f"count_tokens failed: {err.message}", err) from None
-        chars = [len(json.dumps(it[0])) for it in sample]
-        per_char = sum(counted) / max(1, sum(chars))
-        exact = {id(it[0]): n for it, n in zip(sample, counted)}
-        total_in = 0
-        for params, uses, _j in items:
-            n = exact.get(id(params))
-            if n is None:
-                n = round(len(json.dumps(params)) * per_char)
-            total_in += n * uses
-        hit = price_for(self.model)
-        min_cache = int((hit[1].get("min_cache_tokens") if hit else None) or 1024)
-        write = read = 0
-        for key, (ptoks, uses) in prefixes.items():
-            if key and ptoks >= min_cache:
-                write += ptoks
-                read += ptoks * (uses - 1)
-        out_per, out_src = self._output_per_request(output_tokens, calibrate)
-        n_req = len(plan)
-        out_total = round(out_per * n_req)
-        usage = {
-            "input_tokens": total_in - write - read,
-            "output_tokens": out_total,
-            "cache_creation_input_tokens": write,
-            "cache_read_input_tokens": read,
-        }
-        no_cache = {"input_tokens": total_in, "output_tokens": out_total}
-        max_tokens = int(self.runners[0].settings.max_tokens)
-        c = estimate_cost(usage, self.model, batch=True)
-        return {
-            "requests": n_req,
-            "batches": len(self.chunks()),
-            "distinct": len(items),
-            "counted": len(sample),
-            "input_tokens": total_in,
-            "cache_write_tokens": write,
-            "cache_read_tokens": read,
-            "output_tokens": out_total,
-            "output_per_request": round(out_per, 1),
-            "output_source": out_src,
-            "usage": usage,
-            "usd": c["usd"],
-            "usd_no_cache": estimate_cost(no_cache, self.model, batch=True)["usd"],
-            "usd_direct": estimate_cost(usage, self.model)["usd"],
-            "max_usd": estimate_cost(
-                {"input_tokens": total_in, "output_tokens": max_tokens * n_req}, self.model, batch=True
-            )["usd"],
-            "model_key": c["model_key"],
-            "assumption": f"{c['assumption']}; output {out_per:.0f} tokens per request ({out_src}); "
-            f"cache: prefix written once and read by the other requests when it "
-            f"reaches {min_cache:,} tokens (batch caching is best-effort)",
-        }
-
-    def _prefixes(
-        self, items: list[tuple[dict, int, int]], pool: ThreadPoolExecutor
-    ) -> dict[str, tuple[int, int]]:
-        """{prefix key: (tokens, requests using it)}; key "" = caching off (no cache_control)."""
-        groups: dict[str, list] = {}
-        for params, uses, _j in items:
-            cc = [b for b in params.get("system") or [] if b.get("cache_control")]
-            if not cc and not any(t.get("cache_control") for t in params.get("tools") or []):
-                groups.setdefault("", [None, 0])[1] += uses
-                continue
-            first = (params.get("messages") or [{}])[0].get("content") or []
-            lead = [b for b in first if b.get("cache_control")]
-            key = json.dumps([params.get("system"), params.get("tools"), lead], sort_keys=True)
-            g = groups.setdefault(
-                key,
-                [
-                    {
-                        "model": params["model"],
-                        "system": params.get("system"),
-                        "tools": params.get("tools"),
-                        "messages": [{"role": "user", "content": lead or "."}],
-                    },
-                    0,
-                ],
-            )
-            g[1] += uses
-        keys = [k for k in groups if k]
-        counts = list(pool.map(lambda k: self._count(groups[k][0]), keys))
-        out = {k: (n, groups[k][1]) for k, n in zip(keys, counts)}
-        if "" in groups:
-            out[""] = (0, groups[""][1])
-        return out
-
-    @staticmethod
-    def _output_per_request(output_tokens: float | None, calibrate: list | None) -> tuple[float, str]:
-        if output_tokens is not None:
-            return float(output_tokens), "given"
-        out = hops = 0
-        for rep in calibrate or []:
-            if isinstance(rep, dict):  # a saved report (``EvalReport.to_json(details=True)``)
-                runs = [d for r in rep.get("results") or [] for d in r.get("run_details") or []]
-            else:
-                runs = [d.to_json() for r in rep.results for d in r.details]
-            for d in runs:
-                if d.get("outcome") in ("triggered", "not-triggered"):
-                    out += int((d.get("usage") or {}).get("output_tokens") or 0)
-                    hops += max(1, int(d.get("hops") or 1))
-        if hops:
-            return out / hops, f"mean of {hops} earlier model requests"
-        return float(DEFAULT_OUTPUT_TOKENS), "assumed"
+        """The cost of the plan before submitting: ``batchcost.estimate_batch`` (its docstring has
+        the arguments and the returned figures). Raises ``BatchError`` when ``count_tokens`` fails."""
+        return estimate_batch(
+            self.sdk,
+            self.plan(),
+            self.runners[0].settings,
+            n_batches=len(self.chunks()),
+            output_tokens=output_tokens,
+            calibrate=calibrate,
+            max_counts=max_counts,
+            concurrency=concurrency,
+        )
 
     # -- submitting ------------------------------------------------------------------------
     def submit(
@@ -406,10 +210,10 @@ class BatchEval:
         store: BatchStore | None = None,
         *,
         workspace: Any = None,
-        roots: list | None = None,
-        estimate: dict | None = None,
-        extra: dict | None = None,
-    ) -> dict:
+        roots: list[Any] | None = None,
+        estimate: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """Create the batches (one per ``chunks()`` part) and write the record (when ``store``).
         Returns the record. Raises ``BatchError`` (batches created before a failure are cancelled
         and named in the message)."""
@@ -421,12 +225,17 @@ class BatchEval:
                 )
             except Exception as exc:  # noqa: BLE001
                 err = from_exception(exc, self.runners[0].settings.effective_base_url())
+                left = []
                 for bid in ids:
                     try:
                         self.sdk.messages.batches.cancel(bid)
-                    except Exception:  # noqa: BLE001 - best effort
-                        pass
-                before = f" (cancelled the batches created before: {', '.join(ids)})" if ids else ""
+                    except Exception:  # noqa: BLE001 - best effort; named in the message
+                        log.warning("batch eval: could not cancel batch %s", bid, exc_info=True)
+                        left.append(bid)
+                done = [bid for bid in ids if bid not in left]
+                before = f" (cancelled the batches created before: {', '.join(done)})" if done else ""
+                if left:
+                    before += f" (could not cancel {', '.join(left)}: cancel them with --cancel)"
                 raise BatchError(f"could not create the batch: {err.message}{before}", err) from None
             ids.append(b.id)
         self.batch_ids = ids
@@ -476,7 +285,7 @@ class BatchEval:
         return rec
 
     @classmethod
-    def from_record(cls, rec: dict, catalog: Any, sdk: Any, *, settings: Any = None) -> BatchEval:
+    def from_record(cls, rec: dict[str, Any], catalog: Any, sdk: Any, *, settings: Any = None) -> BatchEval:
         """Rebuild a submitted batch eval from its record over ``catalog`` (the workspace scanned
         again). Raises ``BatchError`` for a bad record, ``EvalSetupError`` when a skill is gone."""
         import dataclasses
@@ -556,6 +365,7 @@ class BatchEval:
                 fails = 0
             except BatchError as exc:
                 fails += 1
+                log.warning("batch eval: poll %d failed: %s", fails, exc)
                 if fails >= max_errors or (
                     exc.error is not None and exc.error.kind in ("auth", "not-found", "permission")
                 ):
@@ -574,7 +384,7 @@ class BatchEval:
                         }
                     )
                 except Exception:  # noqa: BLE001 - a broken listener must not stop polling
-                    pass
+                    log.warning("batch eval progress listener failed", exc_info=True)
             if ended:
                 return True
             if cancel.wait(poll_seconds):
@@ -602,7 +412,7 @@ class BatchEval:
         reports = [r.new_report() for r in self.runners]
         for rep in reports:
             rep.mode, rep.batch_ids, rep.concurrency = "batch", list(self.batch_ids), 0
-        got: dict[str, tuple[int, int, int, dict]] = {}
+        got: dict[str, tuple[int, int, int, dict[str, Any]]] = {}
         for bid in self.batch_ids:
             try:
                 for item in self.sdk.messages.batches.results(bid):
@@ -621,7 +431,7 @@ class BatchEval:
                 err = from_exception(exc, self.runners[0].settings.effective_base_url())
                 raise BatchError(f"could not read the results of batch {bid}: {err.message}", err) from None
 
-        def one(item: tuple[int, int, int, dict]) -> tuple[int, RunRecord]:
+        def one(item: tuple[int, int, int, dict[str, Any]]) -> tuple[int, RunRecord]:
             j, qi, ri, result = item
             return j, self._record(self.runners[j], qi, ri, result, follow_up, cancel)
 
@@ -685,7 +495,7 @@ class BatchEval:
         runner: EvalRunner,
         qi: int,
         ri: int,
-        result: dict,
+        result: dict[str, Any],
         follow_up: bool = False,
         cancel: threading.Event | None = None,
     ) -> RunRecord:
@@ -720,7 +530,7 @@ class BatchEval:
                 self.store.save(self.record)
 
 
-def cancel_record(rec: dict, sdk: Any, store: BatchStore | None = None) -> list[str]:
+def cancel_record(rec: dict[str, Any], sdk: Any, store: BatchStore | None = None) -> list[str]:
     """Cancel the batches of record ``rec`` on the server; returns their ids. Raises ``BatchError``."""
     ids = list(rec.get("batch_ids") or [])
     for bid in ids:

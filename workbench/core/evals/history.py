@@ -146,7 +146,7 @@ class HistoryStore:
         return self._entry(rec, path)
 
     @staticmethod
-    def _entry(rec: dict, path: Path) -> HistoryEntry:
+    def _entry(rec: dict[str, Any], path: Path) -> HistoryEntry:
         rep = rec.get("report") or {}
         known = {
             "version",
@@ -211,4 +211,5 @@ class HistoryStore:
     def load(self, skill: str, entry_id: str) -> dict[str, Any]:
         """The full record. Raises FileNotFoundError / ValueError."""
         p = self.skill_dir(skill) / f"{_safe(entry_id)}.json"
-        return json.loads(p.read_text(encoding="utf-8"))
+        rec: dict[str, Any] = json.loads(p.read_text(encoding="utf-8"))
+        return rec

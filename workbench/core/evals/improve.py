@@ -38,6 +38,7 @@ Every evaluated attempt can be saved to the eval history (``history=HistoryStore
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 import threading
 from collections.abc import Callable
@@ -60,6 +61,8 @@ from workbench.core.evals.split import DEFAULT_HOLDOUT, DEFAULT_SEED, Split, spl
 from workbench.core.model import Catalog
 from workbench.core.safefile import sha256_of
 from workbench.core.text import plural
+
+log = logging.getLogger(__name__)
 
 #: Marker in the improver's system prompt (lets a fake server tell improver requests apart).
 IMPROVER_MARKER = "eval-improver"
@@ -149,7 +152,7 @@ class ImproveResult:
         }
     )
     warnings: list[str] = field(default_factory=list)
-    error: dict | None = None
+    error: dict[str, Any] | None = None
 
     @property
     def evaluated(self) -> list[Attempt]:
@@ -187,7 +190,7 @@ class ImproveResult:
 # the prompt
 
 
-def _fmt_rate(r: dict) -> str:
+def _fmt_rate(r: dict[str, Any]) -> str:
     return (
         f"{r['triggers']} of {plural(r['runs'], 'run')}"
         if r["runs"]
@@ -292,7 +295,7 @@ def ask_improver(
     """Ask for a description; returns (description or None, note). Asks once more when the first
     answer is over ``MAX_DESCRIPTION_CHARS``. Raises ``ChatError`` on an API failure."""
     client = sdk.with_options(max_retries=2) if hasattr(sdk, "with_options") else sdk
-    messages: list[dict] = [{"role": "user", "content": prompt}]
+    messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
     kw: dict[str, Any] = {
         "model": settings.model,
         "max_tokens": 2048,
@@ -347,7 +350,7 @@ def improve_description(
     store: Any = None,
     history: Any = None,
     cancel: threading.Event | None = None,
-    progress: Callable[[dict], None] | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> ImproveResult:
     """Run the loop (module docstring) and return an ``ImproveResult``.
 
@@ -384,12 +387,12 @@ def improve_description(
     body = target_file.body if target_file is not None else ""
     part = "test" if split.test else "train"
 
-    def emit(ev: dict) -> None:
+    def emit(ev: dict[str, Any]) -> None:
         if progress is not None:
             try:
                 progress(ev)
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception:  # noqa: BLE001 - a broken listener must not stop the loop
+                log.warning("improve: progress listener failed on a %s event", ev.get("type"), exc_info=True)
 
     def evaluate(i: int, desc: str | None) -> Attempt:
         emit({"type": "iteration", "iteration": i, "phase": "eval", "description": desc})
@@ -486,5 +489,6 @@ def improve_description(
             prop = store.propose_description_update(target.path, best.description, source="eval", note=note)
             res.proposal_id = prop.id
         except Exception as exc:  # noqa: BLE001 - WorkshopError/ProposalError/OSError: reported
+            log.warning("improve: the proposal could not be made", exc_info=True)
             res.proposal_error = f"{type(exc).__name__}: {exc}"
     return res

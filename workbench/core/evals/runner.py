@@ -48,20 +48,51 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import hashlib
-import os
+import logging
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.chat.engine import ChatSession
 from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, no_key_error
+from workbench.core.chat.listinginfo import get_loader, listing_for
 from workbench.core.chat.settings import ChatSettings
-from workbench.core.evals.metrics import Summary, estimate_cost, query_status, summarize, wilson_interval
+from workbench.core.evals.gate import Gate
 from workbench.core.evals.queryset import Query
-from workbench.core.model import Catalog, Skill
+from workbench.core.evals.report import OUTCOMES, EvalReport, QueryResult, RunRecord
+from workbench.core.evals.setup import (
+    EvalOptions,
+    EvalSetupError,
+    description_sha,
+    eval_catalog,
+    find_target,
+    real_path,
+)
+from workbench.core.model import Catalog
+
+__all__ = [
+    "DEFAULT_EVAL_MODEL",
+    "FATAL_BEFORE_ANSWER",
+    "FATAL_KINDS",
+    "OUTCOMES",
+    "RETRY_KINDS",
+    "THROTTLE_KINDS",
+    "EvalOptions",
+    "EvalReport",
+    "EvalRunner",
+    "EvalSetupError",
+    "ProgressFn",
+    "QueryResult",
+    "RunRecord",
+    "description_sha",
+    "eval_catalog",
+    "find_target",
+    "run_eval",
+]
+
+log = logging.getLogger(__name__)
 
 #: Default eval model (chat-loop.md section 1.8: "the newest haiku line for evals"); editable.
 DEFAULT_EVAL_MODEL = "claude-haiku-5-5"
@@ -74,393 +105,7 @@ FATAL_KINDS = ("no-key", "auth", "billing", "permission", "not-found")
 #: an unreachable base URL gave 20 "ERR" lines after ~20 s of retries).
 FATAL_BEFORE_ANSWER = ("connection",)
 
-#: Run outcomes.
-OUTCOMES = ("triggered", "not-triggered", "errored", "cancelled")
-
-ProgressFn = Callable[[dict], None]
-
-
-class EvalSetupError(Exception):
-    """The eval cannot start. ``kind`` ∈ "unknown-skill", "not-listed", "no-key", "bad-options";
-    ``str(err)`` says what to do."""
-
-    def __init__(self, kind: str, message: str):
-        self.kind = kind
-        super().__init__(message)
-
-
-@dataclass
-class EvalOptions:
-    """Knobs of one eval.
-
-    Attributes:
-        runs: runs per query (>= 1; default 3, skill-creator's default).
-        concurrency: parallel runs (>= 1; default 8).
-        threshold: pass threshold on the trigger rate, 0..1 (default 0.5).
-        competitors: keep the other listed skills in the listing (default True).
-        stop_on_trigger: stop a run once the skill under test loaded (default True).
-        max_attempts: tries per run for retryable errors (default 4).
-        backoff_base / backoff_max: seconds of the exponential backoff when the server sent no
-            ``retry-after`` (base x 2^attempt, capped).
-        context_tokens: context size for the listing (None = the environment's / client's).
-    """
-
-    runs: int = 3
-    concurrency: int = 8
-    threshold: float = 0.5
-    competitors: bool = True
-    stop_on_trigger: bool = True
-    max_attempts: int = 4
-    backoff_base: float = 1.0
-    backoff_max: float = 60.0
-    context_tokens: int | None = None
-
-    def check(self) -> None:
-        """Raise ``EvalSetupError("bad-options")`` for out-of-range values."""
-        if not isinstance(self.runs, int) or self.runs < 1:
-            raise EvalSetupError("bad-options", f"runs must be at least 1 (got {self.runs})")
-        if not isinstance(self.concurrency, int) or self.concurrency < 1:
-            raise EvalSetupError("bad-options", f"concurrency must be at least 1 (got {self.concurrency})")
-        if not 0.0 <= float(self.threshold) <= 1.0:
-            raise EvalSetupError("bad-options", f"threshold must be between 0 and 1 (got {self.threshold})")
-        if self.max_attempts < 1:
-            raise EvalSetupError("bad-options", "max_attempts must be at least 1")
-
-
-# ---------------------------------------------------------------------------------------------
-# the catalog under test
-
-
-def description_sha(description: str) -> str:
-    """First 12 hex digits of the sha256 of a description (history key)."""
-    return hashlib.sha256(description.encode("utf-8")).hexdigest()[:12]
-
-
-def find_target(catalog: Catalog, skill_name: str) -> Skill:
-    """The listed skill named ``skill_name`` in ``catalog``.
-
-    Raises ``EvalSetupError``: "unknown-skill" (no such name; the message lists the listed names)
-    or "not-listed" (found but shadowed/hidden/gated/conditional/skipped; the message gives the
-    client's reason).
-    """
-    for s in catalog.listed():
-        if s.name == skill_name:
-            return s
-    others = [s for s in catalog.skills if s.name == skill_name]
-    if others:
-        s = others[0]
-        extra = f" by {s.shadowed_by}" if s.shadowed_by else ""
-        raise EvalSetupError(
-            "not-listed",
-            f"skill {skill_name!r} ({s.path}) is {s.status}{extra} for "
-            f"{catalog.client}: {s.reason}. A skill the client does not list cannot "
-            "trigger; see `workbench explain`.",
-        )
-    names = ", ".join(sorted({s.name for s in catalog.listed()})) or "(none)"
-    raise EvalSetupError(
-        "unknown-skill", f"no skill named {skill_name!r} for {catalog.client}; listed skills: {names}"
-    )
-
-
-def eval_catalog(
-    catalog: Catalog, skill_name: str, description: str | None = None, competitors: bool = True
-) -> tuple[Catalog, Skill]:
-    """A copied ``Catalog`` for an eval and the skill under test in it.
-
-    The original catalog and its ``Skill`` objects are not modified. With ``description`` the
-    skill under test is a copy (``dataclasses.replace``) carrying that description, in memory
-    only; the SKILL.md on disk is untouched. ``competitors=False`` keeps only the skill under
-    test (no other skill is listed or resolvable by path). Raises ``EvalSetupError``.
-    """
-    target = find_target(catalog, skill_name)
-    new_target = dataclasses.replace(target, description=description) if description is not None else target
-    if competitors:
-        skills = [new_target if s is target else s for s in catalog.skills]
-    else:
-        skills = [new_target]
-    cat = Catalog(
-        catalog.client, catalog.env, list(catalog.roots), skills, catalog.scan_seconds, list(catalog.notes)
-    )
-    return cat, new_target
-
-
-def _real(p: Any) -> str:
-    try:
-        return os.path.realpath(str(p))
-    except (OSError, ValueError):  # pragma: no cover
-        return str(p)
-
-
-# ---------------------------------------------------------------------------------------------
-# results
-
-
-@dataclass
-class RunRecord:
-    """One run of one query.
-
-    Attributes: query_index, run (0-based), outcome (one of ``OUTCOMES``), also_loaded (names of
-    other skills loaded in this run, in order), tools (tool names called, in order), hops (model
-    requests of the last attempt), attempts (tries, retries included), usage (summed over all
-    attempts, in tokens), error (``ChatError.to_json()`` of the last failure, or None; a run that
-    triggered before an error keeps the error here but counts as triggered), stop_reason,
-    seconds (wall time of all attempts).
-    """
-
-    query_index: int
-    run: int
-    outcome: str = "cancelled"
-    also_loaded: list[str] = field(default_factory=list)
-    tools: list[str] = field(default_factory=list)
-    hops: int = 0
-    attempts: int = 0
-    usage: dict[str, int] = field(default_factory=lambda: _zero())
-    error: dict | None = None
-    stop_reason: str | None = None
-    seconds: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-def _zero() -> dict[str, int]:
-    return {
-        "input_tokens": 0,
-        "output_tokens": 0,
-        "cache_read_input_tokens": 0,
-        "cache_creation_input_tokens": 0,
-    }
-
-
-@dataclass
-class QueryResult:
-    """Aggregate of one query's runs (see ``metrics`` for the rules).
-
-    Attributes: index, query, should_trigger, requested (runs asked for), runs (successful runs:
-    the rate's denominator), triggers, errors (errored runs), cancelled, also_loaded ({name:
-    runs}), error_kinds ({kind: runs}), details (``RunRecord`` list), threshold.
-    """
-
-    index: int
-    query: str
-    should_trigger: bool
-    requested: int
-    threshold: float
-    runs: int = 0
-    triggers: int = 0
-    errors: int = 0
-    cancelled: int = 0
-    also_loaded: dict[str, int] = field(default_factory=dict)
-    error_kinds: dict[str, int] = field(default_factory=dict)
-    details: list[RunRecord] = field(default_factory=list)
-    note: str = ""
-
-    def add(self, rec: RunRecord) -> None:
-        self.details.append(rec)
-        if rec.outcome == "triggered":
-            self.runs += 1
-            self.triggers += 1
-        elif rec.outcome == "not-triggered":
-            self.runs += 1
-        elif rec.outcome == "errored":
-            self.errors += 1
-            kind = (rec.error or {}).get("kind", "other")
-            self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
-        else:
-            self.cancelled += 1
-        for n in dict.fromkeys(rec.also_loaded):
-            self.also_loaded[n] = self.also_loaded.get(n, 0) + 1
-
-    @property
-    def trigger_rate(self) -> float | None:
-        return query_status(self.should_trigger, self.runs, self.triggers, self.errors, self.threshold)[0]
-
-    @property
-    def passed(self) -> bool | None:
-        return query_status(self.should_trigger, self.runs, self.triggers, self.errors, self.threshold)[1]
-
-    @property
-    def status(self) -> str:
-        """ "passed" | "failed" | "errored" | "not-run"."""
-        return query_status(self.should_trigger, self.runs, self.triggers, self.errors, self.threshold)[2]
-
-    @property
-    def interval(self) -> tuple[float, float] | None:
-        return wilson_interval(self.triggers, self.runs)
-
-    @property
-    def done(self) -> int:
-        return len(self.details)
-
-    def to_json(self, details: bool = False) -> dict[str, Any]:
-        """DESIGN.md section 3 item ``{"query","should_trigger","runs","triggers","errors",
-        "trigger_rate","pass"}`` plus ``status``, ``interval`` ([low, high] or null), ``requested``,
-        ``cancelled``, ``also_loaded``, ``error_kinds`` and, with ``details``, ``run_details``."""
-        iv = self.interval
-        d = {
-            "query": self.query,
-            "should_trigger": self.should_trigger,
-            "runs": self.runs,
-            "triggers": self.triggers,
-            "errors": self.errors,
-            "trigger_rate": None if self.trigger_rate is None else round(self.trigger_rate, 4),
-            "pass": self.passed,
-            "status": self.status,
-            "interval": None if iv is None else [round(iv[0], 4), round(iv[1], 4)],
-            "requested": self.requested,
-            "cancelled": self.cancelled,
-            "also_loaded": dict(self.also_loaded),
-            "error_kinds": dict(self.error_kinds),
-        }
-        if self.note:
-            d["note"] = self.note
-        if details:
-            d["run_details"] = [r.to_json() for r in self.details]
-        return d
-
-
-@dataclass
-class EvalReport:
-    """Everything one eval produced. ``summary`` is recomputed from ``results``."""
-
-    skill: str
-    skill_path: str
-    description: str
-    client: str
-    model: str
-    runs_per_query: int
-    threshold: float
-    concurrency: int
-    competitors: list[str]
-    results: list[QueryResult]
-    usage: dict[str, int] = field(default_factory=_zero)
-    seconds: float = 0.0
-    cancelled: bool = False
-    fatal_error: dict | None = None
-    warnings: list[str] = field(default_factory=list)
-    listing_state: str | None = None
-    throttle: dict[str, Any] = field(default_factory=dict)
-    started_at: str = ""
-    base_url: str | None = None
-    mode: str = "direct"
-    batch_ids: list[str] = field(default_factory=list)
-
-    @property
-    def summary(self) -> Summary:
-        return summarize(self.results, self.threshold)
-
-    @property
-    def description_sha(self) -> str:
-        return description_sha(self.description)
-
-    @property
-    def all_passed(self) -> bool:
-        s = self.summary
-        return s.total > 0 and s.passed == s.total
-
-    def cost(self, prices: dict | None = None) -> dict[str, Any]:
-        """``metrics.estimate_cost`` of the usage, at the batch price for a batch eval."""
-        return estimate_cost(self.usage, self.model, prices, batch=self.mode == "batch")
-
-    def to_json(self, details: bool = False) -> dict[str, Any]:
-        """DESIGN.md section 3 ``workbench eval`` JSON: ``{"skill","runs_per_query","threshold",
-        "results":[...],"summary":{...},"usage":{...}}`` plus ``skill_path``, ``description``,
-        ``description_sha``, ``client``, ``model``, ``concurrency``, ``competitors``, ``cost``,
-        ``warnings``, ``cancelled``, ``fatal_error``, ``listing_state``, ``throttle``,
-        ``seconds``, ``started_at``, ``mode`` ("direct" | "batch") and ``batch_ids``."""
-        s = self.summary
-        return {
-            "skill": self.skill,
-            "skill_path": self.skill_path,
-            "description": self.description,
-            "description_sha": self.description_sha,
-            "client": self.client,
-            "model": self.model,
-            "runs_per_query": self.runs_per_query,
-            "threshold": self.threshold,
-            "concurrency": self.concurrency,
-            "competitors": list(self.competitors),
-            "results": [r.to_json(details) for r in self.results],
-            "summary": s.to_json(),
-            "usage": dict(self.usage),
-            "cost": self.cost(),
-            "warnings": list(self.warnings) + [w for w in s.warnings if w not in self.warnings],
-            "cancelled": self.cancelled,
-            "fatal_error": self.fatal_error,
-            "listing_state": self.listing_state,
-            "throttle": dict(self.throttle),
-            "seconds": round(self.seconds, 3),
-            "started_at": self.started_at,
-            "mode": self.mode,
-            "batch_ids": list(self.batch_ids),
-        }
-
-    def subset(self, indices: list[int]) -> EvalReport:
-        """A report over some of the queries (train or test part of a split); usage is not split
-        (kept whole) and ``seconds`` copied."""
-        keep = set(indices)
-        return dataclasses.replace(
-            self, results=[r for r in self.results if r.index in keep], warnings=list(self.warnings)
-        )
-
-
-# ---------------------------------------------------------------------------------------------
-# concurrency gate
-
-
-class _Gate:
-    """Admission for runs: at most ``limit`` in flight, none during a cool-down."""
-
-    def __init__(self, limit: int):
-        self.max = limit
-        self.limit = limit
-        self.active = 0
-        self.max_active = 0
-        self.min_limit = limit
-        self.cool_until = 0.0
-        self.ok_streak = 0
-        self.throttles = 0
-        self.waited = 0.0
-        self.cond = threading.Condition()
-
-    def acquire(self, cancel: threading.Event) -> bool:
-        with self.cond:
-            while True:
-                if cancel.is_set():
-                    return False
-                now = time.monotonic()
-                if now < self.cool_until:
-                    self.cond.wait(min(self.cool_until - now, 0.05))
-                    continue
-                if self.active < self.limit:
-                    self.active += 1
-                    self.max_active = max(self.max_active, self.active)
-                    return True
-                self.cond.wait(0.05)
-
-    def release(self, clean: bool) -> None:
-        with self.cond:
-            self.active -= 1
-            if clean:
-                self.ok_streak += 1
-                if self.limit < self.max and self.ok_streak >= 2 * self.limit:
-                    self.limit += 1
-                    self.ok_streak = 0
-            self.cond.notify_all()
-
-    def throttle(self, wait: float) -> tuple[float, int]:
-        with self.cond:
-            now = time.monotonic()
-            if now >= self.cool_until:  # one reduction per cool-down, however many workers hit it
-                self.limit = max(1, self.limit // 2)
-                self.min_limit = min(self.min_limit, self.limit)
-                self.throttles += 1
-            self.ok_streak = 0
-            if now + wait > self.cool_until:
-                self.waited += now + wait - max(now, self.cool_until)
-                self.cool_until = now + wait
-            self.cond.notify_all()
-            return wait, self.limit
+ProgressFn = Callable[[dict[str, Any]], None]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -478,12 +123,12 @@ class _RunState:
         self.also: list[Any] = []
         self.tools: list[Any] = []
 
-    def on_event(self, ev: dict) -> None:
+    def on_event(self, ev: dict[str, Any]) -> None:
         t = ev.get("type")
         if t == "tool_use":
             self.tools.append(ev.get("name"))
         elif t == "skill_loaded":
-            if ev.get("path") and _real(ev["path"]) == self.target_real:
+            if ev.get("path") and real_path(ev["path"]) == self.target_real:
                 self.hit = True
                 if self.on_trigger is not None:
                     self.on_trigger()
@@ -529,7 +174,7 @@ class EvalRunner:
         self.queries = list(queries)
         self.description_override = description
         self.catalog, self.target = eval_catalog(catalog, skill_name, description, self.options.competitors)
-        self.target_real = _real(self.target.path)
+        self.target_real = real_path(self.target.path)
         if client is None:
             if not api_key:
                 raise EvalSetupError("no-key", str(no_key_error()))
@@ -537,8 +182,6 @@ class EvalRunner:
 
             client = make_client(dataclasses.replace(self.settings, max_retries=0), api_key)
         self.sdk = client
-        from workbench.core.chat.engine import get_loader, listing_for
-
         loader = get_loader(self.catalog.client)
         ctx = self.options.context_tokens
         self.listing = listing_for(self.catalog, ctx, loader.listing_options)
@@ -547,11 +190,11 @@ class EvalRunner:
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._active: set[threading.Event] = set()
-        self._fatal: dict | None = None
+        self._fatal: dict[str, Any] | None = None
         self._answered = False  # some run got a reply from the server
-        self.gate = _Gate(self.options.concurrency)
+        self.gate = Gate(self.options.concurrency)
 
-    def _listing_state(self, ctx: int | None, opts: dict) -> str | None:
+    def _listing_state(self, ctx: int | None, opts: dict[str, Any]) -> str | None:
         if self.target.name not in self.listing.names:
             self.warnings.append(
                 f"{self.target.name} is omitted from the {self.catalog.client} listing at "
@@ -563,10 +206,15 @@ class EvalRunner:
             from workbench.core.listing import render_listing
 
             rep = render_listing(self.catalog, ctx, opts)
-        except Exception:  # noqa: BLE001 - the state is informative only
+        except Exception as exc:  # noqa: BLE001 - the state is informative only
+            log.warning("eval: the listing of %s could not be rendered", self.catalog.client, exc_info=True)
+            self.warnings.append(
+                f"the {self.catalog.client} listing could not be rendered to check how "
+                f"{self.target.name} is shown ({type(exc).__name__}: {exc})."
+            )
             return None
         for s in rep.skills:
-            if _real(s.path) == self.target_real:
+            if real_path(s.path) == self.target_real:
                 if s.state == "truncated":
                     self.warnings.append(
                         f"{self.target.name}'s description is truncated in the listing "
@@ -607,9 +255,7 @@ class EvalRunner:
             base_url=self.settings.effective_base_url(),
         )
 
-    def _session(self) -> Any:
-        from workbench.core.chat.engine import ChatSession
-
+    def _session(self) -> ChatSession:
         return ChatSession(self.catalog, settings=self.settings, client=self.sdk, listing=self.listing)
 
     def first_request(self, qi: int) -> dict[str, Any]:
@@ -621,7 +267,7 @@ class EvalRunner:
         self,
         qi: int,
         ri: int,
-        message: dict,
+        message: dict[str, Any],
         *,
         follow_up: bool = False,
         cancel: threading.Event | None = None,
@@ -649,6 +295,7 @@ class EvalRunner:
                     res = sess.continue_turn(res, cancel=run_ev, on_event=state.on_event)
                     rec.hops = sum(1 for e in res.events if e.get("type") == "usage")
         except Exception as exc:  # noqa: BLE001 - a malformed result must not take the eval down
+            log.warning("eval: query %d run %d: a batch result could not be replayed", qi, ri, exc_info=True)
             rec.outcome, rec.error = "errored", ChatError("other", f"{type(exc).__name__}: {exc}").to_json()
             return rec
         rec.usage = dict(res.usage)
@@ -697,13 +344,23 @@ class EvalRunner:
         watcher = threading.Thread(target=watch, daemon=True, name="eval-cancel")
         watcher.start()
 
-        def emit(ev: dict) -> None:
+        listener_failed: list[bool] = []
+        warn_lock = threading.Lock()
+
+        def emit(ev: dict[str, Any]) -> None:
             if progress is None:
                 return
             try:
                 progress(ev)
-            except Exception:  # noqa: BLE001 - a broken listener must not stop the eval
-                pass
+            except Exception as exc:  # noqa: BLE001 - a broken listener must not stop the eval
+                log.warning("eval progress listener failed on a %s event", ev.get("type"), exc_info=True)
+                with warn_lock:  # emit may run under self._lock
+                    if not listener_failed:
+                        listener_failed.append(True)
+                        report.warnings.append(
+                            f"the progress display failed ({type(exc).__name__}: {exc}); "
+                            "the report is complete but the display may have missed runs."
+                        )
 
         def task(qi: int, ri: int) -> None:
             rec = self._one(qi, ri, emit)
@@ -748,7 +405,7 @@ class EvalRunner:
         return report
 
     # -- one run ---------------------------------------------------------------------------
-    def _one(self, qi: int, ri: int, emit: Callable[[dict], None]) -> RunRecord:
+    def _one(self, qi: int, ri: int, emit: Callable[[dict[str, Any]], None]) -> RunRecord:
         rec = RunRecord(qi, ri)
         q = self.queries[qi]
         opts = self.options
@@ -778,6 +435,7 @@ class EvalRunner:
                 rec.hops = sum(1 for e in res.events if e.get("type") == "usage")
                 rec.stop_reason = res.stop_reason
             except Exception as exc:  # noqa: BLE001 - a run must never take the eval down
+                log.warning("eval: query %d run %d failed", qi, ri, exc_info=True)
                 err = ChatError("other", f"{type(exc).__name__}: {exc}")
             finally:
                 with self._lock:

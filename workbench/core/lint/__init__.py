@@ -23,7 +23,7 @@ from workbench.core.lint.engine import (
     lint_skillfile,
     lint_text,
 )
-from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, get_profile
+from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, lint_profile
 from workbench.core.lint.registry import RULES, Finding, Rule, load_rules
 from workbench.core.lint.types import (
     ERROR,
@@ -48,7 +48,7 @@ __all__ = [
     "PROFILES",
     "PROFILE_IDS",
     "Profile",
-    "get_profile",
+    "lint_profile",
     "RULES",
     "Rule",
     "Finding",

@@ -37,7 +37,7 @@ from workbench.core.lint.facts import F_NLINES as _F_NLINES
 from workbench.core.lint.facts import F_STATE as _F_STATE
 from workbench.core.lint.facts import cat_desc as _cat_desc
 from workbench.core.lint.facts import cat_name as _cat_name
-from workbench.core.lint.profiles import Profile, get_profile
+from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.registry import RULES, Rule, load_rules
 from workbench.core.lint.types import ERROR, OFF, SEVERITY_RANK, Diagnostic, Fix, TextEdit
 from workbench.core.skillfile import SkillFile, Span, parse_skill_text, read_skill_file, skillfile_facts
@@ -105,7 +105,7 @@ def lint_skillfile(
 
     Raises KeyError for an unknown profile id.
     """
-    prof = get_profile(profile)
+    prof = lint_profile(profile)
     ctx = LintContext(sf, prof, catalog)
     out = _run_rules(_active(prof), ctx)
     out.sort(key=lambda d: d.sort_key)
@@ -295,7 +295,7 @@ def lint_paths(
     Raises FileNotFoundError for a path that does not exist (callers report a usage
     error) and KeyError for an unknown profile.
     """
-    prof = get_profile(profile)
+    prof = lint_profile(profile)
     if cache is True:
         from workbench.core.parsestore import ParseStore
         from workbench.core.resultcache import ResultCache

@@ -203,8 +203,9 @@ def profile_for_location(path: str | Path) -> tuple[str, str] | None:
     return None
 
 
-def get_profile(profile: str | Profile) -> Profile:
-    """Resolve a profile id (or pass a ``Profile`` through). Raises KeyError for an unknown id."""
+def lint_profile(profile: str | Profile) -> Profile:
+    """The lint ``Profile`` for a profile id (a ``Profile`` passes through). Raises KeyError for an
+    unknown id. Not to be confused with ``workbench.core.clients.get_profile`` (a client's rules)."""
     if isinstance(profile, Profile):
         return profile
     try:

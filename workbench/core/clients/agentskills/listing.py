@@ -95,15 +95,15 @@ def render(
     info = []
     warnings = []
     if listed:
-        per = estimate_tokens(text) / len(listed)
+        per = estimate_tokens(len(text)) / len(listed)
         info.append(
-            f"Catalog ≈ {estimate_tokens(text):,} tokens (est.), ≈ {per:.0f} per skill; the "
+            f"Catalog ≈ {estimate_tokens(len(text)):,} tokens (est.), ≈ {per:.0f} per skill; the "
             f"spec suggests ~{TOKENS_PER_SKILL[0]}-{TOKENS_PER_SKILL[1]} tokens per skill."
         )
         heavy = [
             s.name
             for s in listed
-            if estimate_tokens(s.name + (s.description or "") + str(s.path)) + 20 > TOKENS_PER_SKILL[1]
+            if estimate_tokens(len(s.name + (s.description or "") + str(s.path))) + 20 > TOKENS_PER_SKILL[1]
         ]
         if heavy:
             info.append(

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import unicodedata
 
 from workbench.core.lint.context import FieldView, LintContext
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.skillfile import Span
+
+log = logging.getLogger(__name__)
 
 
 def replace_value(f: FieldView, new_text: str, title: str) -> Fix:
@@ -85,6 +88,7 @@ def client_reading(ctx: LintContext):
         root = Root(path=base, scope="user", precedence=0, exists=True)
         return get_profile(cid).read(ctx.sf, Found(path, 1), root, env)
     except Exception:  # noqa: BLE001 - a client's reader must never break lint
+        log.warning("lint: the %s reader failed on %s", cid, path, exc_info=True)
         return None
 
 

@@ -18,22 +18,21 @@ FAIL:
     <<21000 chars>>
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
+from workbench.core.tokens import estimate_tokens
 
 LIMIT_TOKENS = 5000
 
 
-def estimate_tokens(text: str) -> int:
-    """≈ tokens = ceil(chars / 4) (an estimate, not a tokenizer count)."""
-    return (len(text) + 3) // 4
-
-
 @rule("BODY002", "body-too-many-tokens", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if len(ctx.text) - ctx.body_offset <= LIMIT_TOKENS * 4:
         return
     body = ctx.body
-    n = estimate_tokens(body)
+    n = estimate_tokens(len(body))
     line = ctx.sf.body_line if ctx.sf.body_line <= len(ctx.lines) else 1
     yield Finding(
         ctx.line_span(line),
