@@ -11,6 +11,7 @@ deleted file: then they return None.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Collection, Iterable
 from dataclasses import replace
@@ -24,6 +25,8 @@ from workbench.core.model import Catalog, Environment, Skill
 from workbench.core.skillfile import SkillFile, read_skill_file
 
 __all__ = ["refresh", "refresh_all"]
+
+log = logging.getLogger(__name__)
 
 
 def refresh(
@@ -175,6 +178,7 @@ def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Env
     try:
         rr = profile.read(sf, found, root, env)
     except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file (as in ``scan``)
+        log.warning("%s could not read %s", type(profile).__name__, old.path, exc_info=True)
         sk.name = best_name(sf, old.path)
         sk.status, sk.reason, sk.parse_mode = "skipped", f"internal error reading: {exc!r}", "failed"
         return sk
@@ -204,5 +208,6 @@ def _walk_skipped(profile: ClientProfile, old: Skill, found: Found, env: Environ
     try:
         rr = profile.read(old.file, found, old.root, env)
     except Exception:  # noqa: BLE001 - the read raised: ``scan`` skipped it for that; re-derived
+        log.debug("re-reading %s raised", old.path, exc_info=True)
         return False
     return rr.ok or old.reason != (rr.reason or "skipped by the client")
