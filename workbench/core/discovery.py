@@ -336,18 +336,37 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
         covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
         rules = profile.installed_rules()
         real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
+        views = _walks.setdefault("installed", {}) if _walks is not None else None
         found_per_root = [
-            (r, installed_view(list(fl), r.path, rules, covered, real_dir) if is_installed_extra(r) else fl)
+            (
+                r,
+                (
+                    installed_view(fl if isinstance(fl, list) else list(fl), r.path, rules, covered, real_dir, views)
+                    if is_installed_extra(r)
+                    else fl
+                ),
+            )
             for r, fl in found_per_root
         ]
+    # One parse per file for the whole ``scan_all`` pass: the first client's ``cache.get`` (a
+    # stat and a lock) fills ``files``, the others find the same SkillFile there.
+    files: dict[str, SkillFile] = _walks.setdefault("files", {}) if _walks is not None else {}
+    counted = isinstance(getattr(cache, "hits", None), int)
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
-        prefetch([f.path for _, fl in found_per_root for f in fl])
+        todo = [f.path for _, fl in found_per_root for f in fl if str(f.path) not in files]
+        if todo:
+            prefetch(todo)
     for root, found_list in found_per_root:
         if not root.exists:
             continue
         for found in found_list:
-            sf = cache.get(found.path)
+            key = str(found.path)
+            sf = files.get(key)
+            if sf is None:
+                sf = files[key] = cache.get(found.path)
+            elif counted:
+                cache.hits += 1  # served without a parse, as ``get`` would count it
             sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
             if not root.verified:
                 sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")

@@ -104,7 +104,12 @@ def is_installed_extra(root: Root) -> bool:
 
 
 def installed_view(
-    found: list[Found], root: Path, rules: WalkRules, covered: Iterable[str] = (), real_dir=None
+    found: list[Found],
+    root: Path,
+    rules: WalkRules,
+    covered: Iterable[str] = (),
+    real_dir=None,
+    memo: dict | None = None,
 ) -> list[Found]:
     """An extra root's files as the client would see them once installed where it looks.
 
@@ -121,14 +126,34 @@ def installed_view(
     file was "skipped" by the client root and "listed" by the extra root).
 
     ``real_dir``: a ``real_dir_memo()`` to share between calls (discovery shares one per
-    ``scan_all``), None = a fresh one.
+    ``scan_all``), None = a fresh one. ``memo``: a dict shared between the clients of one pass
+    (discovery's walk memo): what does not depend on ``rules`` (the outermost skill folders and
+    their depth-1 ``Found``s, shared by every client) is computed once per (``found``, ``root``,
+    ``covered``); None = no sharing.
 
-    Returns new ``Found``s (input order); ``depth`` = the installed depth; skip reasons the
-    walk gave (broken entries) are kept. Never raises.
+    Returns new ``Found``s (input order; a depth-1 one may be shared with other calls of the same
+    ``memo``: treat them as read-only); ``depth`` = the installed depth; skip reasons the walk
+    gave (broken entries) are kept. Never raises.
     """
-    cov = [c for c in covered if c]
+    cov = tuple(c for c in covered if c)
+    key = (id(found), str(root), cov)
+    got = memo.get(key) if memo is not None else None
+    if got is None or got[0] is not found:
+        got = (found, _installed_units(found, str(root), cov, real_dir))
+        if memo is not None:
+            memo[key] = got  # keeps ``found`` alive, so its id stays unique
     out: list[Found] = []
-    root_s = str(root)
+    for f, top, unit, folder in got[1]:
+        out.append(top if top is not None else _nested_installed(f, unit, folder, str(root), rules))
+    return out
+
+
+def _installed_units(
+    found: list[Found], root_s: str, cov: tuple[str, ...], real_dir
+) -> list[tuple[Found, Found | None, str, str]]:
+    """``installed_view``'s rule-independent part: per kept file ``(f, top, unit, folder)`` where
+    ``unit`` is its outermost skill folder and ``top`` the installed ``Found`` (depth 1) when the
+    file is that folder's own SKILL.md, else None (``_nested_installed`` judges it)."""
     kept = found
     if cov:
         real_dir = real_dir or real_dir_memo()
@@ -138,55 +163,56 @@ def installed_view(
             real = os.path.join(real_dir(d), base)
             if not any(_within(real, c) for c in cov):
                 kept.append(f)
+    dirname = os.path.dirname
+    folders = [dirname(str(f.path)) for f in kept]
     # The outermost skill folder holding each skill folder: ancestors sort before descendants
     # in component order, so one sweep finds them.
     unit_of: dict[str, str] = {}
     cur = None
-    for d in sorted(
-        {os.path.dirname(str(f.path)) for f in kept if f.skip_reason is None}, key=lambda q: q.split(os.sep)
-    ):
+    for d in sorted({d for d, f in zip(folders, kept) if f.skip_reason is None}, key=lambda q: q.split(os.sep)):
         if cur is None or not d.startswith(cur + os.sep):
             cur = d
         unit_of[d] = cur
-    for f in kept:
-        folder = os.path.dirname(str(f.path))
+    out: list[tuple[Found, Found | None, str, str]] = []
+    for f, folder in zip(kept, folders):
         unit = unit_of.get(folder)
         if unit is None:  # a broken entry: inside the nearest skill folder above, if any
             unit, a = folder, folder
             while a != root_s and _within(a, root_s):
-                a = os.path.dirname(a)
+                a = dirname(a)
                 if a in unit_of:
                     unit = unit_of[a]
                     break
-        if unit == folder:
-            out.append(Found(f.path, 1, f.skip_reason))
-            continue
-        unit += os.sep
-        rel = os.path.relpath(folder, unit)
-        parts = rel.split(os.sep)
-        depth = 1 + len(parts)
-        name = os.path.basename(unit.rstrip(os.sep)) or root_s
-        why = f.skip_reason
-        if why is None and rules.stop_at_skill:
-            why = (
-                f"inside the skill folder {name}/; {rules.client} does not look below a folder "
-                "that holds a SKILL.md"
-            )
-        if why is None:
-            bad = next(
-                (q for q in parts if q in rules.skip_names or (rules.skip_dot and q.startswith("."))), None
-            )
-            if bad is not None:
-                kind = "dot-folder" if bad.startswith(".") and rules.skip_dot else "folder"
-                why = f"inside the {kind} {bad}/, which {rules.client} skips"
-        if why is None and rules.max_depth is not None and depth > rules.max_depth:
-            why = (
-                f"nested in the skill folder {name}/ ({depth} folder levels below where it would "
-                f"be installed); {rules.client} looks {rules.max_depth} "
-                f"level{'s' if rules.max_depth != 1 else ''} deep"
-            )
-        out.append(Found(f.path, depth, why))
+        out.append((f, Found(f.path, 1, f.skip_reason) if unit == folder else None, unit, folder))
     return out
+
+
+def _nested_installed(f: Found, unit: str, folder: str, root_s: str, rules: WalkRules) -> Found:
+    """The installed ``Found`` of a file below its outermost skill folder ``unit``, judged by the
+    client's ``rules`` (``installed_view``)."""
+    unit += os.sep
+    rel = os.path.relpath(folder, unit)
+    parts = rel.split(os.sep)
+    depth = 1 + len(parts)
+    name = os.path.basename(unit.rstrip(os.sep)) or root_s
+    why = f.skip_reason
+    if why is None and rules.stop_at_skill:
+        why = (
+            f"inside the skill folder {name}/; {rules.client} does not look below a folder "
+            "that holds a SKILL.md"
+        )
+    if why is None:
+        bad = next((q for q in parts if q in rules.skip_names or (rules.skip_dot and q.startswith("."))), None)
+        if bad is not None:
+            kind = "dot-folder" if bad.startswith(".") and rules.skip_dot else "folder"
+            why = f"inside the {kind} {bad}/, which {rules.client} skips"
+    if why is None and rules.max_depth is not None and depth > rules.max_depth:
+        why = (
+            f"nested in the skill folder {name}/ ({depth} folder levels below where it would "
+            f"be installed); {rules.client} looks {rules.max_depth} "
+            f"level{'s' if rules.max_depth != 1 else ''} deep"
+        )
+    return Found(f.path, depth, why)
 
 
 def real_dir_memo():
@@ -471,8 +497,11 @@ def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Fou
 
 def folder_name(found_or_path: Found | Path) -> str:
     """The skill folder's name (the usual name fallback)."""
-    p = found_or_path.path if isinstance(found_or_path, Found) else found_or_path
-    return os.path.basename(os.path.dirname(str(p)))
+    p = str(found_or_path.path if isinstance(found_or_path, Found) else found_or_path)
+    if os.altsep is None:  # POSIX: two rfind calls (called per client per file)
+        end = p.rfind("/")
+        return p[p.rfind("/", 0, end) + 1 : end] if end > 0 else ""
+    return os.path.basename(os.path.dirname(p))
 
 
 def best_name(sf: SkillFile | None, path: Path) -> str:
