@@ -166,6 +166,14 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.core.model import gc_paused
+
+    # a CLI that builds a catalog per client and exits: no cyclic GC passes over them
+    with gc_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.client is None:
         args.client = "claude-code"
     fmt = args.format

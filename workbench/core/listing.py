@@ -30,6 +30,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.model import gc_paused
+
 if TYPE_CHECKING:
     from workbench.core.model import Catalog
 
@@ -338,6 +340,14 @@ def render_listing(
     Raises:
         KeyError: unknown client id.
     """
+
+    with gc_paused():  # a report per skill, no cycles (``model.gc_paused``)
+        return _render_listing(catalog, context_tokens, options)
+
+
+def _render_listing(
+    catalog: Catalog, context_tokens: int | None, options: dict[str, Any] | None
+) -> ListingReport:
     from workbench.core.clients import client_module, get_profile
 
     mod = client_module(catalog.client, "listing")

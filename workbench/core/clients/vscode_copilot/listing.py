@@ -109,9 +109,10 @@ def render(
     names = [strip_tags(s.name)[:64] for s in skills]
     descs = [strip_tags(s.description or "")[:1024] for s in skills]
     listable = [i for i, s in enumerate(skills) if descs[i] and not s.flags.get("disable_model_invocation")]
+    in_listable = set(listable)
     states: dict[int, SkillListing] = {}
     for i, s in enumerate(skills):
-        if i not in listable:
+        if i not in in_listable:
             states[i] = SkillListing(names[i], str(s.path), "omitted", 0, 0, "no description: not listed")
     lines: list[str] = []
     used = 0
