@@ -334,7 +334,9 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
             (
                 r,
                 (
-                    installed_view(fl if isinstance(fl, list) else list(fl), r.path, rules, covered, real_dir, views)
+                    installed_view(
+                        fl if isinstance(fl, list) else list(fl), r.path, rules, covered, real_dir, views
+                    )
                     if is_installed_extra(r)
                     else fl
                 ),
