@@ -127,18 +127,19 @@ class _BlockSampler:
             seen = self._blocks.setdefault(start, {})
             seen[where] = seen.get(where, 0) + 1
 
-    def stop(self) -> list[dict]:
+    def stop(self) -> list[dict[str, object]]:
         self._stop.set()
         self._thread.join(1.0)
-        out = []
+        out: list[tuple[float, dict[str, object]]] = []
         starts = sorted(self._blocks)
         for i, start in enumerate(starts):
             end = starts[i + 1] if i + 1 < len(starts) else time.perf_counter()
             samples = self._blocks[start]
-            ms = round(10 * sum(samples.values()) + 50, 1)  # sampled length (10 ms steps)
+            ms = float(10 * sum(samples.values()) + 50)  # sampled length (10 ms steps)
             where = sorted(((n, w) for w, n in samples.items()), reverse=True)[:3]
-            out.append({"ms": min(ms, round(1000 * (end - start), 1)), "where": where})
-        return sorted(out, key=lambda b: -b["ms"])[:8]
+            ms = min(ms, round(1000 * (end - start), 1))
+            out.append((ms, {"ms": ms, "where": where}))
+        return [b for _ms, b in sorted(out, key=lambda x: -x[0])[:8]]
 
 
 def _peak_rss_mb(resource) -> float:

@@ -151,8 +151,8 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
     (``workbench.core.hints.empty_hint``); the other clients are scanned only in that case."""
     if all(c.skills for c in cats):
         return
-    from workbench.core.clients import CLIENT_IDS
     from workbench.core.hints import empty_hint, nothing_found_hint
+    from workbench.core.model import CLIENT_IDS
 
     every = {c.client: c for c in cats}
     for cid in CLIENT_IDS:

@@ -32,11 +32,13 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workbench.core.clients import get_profile
-from workbench.core.clients.base import ReadResult
+from workbench.core.clients.base import ClientProfile, Found, ReadResult
 from workbench.core.clients.common import (
     EXTRA_RULES,
     CommonProfile,
@@ -94,7 +96,7 @@ class ParseCache:
         if persist:
             from workbench.core.parsestore import ParseStore
 
-            base = None if persist is True else Path(persist)  # type: ignore[arg-type]
+            base = None if persist is True else Path(persist)
             self.store = ParseStore(None if base is None else base / "parse")
             self.dirs = default_dir_cache(None if base is None else base / "fs")
         else:
@@ -210,13 +212,13 @@ class ParseCache:
 PREFETCH_MIN = 200
 
 
-def _facts_chunk(paths: list[str]) -> list[tuple | None]:
+def _facts_chunk(paths: list[str]) -> list[tuple[Any, ...] | None]:
     """Worker entry point: ``skillfile_facts`` for each path (None when not marshal-able)."""
     import marshal
 
-    out: list[tuple | None] = []
+    out: list[tuple[Any, ...] | None] = []
     for p in paths:
-        f: tuple | None = skillfile_facts(read_skill_file(p))
+        f: tuple[Any, ...] | None = skillfile_facts(read_skill_file(p))
         try:
             marshal.dumps(f)
         except ValueError:
@@ -225,7 +227,7 @@ def _facts_chunk(paths: list[str]) -> list[tuple | None]:
     return out
 
 
-def _facts_parallel(paths: list[str], jobs: int) -> list[tuple | None] | None:
+def _facts_parallel(paths: list[str], jobs: int) -> list[tuple[Any, ...] | None] | None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -260,14 +262,16 @@ def _dedupe_roots(roots: list[Root], dedupe: bool, notes: list[str]) -> list[Roo
     return out
 
 
-def _finder(profile, env: Environment, walks: dict | None, dirs: DirCache | None = None):
+def _finder(
+    profile: ClientProfile, env: Environment, walks: dict[Any, Any] | None, dirs: DirCache | None = None
+) -> Callable[[Root], Iterable[Found]]:
     """``profile.find``, memoised per (root, walk rules) inside one ``scan_all`` pass when the
     profile uses the common walk (extra roots are walked identically for every client); the
     common walk reads folder listings through ``dirs`` (the cache's ``DirCache``)."""
     if not isinstance(profile, CommonProfile) or type(profile).find is not CommonProfile.find:
         return lambda root: profile.find(root, env)
 
-    def find(root: Root):
+    def find(root: Root) -> list[Found]:
         if not root.exists:
             return []
         key = (str(root.path), profile.rules_for(root))
@@ -291,7 +295,7 @@ def read_name(rr: ReadResult, sf: SkillFile | None, path: Path) -> str:
 
 
 def scan(
-    env: Environment, client_id: str, cache: ParseCache | None = None, *, _walks: dict | None = None
+    env: Environment, client_id: str, cache: ParseCache | None = None, *, _walks: dict[Any, Any] | None = None
 ) -> Catalog:
     """Every root of ``client_id`` and every SKILL.md under them, with status and reason.
 
@@ -310,7 +314,9 @@ def scan(
         return _scan(env, client_id, cache, _walks)
 
 
-def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: dict | None) -> Catalog:
+def _scan(
+    env: Environment, client_id: str, cache: ParseCache | None, _walks: dict[Any, Any] | None
+) -> Catalog:
     t0 = time.perf_counter()
     profile = get_profile(client_id)
     cache = cache if cache is not None else ParseCache()
@@ -431,7 +437,7 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
 def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Catalog]:
     """``scan`` for every client in ``CLIENT_IDS`` order, sharing one ``ParseCache``."""
     cache = cache if cache is not None else ParseCache()
-    walks: dict = {}
+    walks: dict[Any, Any] = {}
     with snapshot():  # one stat per path for all clients
         return {cid: scan(env, cid, cache, _walks=walks) for cid in CLIENT_IDS}
 

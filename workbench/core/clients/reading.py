@@ -81,7 +81,7 @@ def line_value_first_line(sf: SkillFile, key: str) -> str | None:
 _TOP_KV = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.\-]*)([ \t]*:[ \t]+)(.*)$")
 
 
-def quote_retry(frontmatter: str) -> dict | None:
+def quote_retry(frontmatter: str) -> dict[str, Any] | None:
     """Retry YAML after quoting unquoted top-level values that contain ``": "`` (agentskills.io
     client guide, ``adding-skills-support.mdx``: "retry with quoting for unquoted
     ``key: value: with colon``"). Our own equivalent: each such value is wrapped in double
@@ -129,7 +129,7 @@ def memo_file(path: str | Path, kind: str, loader: Callable[[Any], Any]) -> Any:
     return val
 
 
-def load_json_file(path: Path) -> dict | None:
+def load_json_file(path: Path) -> dict[str, Any] | None:
     """A JSON object from ``path``, or None when missing, not a regular file (never opened: a FIFO
     would block) or not plain JSON (JSON5 not parsed)."""
     try:
@@ -167,7 +167,7 @@ def truthy_path(data: Any, dotted: str) -> bool:
     return bool(cur)
 
 
-def parse_loose_mapping(value: Any) -> dict | None:
+def parse_loose_mapping(value: Any) -> dict[str, Any] | None:
     """A metadata value as a mapping: already a dict, or a JSON/YAML string (OpenClaw writes
     ``metadata: {"openclaw": {...}}`` on one line; the fallback parser leaves it a string)."""
     if isinstance(value, dict):
@@ -200,7 +200,7 @@ def js_string(value: object) -> str | None:
 _PLAIN_PAIR = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+(.*\S)[ \t]*$")
 
 
-def retry_quoted(frontmatter: str) -> dict | None:
+def retry_quoted(frontmatter: str) -> dict[str, Any] | None:
     """Claude Code's (and OpenCode's) second try at frontmatter that strict YAML rejects: every top-level
     ``key: value`` line whose plain value holds ``": "`` gets that value double-quoted, then the
     text is parsed again. The mapping, or None when it still fails (lab: ``yaml-unquoted-colon``

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.base import Found
 from workbench.core.fscache import SKILL_DIR, SKILL_FILE, SKILL_LINK, SKILL_OTHER, fast_path, scan_listing
@@ -97,8 +97,8 @@ def installed_view(
     root: Path,
     rules: WalkRules,
     covered: Iterable[str] = (),
-    real_dir=None,
-    memo: dict | None = None,
+    real_dir: Callable[[str], str] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> list[Found]:
     """An extra root's files as the client would see them once installed where it looks.
 
@@ -138,7 +138,7 @@ def installed_view(
 
 
 def _installed_units(
-    found: list[Found], root_s: str, cov: tuple[str, ...], real_dir
+    found: list[Found], root_s: str, cov: tuple[str, ...], real_dir: Callable[[str], str] | None
 ) -> list[tuple[Found, Found | None, str, str]]:
     """``installed_view``'s rule-independent part: per kept file ``(f, top, unit, folder)`` where
     ``unit`` is its outermost skill folder and ``top`` the installed ``Found`` (depth 1) when the
@@ -208,7 +208,7 @@ def _nested_installed(f: Found, unit: str, folder: str, root_s: str, rules: Walk
     return Found(f.path, depth, why)
 
 
-def real_dir_memo():
+def real_dir_memo() -> Callable[[str], str]:
     """``real(folder)`` = ``os.path.realpath(folder)``, memoised per folder and built from the
     parent's (one ``lstat`` per folder instead of one per path component per file)."""
     memo: dict[str, str] = {}

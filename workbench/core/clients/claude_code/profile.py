@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -101,7 +102,7 @@ def glob_problem(pattern: str) -> str | None:
     return None
 
 
-def _glob_spec(patterns: list[str]) -> pathspec.PathSpec:
+def _glob_spec(patterns: list[str]) -> pathspec.PathSpec[Any]:
     """gitignore-style globs (pathspec >= 1 calls the factory "gitignore", older "gitwildmatch")."""
     try:
         return pathspec.PathSpec.from_lines("gitignore", patterns)

@@ -32,7 +32,7 @@ _DESC_LINE = re.compile(r"^\s*description:\s*(.*)$")
 _CONTINUATION = re.compile(r"^[ \t]+\S")
 
 
-class _ReversedCodePoints(dict):
+class _ReversedCodePoints(dict[int, int]):
     """``str.translate`` table mapping each code point c to 0x10FFFF - c (filled on first use of
     each character), so that ascending order of translated strings is reverse code-point order."""
 
@@ -191,6 +191,7 @@ class GeminiCliProfile(CommonProfile):
                     reason="name or description missing (line parser): silently skipped",
                 )
             name, desc = simple
+        assert isinstance(name, str) and isinstance(desc, str)  # both strings, either way
         clean = sanitise_name(name)
         if clean != name:
             note = (note + "; " if note else "") + f"name sanitised to {clean}"
