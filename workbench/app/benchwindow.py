@@ -101,16 +101,25 @@ class _BlockSampler:
     (frames = the 6 innermost ``file:line function``, innermost last)."""
 
     def __init__(self, last: list[float]) -> None:
+        import _thread
         import threading
 
         self._last = last
         self._gui = threading.get_ident()
         self._stop = threading.Event()
+        self._done = threading.Event()
         self._blocks: dict[float, dict[str, int]] = {}
-        self._thread = threading.Thread(target=self._run, daemon=True, name="block-sampler")
-        self._thread.start()
+        # a raw thread: not counted by ``threading.active_count()``, so the scan still forks its
+        # parse pool (``lint.engine._parallel_ok``) as it does without the sampler
+        _thread.start_new_thread(self._run, ())
 
     def _run(self) -> None:
+        try:
+            self._sample()
+        finally:
+            self._done.set()
+
+    def _sample(self) -> None:
         import traceback
 
         while not self._stop.wait(0.010):
@@ -129,7 +138,7 @@ class _BlockSampler:
 
     def stop(self) -> list[dict[str, object]]:
         self._stop.set()
-        self._thread.join(1.0)
+        self._done.wait(1.0)
         out: list[tuple[float, dict[str, object]]] = []
         starts = sorted(self._blocks)
         for i, start in enumerate(starts):

@@ -42,7 +42,7 @@ STATES = ("full", "truncated", "name-only", "omitted")
 UNITS = ("chars", "tokens")
 
 
-@dataclass
+@dataclass(slots=True)
 class SkillListing:
     """What one listed skill became in the listing.
 
