@@ -267,7 +267,8 @@ def _finder(
 ) -> Callable[[Root], Iterable[Found]]:
     """``profile.find``, memoised per (root, walk rules) inside one ``scan_all`` pass when the
     profile uses the common walk (extra roots are walked identically for every client); the
-    common walk reads folder listings through ``dirs`` (the cache's ``DirCache``)."""
+    common walk reads folder listings through ``dirs`` (the cache's ``DirCache``); the profile's
+    ``CommonProfile.after_walk`` then applies its own changes (OpenClaw's)."""
     if not isinstance(profile, CommonProfile) or type(profile).find is not CommonProfile.find:
         return lambda root: profile.find(root, env)
 
@@ -280,7 +281,7 @@ def _finder(
             got = walk(root.path, key[1], dirs=dirs)
             if walks is not None:
                 walks[key] = got
-        return got
+        return profile.after_walk(root, got, env)
 
     return find
 

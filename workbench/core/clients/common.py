@@ -166,9 +166,17 @@ class CommonProfile(ClientProfile):
         return self.rules
 
     def find(self, root: Root, env: Environment) -> Iterable[Found]:
+        """``after_walk`` of the walk of ``root`` by ``rules_for(root)`` ([] for a missing root).
+        Discovery memoises the walk per (root, rules) within a pass and calls ``after_walk``
+        itself: override ``after_walk``, not this."""
         if not root.exists:
             return []
-        return walk(root.path, self.rules_for(root))
+        return self.after_walk(root, walk(root.path, self.rules_for(root)), env)
+
+    def after_walk(self, root: Root, found: list[Found], env: Environment) -> list[Found]:
+        """The client's own changes to a walk's result (``found``, sorted by path; shared with
+        other clients: build a new list, never change it or its ``Found``s). Default: as is."""
+        return found
 
     def inactive_status(self, root: Root, env: Environment) -> str:
         """Status of skills under an inactive root: "gated" for trust, else "conditional"."""

@@ -169,15 +169,15 @@ class OpenClawProfile(CommonProfile):
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
-    def find(self, root: Root, env: Environment) -> list[Found]:
-        """The common walk, plus: a SKILL.md that is a symlink to a file outside the root is not
+    def after_walk(self, root: Root, found: list[Found], env: Environment) -> list[Found]:
+        """The common walk (``found``), plus: a SKILL.md that is a symlink to a file outside the root is not
         loaded (symlinked skill *folders* are; lab: symlink-skill-md, symlink-folder); only the
         first ``MAX_SKILLS_PER_SOURCE`` skills of a root (by path) load (lab: budget-300-short:
         "included 127 of 222" with 300 skills and 22 built-ins). OpenClaw 2026.9.6."""
         base = os.path.realpath(root.path)
         out = []
         loaded = 0
-        for f in sorted(super().find(root, env), key=lambda f: str(f.path)):
+        for f in sorted(found, key=lambda f: str(f.path)):
             if f.skip_reason is None and root.scope != "extra":  # extra roots: HACKING "Decisions"
                 loaded += 1
                 if loaded > MAX_SKILLS_PER_SOURCE:
