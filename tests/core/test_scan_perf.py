@@ -17,7 +17,7 @@ from workbench.core.clients.copilot_cli.listing import xml_escape
 from workbench.core.clients.gemini_cli.profile import _FRONTMATTER, regex_matches_from_split
 from workbench.core.clients.walk import EXTRA_RULES, WalkRules, installed_view, walk
 from workbench.core.discovery import ParseCache, scan, scan_all
-from workbench.core.listing import render_listing
+from workbench.core.listing import _WS_RE, collapse_ws, render_listing
 from workbench.core.model import CLIENT_IDS, Environment
 from workbench.core.skillfile import parse_skill_text
 
@@ -141,3 +141,13 @@ def test_listing_of_many_skills_is_linear(tmp_path):
     listed = cat.listed()
     assert len(rep.skills) == len(listed)
     assert {s.state for s in rep.skills} <= {"full", "name-only", "omitted"}
+
+
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2003\u2028\u3000\ufeff")),
+        max_size=20,
+    )
+)
+def test_collapse_ws_is_the_regex(text):
+    assert collapse_ws(text) == _WS_RE.sub(" ", text).strip()

@@ -301,8 +301,9 @@ _WS_RE = re.compile(r"\s+")
 
 
 def collapse_ws(s: str) -> str:
-    """JS ``s.replace(/\\s+/g, " ").trim()``."""
-    return _WS_RE.sub(" ", s).strip()
+    """JS ``s.replace(/\\s+/g, " ").trim()``, as ``_WS_RE.sub(" ", s).strip()`` (``str.split``
+    splits on the same whitespace as ``\\s``, in C: called per client per skill in a scan)."""
+    return " ".join(s.split())
 
 
 def ctx_label(context_tokens: int | None) -> str:
