@@ -332,7 +332,7 @@ def _scan(
     found_per_root = [(root, find(root) if root.exists else []) for root in roots]
     if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
         # Extra roots: the skills as if installed in this client's root, minus files one of
-        # the client's own roots reports already (``clients.common.installed_view``).
+        # the client's own roots reports already (``clients.walk.installed_view``).
         covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
         rules = profile.installed_rules()
         real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
