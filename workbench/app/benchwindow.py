@@ -13,6 +13,11 @@ line and exits:
   the GUI thread), and how many gaps exceeded 50 ms; ``window_build_s``: building the window
   (before the event loop; not counted as a block);
 * ``rss_mb``: the process's peak resident set size (MB, ``VmHWM``; see ``_peak_rss_mb``).
+
+``--stacks`` (after the three arguments) adds ``blocks``: for the longest GUI-thread blocks, the
+block's length and where the GUI thread was (innermost frames, sampled every 10 ms by a watchdog
+thread while a block lasts: the most frequent place first). A thread waiting for the GIL held by
+the background scan shows the line it waits on.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ import sys  # noqa: E402
 
 def main(argv: list[str]) -> int:
     """Run the measurement (see the module docstring); 2 on bad arguments."""
+    stacks = "--stacks" in argv
+    argv = [a for a in argv if a != "--stacks"]
     if len(argv) != 3:
         print(__doc__.splitlines()[0], file=sys.stderr)
         return 2
@@ -75,14 +82,73 @@ def main(argv: list[str]) -> int:
     timer.timeout.connect(tick)
     timer.start(5)
     QTimer.singleShot(300_000, app.quit)
+    watch = _BlockSampler(last) if stacks else None
     app.exec()
     ctx.shutdown()
+    if watch is not None:
+        out["blocks"] = watch.stop()
     out["max_block_ms"] = round(1000 * max(gaps, default=0.0), 1)
     out["blocks_over_50ms"] = sum(1 for g in gaps if g > 0.050)
     out["rss_mb"] = _peak_rss_mb(resource)
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
     os._exit(0)  # like the CLI's fast exit: no teardown of 10,000 tree items
+
+
+class _BlockSampler:
+    """While the GUI thread has not ticked for over 50 ms, sample its stack every 10 ms (a daemon
+    thread); ``stop()`` returns the 8 longest blocks as ``{"ms", "where": [[count, frames], ...]}``
+    (frames = the 6 innermost ``file:line function``, innermost last)."""
+
+    def __init__(self, last: list[float]) -> None:
+        import _thread
+        import threading
+
+        self._last = last
+        self._gui = threading.get_ident()
+        self._stop = threading.Event()
+        self._done = threading.Event()
+        self._blocks: dict[float, dict[str, int]] = {}
+        # a raw thread: not counted by ``threading.active_count()``, so the scan still forks its
+        # parse pool (``lint.engine._parallel_ok``) as it does without the sampler
+        _thread.start_new_thread(self._run, ())
+
+    def _run(self) -> None:
+        try:
+            self._sample()
+        finally:
+            self._done.set()
+
+    def _sample(self) -> None:
+        import traceback
+
+        while not self._stop.wait(0.010):
+            start = self._last[0]
+            if time.perf_counter() - start < 0.050:
+                continue
+            frame = sys._current_frames().get(self._gui)
+            if frame is None:
+                continue
+            where = " <- ".join(
+                f"{os.path.basename(f.filename)}:{f.lineno} {f.name}"
+                for f in reversed(traceback.extract_stack(frame)[-6:])
+            )
+            seen = self._blocks.setdefault(start, {})
+            seen[where] = seen.get(where, 0) + 1
+
+    def stop(self) -> list[dict[str, object]]:
+        self._stop.set()
+        self._done.wait(1.0)
+        out: list[tuple[float, dict[str, object]]] = []
+        starts = sorted(self._blocks)
+        for i, start in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else time.perf_counter()
+            samples = self._blocks[start]
+            ms = float(10 * sum(samples.values()) + 50)  # sampled length (10 ms steps)
+            where = sorted(((n, w) for w, n in samples.items()), reverse=True)[:3]
+            ms = min(ms, round(1000 * (end - start), 1))
+            out.append((ms, {"ms": ms, "where": where}))
+        return [b for _ms, b in sorted(out, key=lambda x: -x[0])[:8]]
 
 
 def _peak_rss_mb(resource) -> float:

@@ -151,8 +151,8 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
     (``workbench.core.hints.empty_hint``); the other clients are scanned only in that case."""
     if all(c.skills for c in cats):
         return
-    from workbench.core.clients import CLIENT_IDS
     from workbench.core.hints import empty_hint, nothing_found_hint
+    from workbench.core.model import CLIENT_IDS
 
     every = {c.client: c for c in cats}
     for cid in CLIENT_IDS:
@@ -166,6 +166,14 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.core.model import gc_paused
+
+    # a CLI that builds a catalog per client and exits: no cyclic GC passes over them
+    with gc_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.client is None:
         args.client = "claude-code"
     fmt = args.format

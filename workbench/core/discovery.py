@@ -29,15 +29,16 @@ CLI/GUI can add it and say so.
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from workbench.core.clients import get_profile
-from workbench.core.clients.base import ReadResult
+from workbench.core.clients.base import ClientProfile, Found, ReadResult
 from workbench.core.clients.common import (
     EXTRA_RULES,
     NEVER_WALKED,
@@ -50,7 +51,7 @@ from workbench.core.clients.common import (
 )
 from workbench.core.fscache import DirCache, default_dir_cache, snapshot
 from workbench.core.fscache import stat as _fs_stat
-from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill
+from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill, gc_paused
 from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
 
 __all__ = [
@@ -96,7 +97,7 @@ class ParseCache:
         if persist:
             from workbench.core.parsestore import ParseStore
 
-            base = None if persist is True else Path(persist)  # type: ignore[arg-type]
+            base = None if persist is True else Path(persist)
             self.store = ParseStore(None if base is None else base / "parse")
             self.dirs = default_dir_cache(None if base is None else base / "fs")
         else:
@@ -212,13 +213,13 @@ class ParseCache:
 PREFETCH_MIN = 200
 
 
-def _facts_chunk(paths: list[str]) -> list[tuple | None]:
+def _facts_chunk(paths: list[str]) -> list[tuple[Any, ...] | None]:
     """Worker entry point: ``skillfile_facts`` for each path (None when not marshal-able)."""
     import marshal
 
-    out: list[tuple | None] = []
+    out: list[tuple[Any, ...] | None] = []
     for p in paths:
-        f: tuple | None = skillfile_facts(read_skill_file(p))
+        f: tuple[Any, ...] | None = skillfile_facts(read_skill_file(p))
         try:
             marshal.dumps(f)
         except ValueError:
@@ -227,7 +228,7 @@ def _facts_chunk(paths: list[str]) -> list[tuple | None]:
     return out
 
 
-def _facts_parallel(paths: list[str], jobs: int) -> list[tuple | None] | None:
+def _facts_parallel(paths: list[str], jobs: int) -> list[tuple[Any, ...] | None] | None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -262,14 +263,17 @@ def _dedupe_roots(roots: list[Root], dedupe: bool, notes: list[str]) -> list[Roo
     return out
 
 
-def _finder(profile, env: Environment, walks: dict | None, dirs: DirCache | None = None):
+def _finder(
+    profile: ClientProfile, env: Environment, walks: dict[Any, Any] | None, dirs: DirCache | None = None
+) -> Callable[[Root], Iterable[Found]]:
     """``profile.find``, memoised per (root, walk rules) inside one ``scan_all`` pass when the
     profile uses the common walk (extra roots are walked identically for every client); the
-    common walk reads folder listings through ``dirs`` (the cache's ``DirCache``)."""
+    common walk reads folder listings through ``dirs`` (the cache's ``DirCache``); the profile's
+    ``CommonProfile.after_walk`` then applies its own changes (OpenClaw's)."""
     if not isinstance(profile, CommonProfile) or type(profile).find is not CommonProfile.find:
         return lambda root: profile.find(root, env)
 
-    def find(root: Root):
+    def find(root: Root) -> list[Found]:
         if not root.exists:
             return []
         key = (str(root.path), profile.rules_for(root))
@@ -278,7 +282,7 @@ def _finder(profile, env: Environment, walks: dict | None, dirs: DirCache | None
             got = walk(root.path, key[1], dirs=dirs)
             if walks is not None:
                 walks[key] = got
-        return got
+        return profile.after_walk(root, got, env)
 
     return find
 
@@ -293,7 +297,7 @@ def read_name(rr: ReadResult, sf: SkillFile | None, path: Path) -> str:
 
 
 def scan(
-    env: Environment, client_id: str, cache: ParseCache | None = None, *, _walks: dict | None = None
+    env: Environment, client_id: str, cache: ParseCache | None = None, *, _walks: dict[Any, Any] | None = None
 ) -> Catalog:
     """Every root of ``client_id`` and every SKILL.md under them, with status and reason.
 
@@ -308,17 +312,13 @@ def scan(
     """
     # Allocation-heavy (a Skill per file): the cyclic GC otherwise rescans the large cache of
     # parsed files many times per scan (measured: ~40% of a warm 10,000-skill scan).
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        with snapshot():  # each path stat'ed once per scan (fscache)
-            return _scan(env, client_id, cache, _walks)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    with gc_paused(), snapshot():  # each path stat'ed once per scan (fscache)
+        return _scan(env, client_id, cache, _walks)
 
 
-def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: dict | None) -> Catalog:
+def _scan(
+    env: Environment, client_id: str, cache: ParseCache | None, _walks: dict[Any, Any] | None
+) -> Catalog:
     t0 = time.perf_counter()
     profile = get_profile(client_id)
     cache = cache if cache is not None else ParseCache()
@@ -333,22 +333,43 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
     found_per_root = [(root, find(root) if root.exists else []) for root in roots]
     if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
         # Extra roots: the skills as if installed in this client's root, minus files one of
-        # the client's own roots reports already (``clients.common.installed_view``).
+        # the client's own roots reports already (``clients.walk.installed_view``).
         covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
         rules = profile.installed_rules()
         real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
+        views = _walks.setdefault("installed", {}) if _walks is not None else None
         found_per_root = [
-            (r, installed_view(list(fl), r.path, rules, covered, real_dir) if is_installed_extra(r) else fl)
+            (
+                r,
+                (
+                    installed_view(
+                        fl if isinstance(fl, list) else list(fl), r.path, rules, covered, real_dir, views
+                    )
+                    if is_installed_extra(r)
+                    else fl
+                ),
+            )
             for r, fl in found_per_root
         ]
+    # One parse per file for the whole ``scan_all`` pass: the first client's ``cache.get`` (a
+    # stat and a lock) fills ``files``, the others find the same SkillFile there.
+    files: dict[str, SkillFile] = _walks.setdefault("files", {}) if _walks is not None else {}
+    counted = isinstance(getattr(cache, "hits", None), int)
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
-        prefetch([f.path for _, fl in found_per_root for f in fl])
+        todo = [f.path for _, fl in found_per_root for f in fl if str(f.path) not in files]
+        if todo:
+            prefetch(todo)
     for root, found_list in found_per_root:
         if not root.exists:
             continue
         for found in found_list:
-            sf = cache.get(found.path)
+            key = str(found.path)
+            sf = files.get(key)
+            if sf is None:
+                sf = files[key] = cache.get(found.path)
+            elif counted:
+                cache.hits += 1  # served without a parse, as ``get`` would count it
             sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
             if not root.verified:
                 sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
@@ -418,7 +439,7 @@ def _scan(env: Environment, client_id: str, cache: ParseCache | None, _walks: di
 def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Catalog]:
     """``scan`` for every client in ``CLIENT_IDS`` order, sharing one ``ParseCache``."""
     cache = cache if cache is not None else ParseCache()
-    walks: dict = {}
+    walks: dict[Any, Any] = {}
     with snapshot():  # one stat per path for all clients
         return {cid: scan(env, cid, cache, _walks=walks) for cid in CLIENT_IDS}
 

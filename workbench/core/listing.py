@@ -30,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.model import gc_paused
 from workbench.core.tokens import estimate_tokens  # re-exported: client listing modules use it
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ STATES = ("full", "truncated", "name-only", "omitted")
 UNITS = ("chars", "tokens")
 
 
-@dataclass
+@dataclass(slots=True)
 class SkillListing:
     """What one listed skill became in the listing.
 
@@ -296,8 +297,9 @@ _WS_RE = re.compile(r"\s+")
 
 
 def collapse_ws(s: str) -> str:
-    """JS ``s.replace(/\\s+/g, " ").trim()``."""
-    return _WS_RE.sub(" ", s).strip()
+    """JS ``s.replace(/\\s+/g, " ").trim()``, as ``_WS_RE.sub(" ", s).strip()`` (``str.split``
+    splits on the same whitespace as ``\\s``, in C: called per client per skill in a scan)."""
+    return " ".join(s.split())
 
 
 def ctx_label(context_tokens: int | None) -> str:
@@ -335,6 +337,14 @@ def render_listing(
     Raises:
         KeyError: unknown client id.
     """
+
+    with gc_paused():  # a report per skill, no cycles (``model.gc_paused``)
+        return _render_listing(catalog, context_tokens, options)
+
+
+def _render_listing(
+    catalog: Catalog, context_tokens: int | None, options: dict[str, Any] | None
+) -> ListingReport:
     from workbench.core.clients import client_module, get_profile
 
     mod = client_module(catalog.client, "listing")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from workbench.core.skillfile import SkillFile
 
 
-@dataclass
+@dataclass(slots=True)
 class Found:
     """A SKILL.md met while walking a root.
 
@@ -38,7 +38,7 @@ class Found:
     skip_reason: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class ReadResult:
     """How a client reads one parsed SKILL.md.
 

@@ -15,10 +15,11 @@ Source: ../shared/reference/clients.md section 0.3/0.5 (agentskills/agentskills
 from __future__ import annotations
 
 from workbench.core.chat.loadkit import Loader, make_read_tool
+from workbench.core.chat.tools import ToolSpec
 
 
 class SpecLoader(Loader):
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool("read_file", "path")
 
 

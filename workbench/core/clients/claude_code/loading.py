@@ -64,7 +64,7 @@ class ClaudeCodeLoader(Loader):
             return t
         return f"<system-reminder>\n{t}\n</system-reminder>"
 
-    def tools(self, skills: list) -> list[ToolSpec]:
+    def tools(self, skills: list[Any]) -> list[ToolSpec]:
         schema = {
             "type": "object",
             "properties": {
@@ -87,7 +87,7 @@ class ClaudeCodeLoader(Loader):
     def read_tool(self) -> ToolSpec:
         return make_read_tool("read_file", "path")
 
-    def _load(self, inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def _load(self, inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         name = inp.get("skill")
         args = inp.get("args")
         if args is not None and not isinstance(args, str):
@@ -103,7 +103,7 @@ class ClaudeCodeLoader(Loader):
         body, spans = substitute_spans(raw, args, skill.dir, ctx.session_id, _declared(skill))
         head = f"Base directory for this skill: {skill.dir}\n\n"
         text = head + body
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         if spans:
             events.append(
                 {

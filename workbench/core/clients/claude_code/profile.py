@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -36,6 +37,7 @@ from workbench.core.clients.common import (
     retry_quoted,
     unreadable,
 )
+from workbench.core.fscache import scan_listing
 from workbench.core.listing import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
@@ -100,7 +102,7 @@ def glob_problem(pattern: str) -> str | None:
     return None
 
 
-def _glob_spec(patterns: list[str]) -> pathspec.PathSpec:
+def _glob_spec(patterns: list[str]) -> pathspec.PathSpec[Any]:
     """gitignore-style globs (pathspec >= 1 calls the factory "gitignore", older "gitwildmatch")."""
     try:
         return pathspec.PathSpec.from_lines("gitignore", patterns)
@@ -206,44 +208,42 @@ class ClaudeCodeProfile(CommonProfile):
         Claude works with files under that subdirectory (not at session start)").
         """
         out: list[Root] = []
-        stack = [(cwd, 0)]
+        stack = [(str(cwd), 0)]
+        root = str(cwd)
         while stack:
             d, depth = stack.pop()
-            try:
-                with os.scandir(d) as it:
-                    # symlinked folders are not entered (decision: a link to / walked the machine)
-                    entries = [e for e in it if e.is_dir(follow_symlinks=False)]
-            except OSError:
+            # real sub-folders only: symlinked folders are not entered (decision: a link to /
+            # walked the machine)
+            lst = scan_listing(d)
+            if lst is None:
                 continue
-            for e in entries:
-                name = e.name
+            for name in lst[1]:
                 if name == ".claude":
-                    if d != cwd and os.path.isdir(os.path.join(e.path, "skills")):
-                        pkg = Path(d)
-                        rel = pkg.relative_to(cwd).as_posix()
-                        active = any(t == pkg or pkg in t.parents for t in env.touched)
-                        out.append(
-                            self.make_root(
-                                pkg / ".claude" / "skills",
-                                "nested",
-                                f"nested ({rel}/.claude/skills)",
-                                "code.claude.com/docs/en/skills: nested .claude/skills discovered when "
-                                "working with files under that subdirectory",
-                                condition=(
-                                    None
-                                    if active
-                                    else f"nested root of {rel}/: discovered once a file under {rel}/ is touched"
-                                ),
-                                active=active,
-                                namespace=None,
-                            )
-                        )
+                    if d != root and os.path.isdir(os.path.join(d, name, "skills")):
+                        out.append(self._nested_root(Path(d), cwd, env))
                     continue
                 if name.startswith(".") or name in ("node_modules",) or depth + 1 > NESTED_SEARCH_DEPTH:
                     continue
-                stack.append((Path(e.path), depth + 1))
+                stack.append((os.path.join(d, name), depth + 1))
         out.sort(key=lambda r: str(r.path))
         return out
+
+    def _nested_root(self, pkg: Path, cwd: Path, env: Environment) -> Root:
+        """The nested root ``<pkg>/.claude/skills``; active once a touched file lies under ``pkg``."""
+        rel = pkg.relative_to(cwd).as_posix()
+        active = any(t == pkg or pkg in t.parents for t in env.touched)
+        return self.make_root(
+            pkg / ".claude" / "skills",
+            "nested",
+            f"nested ({rel}/.claude/skills)",
+            "code.claude.com/docs/en/skills: nested .claude/skills discovered when "
+            "working with files under that subdirectory",
+            condition=(
+                None if active else f"nested root of {rel}/: discovered once a file under {rel}/ is touched"
+            ),
+            active=active,
+            namespace=None,
+        )
 
     # -- reading -----------------------------------------------------------------------
     def read(self, sf: SkillFile, found: Found, root: Root, env: Environment) -> ReadResult:

@@ -18,6 +18,7 @@ Source: ../shared/reference/clients.md section 2.3/2.5 and chat-loop.md section 
 from __future__ import annotations
 
 from workbench.core.chat.loadkit import Loader, make_read_tool
+from workbench.core.chat.tools import ToolSpec
 
 
 class CodexLoader(Loader):
@@ -27,7 +28,7 @@ class CodexLoader(Loader):
             return t
         return f"<skills_instructions>\n{t}\n</skills_instructions>"
 
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool("read_file", "path")
 
 

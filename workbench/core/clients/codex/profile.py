@@ -27,6 +27,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -209,7 +210,7 @@ class CodexProfile(CommonProfile):
             retried = retry_quoted(sf.frontmatter) if sf.state == "yaml-error" else None
             if retried is None:
                 return ReadResult(False, name=folder, mode="failed", reason=f"invalid YAML: {sf.message}")
-            data: dict = retried
+            data: dict[str, Any] = retried
             mode = "fallback"
         elif sf.duplicate_keys:
             return ReadResult(
@@ -308,7 +309,7 @@ class CodexProfile(CommonProfile):
                     )
         return None
 
-    def _config_rules(self, env: Environment) -> list[dict]:
+    def _config_rules(self, env: Environment) -> list[dict[str, Any]]:
         v = env.getenv("CODEX_HOME")
         home = os.path.expanduser(v) if v else os.path.join(str(env.home), ".codex")
         cfg = memo_file(os.path.join(home, "config.toml"), "toml", _load_toml)
@@ -335,7 +336,7 @@ def scalar_text(value: object) -> str:
     return str(value)
 
 
-def retry_quoted(frontmatter: str) -> dict | None:
+def retry_quoted(frontmatter: str) -> dict[str, Any] | None:
     """Codex's second try at frontmatter that YAML rejects: every top-level ``key: value`` line
     whose value does not open with a quote or a block/flow indicator it keeps (``"'|>``) gets the
     value double-quoted, then the text is parsed again. The mapping, or None when it still fails
@@ -361,7 +362,7 @@ def retry_quoted(frontmatter: str) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _load_toml(path: Path) -> dict | None:
+def _load_toml(path: Path) -> dict[str, Any] | None:
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
@@ -372,7 +373,7 @@ def _load_toml(path: Path) -> dict | None:
 PROFILE = CodexProfile()
 
 
-def _load_openai_yaml(path) -> object:
+def _load_openai_yaml(path: Path) -> object:
     """``agents/openai.yaml`` as data, or None when unreadable or invalid (Codex fails open:
     ``codex-rs/core-skills/src/loader.rs`` ignores a bad sidecar)."""
     try:  # a regular file only (a FIFO would block), bounded YAML (alias bombs)

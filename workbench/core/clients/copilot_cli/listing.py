@@ -50,8 +50,12 @@ _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"
 
 
 def xml_escape(text: str) -> str:
-    """Escape ``& < > " '`` as the client does (``&apos;`` for the apostrophe)."""
-    return "".join(_ESCAPES.get(c, c) for c in text)
+    """Escape ``& < > " '`` as the client does (``&apos;`` for the apostrophe). ``&`` first, so
+    no escape is escaped twice (one C-level pass per character instead of a Python loop)."""
+    for c, rep in _ESCAPES.items():
+        if c in text:
+            text = text.replace(c, rep)
+    return text
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:

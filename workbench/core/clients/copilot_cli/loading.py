@@ -12,6 +12,8 @@ Observed on GitHub Copilot CLI 1.0.102 by the conformance lab (the request's ``t
 
 from __future__ import annotations
 
+from typing import Any
+
 from workbench.core.chat.loadkit import (
     Loader,
     ToolContext,
@@ -24,7 +26,7 @@ from workbench.core.chat.loadkit import (
 
 
 class CopilotCliLoader(Loader):
-    def tools(self, skills: list) -> list[ToolSpec]:
+    def tools(self, skills: list[Any]) -> list[ToolSpec]:
         schema = {
             "type": "object",
             "properties": {"skill": {"type": "string", "description": "The skill name to invoke."}},
@@ -36,10 +38,10 @@ class CopilotCliLoader(Loader):
         )
         return [ToolSpec("skill", desc, schema, self._load)]
 
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool("view", "path")
 
-    def _load(self, inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def _load(self, inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         name = inp.get("skill")
         skill = find_listed(ctx.skills, name)
         if skill is None:

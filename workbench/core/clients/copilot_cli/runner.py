@@ -15,6 +15,7 @@ The listing is a text block of the Anthropic ``system`` list, inside ``<availabl
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import (
@@ -81,7 +82,7 @@ class CopilotCliRunner(ClientRunner):
         data = req.json() or {}
         tool = request_tool(data, TOOL)
         system = data.get("system")
-        places: list[tuple[str, int | None, list]] = [
+        places: list[tuple[str, int | None, list[Any]]] = [
             ("system", None, system if isinstance(system, list) else [{"text": system}])
         ]
         for msg_i, msg in enumerate(data.get("messages") or []):

@@ -9,10 +9,11 @@ read tool (the workbench's generic ``read_file{path}``). All of it is unverified
 from __future__ import annotations
 
 from workbench.core.chat.loadkit import Loader, make_read_tool
+from workbench.core.chat.tools import ToolSpec
 
 
 class CursorLoader(Loader):
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool("read_file", "path")
 
 

@@ -29,6 +29,8 @@ Gemini's wording for an unknown name (the enum normally prevents it; ours is our
 
 from __future__ import annotations
 
+from typing import Any
+
 from workbench.core.chat.loadkit import (
     Loader,
     ToolContext,
@@ -50,7 +52,7 @@ def render_result(name: str, body: str, tree: str) -> str:
 
 
 class GeminiLoader(Loader):
-    def tools(self, skills: list) -> list[ToolSpec]:
+    def tools(self, skills: list[Any]) -> list[ToolSpec]:
         names = [s.name for s in skills]
         if names:
             prop = {"type": "string", "enum": names, "description": "The name of the skill to activate."}
@@ -66,10 +68,10 @@ class GeminiLoader(Loader):
         schema = {"type": "object", "properties": {"name": prop}, "required": ["name"]}
         return [ToolSpec("activate_skill", desc, schema, self._load)]
 
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool("read_file", "path")
 
-    def _load(self, inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def _load(self, inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         name = inp.get("name")
         skill = find_listed(ctx.skills, name)
         if skill is None:

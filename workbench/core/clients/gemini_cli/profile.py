@@ -32,6 +32,18 @@ _DESC_LINE = re.compile(r"^\s*description:\s*(.*)$")
 _CONTINUATION = re.compile(r"^[ \t]+\S")
 
 
+class _ReversedCodePoints(dict[int, int]):
+    """``str.translate`` table mapping each code point c to 0x10FFFF - c (filled on first use of
+    each character), so that ascending order of translated strings is reverse code-point order."""
+
+    def __missing__(self, c: int) -> int:
+        self[c] = 0x10FFFF - c
+        return 0x10FFFF - c
+
+
+_REVERSED = _ReversedCodePoints()
+
+
 def simple_frontmatter(block: str) -> tuple[str, str] | None:
     """``parseSimpleFrontmatter`` (skillLoader.ts): per line, ``name:`` and ``description:`` (any
     leading whitespace) take the trimmed rest of the line; indented lines after ``description:``
@@ -54,6 +66,23 @@ def simple_frontmatter(block: str) -> tuple[str, str] | None:
                 desc = " ".join(p for p in parts if p)
         i += 1
     return (name, desc) if name is not None and desc is not None else None
+
+
+def regex_matches_from_split(sf: SkillFile) -> bool:
+    """True when ``_FRONTMATTER`` surely matches ``sf.text``, decided from the split facts alone
+    (no text: a ``SkillFile`` rebuilt from parse facts would otherwise read and parse the file
+    again). Strict YAML parsed (state "ok": an opening line of exactly ``---``, a closing ``---``
+    line with at least one non-blank line between), no BOM, no spaces after the opening ``---``:
+    the regex's lazy group then ends at that closing line or an earlier ``\n---``. False =
+    undecided (the caller runs the regex)."""
+    return (
+        sf.state == "ok"
+        and not sf.has_bom
+        and not sf.open_trailing_ws
+        and sf.open_line == 1
+        and sf.close_line is not None
+        and sf.close_line >= 3
+    )
 
 
 def sanitise_name(name: str) -> str:
@@ -125,8 +154,13 @@ class GeminiCliProfile(CommonProfile):
         folder = folder_name(found)
         if unreadable(sf):
             return ReadResult(False, name=folder, mode="failed", reason=sf.message or sf.state)
-        block = None if sf.has_bom else _FRONTMATTER.match(sf.text)
-        if block is None:
+        data = sf.data if sf.ok and isinstance(sf.data, dict) else {}
+        name, desc = data.get("name"), data.get("description")
+        strings = isinstance(name, str) and isinstance(desc, str)
+        # matched without the text: the block is only needed by the line parser
+        matched = strings and regex_matches_from_split(sf)
+        block = None if matched or sf.has_bom else _FRONTMATTER.match(sf.text)
+        if block is None and not matched:
             why = (
                 "UTF-8 BOM before '---'"
                 if sf.has_bom
@@ -139,9 +173,8 @@ class GeminiCliProfile(CommonProfile):
                 reason=f"{why}: the frontmatter regex does not match; silently skipped",
             )
         mode, note = "strict", ""
-        data = sf.data if sf.ok and isinstance(sf.data, dict) else {}
-        name, desc = data.get("name"), data.get("description")
-        if not (isinstance(name, str) and isinstance(desc, str)):
+        if not strings:
+            assert block is not None
             simple = simple_frontmatter(block.group(1))
             mode = "fallback"
             note = (
@@ -158,6 +191,7 @@ class GeminiCliProfile(CommonProfile):
                     reason="name or description missing (line parser): silently skipped",
                 )
             name, desc = simple
+        assert isinstance(name, str) and isinstance(desc, str)  # both strings, either way
         clean = sanitise_name(name)
         if clean != name:
             note = (note + "; " if note else "") + f"name sanitised to {clean}"
@@ -192,7 +226,7 @@ class GeminiCliProfile(CommonProfile):
         return (
             -s.root.precedence,
             0 if s.path.parent == s.root.path else 1,
-            "".join(chr(0x10FFFF - ord(c)) for c in str(s.path)),
+            str(s.path).translate(_REVERSED),
         )
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:

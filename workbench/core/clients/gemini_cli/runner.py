@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from workbench.core.capture.recorder import RecordedRequest
 from workbench.core.capture.runner import ClientRunner, Extracted, Placement, RunContext, RunSpec
@@ -56,7 +57,7 @@ class GeminiCliRunner(ClientRunner):
         gdir = ctx.home / ".gemini"
         gdir.mkdir(parents=True, exist_ok=True)
         settings_path = gdir / "settings.json"
-        settings: dict = {}
+        settings: dict[str, Any] = {}
         if settings_path.exists():
             try:
                 settings = json.loads(settings_path.read_text("utf-8"))

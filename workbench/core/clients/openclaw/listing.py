@@ -532,7 +532,7 @@ def _rebuild(prompt: str, sel: list[Skill], descs: list[str | None]) -> str:
     return head + "\n".join(lines) + "\n" + prompt[end:]
 
 
-def _entry_lines(skills, descs) -> list[str]:
+def _entry_lines(skills: list[Skill], descs: list[str | None]) -> list[str]:
     """The ``<skill>`` elements of the catalog (``formatSkillsForPromptCore``): name, description
     (omitted when its ``descs`` entry is None: the compact form), location and the optional
     location_note, each XML-escaped."""

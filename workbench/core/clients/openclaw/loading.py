@@ -19,10 +19,13 @@ Unverified: the read tool's default caps (the workbench uses 2,000 lines / 50,00
 
 from __future__ import annotations
 
+from typing import Any
+
 from workbench.core.chat.loadkit import Loader, make_read_tool
+from workbench.core.chat.tools import ToolSpec
 
 
-def _base_dir(text: str, skill, ctx):
+def _base_dir(text: str, skill: Any, ctx: object) -> tuple[str, list[str]]:
     if "{baseDir}" not in text:
         return text, []
     return text.replace("{baseDir}", str(skill.dir)), [
@@ -31,7 +34,7 @@ def _base_dir(text: str, skill, ctx):
 
 
 class OpenClawLoader(Loader):
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool(
             "read",
             "path",

@@ -22,6 +22,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
@@ -77,7 +78,7 @@ class OpenClawProfile(CommonProfile):
         v = env.getenv("OPENCLAW_STATE_DIR")
         return Path(v).expanduser() if v else env.home / ".openclaw"
 
-    def config(self, env: Environment) -> dict:
+    def config(self, env: Environment) -> dict[str, Any]:
         """``<state-dir>/openclaw.json`` when it is plain JSON (JSON5 is not parsed), else {}."""
         return memo_file(self.state_dir(env) / "openclaw.json", "json", load_json_file) or {}
 
@@ -168,15 +169,15 @@ class OpenClawProfile(CommonProfile):
         return self.rules
 
     # -- reading -----------------------------------------------------------------------
-    def find(self, root: Root, env: Environment) -> list[Found]:
-        """The common walk, plus: a SKILL.md that is a symlink to a file outside the root is not
+    def after_walk(self, root: Root, found: list[Found], env: Environment) -> list[Found]:
+        """The common walk (``found``), plus: a SKILL.md that is a symlink to a file outside the root is not
         loaded (symlinked skill *folders* are; lab: symlink-skill-md, symlink-folder); only the
         first ``MAX_SKILLS_PER_SOURCE`` skills of a root (by path) load (lab: budget-300-short:
         "included 127 of 222" with 300 skills and 22 built-ins). OpenClaw 2026.9.6."""
         base = os.path.realpath(root.path)
         out = []
         loaded = 0
-        for f in sorted(super().find(root, env), key=lambda f: str(f.path)):
+        for f in sorted(found, key=lambda f: str(f.path)):
             if f.skip_reason is None and root.scope != "extra":  # extra roots: HACKING "Decisions"
                 loaded += 1
                 if loaded > MAX_SKILLS_PER_SOURCE:
@@ -337,7 +338,7 @@ def _indented_line(frontmatter: str) -> bool:
     return any(_INDENTED_KEY.match(line) for line in frontmatter.split("\n"))
 
 
-def _as_list(v) -> list:
+def _as_list(v: object) -> list[Any]:
     if v is None:
         return []
     if isinstance(v, (list, tuple)):
@@ -348,7 +349,7 @@ def _as_list(v) -> list:
 PROFILE = OpenClawProfile()
 
 
-def _sub(d: dict, key: object) -> dict:
+def _sub(d: dict[Any, Any], key: object) -> dict[Any, Any]:
     """``d[key]`` when it is a mapping, else ``{}``."""
     v = d.get(key)
     return v if isinstance(v, dict) else {}

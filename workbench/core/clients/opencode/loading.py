@@ -31,6 +31,10 @@ order); with no files the block is ``<skill_files>\\n</skill_files>`` (unverifie
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
 from workbench.core.chat.loadkit import (
     Loader,
     ToolContext,
@@ -43,7 +47,7 @@ from workbench.core.chat.loadkit import (
 )
 
 
-def render_result(name: str, body: str, skill_dir, files) -> str:
+def render_result(name: str, body: str, skill_dir: Path, files: Iterable[object]) -> str:
     """The ``<skill_content>`` block (module docstring). ``files``: absolute paths."""
     file_lines = "".join(f"<file>{f}</file>\n" for f in files)
     return (
@@ -56,7 +60,7 @@ def render_result(name: str, body: str, skill_dir, files) -> str:
 
 
 class OpenCodeLoader(Loader):
-    def tools(self, skills: list) -> list[ToolSpec]:
+    def tools(self, skills: list[Any]) -> list[ToolSpec]:
         schema = {
             "type": "object",
             "properties": {
@@ -70,10 +74,10 @@ class OpenCodeLoader(Loader):
         )
         return [ToolSpec("skill", desc, schema, self._load)]
 
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool("read_file", "path")
 
-    def _load(self, inp: dict, ctx: ToolContext) -> ToolOutcome:
+    def _load(self, inp: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         name = inp.get("name")
         skill = find_listed(ctx.skills, name)
         if skill is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -38,7 +39,7 @@ from workbench.core.skillfile import SkillFile
 try:
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader
 
 RACY = (
     "racy: OpenCode parses skills concurrently, so either copy can win a name clash (the lab "
@@ -46,7 +47,7 @@ RACY = (
 )
 
 
-def lenient_read(frontmatter: str) -> dict | None:
+def lenient_read(frontmatter: str) -> dict[str, Any] | None:
     """OpenCode's second try at frontmatter strict YAML rejects: a tab before a top-level key is
     dropped, then the text is parsed again, then once more with values holding ``": "`` quoted
     (``common.retry_quoted``). The mapping, or None (then the file is skipped). Checked on

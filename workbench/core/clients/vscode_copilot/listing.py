@@ -40,6 +40,7 @@ public source: we write ``'read_file'`` (as the reference shows) and ``'skill'``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.listing import ListingReport, SkillListing, js_len
@@ -75,7 +76,9 @@ def strip_tags(s: str) -> str:
     return _TAG.sub("", s)
 
 
-def overflow_line(names: list[str], budget: int, measure=js_len) -> tuple[str, list[str]]:
+def overflow_line(
+    names: list[str], budget: int, measure: Callable[[str], int] = js_len
+) -> tuple[str, list[str]]:
     """``Additional skills available (invoke by name): a, b... and N more``: names joined with
     ", " while their total (``measure``, separators included) stays <= ``budget``; "" when no name
     fits. Returns (line, names shown). Shared with GitHub Copilot CLI's listing."""
@@ -109,9 +112,10 @@ def render(
     names = [strip_tags(s.name)[:64] for s in skills]
     descs = [strip_tags(s.description or "")[:1024] for s in skills]
     listable = [i for i, s in enumerate(skills) if descs[i] and not s.flags.get("disable_model_invocation")]
+    in_listable = set(listable)
     states: dict[int, SkillListing] = {}
     for i, s in enumerate(skills):
-        if i not in listable:
+        if i not in in_listable:
             states[i] = SkillListing(names[i], str(s.path), "omitted", 0, 0, "no description: not listed")
     lines: list[str] = []
     used = 0

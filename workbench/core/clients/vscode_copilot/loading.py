@@ -17,10 +17,11 @@ Source: ../shared/reference/clients.md section 6.3/6.5 (microsoft/vscode + Copil
 from __future__ import annotations
 
 from workbench.core.chat.loadkit import Loader, make_read_tool
+from workbench.core.chat.tools import ToolSpec
 
 
 class VSCodeLoader(Loader):
-    def read_tool(self):
+    def read_tool(self) -> ToolSpec:
         return make_read_tool(
             "read_file",
             "filePath",
