@@ -32,7 +32,7 @@ def test_claude_code_81_descriptions_dropped_names_stay():
     assert rep.warnings[0].startswith("Skill listing is over budget: 81 of your descriptions dropped")
     for s in skills:  # every name is still listed
         assert f"- {s.name}" in rep.text
-    # the least-used (last) lose their descriptions first; most-used can be pinned
+    # later entries lose their descriptions first (listing order); most-used go ahead
     assert rep.skills[-1].state == "name-only" and rep.skills[0].state == "full"
     rep2 = render_listing(
         Catalog("claude-code", env(most_used=["skill-112"]), [ROOT], skills), 200_000, {"builtins": False}

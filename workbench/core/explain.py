@@ -454,8 +454,9 @@ def explain_catalog(
                 )
             elif cid == "claude-code":
                 fix = (
-                    f"Mark it most used (--most-used {s.name}) or shorten the descriptions listed "
-                    "before it; Claude Code drops descriptions of the least-used skills first."
+                    "Shorten the descriptions listed before it (Claude Code grants descriptions in "
+                    "listing order, built-ins first, while the listing fits), or mark it most used "
+                    f"(--most-used {s.name}) to move it ahead."
                 )
             else:
                 fix = (

@@ -13,11 +13,12 @@ Sources (../shared/reference/clients.md section 1.3-1.4 and chat-loop.md section
   extraction and is listed in ``report.assumptions``.
 * Per entry: ``description`` + ``when_to_use`` combined cut at 1,536 characters
   (``skillListingMaxDescChars``) ending in ``…``.
-* Over budget: descriptions of the least-used skills are dropped first; the name stays
-  (``- name``). Docs: "The listing always contains every skill name". Order of use: names in
-  ``Environment.most_used`` first (in that order), then the listing order (later = less used).
-  Full descriptions are granted in that order until one does not fit; that skill and every later
-  one are name-only (a cutoff, as observed [3p], not a knapsack).
+* Over budget (checked on Claude Code 2.1.328 by the lab, ``budget-*`` scenarios): the pinned
+  built-ins keep their text; then, in listing order, each entry gets its description while the
+  whole listing still fits, else it stays a name (``- name``) and the next entry is tried (a
+  greedy fit, not a cutoff). Docs: "The listing always contains every skill name". Names in
+  ``Environment.most_used`` go first: our stand-in for the usage ranking that [3p] extraction
+  reports (not checked by the lab, which runs with no usage history).
 
 Rendering of a plain example (PASS shape)::
 
