@@ -53,9 +53,8 @@ from PySide6.QtWidgets import (
 
 from workbench.app.emptystate import EmptyState, go_to_tab
 from workbench.core.text import plural
-from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
+from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore, default_store_dir
 from workbench.core.workshop.preview import decode_for_display, side_by_side
-from workbench.core.workshop.store import default_store_dir
 
 _STATE_COLORS = {
     "pending": "#2f81f7",
@@ -500,7 +499,7 @@ class WorkshopPane(QWidget):
         state = self.filter.currentData()
         try:
             store = self._existing_store()
-            rows = store.list(state=state) if store is not None else []
+            rows = store.proposals(state=state) if store is not None else []
         except (OSError, WorkshopError) as exc:
             self._say(f"cannot open the workshop of {self.workspace}: {exc}", error=True)
             return

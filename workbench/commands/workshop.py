@@ -285,7 +285,7 @@ def run(args) -> int:
             _err(n)
         a = args.action
         if a == "list":
-            props = store.list(state=args.state)
+            props = store.proposals(state=args.state)
             if fmt == "json":
                 print(json.dumps([p.to_json() for p in props], indent=2))
             elif not props:

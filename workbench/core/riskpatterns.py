@@ -1,4 +1,4 @@
-"""One table of risk patterns shared by lint (SEC001-SEC003) and the Workshop scanner.
+"""One table of risk patterns shared by lint (SEC001-SEC003) and the Workshop's risk checks.
 
 Pure Python (no Qt). Three families:
 
@@ -10,7 +10,8 @@ Pure Python (no Qt). Three families:
   gitleaks rows and the project's fallback rows still run (``secret_patterns()[1]`` is None).
   Cost: ``has_secret_candidate`` is the cheap pre-check: one Aho-Corasick pass (pyahocorasick)
   for the literals every pattern needs (``SECRET_TRIGGERS``); the regexes run only on a hit.
-* **Unicode** (``BIDI_CHARS``, ``BIDI_RE``, ``INVISIBLE_RE``, ``INVISIBLE_BMP``, ``is_tag``):
+* **Unicode** (``BIDI_CHARS``, ``BIDI_RE``, ``INVISIBLE_RE``, ``INVISIBLE_BMP``, ``HIDDEN_RE``,
+  ``TAG_RANGE``, ``is_tag``):
   bidi controls (Trojan Source, validators.md J2) and invisible characters.
 * **Injection** (``INJECTION_RULES``, ``find_injections``): "ignore previous instructions"-style
   override phrasing, matched on a *skeleton* of the text (``skeleton``): invisible/bidi/tag
@@ -51,7 +52,7 @@ class SecretPattern:
 
     what: str
     triggers: tuple[str, ...]
-    regex: re.Pattern
+    regex: re.Pattern[str]
     source: str
 
 
@@ -263,7 +264,7 @@ PLACEHOLDER = re.compile(
 def _automaton() -> Any:
     """An Aho-Corasick automaton of ``SECRET_TRIGGERS`` (pyahocorasick), or None without it."""
     try:
-        import ahocorasick  # type: ignore[import-not-found]
+        import ahocorasick
     except ImportError:
         return None
     a = ahocorasick.Automaton()
@@ -324,13 +325,17 @@ BIDI_RE = re.compile("[" + BIDI_CHARS + "]+")
 #: Invisible characters in the BMP (zero-width space/joiners, word joiner, invisible operators,
 #: BOM, soft hyphen, Mongolian vowel separator).
 INVISIBLE_BMP = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"
-#: Hangul fillers: render as blank space (scanner only).
+#: Hangul fillers: render as blank space (the Workshop's checks only).
 HANGUL_FILLERS = "\u115f\u1160\u3164\uffa0"
-INVISIBLE_RE = re.compile("[" + INVISIBLE_BMP + "\U000e0000-\U000e007f]+")
+#: Unicode tag characters U+E0000-U+E007F (invisible ASCII a model can read), as a class range.
+TAG_RANGE = "\U000e0000-\U000e007f"
+INVISIBLE_RE = re.compile("[" + INVISIBLE_BMP + TAG_RANGE + "]+")
+#: One hidden character of any kind: bidi, invisible, Hangul filler or tag (one per match).
+HIDDEN_RE = re.compile("[" + BIDI_CHARS + INVISIBLE_BMP + HANGUL_FILLERS + TAG_RANGE + "]")
 
 
 def is_tag(ch: str) -> bool:
-    """A Unicode tag character (U+E0000-U+E007F: invisible ASCII a model can read)."""
+    """A Unicode tag character (``TAG_RANGE``)."""
     return 0xE0000 <= ord(ch) <= 0xE007F
 
 
@@ -398,7 +403,6 @@ _CONFUSABLES = {
     "Υ": "Y",
     "Ζ": "Z",
 }
-_DROP = re.compile("[" + BIDI_CHARS + INVISIBLE_BMP + HANGUL_FILLERS + "\U000e0000-\U000e007f]")
 
 
 def skeleton(text: str) -> tuple[str, list[int]]:
@@ -416,8 +420,8 @@ def skeleton(text: str) -> tuple[str, list[int]]:
             if len(n) == 1 and n.isascii() and n.isalpha():
                 table[ord(ch)] = n
     folded = text.translate(table) if table else text
-    removed = [m.start() for m in _DROP.finditer(folded)]
-    return (_DROP.sub("", folded) if removed else folded), removed
+    removed = [m.start() for m in HIDDEN_RE.finditer(folded)]
+    return (HIDDEN_RE.sub("", folded) if removed else folded), removed
 
 
 def original_offset(removed: list[int], off: int) -> int:
@@ -445,7 +449,7 @@ class InjectionRule:
 
     code: str
     severity: str
-    regex: re.Pattern
+    regex: re.Pattern[str]
     message: str
     triggers: tuple[str, ...]
 

@@ -282,7 +282,7 @@ def allowed_target_roots(cat: Any, ws: Path, cid: str) -> list[Path]:
     (``default_target_root``) and the catalog's roots of a ``WRITABLE_SCOPES`` scope, except a
     root that is the workspace itself or one of its ancestors (a skill there could be named like
     any project folder). Absolute paths, in catalog order, without duplicates."""
-    from workbench.core.workshop.store import default_target_root
+    from workbench.core.workshop import default_target_root
 
     out = [default_target_root(ws, cid)]
     real_ws = _real(ws)
