@@ -68,11 +68,18 @@ def test_patterns_come_from_detect_secrets_and_gitleaks():
         assert p.triggers and set(p.triggers) <= set(riskpatterns.SECRET_TRIGGERS)
 
 
-def test_precheck_without_pyahocorasick_is_the_same(monkeypatch):
+def test_precheck_without_ahocorasick_rs_is_the_same(monkeypatch):
     texts = [FM + t + "\n" for _p, t in TOKENS] + [FM + "plain text, no key here\n", "日本語 AKIA"]
     want = [riskpatterns.has_secret_candidate(t) for t in texts]
-    monkeypatch.setattr(riskpatterns, "_AUTOMATON", None)
+    assert (
+        want == [riskpatterns.has_secret_candidate(t.encode()) for t in texts] == [True] * 15 + [False, True]
+    )
+    hits = [riskpatterns.secret_triggers_in(t) for t in texts]
+    monkeypatch.setattr(riskpatterns, "_STR_AC", None)
+    monkeypatch.setattr(riskpatterns, "_BYTES_AC", None)
     assert [riskpatterns.has_secret_candidate(t) for t in texts] == want
+    assert [riskpatterns.has_secret_candidate(t.encode()) for t in texts] == want
+    assert [riskpatterns.secret_triggers_in(t) for t in texts] == hits
 
 
 def test_fallback_rows_when_a_plugin_cannot_be_imported(monkeypatch):

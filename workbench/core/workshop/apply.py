@@ -64,6 +64,13 @@ class Applier(ProposalReader):
     """Apply/rollback/recover of proposals (see ``WorkshopStore``)."""
 
     # ------------------------------------------------------------------ apply
+    def _opened(self) -> None:
+        """Right after opening: finish what a killed apply/rollback left (unless another process
+        holds the apply lock: it does that itself)."""
+        with self._oplock(blocking=False) as got:
+            if got:
+                self._recover_locked()
+
     def _plan(
         self,
         p: Proposal,

@@ -174,6 +174,10 @@ class Journal:
         self.db_path = self.dir / "workshop.db"
         self.log_path = self.dir / "events.jsonl"
         self._open_db()
+        self._opened()
+
+    def _opened(self) -> None:
+        """Called at the end of the constructor, the database open (``Applier`` recovers there)."""
 
     # ------------------------------------------------------------------ database plumbing
     def _connect(self) -> sqlite3.Connection:

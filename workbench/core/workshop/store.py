@@ -103,19 +103,6 @@ class WorkshopStore(Applier):
     when it is damaged and cannot be rebuilt.
     """
 
-    def __init__(
-        self,
-        workspace: Path | str,
-        *,
-        store_dir: Path | str | None = None,
-        timeout: float = 5.0,
-        lint_profile: str = "agentskills",
-    ):
-        super().__init__(workspace, store_dir=store_dir, timeout=timeout, lint_profile=lint_profile)
-        with self._oplock(blocking=False) as got:
-            if got:
-                self._recover_locked()
-
     # ------------------------------------------------------------------ proposing
     def _check_files(self, files: dict[str, bytes] | None, target_dir: Path, live: bool) -> dict[str, bytes]:
         files = dict(files or {})
