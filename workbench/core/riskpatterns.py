@@ -487,7 +487,7 @@ def original_offset(removed: list[int], off: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class InjectionRule:
-    """An injection phrasing: ``code`` and ``severity`` as in the scanner table; ``regex`` runs on
+    """An injection phrasing: ``code`` and ``severity`` as in the table of ``workshop.risks``; ``regex`` runs on
     the skeleton (``\\s`` there may span line breaks); ``triggers`` are lowercase literals of
     which one must occur in the lowercased skeleton."""
 

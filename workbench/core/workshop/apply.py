@@ -122,7 +122,7 @@ class Applier(ProposalReader):
 
     def apply(self, ident: str) -> Proposal:
         """Write a pending proposal into the live skill (see the module docstring for the
-        protocol). Scanner findings are recomputed now; critical ones added by the proposal block.
+        protocol). Risks (``check_files``) are recomputed now; critical ones added by the proposal block.
 
         Raises:
             TransitionError: not pending (stale, rejected, ...) or blocked by critical findings.

@@ -12,7 +12,7 @@ class LintResult:
     """Lint diagnostics of the proposed SKILL.md (``available`` False until the linter exists).
 
     Lint findings never block apply (decision: lint verdicts depend on the client profile and the
-    person reviewing decides; the scanner is what guards safety). They are shown with the diff.
+    person reviewing decides; ``workshop.risks`` is what guards safety). They are shown with the diff.
     """
 
     available: bool

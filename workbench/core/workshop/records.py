@@ -118,7 +118,7 @@ def default_target_root(workspace: Path | str, client_id: str = "claude-code") -
 
 @dataclass
 class Proposal:
-    """One proposal as stored, with its current generation's scan results.
+    """One proposal as stored, with its current generation's risks and lint.
 
     Attributes:
         id: short hex id (commands accept any unique prefix).
@@ -130,7 +130,7 @@ class Proposal:
         generation: current generation number (1-based).
         base: {relpath: sha256 hex or None (absent)} of the live files when proposed (update).
         files: {relpath: {"sha256", "size"}} of the current generation, "SKILL.md" included.
-        findings: scanner findings of the current generation (at propose/revise time).
+        findings: the risks (``Risk``) of the current generation (at propose/revise time).
         lint: linter result of the proposed SKILL.md.
         source: who proposed ("manual", "chat", "eval", "cli", ...); note: free text.
         created_at, updated_at: ISO-8601 UTC.

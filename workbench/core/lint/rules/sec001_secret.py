@@ -2,7 +2,7 @@ r"""SEC001 secret: something that looks like a real credential (AWS key id, GitH
 Slack / Stripe / Anthropic / OpenAI / Google / Hugging Face / ... tokens, a PEM private key).
 
 The patterns are the shared table in ``workbench.core.riskpatterns`` (detect-secrets plugins plus
-gitleaks rules), the same the Workshop scanner uses.
+gitleaks rules), the same the Workshop's risk checks use.
 
 skillscheck (warning) and skillsaw content-embedded-secrets (error) (validators.md J1): skills
 are shared and loaded into prompts. Values containing EXAMPLE, xxxx or ``...`` are ignored
