@@ -13,19 +13,10 @@ from typing import Any
 
 from workbench.core.safefile import ConflictError, atomic_write, fsync_dir, sha256_of
 from workbench.core.text import plural
-from workbench.core.workshop.errors import (
-    ApplyError,
-    TransitionError,
-    WorkshopError,
-)
+from workbench.core.workshop.errors import ApplyError, TransitionError, WorkshopError
 from workbench.core.workshop.paths import SKILL_MD
 from workbench.core.workshop.reader import ProposalReader
-from workbench.core.workshop.records import (
-    Proposal,
-    executable_rels,
-    now_iso,
-    sha_hex,
-)
+from workbench.core.workshop.records import Proposal, executable_rels, now_iso, sha_hex
 from workbench.core.workshop.risk import blocking
 from workbench.core.workshop.risks import check_files
 from workbench.core.workshop.switch import copy_folder, exchange, remove_tree, repair, stage_path

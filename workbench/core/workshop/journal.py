@@ -22,18 +22,9 @@ from typing import IO, Any
 
 from workbench.core.safefile import atomic_write, fsync_dir
 from workbench.core.text import agree, plural
-from workbench.core.workshop.errors import (
-    StoreBusyError,
-    StoreCorruptError,
-    WorkshopError,
-)
+from workbench.core.workshop.errors import StoreBusyError, StoreCorruptError, WorkshopError
 from workbench.core.workshop.paths import SKILL_MD
-from workbench.core.workshop.records import (
-    SCHEMA_VERSION,
-    default_store_dir,
-    now_iso,
-    sha_hex,
-)
+from workbench.core.workshop.records import SCHEMA_VERSION, default_store_dir, now_iso, sha_hex
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);

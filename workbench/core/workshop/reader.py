@@ -10,22 +10,11 @@ import sqlite3
 from pathlib import Path, PurePosixPath
 
 from workbench.core.safefile import sha256_of
-from workbench.core.workshop.errors import (
-    NotFoundError,
-    StoreCorruptError,
-)
+from workbench.core.workshop.errors import NotFoundError, StoreCorruptError
 from workbench.core.workshop.journal import Journal
 from workbench.core.workshop.lintcheck import LintResult
 from workbench.core.workshop.paths import SKILL_MD
-from workbench.core.workshop.records import (
-    STATES,
-    Event,
-    FileChange,
-    Kind,
-    Proposal,
-    State,
-    sha_hex,
-)
+from workbench.core.workshop.records import STATES, Event, FileChange, Kind, Proposal, State, sha_hex
 from workbench.core.workshop.risk import Risk
 
 

@@ -23,7 +23,7 @@ Layout::
     <store>/apply.lock           OS lock held while files are written (apply/rollback/recovery)
 
 Lifecycle (OpenClaw's Skill Workshop): ``pending`` → ``applied`` | ``rejected`` | ``quarantined``;
-``pending`` ↔ ``stale`` is recomputed from disk on ``list``/``get``/``apply`` (an update is bound
+``pending`` ↔ ``stale`` is recomputed from disk on ``proposals``/``get``/``apply`` (an update is bound
 to the sha256 of the live SKILL.md and of each support file it overwrites; a create goes stale
 when its target folder appears). Only pending proposals can be revised, applied, rejected or
 quarantined. Every decision can be undone with ``rollback``: applied → files restored → pending;
@@ -66,21 +66,14 @@ from typing import Any
 from workbench.core.skillfile import parse_skill_bytes
 from workbench.core.workshop.apply import Applier
 from workbench.core.workshop.edit import replace_description
-from workbench.core.workshop.errors import (
-    ProposalError,
-    TransitionError,
-)
+from workbench.core.workshop.errors import ProposalError, TransitionError
 from workbench.core.workshop.lintcheck import LintResult, lint_proposal
 from workbench.core.workshop.paths import SKILL_MD, check_inside, check_relpath
-from workbench.core.workshop.records import (
-    Proposal,
-    default_target_root,
-    executable_rels,
-    sha_hex,
-)
+from workbench.core.workshop.records import Proposal, default_target_root, executable_rels, sha_hex
 from workbench.core.workshop.risk import Risk
 from workbench.core.workshop.risks import check_files
 
+#: Characters a proposed skill folder name may not contain (whitespace, control, Windows-reserved).
 _BAD_FOLDER_CHARS = re.compile(r'[\s\x00-\x1f\x7f<>:"|?*\\]')
 
 
