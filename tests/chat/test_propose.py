@@ -108,7 +108,7 @@ def test_create_is_pending_and_nothing_live_is_written(chat, fake_api, tmp_path,
     assert "cannot apply" in req0.tool(TOOL_NAME)["description"]
 
     store = WorkshopStore(cat.env.workspace)
-    pending = store.list("pending")
+    pending = store.proposals("pending")
     assert len(pending) == 1
     p = pending[0]
     assert p.kind == "create" and p.name == "changelog-writer" and p.source == "chat"
@@ -157,7 +157,7 @@ def test_update_binds_to_the_live_hash(chat, fake_api, skills_dir, wbhome, tmp_p
     assert tree_hashes(tmp_path, skip=(wbhome,)) == before and live.read_bytes() == old
 
     store = WorkshopStore(cat.env.workspace)
-    (p,) = store.list()
+    (p,) = store.proposals()
     assert p.kind == "update" and p.state == "pending" and p.target_dir == live.parent
     assert p.base == {"SKILL.md": hashlib.sha256(old).hexdigest()}
     tr = _results(fake_api)[0]
@@ -198,7 +198,7 @@ def test_bad_inputs_are_error_results_and_the_loop_continues(chat, fake_api, ski
     assert "is not one of the claude-code skill roots" in tr[3]["content"]
     assert all(t["content"].startswith("No proposal was made:") for t in tr)
     assert not any(e["type"] == "proposal" for e in res.events)
-    assert WorkshopStore(cat.env.workspace).list() == []
+    assert WorkshopStore(cat.env.workspace).proposals() == []
     assert tree_hashes(tmp_path, skip=(wbhome,)) == before
 
 
@@ -337,7 +337,7 @@ def test_target_root_outside_the_client_roots_is_refused(call, make_catalog, wbh
     out = call({"action": "create", "name": "n", "skill_md": NEW_SKILL, "target_root": root}, catalog=cat)
     assert out.is_error and "is not one of the claude-code skill roots" in out.content, out.content
     assert str(cat.env.workspace / ".claude" / "skills") in out.content
-    assert WorkshopStore(cat.env.workspace).list() == []
+    assert WorkshopStore(cat.env.workspace).proposals() == []
 
 
 def test_default_target_root_follows_the_client(call, make_catalog):
@@ -462,4 +462,4 @@ def test_corpus_skills_as_drafts_never_crash(call, make_catalog, corpus):
     assert made >= len(skill_mds) * 0.9, (made, refused)
     assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in skill_mds} == before
     store = WorkshopStore(cat.env.workspace)
-    assert len(store.list("pending")) + len(store.list("stale")) == made
+    assert len(store.proposals("pending")) + len(store.proposals("stale")) == made

@@ -13,6 +13,6 @@ def test_demo_proposal_is_pending_and_idempotent(tmp_path, monkeypatch):
     assert pid
     assert ensure_demo_proposal(env) == pid  # not duplicated
     store = WorkshopStore(env.workspace)
-    (p,) = [x for x in store.list() if x.source == "demo"]
+    (p,) = [x for x in store.proposals() if x.source == "demo"]
     assert p.state == "pending" and p.kind == "update"
     assert target.read_bytes() == before  # proposing never writes the skill

@@ -104,7 +104,7 @@ def test_ties_keep_the_current_description_and_duplicates_are_rejected(fake, cat
     assert [a.rejected != "" for a in res.attempts] == [False, False, True, True]
     assert "already tried" in res.attempts[2].rejected and "no <new_description>" in res.attempts[3].rejected
     assert res.best == 0 and res.proposal_id is None
-    assert WorkshopStore(workspace).list() == []
+    assert WorkshopStore(workspace).proposals() == []
 
 
 def test_prompt_and_parse():

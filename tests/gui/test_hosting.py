@@ -44,7 +44,7 @@ def test_chat_proposal_refreshes_and_selects_in_workshop(open_window, tmp_path, 
     chat.proposal_created.emit(p.id)
     chat.review_requested.emit(p.id)
     assert win.tabs.currentWidget() is win.panes["workshop"]
-    qtbot.waitUntil(lambda: p.id in repr([x.id for x in ws.store.list()]), timeout=5000)
+    qtbot.waitUntil(lambda: p.id in repr([x.id for x in ws.store.proposals()]), timeout=5000)
 
 
 def test_demo_workshop_has_a_pending_proposal(open_window, tmp_path, qtbot):
@@ -55,7 +55,7 @@ def test_demo_workshop_has_a_pending_proposal(open_window, tmp_path, qtbot):
     win.show_tab("workshop")
     ws = win.pane("workshop")
     qtbot.waitUntil(
-        lambda: any(p.source == "demo" and p.state == "pending" for p in ws.store.list()), timeout=5000
+        lambda: any(p.source == "demo" and p.state == "pending" for p in ws.store.proposals()), timeout=5000
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from workbench.core import riskpatterns
 from workbench.core.lint import lint_text
-from workbench.core.workshop.scanner import scan_files
+from workbench.core.workshop.risks import check_files
 
 FM = "---\nname: deploy-notes\ndescription: Explains deploy settings. Use when deploying.\n---\n"
 
@@ -39,7 +39,7 @@ def test_lint_and_scanner_agree_on_provider_keys(provider, token):
     text = FM + f"Use {token} to deploy.\n"
     lint = [d for d in lint_text(text) if d.code == "SEC001"]
     assert lint and lint[0].line == 5, (provider, lint)
-    scan = [f for f in scan_files({"SKILL.md": text.encode()}) if f.code == "WS-SECRET"]
+    scan = [f for f in check_files({"SKILL.md": text.encode()}) if f.code == "WS-SECRET"]
     assert [f.severity for f in scan] == ["critical"] and scan[0].line == 5, (provider, scan)
     assert riskpatterns.has_secret_candidate(text)
 
@@ -56,7 +56,7 @@ def test_lint_and_scanner_agree_on_provider_keys(provider, token):
 def test_placeholders_are_not_secrets(text):
     body = FM + text + "\n"
     assert not [d for d in lint_text(body) if d.code == "SEC001"]
-    assert not [f for f in scan_files({"SKILL.md": body.encode()}) if f.severity == "critical"]
+    assert not [f for f in check_files({"SKILL.md": body.encode()}) if f.severity == "critical"]
 
 
 def test_patterns_come_from_detect_secrets_and_gitleaks():
@@ -68,11 +68,18 @@ def test_patterns_come_from_detect_secrets_and_gitleaks():
         assert p.triggers and set(p.triggers) <= set(riskpatterns.SECRET_TRIGGERS)
 
 
-def test_precheck_without_pyahocorasick_is_the_same(monkeypatch):
+def test_precheck_without_ahocorasick_rs_is_the_same(monkeypatch):
     texts = [FM + t + "\n" for _p, t in TOKENS] + [FM + "plain text, no key here\n", "日本語 AKIA"]
     want = [riskpatterns.has_secret_candidate(t) for t in texts]
-    monkeypatch.setattr(riskpatterns, "_AUTOMATON", None)
+    assert (
+        want == [riskpatterns.has_secret_candidate(t.encode()) for t in texts] == [True] * 15 + [False, True]
+    )
+    hits = [riskpatterns.secret_triggers_in(t) for t in texts]
+    monkeypatch.setattr(riskpatterns, "_STR_AC", None)
+    monkeypatch.setattr(riskpatterns, "_BYTES_AC", None)
     assert [riskpatterns.has_secret_candidate(t) for t in texts] == want
+    assert [riskpatterns.has_secret_candidate(t.encode()) for t in texts] == want
+    assert [riskpatterns.secret_triggers_in(t) for t in texts] == hits
 
 
 def test_fallback_rows_when_a_plugin_cannot_be_imported(monkeypatch):

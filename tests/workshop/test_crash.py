@@ -113,7 +113,7 @@ def test_in_process_failure_is_undone_at_once(ws, alpha, step):
 def test_disk_error_while_staging_or_switching_is_undone(ws, alpha, monkeypatch, where):
     """A disk error while the new folder is staged (copy) or switched (rename) leaves the live
     skill as it was and no staging folder beside it."""
-    import workbench.core.workshop.store as st
+    import workbench.core.workshop.apply as st
 
     old = snapshot(alpha.parent.parent)
     s = WorkshopStore(ws)
@@ -246,7 +246,7 @@ def test_sigkill_at_random_moments_never_shows_a_mix(ws, alpha, wb_home):
     old = snapshot(alpha.parent)
     for delay in (0.3, 0.6, 0.9, 1.2, 1.5, 2.0):
         s = WorkshopStore(ws)
-        p = s.propose_update(alpha, NEW, FILES) if s.list("pending") == [] else s.list("pending")[0]
+        p = s.propose_update(alpha, NEW, FILES) if s.proposals("pending") == [] else s.proposals("pending")[0]
         _run_apply_in_subprocess(ws, wb_home, p.id, "lambda step: time.sleep(0.08)", kill_after=delay)
         now = snapshot(alpha.parent)
         assert now == old or _is_new(now), delay

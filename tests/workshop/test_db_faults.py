@@ -25,13 +25,13 @@ def _populate(ws, alpha):
 def test_corrupt_database_moved_aside_and_rebuilt(ws, alpha):
     original = b"---\nname: alpha\ndescription: Use when testing alpha.\n---\n# Alpha\n\nRun `ls`.\n"
     s, a, b, c = _populate(ws, alpha)
-    before = {p.id: (p.state, p.generation) for p in s.list()}
+    before = {p.id: (p.state, p.generation) for p in s.proposals()}
     s.db_path.write_bytes(b"this is not a database" * 100)
     s2 = WorkshopStore(ws)
     assert any("damaged" in n and "moved to" in n for n in s2.notices)
     aside = list(s2.dir.glob("workshop.db.corrupt-*"))
     assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not")
-    assert {p.id: (p.state, p.generation) for p in s2.list()} == before
+    assert {p.id: (p.state, p.generation) for p in s2.proposals()} == before
     # the rebuilt records still hold the rollback data: the applied proposal rolls back exactly
     s2.rollback(a.id)
     assert alpha.read_bytes() == original
@@ -62,7 +62,7 @@ def test_damaged_event_log_line_is_skipped(ws, alpha):
     s.db_path.unlink()
     s2 = WorkshopStore(ws)
     assert any("skipped" in n for n in s2.notices)
-    assert len(s2.list()) == 3
+    assert len(s2.proposals()) == 3
 
 
 def test_locked_database_gives_retryable_error(ws, alpha):
@@ -72,7 +72,7 @@ def test_locked_database_gives_retryable_error(ws, alpha):
     blocker.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreBusyError, match="try again"):
-            s.list()
+            s.proposals()
         with pytest.raises(StoreBusyError, match="try again"):
             s.apply(p.id)
         with pytest.raises(StoreBusyError):

@@ -76,7 +76,7 @@ def test_paths_leaving_the_folder_are_refused_at_propose(store, alpha, ws, rel):
         store.propose_update(alpha, NEW, {rel: b"x"})
     with pytest.raises(ProposalError, match="refused"):
         store.propose_create("gamma", CREATE, {rel: b"x"}, target_root=ws / "skills")
-    assert store.list() == []
+    assert store.proposals() == []
 
 
 def test_symlinked_subfolder_of_target_is_refused(store, alpha, tmp_path):
@@ -145,7 +145,7 @@ def test_stale_when_target_changed_and_back(store, alpha):
 def test_stale_when_target_deleted(store, alpha):
     p = store.propose_update(alpha, NEW)
     alpha.unlink()
-    q = store.list()[0]
+    q = store.proposals()[0]
     assert q.id == p.id and q.state == "stale" and "deleted" in q.reason
 
 
@@ -246,10 +246,10 @@ def test_list_filter_and_order(store, alpha, ws):
     a = store.propose_update(alpha, NEW)
     b = store.propose_create("beta", CREATE, target_root=ws / "skills")
     store.reject(b.id)
-    assert [p.id for p in store.list()] == [a.id, b.id]
-    assert [p.id for p in store.list("rejected")] == [b.id]
+    assert [p.id for p in store.proposals()] == [a.id, b.id]
+    assert [p.id for p in store.proposals("rejected")] == [b.id]
     with pytest.raises(ValueError):
-        store.list("bogus")
+        store.proposals("bogus")
 
 
 def test_event_history_is_append_only(store, alpha):
@@ -345,4 +345,4 @@ def test_create_refuses_unsafe_folder_names(tmp_path, monkeypatch, bad):
     store = WorkshopStore(ws)
     with pytest.raises(ProposalError):
         store.propose_create(bad, "---\nname: x\ndescription: y\n---\n", {}, ws / ".claude" / "skills")
-    assert store.list() == []
+    assert store.proposals() == []

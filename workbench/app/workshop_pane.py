@@ -2,7 +2,7 @@
 roll back. Thin over ``workbench.core.workshop`` (all rules live there).
 
 Layout: a state filter and the queue (top); for the selected proposal (below) a header, one
-button per allowed transition, and tabs: side-by-side diff per file, scanner + lint findings,
+button per allowed transition, and tabs: side-by-side diff per file, risk + lint findings,
 the listing preview as if applied, and the event history.
 
 Risky content stands out (issue 12): a banner under the header names the blocking findings and
@@ -62,8 +62,7 @@ from workbench.app.workshop.render import (
     script_files,
 )
 from workbench.core.text import plural
-from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore
-from workbench.core.workshop.store import default_store_dir
+from workbench.core.workshop import STATES, Proposal, WorkshopError, WorkshopStore, default_store_dir
 
 log = logging.getLogger(__name__)
 
@@ -318,7 +317,7 @@ class WorkshopPane(QWidget):
         state = self.filter.currentData()
         try:
             store = self._existing_store()
-            rows = store.list(state=state) if store is not None else []
+            rows = store.proposals(state=state) if store is not None else []
         except (OSError, WorkshopError) as exc:
             self._say(f"cannot open the workshop of {self.workspace}: {exc}", error=True)
             return
@@ -584,7 +583,7 @@ class WorkshopPane(QWidget):
                     if scripts
                     else ""
                 )
-                + (f"{plural(warn, 'warning')} from the scanner. " if warn else "")
+                + (f"{plural(warn, 'warning')} from the risk checks. " if warn else "")
                 + "You can roll this back later."
             )
         if action == "rollback":

@@ -235,7 +235,7 @@ def _print_proposal(store: WorkshopStore, p, fmt: str, detail: bool = False) -> 
     if p.note:
         print(f"  note: {p.note}")
     print(f"  allowed: {', '.join(p.allowed_actions()) or '(none)'}")
-    print("\nScanner findings:" if p.findings else "\nScanner findings: none")
+    print("\nRisks:" if p.findings else "\nRisks: none")
     for f in p.findings:
         pre = " (already in the live file)" if f.preexisting else ""
         print(
@@ -285,7 +285,7 @@ def run(args) -> int:
             _err(n)
         a = args.action
         if a == "list":
-            props = store.list(state=args.state)
+            props = store.proposals(state=args.state)
             if fmt == "json":
                 print(json.dumps([p.to_json() for p in props], indent=2))
             elif not props:
@@ -324,8 +324,7 @@ def run(args) -> int:
         if fmt == "text" and p.findings and a.startswith("propose"):
             b = len(p.blocking_findings)
             _err(
-                f"{plural(len(p.findings), 'scanner finding')}, {b} blocking apply; "
-                f"see `workbench workshop show {p.id}`"
+                f"{plural(len(p.findings), 'risk')}, {b} blocking apply; see `workbench workshop show {p.id}`"
             )
         return 0
     except NotFoundError as exc:

@@ -76,7 +76,7 @@ def ensure_demo_proposal(env: Environment | None = None) -> str | None:
         from workbench.core.workshop import WorkshopStore
 
         store = WorkshopStore(env.workspace)
-        for p in store.list():
+        for p in store.proposals():
             if p.source == "demo":
                 return p.id
         target = env.workspace / ".claude" / "skills" / "code-review" / "SKILL.md"

@@ -1,4 +1,4 @@
-"""One table of risk patterns shared by lint (SEC001-SEC003) and the Workshop scanner.
+"""One table of risk patterns shared by lint (SEC001-SEC003) and the Workshop's risk checks.
 
 Pure Python (no Qt). Three families:
 
@@ -8,9 +8,11 @@ Pure Python (no Qt). Three families:
   ``source`` names the plugin). Formats it lacks come from gitleaks' default config
   (``config/gitleaks.toml``, rule ids cited per row). Without detect-secrets installed the
   gitleaks rows and the project's fallback rows still run (``secret_patterns()[1]`` is None).
-  Cost: ``has_secret_candidate`` is the cheap pre-check: one Aho-Corasick pass (pyahocorasick)
-  for the literals every pattern needs (``SECRET_TRIGGERS``); the regexes run only on a hit.
-* **Unicode** (``BIDI_CHARS``, ``BIDI_RE``, ``INVISIBLE_RE``, ``INVISIBLE_BMP``, ``is_tag``):
+  Cost: ``has_secret_candidate`` is the cheap pre-check: one Aho-Corasick pass (ahocorasick-rs)
+  for the literals every pattern needs (``SECRET_TRIGGERS``); the regexes run only on a hit,
+  and detect-secrets is imported only for a text holding one of its literals.
+* **Unicode** (``BIDI_CHARS``, ``BIDI_RE``, ``INVISIBLE_RE``, ``INVISIBLE_BMP``, ``HIDDEN_RE``,
+  ``TAG_RANGE``, ``is_tag``):
   bidi controls (Trojan Source, validators.md J2) and invisible characters.
 * **Injection** (``INJECTION_RULES``, ``find_injections``): "ignore previous instructions"-style
   override phrasing, matched on a *skeleton* of the text (``skeleton``): invisible/bidi/tag
@@ -54,7 +56,7 @@ class SecretPattern:
 
     what: str
     triggers: tuple[str, ...]
-    regex: re.Pattern
+    regex: re.Pattern[str]
     source: str
 
 
@@ -212,97 +214,140 @@ _OWN: tuple[tuple[str, tuple[str, ...], str, str, bool], ...] = (
 )
 
 
-def _build_secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
+def _library_patterns() -> tuple[list[SecretPattern], str | None]:
+    """The detect-secrets rows (``_DETECT_SECRETS``) as patterns, and "detect-secrets <version>"
+    (both empty/None when it is not installed). Imports it: ~0.1-0.2 s."""
     out: list[SecretPattern] = []
-    library: str | None = None
     try:
         import importlib
 
         import detect_secrets
-
-        library = f"detect-secrets {getattr(detect_secrets, '__version__', '')}".strip()
-        for mod, cls, what, triggers, which in _DETECT_SECRETS:
-            try:
-                plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{mod}"), cls)()
-                rxs = list(plugin.denylist)
-            except Exception:  # noqa: BLE001 - a renamed plugin must not break lint; the others still run
-                log.warning("detect-secrets plugin %s.%s is unavailable", mod, cls, exc_info=True)
-                continue
-            for i, rx in enumerate(rxs):
-                if which is None or i in which:
-                    out.append(SecretPattern(what, triggers, rx, f"detect-secrets plugins/{mod}.py"))
     except ImportError:
-        library = None
-    loaded = {p.what for p in out}
-    for what, triggers, pattern, source, fallback in _OWN:
-        if fallback and what in loaded:  # detect-secrets covers it
+        return out, None
+    library = f"detect-secrets {getattr(detect_secrets, '__version__', '')}".strip()
+    for mod, cls, what, triggers, which in _DETECT_SECRETS:
+        try:
+            plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{mod}"), cls)()
+            rxs = list(plugin.denylist)
+        except Exception:  # noqa: BLE001 - a renamed plugin must not break lint; the others still run
+            log.warning("detect-secrets plugin %s.%s is unavailable", mod, cls, exc_info=True)
             continue
-        out.append(SecretPattern(what, triggers, re.compile(pattern), source))
-    return tuple(out), library
+        for i, rx in enumerate(rxs):
+            if which is None or i in which:
+                out.append(SecretPattern(what, triggers, rx, f"detect-secrets plugins/{mod}.py"))
+    return out, library
+
+
+def _own_patterns(loaded: set[str]) -> list[SecretPattern]:
+    """The ``_OWN`` rows as patterns; a fallback row only when ``loaded`` (what the library's
+    patterns cover) lacks its ``what``."""
+    return [
+        SecretPattern(what, triggers, re.compile(pattern), source)
+        for what, triggers, pattern, source, fallback in _OWN
+        if not (fallback and what in loaded)
+    ]
 
 
 _LOADED: list[tuple[tuple[SecretPattern, ...], str | None]] = []
+_OWN_ONLY: list[tuple[SecretPattern, ...]] = []
 
 
 def secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
-    """(the secret patterns, "detect-secrets <version>" or None when it is not installed).
+    """(the secret patterns, "detect-secrets <version>" or None when it is not installed): the
+    library's patterns first, then ``_OWN``'s (the first pattern matching a span names it).
 
-    Built on first use: importing detect-secrets costs ~0.2 s (its package imports its whole
-    scanner), so lint pays it only in a process that meets a candidate literal."""
+    Built on first use: importing detect-secrets costs ~0.1-0.2 s (its package imports its whole
+    scanner), so a process pays it only when a text holds one of its literals (``find_secrets``)."""
     if not _LOADED:
         _LOADED.append(_build_secret_patterns())
     return _LOADED[0]
 
 
+def _build_secret_patterns() -> tuple[tuple[SecretPattern, ...], str | None]:
+    lib, library = _library_patterns()
+    return tuple(lib) + tuple(_own_patterns({p.what for p in lib})), library
+
+
+def _own_only_patterns() -> tuple[SecretPattern, ...]:
+    """``secret_patterns()`` restricted to the rows whose literals no library row has: for a
+    text holding none of ``LIBRARY_TRIGGERS`` it finds the same (the library's patterns and the
+    fallback rows all need one of them), without importing detect-secrets."""
+    if _LOADED:
+        return _LOADED[0][0]
+    if not _OWN_ONLY:
+        _OWN_ONLY.append(tuple(_own_patterns({row[2] for row in _DETECT_SECRETS})))
+    return _OWN_ONLY[0]
+
+
+#: The literals of the detect-secrets rows (a text with none of them needs no library import).
+LIBRARY_TRIGGERS: frozenset[str] = frozenset(t for row in _DETECT_SECRETS for t in row[3])
 #: Every trigger literal (the pre-check), known without importing detect-secrets.
-SECRET_TRIGGERS: tuple[str, ...] = tuple(
-    sorted({t for row in _DETECT_SECRETS for t in row[3]} | {t for row in _OWN for t in row[1]})
-)
+SECRET_TRIGGERS: tuple[str, ...] = tuple(sorted(LIBRARY_TRIGGERS | {t for row in _OWN for t in row[1]}))
 PLACEHOLDER = re.compile(
     r"(?i)example|x{4,}|\.\.\.|your[_-]?|dummy|fake|placeholder|redacted|0{8,}|1234567|"
     r"abcdef|a1b2c3|<[a-z_-]+>"
 )
 
 
-def _automaton() -> Any:
-    """An Aho-Corasick automaton of ``SECRET_TRIGGERS`` (pyahocorasick), or None without it."""
+def _automata() -> tuple[Any, Any]:
+    """Aho-Corasick automata of ``SECRET_TRIGGERS`` (ahocorasick-rs, the Rust ``aho-corasick``
+    crate, built as a DFA) for bytes and for str, or (None, None) without the package."""
     try:
-        import ahocorasick  # type: ignore[import-not-found]
+        import ahocorasick_rs as ac
     except ImportError:
-        return None
-    a = ahocorasick.Automaton()
-    for t in SECRET_TRIGGERS:
-        a.add_word(t, t)
-    a.make_automaton()
-    return a
+        return None, None
+    dfa = ac.Implementation.DFA
+    return (
+        ac.BytesAhoCorasick([t.encode() for t in SECRET_TRIGGERS], implementation=dfa),
+        ac.AhoCorasick(list(SECRET_TRIGGERS), implementation=dfa),
+    )
 
 
-#: One pass over the text for all ~50 literals: measured on the corpus (1,231 SKILL.md files,
-#: 4.7 KB average, loaded 2-core VM) 327 µs/file against 758 µs for one ``in`` search per literal
-#: and 258 µs for the 15 literals SEC001 had before the table was shared.
-_AUTOMATON = _automaton()
+#: The pre-check: one pass over the text for all ~50 literals. Measured on the bench's tree
+#: (2,000 SKILL.md files, loaded 2-core VM) per file: ~10 µs on the UTF-8 bytes with this DFA
+#: against ~55-170 µs for pyahocorasick on str and ~140-280 µs for one ``in`` per literal.
+_BYTES_AC, _STR_AC = _automata()
 
 
-def has_secret_candidate(text: str) -> bool:
-    """True when ``text`` holds a literal some secret pattern needs (the cheap pre-check: one
-    Aho-Corasick pass, or one ``in`` search per literal without pyahocorasick)."""
-    if _AUTOMATON is not None:
-        return next(_AUTOMATON.iter(text), None) is not None
+def has_secret_candidate(text: str | bytes) -> bool:
+    """True when ``text`` (str, or its UTF-8 bytes: cheaper, lint passes ``ctx.utf8``) holds a
+    literal some secret pattern needs (one automaton pass, or one ``in`` per literal without
+    ahocorasick-rs)."""
+    if isinstance(text, bytes):
+        if _BYTES_AC is not None:
+            return bool(_BYTES_AC.find_matches_as_indexes(text))
+        return any(t.encode() in text for t in SECRET_TRIGGERS)
+    if _STR_AC is not None:
+        return bool(_STR_AC.find_matches_as_indexes(text))
     return any(t in text for t in SECRET_TRIGGERS)
+
+
+def secret_triggers_in(text: str) -> set[str]:
+    """The ``SECRET_TRIGGERS`` that occur in ``text`` (overlapping occurrences included)."""
+    if _STR_AC is not None:
+        return set(_STR_AC.find_matches_as_strings(text, overlapping=True))
+    return {t for t in SECRET_TRIGGERS if t in text}
 
 
 def find_secrets(text: str) -> list[SecretMatch]:
     """Credential-like tokens in ``text``, in order of position (one per span: the first
     pattern that matches a span wins). Placeholder values are returned with ``placeholder``
     True; a private-key header whose next 200 characters are elided or shorter than 40 is a
-    placeholder too. Never raises."""
-    if not has_secret_candidate(text):
+    placeholder too. Only patterns one of whose ``triggers`` occurs in ``text`` run;
+    detect-secrets is imported only when one of ``LIBRARY_TRIGGERS`` occurs. Never raises."""
+    hit = secret_triggers_in(text)
+    if not hit:
         return []
+    table = secret_patterns()[0] if hit & LIBRARY_TRIGGERS else _own_only_patterns()
+    return match_patterns(text, [p for p in table if not hit.isdisjoint(p.triggers)])
+
+
+def match_patterns(text: str, patterns: list[SecretPattern]) -> list[SecretMatch]:
+    """Every pattern of ``patterns`` run on ``text`` (no pre-check), as ``find_secrets`` returns
+    them: in order of position, one per span (the first pattern matching a span wins)."""
     out: list[SecretMatch] = []
     seen: set[tuple[int, int]] = set()
-    for p in secret_patterns()[0]:
-        if not any(t in text for t in p.triggers):
-            continue
+    for p in patterns:
         for m in p.regex.finditer(text):
             s, e = m.span()
             if (s, e) in seen or any(a <= s < b for a, b in seen):
@@ -328,13 +373,17 @@ BIDI_RE = re.compile("[" + BIDI_CHARS + "]+")
 #: Invisible characters in the BMP (zero-width space/joiners, word joiner, invisible operators,
 #: BOM, soft hyphen, Mongolian vowel separator).
 INVISIBLE_BMP = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u180e"
-#: Hangul fillers: render as blank space (scanner only).
+#: Hangul fillers: render as blank space (the Workshop's checks only).
 HANGUL_FILLERS = "\u115f\u1160\u3164\uffa0"
-INVISIBLE_RE = re.compile("[" + INVISIBLE_BMP + "\U000e0000-\U000e007f]+")
+#: Unicode tag characters U+E0000-U+E007F (invisible ASCII a model can read), as a class range.
+TAG_RANGE = "\U000e0000-\U000e007f"
+INVISIBLE_RE = re.compile("[" + INVISIBLE_BMP + TAG_RANGE + "]+")
+#: One hidden character of any kind: bidi, invisible, Hangul filler or tag (one per match).
+HIDDEN_RE = re.compile("[" + BIDI_CHARS + INVISIBLE_BMP + HANGUL_FILLERS + TAG_RANGE + "]")
 
 
 def is_tag(ch: str) -> bool:
-    """A Unicode tag character (U+E0000-U+E007F: invisible ASCII a model can read)."""
+    """A Unicode tag character (``TAG_RANGE``)."""
     return 0xE0000 <= ord(ch) <= 0xE007F
 
 
@@ -402,7 +451,6 @@ _CONFUSABLES = {
     "Υ": "Y",
     "Ζ": "Z",
 }
-_DROP = re.compile("[" + BIDI_CHARS + INVISIBLE_BMP + HANGUL_FILLERS + "\U000e0000-\U000e007f]")
 
 
 def skeleton(text: str) -> tuple[str, list[int]]:
@@ -420,8 +468,8 @@ def skeleton(text: str) -> tuple[str, list[int]]:
             if len(n) == 1 and n.isascii() and n.isalpha():
                 table[ord(ch)] = n
     folded = text.translate(table) if table else text
-    removed = [m.start() for m in _DROP.finditer(folded)]
-    return (_DROP.sub("", folded) if removed else folded), removed
+    removed = [m.start() for m in HIDDEN_RE.finditer(folded)]
+    return (HIDDEN_RE.sub("", folded) if removed else folded), removed
 
 
 def original_offset(removed: list[int], off: int) -> int:
@@ -443,13 +491,13 @@ def original_offset(removed: list[int], off: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class InjectionRule:
-    """An injection phrasing: ``code`` and ``severity`` as in the scanner table; ``regex`` runs on
+    """An injection phrasing: ``code`` and ``severity`` as in the table of ``workshop.risks``; ``regex`` runs on
     the skeleton (``\\s`` there may span line breaks); ``triggers`` are lowercase literals of
     which one must occur in the lowercased skeleton."""
 
     code: str
     severity: str
-    regex: re.Pattern
+    regex: re.Pattern[str]
     message: str
     triggers: tuple[str, ...]
 

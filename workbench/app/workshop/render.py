@@ -29,7 +29,7 @@ RUNS_CODES = ("WS-BANG", "WS-HOOKS")
 
 def script_files(p: Proposal) -> list[tuple[str, str]]:
     """[(relpath, "new script" | "changed executable" | ...)] of the proposal's new or changed
-    script/executable files (the scanner's WS-EXEC findings), in file order."""
+    script/executable files (the risk checks' WS-EXEC findings), in file order."""
     out: dict[str, str] = {}
     for f in p.findings:
         if f.code == "WS-EXEC" and f.file not in out:
@@ -124,7 +124,7 @@ def diff_html(old: bytes | None, new: bytes, rel: str) -> str:
 
 
 def fill_findings(t: QTreeWidget, p: Proposal) -> tuple[int, int]:
-    """Fill the findings tree: the scanner's findings, then lint's; returns (total, blocking)."""
+    """Fill the findings tree: the risk checks' findings, then lint's; returns (total, blocking)."""
     t.clear()
     scan = QTreeWidgetItem(
         t,

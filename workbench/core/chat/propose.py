@@ -28,7 +28,7 @@ Input (JSON schema in ``INPUT_SCHEMA``)::
      "note": str}            # optional: why (shown in the Workshop queue)
 
 Result: a ``ToolOutcome`` whose content names the proposal id, says it is pending and that nothing
-was written, lists blocking scanner findings (they make ``apply`` refuse) and counts lint
+was written, lists blocking risks (they make ``apply`` refuse) and counts lint
 diagnostics; ``outcome.events`` holds one ``proposal`` event for the trace. Every problem (bad
 input, unknown or ambiguous name, ``ProposalError`` such as a path leaving the skill folder or an
 existing target, a busy or damaged store) is an ``is_error`` result with the message. Any other
@@ -44,7 +44,7 @@ Decisions where the task was silent (written here for the next person):
   scope people author in (project, user, nested, extra; existing or not, never the workspace
   itself). Anything else (``.github/workflows``, ``.claude/commands``, ``scripts/``, ``.vscode``,
   ``.git/hooks``, ``/etc``) is refused with the list of roots; nothing is stored. The store's
-  scanner adds a critical ``WS-TARGET`` finding for such folders from any other source.
+  risk checks add a critical ``WS-TARGET`` finding for such folders from any other source.
 * **Name resolution for update** uses every skill of the catalog with that exact name, whatever its
   status (a skipped skill with a broken frontmatter is a legitimate thing to fix). Several distinct
   files (compared by realpath) → error listing their SKILL.md paths; the model may then call again
@@ -289,7 +289,7 @@ def allowed_target_roots(cat: Any, ws: Path, cid: str) -> list[Path]:
     (``default_target_root``) and the catalog's roots of a ``WRITABLE_SCOPES`` scope, except a
     root that is the workspace itself or one of its ancestors (a skill there could be named like
     any project folder). Absolute paths, in catalog order, without duplicates."""
-    from workbench.core.workshop.store import default_target_root
+    from workbench.core.workshop import default_target_root
 
     out = [default_target_root(ws, cid)]
     real_ws = _real(ws)

@@ -40,7 +40,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from workbench.core.lint.types import OFF, SEVERITIES, Fix
 from workbench.core.skillfile import Span
@@ -105,9 +105,13 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
+#: A rule's ``check`` function (the decorator returns it unchanged).
+_Check = TypeVar("_Check", bound=Callable[..., Any])
+
+
 def rule(
     code: str, name: str, severity: str, profiles: dict[str, str] | None = None, unverified: bool = False
-):
+) -> Callable[[_Check], _Check]:
     """Decorator registering ``check`` as rule ``code``. Raises ValueError on a bad severity or a
     code registered twice."""
     profiles = dict(profiles or {})

@@ -10,11 +10,14 @@ Typical use::
     p = store.propose_create("pdf-tools", text, {"scripts/x.py": b"..."}, target_root=root,
                              source="chat", note="drafted from the conversation")
     p = store.propose_description_update(skill_md, "Use when ...", source="eval")
-    store.list(state="pending"); store.changes(p.id); store.apply(p.id); store.rollback(p.id)
+    store.proposals(state="pending"); store.changes(p.id); store.apply(p.id); store.rollback(p.id)
 
-Modules: ``store`` (records, lifecycle, apply/rollback/recovery), ``scanner`` (risk findings +
-the linter hook), ``edit`` (description-only rewrite), ``paths`` (path safety), ``preview``
-(diffs and the listing preview as if applied), ``errors``.
+Modules: ``store`` (``WorkshopStore``: proposing and decisions) on ``apply`` (apply/rollback/
+recovery), ``reader`` (queries) and ``journal`` (database, events, blobs); ``records``
+(``Proposal``, ``State``, ``Kind``); ``risks`` (``check_files``: the risk checks, on ``risktext``,
+``shellrules`` and ``workbench.core.riskpatterns``) and ``risk`` (``Risk``, ``Severity``);
+``lintcheck`` (the linter hook); ``edit`` (description-only rewrite), ``paths`` (path safety),
+``preview`` (diffs and the listing preview as if applied), ``errors``.
 """
 
 from workbench.core.workshop.errors import (
@@ -26,20 +29,24 @@ from workbench.core.workshop.errors import (
     TransitionError,
     WorkshopError,
 )
-from workbench.core.workshop.scanner import Finding, LintResult, scan_files
-from workbench.core.workshop.store import (
+from workbench.core.workshop.lintcheck import LintResult
+from workbench.core.workshop.records import (
     APPLY_STEPS,
     KINDS,
     ROLLBACK_STEPS,
     STATES,
     Event,
     FileChange,
+    Kind,
     Proposal,
-    WorkshopStore,
+    State,
     default_store_dir,
     default_target_root,
     workspaces_holding,
 )
+from workbench.core.workshop.risk import Risk, Severity
+from workbench.core.workshop.risks import check_files
+from workbench.core.workshop.store import WorkshopStore
 
 __all__ = [
     "APPLY_STEPS",
@@ -49,18 +56,21 @@ __all__ = [
     "ApplyError",
     "Event",
     "FileChange",
-    "Finding",
+    "Kind",
     "LintResult",
     "NotFoundError",
     "Proposal",
     "ProposalError",
+    "Risk",
+    "Severity",
+    "State",
     "StoreBusyError",
     "StoreCorruptError",
     "TransitionError",
     "WorkshopError",
     "WorkshopStore",
+    "check_files",
     "default_store_dir",
     "default_target_root",
-    "scan_files",
     "workspaces_holding",
 ]

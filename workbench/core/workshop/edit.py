@@ -40,7 +40,7 @@ def _plain_ok(s: str) -> bool:
     if not s or s != s.strip() or "\n" in s or "\r" in s:
         return False
     try:
-        return yaml.safe_load(f"k: {s}\n") == {"k": s}
+        return bool(yaml.safe_load(f"k: {s}\n") == {"k": s})
     except yaml.YAMLError:
         return False
 

@@ -22,7 +22,7 @@ class NotFoundError(WorkshopError):
 
 class TransitionError(WorkshopError):
     """A refused lifecycle transition (e.g. apply of a stale or rejected proposal, apply blocked by
-    critical scanner findings, rollback when the live file changed since apply).
+    critical risks, rollback when the live file changed since apply).
 
     Attributes: proposal_id, state (the proposal's state when refused).
     """

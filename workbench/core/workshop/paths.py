@@ -19,7 +19,7 @@ SKILL_MD = "SKILL.md"
 def check_relpath(rel: str) -> str | None:
     """Why ``rel`` is not an acceptable support-file path, or None when it is.
 
-    ``rel`` uses "/" separators. Returns a one-line reason (no exception) so the scanner can turn
+    ``rel`` uses "/" separators. Returns a one-line reason (no exception) so the risk checks can turn
     it into a finding and ``propose_*`` into a ``ProposalError``.
     """
     if not isinstance(rel, str) or not rel:

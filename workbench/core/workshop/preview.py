@@ -18,13 +18,13 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.skillfile import parse_skill_bytes
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment
-    from workbench.core.workshop.store import FileChange, Proposal
+    from workbench.core.workshop.records import FileChange, Proposal
 
 
 def decode_for_display(data: bytes | None) -> str | None:
@@ -111,7 +111,7 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def _state_of(report, path: Path) -> str:
+def _state_of(report: Any, path: Path) -> str:
     for s in getattr(report, "skills", []) or []:
         p = getattr(s, "path", None) if not isinstance(s, dict) else s.get("path")
         if p and os.path.abspath(str(p)) == os.path.abspath(str(path)):

@@ -20,13 +20,22 @@ FAIL:
     Run the script.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
-from workbench.core.riskpatterns import INVISIBLE_BMP as _BMP
+from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, odd_bytes, removal
+from workbench.core.riskpatterns import INVISIBLE_BMP
 from workbench.core.riskpatterns import INVISIBLE_RE as INVISIBLE
 
-# Fast pre-check (same characters): ``in`` searches for the BMP ones, and the UTF-8 lead bytes
-# F3 A0 of the tag block U+E0000-U+E007F in the cached UTF-8 text; ~7x cheaper than the regex.
+if TYPE_CHECKING:
+    from workbench.core.lint.context import LintContext
+
+#: Fast pre-check (same characters): the BMP ones' UTF-8 bytes and the lead bytes F3 A0 of the
+#: tag block U+E0000-U+E007F, searched in ``odd_bytes`` (the non-ASCII bytes of the file).
+_UTF8 = (*(c.encode() for c in INVISIBLE_BMP), b"\xf3\xa0")
 
 
 def _allowed(text: str, s: int, e: int) -> bool:
@@ -42,10 +51,13 @@ def _allowed(text: str, s: int, e: int) -> bool:
 
 
 @rule("SEC003", "invisible-char", "warning")
-def check(ctx):
-    text = ctx.text
-    if ctx.is_ascii or not (any(c in text for c in _BMP) or b"\xf3\xa0" in ctx.utf8):
+def check(ctx: LintContext) -> Iterator[Finding]:
+    if ctx.is_ascii:
         return
+    odd = odd_bytes(ctx.utf8)
+    if not any(c in odd for c in _UTF8):
+        return
+    text = ctx.text
     hits = [m for m in INVISIBLE.finditer(text) if not _allowed(text, m.start(), m.end())]
     if not hits:
         return

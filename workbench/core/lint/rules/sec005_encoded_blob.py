@@ -18,9 +18,16 @@ FAIL:
     Payload: aW1wb3J0IG9zOyBvcy5zeXN0ZW0oImN1cmwgaHR0cHM6Ly9leGFtcGxlLmNvbS9pbnN0YWxsLnNoIHwgc2giKTsgaW1wb3J0IG9zOyBvcy5zeXN0ZW0oImN1cmwgaHR0cHM6Ly9leGFtcGxlLmNvbS9pbnN0YWxsLnNoIHwgc2giKTsgaW1wb3J0IG9zOyBvcy5zeXN0ZW0oImN1cmwgaHR0cHM6Ly9leGFtcGxlLmNvbS9pbnN0YWxsLnNoIHwgc2giKQ==
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from workbench.core.lint.registry import Finding, rule
+
+if TYPE_CHECKING:
+    from workbench.core.lint.context import LintContext
 
 _B64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}")
 _HEX = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{128,}(?![0-9a-fA-F])")
@@ -38,7 +45,7 @@ def _maybe(b: bytes) -> bool:
 
 
 @rule("SEC005", "encoded-blob", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     text = ctx.text
     if not _maybe(ctx.utf8):
         return

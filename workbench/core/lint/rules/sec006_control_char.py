@@ -22,34 +22,46 @@ FAIL:
     Run the script.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
+from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, odd_bytes, removal
+
+if TYPE_CHECKING:
+    from workbench.core.lint.context import LintContext
 
 CONTROL = re.compile("(?:[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n))+")
-#: The pre-check: one character class (no alternation, no look-ahead) is a fast C scan; a lone CR
-#: is found by counting (CRLF files are common and must stay cheap).
-_ANY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: The pre-check, on ``odd_bytes`` (the file without printable ASCII, tab and line breaks: empty
+#: for most files): a C0 control or DEL byte, or a C1 control (UTF-8 C2 80-C2 9F). A lone CR is
+#: found by counting (CRLF files are common and must stay cheap).
+_ANY_UTF8 = re.compile(b"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
 
 
-def _has_control(text: str) -> bool:
-    return _ANY.search(text) is not None or ("\r" in text and text.count("\r") != text.count("\r\n"))
+def _has_control(ctx: LintContext) -> bool:
+    odd = odd_bytes(ctx.utf8)
+    if odd and _ANY_UTF8.search(odd) is not None:
+        return True
+    text = ctx.text
+    return "\r" in text and text.count("\r") != text.count("\r\n")
 
 
 _NAMES = {0x1B: "ESC", 0x07: "BEL", 0x08: "BS", 0x0D: "CR", 0x7F: "DEL", 0x9B: "CSI", 0x00: "NUL"}
 
 
-def _named(chars) -> str:
+def _named(chars: Iterable[str]) -> str:
     return ", ".join(
         f"U+{ord(c):04X} ({_NAMES[ord(c)]})" if ord(c) in _NAMES else f"U+{ord(c):04X}" for c in chars
     )
 
 
 @rule("SEC006", "control-char", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     text = ctx.text
-    m = CONTROL.search(text) if _has_control(text) else None
+    m = CONTROL.search(text) if _has_control(ctx) else None
     if m is not None:
         runs = line_runs(text, CONTROL.finditer(text, m.start()))
         fix = removal(ctx, "Remove all control characters", runs)

