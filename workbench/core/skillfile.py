@@ -248,7 +248,8 @@ class SkillFile:
     fields: dict[str, FieldInfo] = field(default_factory=dict)
     duplicate_keys: list[tuple[str, Span]] = field(default_factory=list)
     dash_lines: list[int] = field(default_factory=list)
-    sha256: str = ""
+    #: hex digest of ``raw``, computed on first read of ``sha256`` (only the caches need it)
+    _sha256: str | None = field(default=None, repr=False, compare=False)
     size: int = 0
     mtime_ns: int = 0
     _line_fields: dict[str, LineField] | None = field(default=None, repr=False)
@@ -271,6 +272,14 @@ class SkillFile:
         return object.__getattribute__(self, name)
 
     # -- convenience -------------------------------------------------------------------
+    @property
+    def sha256(self) -> str:
+        """Hex SHA-256 of ``raw`` (the bytes as read, BOM included), computed once on first use."""
+        h = self._sha256
+        if h is None:
+            h = self._sha256 = hashlib.sha256(self.raw).hexdigest()
+        return h
+
     @property
     def ok(self) -> bool:
         return self.state == "ok"
@@ -352,7 +361,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     ``O_NONBLOCK`` and checked again with ``fstat`` (a FIFO swapped in between must not block the
     reader: opening a FIFO for reading waits for a writer forever).
     """
-    p = Path(path)
+    p = path if isinstance(path, Path) else Path(path)
     try:
         st = os.stat(p)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -441,11 +450,11 @@ _KINDS = (
 def _unreadable(p: Path, message: str, st: os.stat_result | None = None) -> SkillFile:
     # Decision: ``mtime_ns`` stays 0, so that caches keyed on (size, mtime) never keep an
     # "unreadable" verdict (a chmod or a new symlink target does not change the mtime).
-    return SkillFile(path=p, state="unreadable", message=message, error_span=Span.point(1))
+    return SkillFile(path=p, state="unreadable", message=message, error_span=Span.point(1), _sha256="")
 
 
 def _too_large(p: Path, st: os.stat_result) -> SkillFile:
-    sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns)
+    sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns, _sha256="")
     sf.message = f"file is {st.st_size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
     sf.error_span = Span.point(1)
     return sf
@@ -506,7 +515,6 @@ def parse_skill_text(text: str, path: Path | str | None = None) -> SkillFile:
 def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
     """Parse SKILL.md bytes. Never raises; see ``SkillFile`` for what is reported."""
     sf = SkillFile(path=path, raw=raw, size=len(raw))
-    sf.sha256 = hashlib.sha256(raw).hexdigest()
     if len(raw) > MAX_FILE_BYTES:
         sf.state = "too-large"
         sf.message = f"file is {len(raw):,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
@@ -533,8 +541,9 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
         )
         sf.message = sf.encoding_message  # replaced by a frontmatter problem's message, if any
     sf.text = text
-    crlf = text.count("\r\n")
-    sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
+    if "\r" in text:  # (a memchr: the common LF file pays no count)
+        crlf = text.count("\r\n")
+        sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
     _split(sf)
     if sf.state == "ok":
         _parse_yaml(sf)
@@ -592,14 +601,18 @@ def _split(sf: SkillFile) -> None:
         return
     close = text.count("\n", 0, m.start() + 1)  # 0-based line index of the closing '---'
     sf.close_line = close + 1
-    fm_lines = [ln.rstrip("\r") for ln in text[nl + 1 : m.start()].split("\n")] if m.start() > nl else []
-    sf.frontmatter = "\n".join(fm_lines)
+    fm = text[nl + 1 : m.start()] if m.start() > nl else ""
+    if "\r" in fm:
+        fm = "\n".join(ln.rstrip("\r") for ln in fm.split("\n"))
+    sf.frontmatter = fm
     sf.body = text[m.end() + 1 :]
     sf.body_line = close + 2
-    for j, ln in enumerate(fm_lines):
-        if "---" in ln and not ln.lstrip().startswith("#"):
-            sf.dash_lines.append(j + 2)
-    if not sf.frontmatter.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
+    fm_lines = fm.split("\n") if m.start() > nl else []
+    if "---" in fm:
+        for j, ln in enumerate(fm_lines):
+            if "---" in ln and not ln.lstrip().startswith("#"):
+                sf.dash_lines.append(j + 2)
+    if not fm.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
         sf.state = "empty"
         sf.message = "the frontmatter between the '---' lines is empty"
         sf.error_span = Span(1, 1, sf.close_line, 4)
@@ -609,9 +622,25 @@ def _split(sf: SkillFile) -> None:
 # YAML with positions
 
 
+_new_obj = object.__new__
+_SPAN_SET = tuple(Span.__dict__[k].__set__ for k in ("line", "column", "end_line", "end_column"))
+
+
+def _mkspan(line: int, column: int, end_line: int, end_column: int) -> Span:
+    """``Span(line, column, end_line, end_column)`` at half the cost of the frozen dataclass's
+    ``__init__`` (the parse builds two per frontmatter key)."""
+    sp = _new_obj(Span)
+    a, b, c, d = _SPAN_SET
+    a(sp, line)
+    b(sp, column)
+    c(sp, end_line)
+    d(sp, end_column)
+    return sp
+
+
 def _span(node: Any, offset: int) -> Span:
     s, e = node.start_mark, node.end_mark
-    return Span(s.line + 1 + offset, s.column + 1, e.line + 1 + offset, e.column + 1)
+    return _mkspan(s.line + 1 + offset, s.column + 1, e.line + 1 + offset, e.column + 1)
 
 
 def node_span(node: Any) -> Span:
@@ -643,20 +672,24 @@ def _parse_yaml(sf: SkillFile) -> None:
             sf.message = f"the frontmatter is {kind}, not a mapping of keys to values"
             sf.error_span = _span(node, offset)
             return
-        seen: dict[str, Span] = {}
+        seen: set[str] = set()
+        kspans: list[Span] = []
+        plain_keys = True  # every key a str scalar: the constructed mapping needs no re-keying
         for knode, _vnode in node.value:
             if knode.tag == _STR_TAG and type(knode.value) is str:
-                key = knode.value  # what constructing a str scalar gives, without the constructor
+                key_s = knode.value  # what constructing a str scalar gives, without the constructor
             else:
+                plain_keys = False
                 try:
                     key = loader.construct_object(knode, deep=True)
                 except yaml.YAMLError:
                     key = knode.value
-            key_s = key if isinstance(key, str) else str(key)
+                key_s = key if isinstance(key, str) else str(key)
             kspan = _span(knode, offset)
+            kspans.append(kspan)
             if key_s in seen:
                 sf.duplicate_keys.append((key_s, kspan))
-            seen[key_s] = kspan
+            seen.add(key_s)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         sf.state = "yaml-error"
@@ -684,24 +717,23 @@ def _parse_yaml(sf: SkillFile) -> None:
         sf.state = "not-mapping"
         sf.message = "the frontmatter is not a mapping"
         return
-    sf.data = {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
+    sf.data = data if plain_keys else {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
+    get = sf.data.get
+    fields = sf.fields
     memo: list = []
-    for knode, vnode in node.value:
-        k = knode.value if isinstance(knode, yaml.ScalarNode) else str(knode.value)
-        style = vnode.style if isinstance(vnode, yaml.ScalarNode) else None
-        sf.fields[k] = FieldInfo(
-            key=k,
-            value=sf.data.get(k),
-            key_span=_span(knode, offset),
-            value_span=_value_span(vnode, offset, sf, memo),
-            style=style or ("" if isinstance(vnode, yaml.ScalarNode) else None),
-            tag=vnode.tag,
-            node=vnode,
-        )
+    scalar = yaml.ScalarNode
+    for (knode, vnode), kspan in zip(node.value, kspans):
+        k = knode.value if type(knode) is scalar else str(knode.value)
+        style = (vnode.style or "") if type(vnode) is scalar else None
+        fields[k] = FieldInfo(k, get(k), kspan, _value_span(vnode, offset, sf, memo), style, vnode.tag, vnode)
 
 
 def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list | None = None) -> Span:
-    sp = _span(vnode, offset)
+    s, e = vnode.start_mark, vnode.end_mark
+    line, end_line = s.line + 1 + offset, e.line + 1 + offset
+    if end_line == line and e.column > s.column:  # the usual case: a value on one line
+        return _mkspan(line, s.column + 1, line, e.column + 1)
+    sp = _mkspan(line, s.column + 1, end_line, e.column + 1)
     # PyYAML ends block scalars at the start of the next key's line; pull the end back to the end
     # of the last content line so a squiggle does not run onto the next key.
     if sp.end_line > sp.line and sp.end_column == 1:
@@ -797,7 +829,7 @@ FACT_SLOTS = (
     "data",
     "duplicate_keys",
     "dash_lines",
-    "sha256",
+    "_sha256",
     "size",
     "mtime_ns",
     "encoding_span",
@@ -888,7 +920,7 @@ def skillfile_from_facts(path: Path | str | None, facts: tuple) -> SkillFile:
     s["data"](sf, data)
     s["duplicate_keys"](sf, [(k, Span(*sp)) for k, sp in dups])
     s["dash_lines"](sf, list(dash))
-    s["sha256"](sf, sha)
+    s["_sha256"](sf, sha)
     s["size"](sf, size)
     s["mtime_ns"](sf, mtime_ns)
     s["encoding_span"](sf, None if enc is None else Span(*enc))
