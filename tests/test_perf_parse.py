@@ -121,8 +121,9 @@ def test_linting_leaves_no_cyclic_garbage(corpus):
     only free if a file's work leaves no reference cycles behind."""
     import gc
 
-    from workbench.core.lint.engine import _records_chunk, find_skill_files
+    from workbench.core.lint.batch import records_chunk as _records_chunk
     from workbench.core.lint.profiles import get_profile
+    from workbench.core.skillwalk import find_skill_files
 
     files = [str(f) for f in find_skill_files(corpus)][:400]
     gc.collect()

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.cli import main
+from workbench.core.cache.resultcache import ResultCache
 from workbench.core.lint import lint_file, lint_paths, lint_text
-from workbench.core.resultcache import ResultCache
 from workbench.core.skillfile import (
     Span,
     parse_skill_bytes,

@@ -18,7 +18,7 @@ Formats:
 
 Speed: ``--jobs N`` worker processes (default auto: all cores from 200 files on); results are
 cached per file under the app cache folder (``--no-cache`` to bypass; see
-``workbench.core.resultcache``).
+``workbench.core.cache.resultcache``).
 
 Profile: ``--profile ID``; ``--client ID`` selects the same-named profile when ``--profile`` is not
 given (decision: ``--profile`` wins when both are given). With neither, each SKILL.md is linted
@@ -51,12 +51,13 @@ from typing import Any
 from urllib.parse import quote
 
 from workbench import __version__
-from workbench.core.fscache import default_dir_cache
+from workbench.core.cache.fscache import default_dir_cache
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
-from workbench.core.lint.engine import diagnostic_records, entry_exists, find_skill_files, severity_totals
 from workbench.core.lint.profiles import profile_for_location
+from workbench.core.lint.records import diagnostic_records, severity_totals
 from workbench.core.skillfile import special_file_problem
+from workbench.core.skillwalk import entry_exists, find_skill_files
 from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
 from workbench.options import UsageError
 

@@ -255,10 +255,10 @@ def scan_and_lint(
     Warm, both answer from their caches. Returns ``(Catalog, {path: diagnostics}, {"error": n,
     "warning": n, "info": n})``; the diagnostics are ``DiagnosticList``s (built on first use).
     """
+    from workbench.core.cache.fscache import snapshot
+    from workbench.core.cache.resultcache import ResultCache
     from workbench.core.discovery import ParseCache, scan
-    from workbench.core.fscache import snapshot
     from workbench.core.lint import lint_paths
-    from workbench.core.resultcache import ResultCache
 
     with snapshot():
         pc = ParseCache(persist=True if cache_folder is None else cache_folder)
@@ -267,7 +267,7 @@ def scan_and_lint(
         )
         res = lint_paths(lint_roots, profile, jobs=jobs, cache=rc)
         cat = scan(env, client_id, pc)
-    from workbench.core.lint.engine import severity_totals
+    from workbench.core.lint.records import severity_totals
 
     return cat, res, severity_totals(res)
 
@@ -287,10 +287,10 @@ def _warm_op(op: str, tmp: Path, tree: Path, cache: Path) -> dict[str, Any]:
     operation itself. The results stay referenced (``_KEEP``) so that ``_main`` can exit without
     freeing them, as a CLI that prints and exits does (see ``_main``)."""
     t0 = time.perf_counter()
+    from workbench.core.cache.resultcache import ResultCache
     from workbench.core.discovery import ParseCache, scan, scan_all
     from workbench.core.lint import PROFILES, lint_paths
-    from workbench.core.lint.engine import severity_totals
-    from workbench.core.resultcache import ResultCache
+    from workbench.core.lint.records import severity_totals
 
     out: dict[str, Any] = {"import_s": round(time.perf_counter() - t0, 4)}
     env = _env_for(tmp, tree)
@@ -371,9 +371,9 @@ def run_bench(
     """
     import sys
 
+    from workbench.core.cache.resultcache import ResultCache
     from workbench.core.discovery import ParseCache, scan, scan_all
     from workbench.core.lint import PROFILES, lint_paths, lint_text
-    from workbench.core.resultcache import ResultCache
 
     say = progress or (lambda s: None)
     corpus = corpus if corpus is not None else corpus_dir()
@@ -584,9 +584,10 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     above RULE_BUDGET_US]}``.
     """
     from workbench.core.lint.context import LintContext
-    from workbench.core.lint.engine import _EMPTY_CATALOG, CATALOG_RULES, _active, find_skill_files
     from workbench.core.lint.profiles import get_profile
+    from workbench.core.lint.runner import CATALOG_RULES, EMPTY_CATALOG, active_rules
     from workbench.core.skillfile import read_skill_file
+    from workbench.core.skillwalk import find_skill_files
 
     files = find_skill_files(tree)
     files = files[:: max(1, len(files) // max(1, sample))][:sample]
@@ -594,13 +595,13 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     c = time.process_time()
     sfs = [read_skill_file(f) for f in files]
     parse = time.process_time() - c
-    ctxs = [LintContext(sf, prof, _EMPTY_CATALOG) for sf in sfs]
+    ctxs = [LintContext(sf, prof, EMPTY_CATALOG) for sf in sfs]
     c = time.process_time()
     for x in ctxs:
         x.lines, x.line_starts, x.fences, x.links, x.folder()  # noqa: B018 - computes the lazies
     shared = time.process_time() - c
     per: dict[str, float] = {}
-    for r, _sev in _active(prof):
+    for r, _sev in active_rules(prof):
         if r.code in CATALOG_RULES:
             continue
         check = r.check

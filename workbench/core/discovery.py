@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.core.cache.fscache import DirCache, default_dir_cache, snapshot
+from workbench.core.cache.fscache import stat as _fs_stat
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ReadResult
 from workbench.core.clients.common import (
@@ -47,8 +49,6 @@ from workbench.core.clients.common import (
     real_dir_memo,
     walk,
 )
-from workbench.core.fscache import DirCache, default_dir_cache, snapshot
-from workbench.core.fscache import stat as _fs_stat
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill
 from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
 
@@ -73,8 +73,8 @@ class ParseCache:
 
     Args:
         persist: False (default) = in memory only. True = also keep parse facts on disk
-            (``workbench.core.parsestore.ParseStore`` under ``appdirs.cache_dir()``) and the folder
-            listings of walks (``workbench.core.fscache.DirCache``), so that a new process scanning
+            (``workbench.core.cache.parsestore.ParseStore`` under ``appdirs.cache_dir()``) and the folder
+            listings of walks (``workbench.core.cache.fscache.DirCache``), so that a new process scanning
             an unchanged tree neither lists folders nor reads files; a folder path = the same
             under that folder (``<folder>/parse``, ``<folder>/fs``). ``save()`` writes them
             (``scan`` calls it).
@@ -93,7 +93,7 @@ class ParseCache:
         self.misses = 0
         self.store = None
         if persist:
-            from workbench.core.parsestore import ParseStore
+            from workbench.core.cache.parsestore import ParseStore
 
             base = None if persist is True else Path(persist)  # type: ignore[arg-type]
             self.store = ParseStore(None if base is None else base / "parse")
@@ -155,7 +155,7 @@ class ParseCache:
             todo.append((key, st, p))
         if not todo:
             return 0
-        from workbench.core.lint.engine import _parallel_ok
+        from workbench.core.lint.batch import parallel_ok as _parallel_ok
 
         cpus = os.cpu_count() or 1
         if jobs is None:

@@ -810,7 +810,7 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 
 
 # ----------------------------------------------------------------------------------------
-# persisted parse facts (``workbench.core.parsestore``)
+# persisted parse facts (``workbench.core.cache.parsestore``)
 
 #: The attributes a persisted record keeps, in record order (after the record's version tag).
 #: Everything else (raw, text, frontmatter, body, fields, the line parser's result) is re-read

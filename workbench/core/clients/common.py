@@ -36,15 +36,22 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from workbench.core.cache.fscache import (
+    SKILL_DIR,
+    SKILL_FILE,
+    SKILL_LINK,
+    SKILL_OTHER,
+    fast_path,
+    scan_listing,
+)
+from workbench.core.cache.fscache import mtime as fs_mtime
+from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
-from workbench.core.fscache import SKILL_DIR, SKILL_FILE, SKILL_LINK, SKILL_OTHER, fast_path, scan_listing
-from workbench.core.fscache import mtime as fs_mtime
-from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
 from workbench.core.skillfile import load_yaml, special_file_problem
 
 if TYPE_CHECKING:
-    from workbench.core.fscache import DirCache
+    from workbench.core.cache.fscache import DirCache
     from workbench.core.model import Environment, Skill
     from workbench.core.skillfile import SkillFile
 
@@ -325,7 +332,7 @@ def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Fou
 
     Depth: ``<root>/SKILL.md`` is 0, ``<root>/<dir>/SKILL.md`` is 1.
 
-    ``dirs``: a ``workbench.core.fscache.DirCache`` answering folder listings from their mtime
+    ``dirs``: a ``workbench.core.cache.fscache.DirCache`` answering folder listings from their mtime
     (one ``stat`` per folder instead of a ``scandir``); None = list every folder. Symlinked
     entries are stat'ed either way (their targets may change without touching the folder).
     """

@@ -189,7 +189,7 @@ class LintContext:
         self._dircache: dict[str, frozenset[str]] = {}
         self._skill_dir: Path | None = None
         #: Paths outside SKILL.md whose state the result depends on (folders listed, files read);
-        #: ``workbench.core.resultcache`` stats them to know a cached result is still valid.
+        #: ``workbench.core.cache.resultcache`` stats them to know a cached result is still valid.
         self.deps: set[str] = set()
 
     def depend(self, path: str | os.PathLike[str]) -> None:

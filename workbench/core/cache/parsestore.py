@@ -31,7 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-from workbench.core.fscache import load_cache_file, trim_oldest, write_cache_file
+from workbench.core.cache.fscache import load_cache_file, trim_oldest, write_cache_file
 from workbench.core.skillfile import SkillFile, skillfile_facts, skillfile_from_facts
 
 __all__ = ["ParseStore", "parse_version", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
@@ -40,7 +40,7 @@ FORMAT = 1
 RACY_NS = 2_000_000_000
 MAX_ENTRIES = 200_000
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent  # workbench/core
 _version: str | None = None
 
 
