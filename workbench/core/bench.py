@@ -69,6 +69,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.skillwalk import walk_tree
+
 if TYPE_CHECKING:
     from workbench.core.model import Catalog
 
@@ -134,8 +136,7 @@ def corpus_dir() -> Path | None:
 def corpus_skill_dirs(corpus: Path) -> list[str]:
     """Every folder holding a SKILL.md under ``corpus`` (sorted; .git/node_modules skipped)."""
     out = []
-    for dp, dn, fn in os.walk(corpus):
-        dn[:] = sorted(d for d in dn if d not in (".git", "node_modules"))
+    for dp, _dn, fn in walk_tree(corpus, sort=True):
         if "SKILL.md" in fn:
             out.append(dp)
     return sorted(out)
@@ -557,8 +558,7 @@ def floor(tree: Path) -> dict[str, Any]:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     t, c = time.perf_counter(), time.process_time()
     n = 0
-    for dp, dn, fn in os.walk(tree):
-        dn[:] = [d for d in dn if d not in (".git", "node_modules")]
+    for dp, _dn, fn in walk_tree(tree):
         if "SKILL.md" not in fn:
             continue
         n += 1

@@ -20,7 +20,9 @@ from workbench.core.clients.common import NEVER_WALKED
 SKIP_DIRS = NEVER_WALKED
 
 
-def walk_tree(top: str | os.PathLike[str], *, sort: bool = False) -> Iterator[tuple[str, list[str], list[str]]]:
+def walk_tree(
+    top: str | os.PathLike[str], *, sort: bool = False
+) -> Iterator[tuple[str, list[str], list[str]]]:
     """``os.walk(top)`` without the ``NEVER_WALKED`` folders (``sort``: folders and file names in
     sorted order, for a deterministic walk). Symlinked folders are not followed; errors are
     ignored (an unreadable folder is skipped)."""

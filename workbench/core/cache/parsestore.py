@@ -30,6 +30,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from workbench.core.cache.fscache import load_cache_file, trim_oldest, write_cache_file
 from workbench.core.skillfile import SkillFile, skillfile_facts, skillfile_from_facts
@@ -80,12 +81,12 @@ class ParseStore:
         self.misses = 0
         self.stored = 0
         self.notes: list[str] = []
-        self._entries: dict[str, tuple] | None = None
+        self._entries: dict[str, tuple[Any, ...]] | None = None
         self._dirty = False
         self._lock = threading.Lock()
         self._t0 = time.time_ns()
 
-    def _load(self) -> dict[str, tuple]:
+    def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._entries is None:
             obj, rebuild = load_cache_file(
                 self.path,
@@ -129,7 +130,7 @@ class ParseStore:
             return False
         return self.put_facts(path, skillfile_facts(sf), st)
 
-    def put_facts(self, path: str, facts: tuple, st: os.stat_result) -> bool:
+    def put_facts(self, path: str, facts: tuple[Any, ...], st: os.stat_result) -> bool:
         """Store already computed ``skillfile_facts`` (e.g. from a lint worker process)."""
         if st.st_mtime_ns >= self._t0 - RACY_NS:
             return False

@@ -67,7 +67,15 @@ from workbench.core.cache.fscache import current_memo as _current_memo
 from workbench.core.cache.fscache import mtime as _fs_mtime
 from workbench.core.cache.fscache import stat as _fs_stat
 
-__all__ = ["ResultCache", "CacheEntry", "rules_version", "profile_fingerprint", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
+__all__ = [
+    "ResultCache",
+    "CacheEntry",
+    "rules_version",
+    "profile_fingerprint",
+    "FORMAT",
+    "RACY_NS",
+    "MAX_ENTRIES",
+]
 
 #: Bumped when the layout of the stored records changes.
 FORMAT = 2
@@ -88,6 +96,7 @@ class CacheEntry(NamedTuple):
     facts: bytes  #: marshal blob of the file's ``lint.facts.LintFacts`` (as a plain tuple)
     cat_fp: str | None  #: the catalog fingerprint ``cat`` was computed for
     cat: tuple[int, int, int, bytes] | None  #: catalog rules' (errors, warnings, infos, marshal blob)
+
 
 #: Files (and folders) modified less than this many nanoseconds before a run are not cached.
 RACY_NS = 2_000_000_000
@@ -180,7 +189,7 @@ class ResultCache:
         self.notes: list[str] = []
         self.parse_store = parse_store
         self._dirs: DirCache | None = None
-        self._entries: dict[str, tuple] | None = None
+        self._entries: dict[str, tuple[Any, ...]] | None = None
         self._dirty = False
         self._lock = threading.Lock()
         self._t0 = time.time_ns()
@@ -192,7 +201,7 @@ class ResultCache:
         return self._dirs
 
     # -- loading -------------------------------------------------------------------------
-    def _load(self) -> dict[str, tuple]:
+    def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._entries is None:
             obj, rebuild = load_cache_file(
                 self.path,
@@ -247,7 +256,7 @@ class ResultCache:
         self.hits += 1
         return ent
 
-    def get(self, path: str) -> tuple | None:
+    def get(self, path: str) -> tuple[Any, ...] | None:
         """The cached record ``(per-file diagnostics as tuples, facts)`` for the SKILL.md at
         ``path`` (absolute or relative: the key is the absolute path), or None when absent or no
         longer valid. Never raises."""
@@ -262,7 +271,7 @@ class ResultCache:
     def put(
         self,
         path: str,
-        record: tuple,
+        record: tuple[Any, ...],
         size: int,
         mtime_ns: int,
         sha256: str = "",
@@ -283,7 +292,7 @@ class ResultCache:
             return False
         if st.st_size != size or st.st_mtime_ns != mtime_ns or mtime_ns >= racy:
             return False
-        dep_ids: list = []
+        dep_ids: list[Any] = []
         for d in deps:
             m = _ident(d)
             if m >= racy:
@@ -320,7 +329,7 @@ class ResultCache:
             self.stored += 1
         return True
 
-    def put_catalog(self, key: str, fingerprint: str, diags: tuple) -> None:
+    def put_catalog(self, key: str, fingerprint: str, diags: tuple[Any, ...]) -> None:
         """Remember the catalog rules' diagnostics (as tuples) of the entry at ``key`` for the
         catalog ``fingerprint`` (stored as ``(errors, warnings, infos, marshal blob)``). No-op
         when the entry is gone."""

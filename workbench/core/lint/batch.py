@@ -188,14 +188,16 @@ def _with_catalog(
         index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
         entries = index.entries
         # "x": never equal to a files-only fingerprint
-        fp = "x" + _fingerprint([index.key(e) or "" for e in entries], ((e.name, e.description) for e in entries))
+        fp = "x" + _fingerprint(
+            [index.key(e) or "" for e in entries], ((e.name, e.description) for e in entries)
+        )
     out: dict[Path, DiagnosticList] = {}
     hits = 0
     for f, k, rec in zip(files, keys, recs):
         ent = rec.entry
         if ent is not None and ent.cat_fp == fp and ent.cat is not None:
             cat = ent.cat  # (errors, warnings, infos, marshal blob): decoded lazily
-            out[f] = DiagnosticList(rec.diags, cat[3], rec.counts.plus(cat))
+            out[f] = DiagnosticList(rec.diags, cat[3], rec.counts.plus(cat[:3]))
             hits += 1
             continue
         if index is None:
@@ -214,7 +216,11 @@ def _with_catalog(
 
 
 def _collect(
-    keys: list[str], prof: Profile, jobs: int | None, cache: ResultCache | None, stats: dict[str, os.stat_result]
+    keys: list[str],
+    prof: Profile,
+    jobs: int | None,
+    cache: ResultCache | None,
+    stats: dict[str, os.stat_result],
 ) -> list[Collected]:
     """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
     (in ``jobs`` processes). New records are stored in the cache."""
@@ -272,7 +278,9 @@ def _compute(
     return results
 
 
-def records_chunk(paths: list[str], prof: Profile, parse_facts: bool = True, sha: bool = True) -> list[Computed]:
+def records_chunk(
+    paths: list[str], prof: Profile, parse_facts: bool = True, sha: bool = True
+) -> list[Computed]:
     """Worker entry point: ``Computed`` for a chunk of paths (parse facts: see ``Computed``)."""
     out = []
     for p in paths:
@@ -315,7 +323,9 @@ def lint_records(
     return out
 
 
-def _run_parallel(paths: list[str], prof: Profile, jobs: int, parse_facts: bool, sha: bool) -> list[Computed] | None:
+def _run_parallel(
+    paths: list[str], prof: Profile, jobs: int, parse_facts: bool, sha: bool
+) -> list[Computed] | None:
     """``records_chunk`` over ``jobs`` forked processes; None when processes cannot be used."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

@@ -51,7 +51,18 @@ def encode_diag(d: Diagnostic) -> DiagTuple:
             d.fix.title,
             tuple((e.line, e.column, e.end_line, e.end_column, e.new_text) for e in d.fix.edits),
         )
-    return (d.line, d.column, d.end_line, d.end_column, d.severity, d.code, d.message, fx, d.rule, d.unverified)
+    return (
+        d.line,
+        d.column,
+        d.end_line,
+        d.end_column,
+        d.severity,
+        d.code,
+        d.message,
+        fx,
+        d.rule,
+        d.unverified,
+    )
 
 
 def decode_diag(t: DiagTuple) -> Diagnostic:
@@ -87,7 +98,9 @@ class DiagnosticList(Sequence[Diagnostic]):
 
     __slots__ = ("_src", "_cat", "_counts", "_items")
 
-    def __init__(self, src: DiagSource = (), cat: DiagSource = (), counts: tuple[int, int, int] | None = None):
+    def __init__(
+        self, src: DiagSource = (), cat: DiagSource = (), counts: tuple[int, int, int] | None = None
+    ):
         # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand)
         self._src = src
         self._cat = cat

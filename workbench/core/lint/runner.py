@@ -74,7 +74,11 @@ def clamp(d: Diagnostic, ctx: _HasLines) -> Diagnostic:
     lines = ctx.lines
     n = max(1, len(lines))
     line = d.line
-    if line == d.end_line and 0 < line <= len(lines) and 0 < d.column <= d.end_column <= len(lines[line - 1]) + 1:
+    if (
+        line == d.end_line
+        and 0 < line <= len(lines)
+        and 0 < d.column <= d.end_column <= len(lines[line - 1]) + 1
+    ):
         return d  # the usual case: a range on one existing line
 
     def fix_pos(line: int, col: int) -> tuple[int, int]:
