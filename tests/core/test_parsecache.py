@@ -15,10 +15,11 @@ import pytest
 from workbench.core.cache import fscache
 from workbench.core.cache.fscache import DirCache, snapshot
 from workbench.core.cache.parsestore import ParseStore
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.discovery import ParseCache, scan, scan_all
 from workbench.core.lint import find_skill_files
 from workbench.core.model import CLIENT_IDS, Environment
-from workbench.core.skillfile import read_skill_file, skillfile_facts, skillfile_from_facts
+from workbench.core.skillfile import read_skill_file
 
 
 def _age(root: Path, seconds: float = 60.0) -> None:

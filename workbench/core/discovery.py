@@ -38,6 +38,7 @@ from pathlib import Path
 
 from workbench.core.cache.fscache import DirCache, default_dir_cache, snapshot
 from workbench.core.cache.fscache import stat as _fs_stat
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ReadResult
 from workbench.core.clients.common import (
@@ -50,7 +51,7 @@ from workbench.core.clients.common import (
     walk,
 )
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill
-from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
+from workbench.core.skillfile import SkillFile, read_skill_file
 
 __all__ = [
     "ParseCache",

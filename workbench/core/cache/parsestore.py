@@ -30,12 +30,23 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.core.cache.fscache import load_cache_file, trim_oldest, write_cache_file
-from workbench.core.skillfile import SkillFile, skillfile_facts, skillfile_from_facts
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
+from workbench.core.skillfile import SkillFile
 
 __all__ = ["ParseStore", "parse_version", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
+
+
+class StoredFacts(NamedTuple):
+    """One stored SKILL.md (a plain tuple in the file: ``marshal`` stores no named tuples)."""
+
+    size: int  #: bytes, when its facts were taken
+    mtime_ns: int
+    ino: int
+    blob: bytes  #: marshal of ``cache.skillfacts.skillfile_facts``
+
 
 FORMAT = 1
 RACY_NS = 2_000_000_000
@@ -111,8 +122,9 @@ class ParseStore:
         ent = (self._entries if self._entries is not None else self._load()).get(path)
         if ent is not None:
             try:
-                if ent[0] == st.st_size and ent[1] == st.st_mtime_ns and ent[2] == st.st_ino:
-                    sf = skillfile_from_facts(path if path_obj is None else path_obj, marshal.loads(ent[3]))
+                e = StoredFacts._make(ent)
+                if e.size == st.st_size and e.mtime_ns == st.st_mtime_ns and e.ino == st.st_ino:
+                    sf = skillfile_from_facts(path if path_obj is None else path_obj, marshal.loads(e.blob))
                     self.hits += 1
                     return sf
             except (ValueError, TypeError, IndexError, EOFError):
@@ -139,7 +151,7 @@ class ParseStore:
         except ValueError:  # e.g. a YAML timestamp in the data: not persisted
             return False
         with self._lock:
-            self._load()[path] = (st.st_size, st.st_mtime_ns, st.st_ino, blob)
+            self._load()[path] = tuple(StoredFacts(st.st_size, st.st_mtime_ns, st.st_ino, blob))
             self._dirty = True
             self.stored += 1
         return True

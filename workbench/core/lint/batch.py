@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from workbench.core.cache.fscache import abskey, snapshot
 from workbench.core.cache.fscache import stat as fs_stat
+from workbench.core.cache.skillfacts import skillfile_facts
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, get_profile
@@ -25,7 +26,6 @@ from workbench.core.lint.records import Counts, DiagnosticList, DiagSource, enco
 from workbench.core.lint.registry import load_rules
 from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record, run_rules
 from workbench.core.lint.types import ERROR, Diagnostic
-from workbench.core.skillfile import skillfile_facts
 from workbench.core.skillwalk import entry_exists, find_skill_files
 
 if TYPE_CHECKING:
