@@ -246,7 +246,7 @@ def scan_and_lint(
     lint_roots: list[Path],
     cache_folder: Path | None,
     jobs: int | None = None,
-) -> tuple[Any, dict, dict[str, int]]:
+) -> tuple[Any, dict[Any, Any], dict[str, int]]:
     """One client's scan plus the lint results of ``lint_roots``, sharing one file-system
     snapshot and the persistent caches under ``cache_folder`` (None = the app's cache folder).
 
@@ -279,7 +279,7 @@ def _env_for(tmp: Path, tree: Path) -> Any:
     return Environment(workspace=tmp / "ws", home=tmp / "home", extra_roots=[tree], env={}, bins=set())
 
 
-_KEEP: list = []
+_KEEP: list[Any] = []
 
 
 def _warm_op(op: str, tmp: Path, tree: Path, cache: Path) -> dict[str, Any]:
@@ -339,7 +339,7 @@ def _run_warm(op: str, tmp: Path, tree: Path, cache: Path, pyc: Path | None) -> 
     wall = time.perf_counter() - t
     if cp.returncode != 0:
         raise RuntimeError(f"warm {op} failed: {cp.stderr.strip()[-500:]}")
-    got = json.loads(cp.stdout.strip().splitlines()[-1])
+    got: dict[str, Any] = json.loads(cp.stdout.strip().splitlines()[-1])
     got["process_wall"] = round(wall, 4)
     return got
 
@@ -665,7 +665,7 @@ def _median_child(
 
     cold: list[float] = []
     hot: list[float] = []
-    printed: list[dict] = []
+    printed: list[dict[str, Any]] = []
     for i in range(max(1, repeat)):
         home = tmp / f"home-{key}-{i}"
         home.mkdir()

@@ -135,7 +135,7 @@ class SkillFile:
     frontmatter: str = ""
     body: str = ""
     body_line: int = 1
-    data: dict | None = None
+    data: dict[str, Any] | None = None
     fields: dict[str, FieldInfo] = field(default_factory=dict)
     duplicate_keys: list[tuple[str, Span]] = field(default_factory=list)
     dash_lines: list[int] = field(default_factory=list)
@@ -523,7 +523,7 @@ def _parse_yaml(sf: SkillFile) -> None:
     sf.data = data if plain_keys else {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
     get = sf.data.get
     fields = sf.fields
-    memo: list = []
+    memo: list[list[str]] = []
     scalar = yaml.ScalarNode
     for (knode, vnode), kspan in zip(node.value, kspans):
         k = knode.value if type(knode) is scalar else str(knode.value)
@@ -531,7 +531,7 @@ def _parse_yaml(sf: SkillFile) -> None:
         fields[k] = FieldInfo(k, get(k), kspan, _value_span(vnode, offset, sf, memo), style, vnode.tag, vnode)
 
 
-def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list | None = None) -> Span:
+def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list[list[str]] | None = None) -> Span:
     s, e = vnode.start_mark, vnode.end_mark
     line, end_line = s.line + 1 + offset, e.line + 1 + offset
     if end_line == line and e.column > s.column:  # the usual case: a value on one line

@@ -15,7 +15,7 @@ import os
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -129,7 +129,7 @@ class CatalogIndex:
     def __bool__(self) -> bool:
         return bool(self.entries)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CatalogEntry]:
         return iter(self.entries)
 
     def key(self, e: CatalogEntry) -> str | None:
@@ -138,7 +138,7 @@ class CatalogIndex:
             return os.path.abspath(e.path) if e.path is not None else None
         return k  # type: ignore[return-value]
 
-    def cached_sum(self, key: Any, fn) -> int:
+    def cached_sum(self, key: Any, fn: Callable[[CatalogEntry], int]) -> int:
         """``sum(fn(e) for e in entries)`` computed once per ``key``."""
         if key not in self._sums:
             self._sums[key] = sum(fn(e) for e in self.entries)
