@@ -23,7 +23,7 @@ from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
 from workbench.core.lint.fixes import apply_fix
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, get_profile
 from workbench.core.lint.records import DiagnosticList, diagnostic_records, severity_totals
-from workbench.core.lint.registry import RULES, Finding, Rule, load_rules
+from workbench.core.lint.registry import Finding, Rule, load_rules
 from workbench.core.lint.runner import lint_file, lint_skillfile, lint_text
 from workbench.core.lint.types import (
     ERROR,
@@ -37,7 +37,15 @@ from workbench.core.lint.types import (
 )
 from workbench.core.skillwalk import SKIP_DIRS, find_skill_files
 
-load_rules()
+
+def __getattr__(name: str) -> object:
+    # ``RULES`` is loaded on first use, not at import: a warm ``workbench lint`` answers every
+    # file from the result cache and never needs the ~100 rule modules (~60 ms of imports and
+    # regex compiles). ``from workbench.core.lint import RULES`` gets the loaded registry.
+    if name == "RULES":
+        return load_rules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "lint_text",

@@ -178,9 +178,6 @@ def _with_catalog(
 ) -> dict[Path, DiagnosticList]:
     """Each file's ``DiagnosticList``: its per-file diagnostics plus the catalog rules' (reused
     from the cache while the catalog fingerprint is the same, else run on its facts)."""
-    cat_rules = catalog_rules(prof)
-    if not cat_rules:
-        return {f: DiagnosticList(rec.diags, (), rec.counts) for f, rec in zip(files, recs)}
     index: CatalogIndex | None = None
     if catalog is None:
         fp = _fingerprint(keys, ((r.name, r.desc) for r in recs))
@@ -191,6 +188,13 @@ def _with_catalog(
         fp = "x" + _fingerprint(
             [index.key(e) or "" for e in entries], ((e.name, e.description) for e in entries)
         )
+    # Every file's catalog results cached for this catalog (a warm run): the rules are not even
+    # loaded (an entry holds them only when the catalog rules were active under the same profile
+    # and rules version, which the cache is keyed on).
+    hit_all = all(r.entry is not None and r.entry.cat_fp == fp for r in recs)
+    cat_rules = [] if hit_all else catalog_rules(prof)
+    if not cat_rules and not hit_all:
+        return {f: DiagnosticList(rec.diags, (), rec.counts) for f, rec in zip(files, recs)}
     out: dict[Path, DiagnosticList] = {}
     hits = 0
     for f, k, rec in zip(files, keys, recs):
