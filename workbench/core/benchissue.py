@@ -73,9 +73,9 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     """Each per-file rule's cost over ``sample`` SKILL.md files of ``tree`` (every n-th), in µs
     per file (CPU time, ``process_time``).
 
-    The context's shared lazy parts (lines, line starts, fences, links, the folder listing) are
-    computed first and timed apart as ``"(context)"``, so that a rule is not charged for what
-    the first rule to ask for them would pay. Returns ``{"files": n, "parse_us": µs (read +
+    The context's shared lazy parts (lines, fences, links, the folder listing; positions are
+    counted on demand) are computed first and timed apart as ``"(context)"``, so that a rule is
+    not charged for what the first rule to ask for them would pay. Returns ``{"files": n, "parse_us": µs (read +
     parse), "rules_us": {code: µs}, "context_us": µs, "total_us": µs, "over_budget": [codes
     above RULE_BUDGET_US]}``.
     """
@@ -94,7 +94,7 @@ def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> 
     ctxs = [LintContext(sf, prof, EMPTY_CATALOG) for sf in sfs]
     c = time.process_time()
     for x in ctxs:
-        x.lines, x.line_starts, x.fences, x.links, x.folder()  # noqa: B018 - computes the lazies
+        x.lines, x.fences, x.links, x.folder()  # noqa: B018 - computes the lazies (positions: on demand)
     shared = time.process_time() - c
     per: dict[str, float] = {}
     for r, _sev in active_rules(prof):
