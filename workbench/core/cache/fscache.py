@@ -154,6 +154,20 @@ def load_cache_file(
     return None, True
 
 
+def load_entries(
+    path: str | os.PathLike[str], header: dict[str, Any], notes: list[Any]
+) -> tuple[dict[str, Any], bool]:
+    """``(entries, rebuild)`` of a cache file ``{**header, "entries": {...}}``: its entries when
+    every ``header`` key has that value (format, version, ...), else ``{}`` (see
+    ``load_cache_file`` for ``rebuild`` and ``notes``). Never raises."""
+    obj, rebuild = load_cache_file(
+        path,
+        lambda o: all(o.get(k) == v for k, v in header.items()) and isinstance(o.get("entries"), dict),
+        notes,
+    )
+    return (obj["entries"] if obj is not None else {}), rebuild
+
+
 def trim_oldest(table: dict[str, Any], limit: int) -> None:
     """Drop the oldest entries (dicts keep insertion order) so ``table`` has at most ``limit``."""
     if len(table) > limit:

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from workbench.core.cache.fscache import load_cache_file, trim_oldest, write_cache_file
+from workbench.core.cache.fscache import load_entries, trim_oldest, write_cache_file
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.skillfile import SkillFile
 
@@ -99,16 +99,8 @@ class ParseStore:
 
     def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._entries is None:
-            obj, rebuild = load_cache_file(
-                self.path,
-                lambda o: (
-                    o.get("format") == FORMAT
-                    and o.get("version") == self.version
-                    and isinstance(o.get("entries"), dict)
-                ),
-                self.notes,
-            )
-            self._entries = obj["entries"] if obj is not None else {}
+            header = {"format": FORMAT, "version": self.version}
+            self._entries, rebuild = load_entries(self.path, header, self.notes)
             self._dirty = self._dirty or rebuild
         return self._entries
 

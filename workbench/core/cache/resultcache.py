@@ -59,7 +59,7 @@ from typing import Any, Literal, NamedTuple
 from workbench.core.cache.fscache import (
     DirCache,
     default_dir_cache,
-    load_cache_file,
+    load_entries,
     trim_oldest,
     write_cache_file,
 )
@@ -203,17 +203,8 @@ class ResultCache:
     # -- loading -------------------------------------------------------------------------
     def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._entries is None:
-            obj, rebuild = load_cache_file(
-                self.path,
-                lambda o: (
-                    o.get("format") == FORMAT
-                    and o.get("rules") == self.version
-                    and o.get("profile") == self.profile_key
-                    and isinstance(o.get("entries"), dict)
-                ),
-                self.notes,
-            )
-            self._entries = obj["entries"] if obj is not None else {}
+            header = {"format": FORMAT, "rules": self.version, "profile": self.profile_key}
+            self._entries, rebuild = load_entries(self.path, header, self.notes)
             self._dirty = self._dirty or rebuild
         return self._entries
 
