@@ -71,6 +71,7 @@ class Fence:
 _FENCE_NL = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _FENCE_AT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _PLUS_ONE = (1).__add__
+_UNSET = object()
 #: ``LintContext.pos`` answers this many positions by counting before it builds the line table.
 _POS_DIRECT = 16
 # The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
@@ -175,6 +176,8 @@ class LintContext:
             self.lenient = True
             for k, lf in sf.line_fields().items():
                 self.fields[k] = FieldView(k, lf.value, lf.key_span, lf.value_span, "", "", None, True)
+        self._name: object = _UNSET
+        self._desc: object = _UNSET
         self._line_starts: list[int] | None = None
         self._npos = 0  # positions answered without the line table (``pos``)
         self._lines: list[str] | None = None
@@ -214,7 +217,14 @@ class LintContext:
 
     def name_str(self) -> str | None:
         """The name as skills-ref checks it: NFKC-normalised and stripped; None when absent/not str.
-        Non-string scalars (``name: 123``) are taken as their source text, like strictyaml."""
+        Non-string scalars (``name: 123``) are taken as their source text, like strictyaml.
+        Computed once (about ten rules ask)."""
+        got = self._name
+        if got is _UNSET:
+            got = self._name = self._name_str()
+        return got  # type: ignore[return-value]
+
+    def _name_str(self) -> str | None:
         f = self.fields.get("name")
         if f is None or f.value is None:
             return None
@@ -224,6 +234,14 @@ class LintContext:
         return unicodedata.normalize("NFKC", v).strip()
 
     def description_str(self) -> str | None:
+        """The description as a str (a non-string scalar's source text); None when absent or a
+        collection. Computed once."""
+        got = self._desc
+        if got is _UNSET:
+            got = self._desc = self._description_str()
+        return got  # type: ignore[return-value]
+
+    def _description_str(self) -> str | None:
         f = self.fields.get("description")
         if f is None or f.value is None:
             return None
