@@ -5,6 +5,7 @@ kept here as the oracle."""
 
 from __future__ import annotations
 
+import json
 import os
 
 from hypothesis import given, settings
@@ -208,3 +209,43 @@ def test_one_walker_skips_never_walked(tmp_path):
     assert [p.relative_to(tmp_path).parts[0] for p in find_skill_files(tmp_path)] == ["ok"]
     seen = {os.path.relpath(dp, tmp_path).split(os.sep)[0] for dp, _d, fn in walk_tree(tmp_path) if fn}
     assert seen == {"ok"}
+
+
+def test_pool_chunks_stay_small_enough_to_balance_the_tail():
+    from workbench.core.lint.batch import CHUNK_MAX, CHUNK_MIN, chunk_size
+
+    assert chunk_size(10_000, 2) == CHUNK_MAX == 200  # was 1,250: one core idle ~0.9 s at the end
+    assert chunk_size(1_000, 2) == 32 and chunk_size(200, 2) == CHUNK_MIN
+    assert chunk_size(5, 0) == CHUNK_MIN
+
+
+def test_a_fully_cached_lint_imports_no_rule_module(tmp_path):
+    """Warm lint (issue 14 item 4): every result, catalog results included, comes from the result
+    cache, so the ~100 rule modules (and their regexes) are never imported."""
+    import subprocess
+    import sys
+    import time
+
+    for name in ("a-skill", "b-skill"):
+        d = tmp_path / "tree" / name
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Same text. Use when testing.\n---\n")
+    old = time.time() - 60  # not "racily clean": the cache keeps it
+    for p in [*tmp_path.rglob("*"), tmp_path / "tree"]:
+        os.utime(p, (old, old))
+    code = (
+        "import sys, json\n"
+        "from workbench.core.cache.resultcache import ResultCache\n"
+        "from workbench.core.lint import lint_paths\n"
+        "from workbench.core.lint.profiles import get_profile\n"
+        "p = get_profile('agentskills')\n"
+        f"r = lint_paths([{str(tmp_path / 'tree')!r}], p, jobs=1, cache=ResultCache(p, {str(tmp_path / 'c')!r}))\n"
+        "n = sum(len(v) for v in r.values())\n"
+        "print(json.dumps([n, sorted(m for m in sys.modules if '.lint.rules.' in m)]))\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True) for _ in "12"
+    ]
+    (n1, mods1), (n2, mods2) = (json.loads(r.stdout) for r in runs)
+    assert n1 == n2 > 0 and mods1  # the cold run loaded the rules; both found the same
+    assert mods2 == []

@@ -329,6 +329,14 @@ def lint_records(
     return out
 
 
+def chunk_size(n: int, jobs: int) -> int:
+    """Files per pool task for ``n`` files over ``jobs`` workers: ~16 chunks per worker, between
+    ``CHUNK_MIN`` and ``CHUNK_MAX``. The pool's wall ends when its last chunk does, so a worker
+    idles for up to one chunk at the end (with 4 chunks per worker that was 1,250 files, ~0.9 s
+    of one core, at 10,000 files); one chunk costs one message each way, not one per file."""
+    return max(CHUNK_MIN, min(CHUNK_MAX, -(-n // (max(1, jobs) * 16))))
+
+
 def _run_parallel(
     paths: list[str], prof: Profile, jobs: int, parse_facts: bool, sha: bool
 ) -> list[Computed] | None:
@@ -338,11 +346,7 @@ def _run_parallel(
 
     if not parallel_ok():
         return None
-    # Chunks of at most CHUNK_MAX files (~16 per worker below that): the pool's wall ends when
-    # its last chunk does, so a worker idles for up to one chunk at the end (with 4 chunks per
-    # worker that was 1,250 files = ~0.9 s of one core idle at 10,000 files); one chunk costs
-    # one message each way, not one per file.
-    size = max(CHUNK_MIN, min(CHUNK_MAX, -(-len(paths) // (jobs * 16))))
+    size = chunk_size(len(paths), jobs)
     chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     n = len(chunks)
     try:
