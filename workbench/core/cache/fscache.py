@@ -168,6 +168,32 @@ def load_entries(
     return (obj["entries"] if obj is not None else {}), rebuild
 
 
+class EntryFile:
+    """What ``ResultCache`` and ``ParseStore`` share: a table ``{key: entry}`` kept in one marshal
+    file ``path`` (loaded by the subclass's ``_load``; ``_dirty`` when it must be written)."""
+
+    path: Path
+    _entries: dict[str, Any] | None
+    _dirty: bool
+    _lock: threading.Lock
+
+    def _load(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def clear(self) -> None:
+        """Forget every entry and delete the file (an OSError deleting it is ignored)."""
+        with self._lock:
+            self._entries = {}
+            self._dirty = False
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+
 def trim_oldest(table: dict[str, Any], limit: int) -> None:
     """Drop the oldest entries (dicts keep insertion order) so ``table`` has at most ``limit``."""
     if len(table) > limit:

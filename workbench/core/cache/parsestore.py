@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from workbench.core.cache.fscache import load_entries, trim_oldest, write_cache_file
+from workbench.core.cache.fscache import EntryFile, load_entries, trim_oldest, write_cache_file
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.skillfile import SkillFile
 
@@ -71,7 +71,7 @@ def parse_version() -> str:
     return _version
 
 
-class ParseStore:
+class ParseStore(EntryFile):
     """Persisted parse facts (module docstring).
 
     Args:
@@ -103,9 +103,6 @@ class ParseStore:
             self._entries, rebuild = load_entries(self.path, header, self.notes)
             self._dirty = self._dirty or rebuild
         return self._entries
-
-    def __len__(self) -> int:
-        return len(self._load())
 
     def get(self, path: str, st: os.stat_result, path_obj: Path | None = None) -> SkillFile | None:
         """The ``SkillFile`` for ``path`` when stored with the identity of ``st`` (the caller's
@@ -158,13 +155,3 @@ class ParseStore:
             obj = {"format": FORMAT, "version": self.version, "entries": entries}
             self._dirty = False
         return write_cache_file(self.path, obj, self.notes)
-
-    def clear(self) -> None:
-        """Forget every entry and delete the store file."""
-        with self._lock:
-            self._entries = {}
-            self._dirty = False
-        try:
-            self.path.unlink()
-        except OSError:
-            pass

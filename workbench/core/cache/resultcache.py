@@ -58,6 +58,7 @@ from typing import Any, Literal, NamedTuple
 
 from workbench.core.cache.fscache import (
     DirCache,
+    EntryFile,
     default_dir_cache,
     load_entries,
     trim_oldest,
@@ -151,7 +152,7 @@ def _ident(path: str) -> int:
     return _fs_mtime(path)
 
 
-class ResultCache:
+class ResultCache(EntryFile):
     """Per-file lint records for one profile, persisted under ``folder`` (default
     ``appdirs.cache_dir()/results``).
 
@@ -207,9 +208,6 @@ class ResultCache:
             self._entries, rebuild = load_entries(self.path, header, self.notes)
             self._dirty = self._dirty or rebuild
         return self._entries
-
-    def __len__(self) -> int:
-        return len(self._load())
 
     # -- look-up -------------------------------------------------------------------------
     def lookup(self, key: str, st: os.stat_result | None = None) -> CacheEntry | None:
@@ -362,15 +360,6 @@ class ResultCache:
             self._dirty = True
             return False
         return True
-
-    def clear(self) -> None:
-        """Forget every entry (and delete the cache file)."""
-        self._entries = {}
-        self._dirty = False
-        try:
-            self.path.unlink()
-        except OSError:
-            pass
 
 
 _SEV_INDEX = {"error": 0, "warning": 1, "info": 2}
