@@ -82,6 +82,19 @@ __all__ = [
 FORMAT = 2
 
 
+class CatalogResult(NamedTuple):
+    """The catalog rules' diagnostics of one entry (``CacheEntry.cat``; a plain tuple on disk)."""
+
+    errors: int
+    warnings: int
+    infos: int
+    diags: bytes  #: marshal blob of ``lint.records.DiagTuple``s
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return (self.errors, self.warnings, self.infos)
+
+
 class CacheEntry(NamedTuple):
     """One SKILL.md's stored entry (kept as a plain tuple in the file: ``marshal`` stores no
     named tuples; ``lookup`` returns this view of it)."""
@@ -96,7 +109,7 @@ class CacheEntry(NamedTuple):
     diags: bytes  #: marshal blob of the per-file diagnostics (``lint.records.DiagTuple``s)
     facts: bytes  #: marshal blob of the file's ``lint.facts.LintFacts`` (as a plain tuple)
     cat_fp: str | None  #: the catalog fingerprint ``cat`` was computed for
-    cat: tuple[int, int, int, bytes] | None  #: catalog rules' (errors, warnings, infos, marshal blob)
+    cat: tuple[int, int, int, bytes] | None  #: a ``CatalogResult`` (as a plain tuple)
 
 
 #: Files (and folders) modified less than this many nanoseconds before a run are not cached.
@@ -334,7 +347,7 @@ class ResultCache(EntryFile):
             counts = [0, 0, 0]
             for t in diags:
                 counts[_SEV_INDEX.get(t[4], 2)] += 1
-            cat = (counts[0], counts[1], counts[2], blob)
+            cat = (counts[0], counts[1], counts[2], blob)  # a CatalogResult, stored plain
             old = CacheEntry._make(ent)
             if old.cat_fp == fingerprint and old.cat == cat:
                 return

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from workbench.core.cache.fscache import abskey, snapshot
 from workbench.core.cache.fscache import stat as fs_stat
+from workbench.core.cache.resultcache import CatalogResult
 from workbench.core.cache.skillfacts import skillfile_facts
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
@@ -202,8 +203,8 @@ def _with_catalog(
     for f, k, rec in zip(files, keys, recs):
         ent = rec.entry
         if ent is not None and ent.cat_fp == fp and ent.cat is not None:
-            cat = ent.cat  # (errors, warnings, infos, marshal blob): decoded lazily
-            out[f] = DiagnosticList(rec.diags, cat[3], rec.counts.plus(cat[:3]))
+            cat = CatalogResult._make(ent.cat)  # its blob is decoded lazily
+            out[f] = DiagnosticList(rec.diags, cat.diags, rec.counts.plus(cat.counts))
             hits += 1
             continue
         if index is None:
