@@ -122,8 +122,8 @@ def test_make_tree_unique_names(tmp_path, corpus):
 
 def test_scan_and_lint_cold_warm_identical(tmp_path, corpus):
     """The bench's combined path gives the plain scan's catalog and the plain lint's results."""
-    from workbench.core import fscache
     from workbench.core.bench import scan_and_lint
+    from workbench.core.cache import fscache
     from workbench.core.discovery import ParseCache, scan
     from workbench.core.lint import PROFILES, lint_paths
     from workbench.core.model import Environment

@@ -117,7 +117,7 @@ def test_lint_follows_symlinked_skill_folders(capsys, tmp_path, monkeypatch):
 
 
 def test_find_skill_files_dedupes_by_real_path(tmp_path):
-    from workbench.core.lint.engine import find_skill_files
+    from workbench.core.skillwalk import find_skill_files
 
     _linked(tmp_path)
     assert find_skill_files(tmp_path / "skills") == [tmp_path / "skills" / "my-skill" / "SKILL.md"]

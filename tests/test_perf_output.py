@@ -11,7 +11,7 @@ from tests.helpers import write_skill
 from workbench.commands.lint import json_text
 from workbench.core.jsontext import dumps_indented
 from workbench.core.lint import lint_paths
-from workbench.core.lint.engine import diagnostic_records
+from workbench.core.lint.records import diagnostic_records
 
 _scalars = st.one_of(
     st.none(),

@@ -5,6 +5,9 @@ kept here as the oracle."""
 
 from __future__ import annotations
 
+import json
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,8 +124,9 @@ def test_linting_leaves_no_cyclic_garbage(corpus):
     only free if a file's work leaves no reference cycles behind."""
     import gc
 
-    from workbench.core.lint.engine import _records_chunk, find_skill_files
+    from workbench.core.lint.batch import records_chunk as _records_chunk
     from workbench.core.lint.profiles import lint_profile
+    from workbench.core.skillwalk import find_skill_files
 
     files = [str(f) for f in find_skill_files(corpus)][:400]
     gc.collect()
@@ -135,3 +139,113 @@ def test_linting_leaves_no_cyclic_garbage(corpus):
     finally:
         if was:
             gc.enable()
+
+
+def test_crlf_and_dashes_in_frontmatter_keep_their_facts():
+    """The LF fast paths (no CRLF count, no per-line split) give what the full work gives."""
+    for nl in ("\n", "\r\n"):
+        text = nl.join(["---", "name: a-b", "description: x --- y", "# c ---", "---", "body", ""])
+        sf = parse_skill_text(text)
+        assert sf.state == "ok" and sf.data == {"name": "a-b", "description": "x --- y"}
+        assert sf.frontmatter == "name: a-b\ndescription: x --- y\n# c ---"
+        assert sf.dash_lines == [3] and sf.close_line == 5
+        assert sf.newline == nl
+        assert sf.fields["description"].value_span == Span(3, 14, 3, 21)
+
+
+def test_non_str_keys_are_rekeyed_and_sha256_is_lazy():
+    sf = parse_skill_text("---\n2: two\n3.5: x\nname: a\n---\n")
+    assert sf.data == {"2": "two", "3.5": "x", "name": "a"}
+    assert list(sf.fields) == ["2", "3.5", "name"]
+    import hashlib
+
+    assert sf._sha256 is None
+    assert sf.sha256 == hashlib.sha256(sf.raw).hexdigest()
+
+
+def test_partial_skillfile_is_completed_by_load_full(tmp_path):
+    """A SkillFile rebuilt from persisted facts is ``partial`` until ``load_full()``; every slot
+    is either persisted or one of ``LAZY_ATTRS``; unknown attributes raise as usual."""
+    from workbench.core.cache.skillfacts import FACT_SLOTS, skillfile_facts, skillfile_from_facts
+    from workbench.core.skillfile import LAZY_ATTRS, read_skill_file
+
+    assert set(FACT_SLOTS) | set(LAZY_ATTRS) | {"path", "_lazy"} == set(SkillFile.__slots__)
+    p = tmp_path / "a" / "SKILL.md"
+    p.parent.mkdir()
+    p.write_text("---\nname: a\ndescription: Use when testing.\n---\n# A\n\nBody.\n")
+    full = read_skill_file(p)
+    lz = skillfile_from_facts(p, skillfile_facts(full))
+    assert lz.partial and lz.state == "ok" and lz.data == full.data
+    assert lz.load_full() is lz and not lz.partial
+    assert (lz.text, lz.body, set(lz.fields)) == (full.text, full.body, set(full.fields))
+    assert lz.load_full() is lz  # a no-op now
+    lz2 = skillfile_from_facts(p, skillfile_facts(full))
+    assert lz2.body == full.body and not lz2.partial  # reading a lazy attribute completes it
+    assert not hasattr(lz2, "no_such_attribute")
+
+
+def test_diagnostic_list_is_a_read_only_sequence():
+    from collections.abc import Sequence
+
+    from workbench.core.lint import DiagnosticList, lint_text
+    from workbench.core.lint.records import encode_diag
+
+    diags = lint_text("---\nname: Bad Name\n---\n")
+    dl = DiagnosticList(tuple(encode_diag(d) for d in diags))
+    assert isinstance(dl, Sequence) and not isinstance(dl, list)
+    assert not hasattr(dl, "append")
+    assert len(dl) == len(diags) and dl == diags and list(dl) == diags and dl[0] == diags[0]
+    assert dl.records() == [encode_diag(d) for d in diags]
+
+
+def test_one_walker_skips_never_walked(tmp_path):
+    from workbench.core.clients.common import NEVER_WALKED
+    from workbench.core.skillwalk import SKIP_DIRS, find_skill_files, walk_tree
+
+    assert SKIP_DIRS is NEVER_WALKED
+    for d in ("ok", *NEVER_WALKED):
+        (tmp_path / d / "s").mkdir(parents=True)
+        (tmp_path / d / "s" / "SKILL.md").write_text("---\nname: s\n---\n")
+    assert [p.relative_to(tmp_path).parts[0] for p in find_skill_files(tmp_path)] == ["ok"]
+    seen = {os.path.relpath(dp, tmp_path).split(os.sep)[0] for dp, _d, fn in walk_tree(tmp_path) if fn}
+    assert seen == {"ok"}
+
+
+def test_pool_chunks_stay_small_enough_to_balance_the_tail():
+    from workbench.core.lint.batch import CHUNK_MAX, CHUNK_MIN, chunk_size
+
+    assert chunk_size(10_000, 2) == CHUNK_MAX == 200  # was 1,250: one core idle ~0.9 s at the end
+    assert chunk_size(1_000, 2) == 32 and chunk_size(200, 2) == CHUNK_MIN
+    assert chunk_size(5, 0) == CHUNK_MIN
+
+
+def test_a_fully_cached_lint_imports_no_rule_module(tmp_path):
+    """Warm lint (issue 14 item 4): every result, catalog results included, comes from the result
+    cache, so the ~100 rule modules (and their regexes) are never imported."""
+    import subprocess
+    import sys
+    import time
+
+    for name in ("a-skill", "b-skill"):
+        d = tmp_path / "tree" / name
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Same text. Use when testing.\n---\n")
+    old = time.time() - 60  # not "racily clean": the cache keeps it
+    for p in [*tmp_path.rglob("*"), tmp_path / "tree"]:
+        os.utime(p, (old, old))
+    code = (
+        "import sys, json\n"
+        "from workbench.core.cache.resultcache import ResultCache\n"
+        "from workbench.core.lint import lint_paths\n"
+        "from workbench.core.lint.profiles import lint_profile\n"
+        "p = lint_profile('agentskills')\n"
+        f"r = lint_paths([{str(tmp_path / 'tree')!r}], p, jobs=1, cache=ResultCache(p, {str(tmp_path / 'c')!r}))\n"
+        "n = sum(len(v) for v in r.values())\n"
+        "print(json.dumps([n, sorted(m for m in sys.modules if '.lint.rules.' in m)]))\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True) for _ in "12"
+    ]
+    (n1, mods1), (n2, mods2) = (json.loads(r.stdout) for r in runs)
+    assert n1 == n2 > 0 and mods1  # the cold run loaded the rules; both found the same
+    assert mods2 == []

@@ -8,8 +8,9 @@ process and compared, in CPU seconds of this same process, with
 * skills-ref's ``validate()`` over the same folders, when that optional package is installed:
   ours must stay ``MIN_SKILLS_REF_RATIO`` times faster (measured ~4x in a plain process, 1.3-1.7x
   inside pytest, whose larger heap makes the cyclic GC cost more during our allocation-heavy pass);
-* the read + parse of a file: no single per-file rule may cost more than ``MAX_RULE_OVER_PARSE``
-  of it (``bench.rule_costs``; the costliest measured ~0.1).
+* the floor's cost per file: no single per-file rule may cost more than ``MAX_RULE_OVER_FLOOR``
+  of it (``bench.rule_costs``). The floor, not our own read + parse: making the parse faster
+  (issue 14 item 1: 108 -> 86 µs/file) must not fail the guard.
 
 Each ratio is the best of three tries (a busy CI machine slows one try, rarely all three).
 The full figures against the targets come from ``workbench bench --skills 10000``.
@@ -26,8 +27,9 @@ from workbench.core.lint import lint_paths
 
 MAX_LINT_OVER_FLOOR = 12.0
 MIN_SKILLS_REF_RATIO = 1.0
-#: SEC001 (the costliest) measures 0.11-0.15 since its one-pass DFA pre-check (0.45-0.49 before)
-MAX_RULE_OVER_PARSE = 0.3
+#: the costliest rule per file over the floor's per-file cost: SEC001 measured 0.5-1.0 before its one-pass
+#: DFA pre-check, ~0.2 after (Dec 2026)
+MAX_RULE_OVER_FLOOR = 0.5
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +67,11 @@ def test_faster_than_skills_ref(tree):
     assert max(ratios) >= MIN_SKILLS_REF_RATIO, ratios
 
 
-def test_no_rule_exceeds_its_budget_relative_to_parsing(tree):
+def test_no_rule_exceeds_its_budget_relative_to_the_floor(tree):
     worst = []
     for _ in range(3):
+        fl = floor(tree)
         rc = rule_costs(tree, 200)
         code, us = next(iter(rc["rules_us"].items()))
-        worst.append((us / max(rc["parse_us"], 1.0), code))
-    assert min(worst)[0] <= MAX_RULE_OVER_PARSE, worst
+        worst.append((us / max(1e6 * fl["cpu"] / max(fl["files"], 1), 1.0), code))
+    assert min(worst)[0] <= MAX_RULE_OVER_FLOOR, worst

@@ -23,7 +23,8 @@ from workbench.core.lint import (
     lint_skillfile,
     lint_text,
 )
-from workbench.core.lint.engine import _catalog_desc, _catalog_name
+from workbench.core.lint.runner import catalog_desc as _catalog_desc
+from workbench.core.lint.runner import catalog_name as _catalog_name
 from workbench.core.skillfile import read_skill_file
 
 pytestmark = pytest.mark.bench

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from workbench.cli import main
-from workbench.core import fscache
+from workbench.core.cache import fscache
 from workbench.core.clients.common import EXTRA_RULES, WalkRules, load_json_file, memo_file, walk
 from workbench.core.discovery import ParseCache, scan, scan_all
 from workbench.core.lint import find_skill_files, lint_paths

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core import fscache
+from workbench.core.cache import fscache
+from workbench.core.cache.fscache import DirCache, snapshot
+from workbench.core.cache.parsestore import ParseStore
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.discovery import ParseCache, scan, scan_all
-from workbench.core.fscache import DirCache, snapshot
 from workbench.core.lint import find_skill_files
 from workbench.core.model import CLIENT_IDS, Environment
-from workbench.core.parsestore import ParseStore
-from workbench.core.skillfile import read_skill_file, skillfile_facts, skillfile_from_facts
+from workbench.core.skillfile import read_skill_file
 
 
 def _age(root: Path, seconds: float = 60.0) -> None:
@@ -268,7 +269,7 @@ def test_parallel_prefetch_equals_serial(corpus, tmp_path):
     ref = _plain(env)
     c = ParseCache(persist=tmp_path / "c")
     paths = [str(p) for p in find_skill_files(root.resolve())]
-    from workbench.core.lint.engine import _parallel_ok
+    from workbench.core.lint.batch import parallel_ok as _parallel_ok
 
     # forked workers only when no other thread runs in this process (earlier GUI tests may leave one)
     assert c.prefetch(paths, jobs=2) > 0 or not _parallel_ok()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.cache.resultcache import ResultCache, profile_fingerprint, rules_version
 from workbench.core.lint import (
     PROFILES,
     CatalogEntry,
@@ -18,8 +19,9 @@ from workbench.core.lint import (
     lint_paths,
     lint_skillfile,
 )
-from workbench.core.lint.engine import CATALOG_RULES, _catalog_desc, _catalog_name
-from workbench.core.resultcache import ResultCache, profile_fingerprint, rules_version
+from workbench.core.lint.runner import CATALOG_RULES
+from workbench.core.lint.runner import catalog_desc as _catalog_desc
+from workbench.core.lint.runner import catalog_name as _catalog_name
 from workbench.core.skillfile import read_skill_file
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "workbench" / "core" / "lint" / "rules"
@@ -237,8 +239,9 @@ def test_diagnostic_list_behaves_like_a_list(tree, tmp_path):
     import copy
     import json
     import pickle
+    from collections.abc import Sequence
 
-    from workbench.core.lint.engine import DiagnosticList
+    from workbench.core.lint.records import DiagnosticList
 
     prof = PROFILES["agentskills"]
     lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
@@ -247,7 +250,7 @@ def test_diagnostic_list_behaves_like_a_list(tree, tmp_path):
         got = lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
         for p, want in ref.items():
             v = got[p]
-            assert isinstance(v, list) and isinstance(v, DiagnosticList)
+            assert isinstance(v, Sequence) and isinstance(v, DiagnosticList)
             c = v.counts()  # before anything is built
             assert c == {s: sum(d.severity == s for d in want) for s in ("error", "warning", "info")}
             if warm:
@@ -313,7 +316,7 @@ def test_missing_path_still_raises(tmp_path):
 
 
 def test_warm_lint_uses_listing_cache(tree, tmp_path):
-    from workbench.core import fscache
+    from workbench.core.cache import fscache
 
     prof = PROFILES["agentskills"]
     fscache._defaults.clear()

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from workbench.core.lint import PROFILE_IDS, CatalogEntry, CatalogIndex, find_skill_files, lint_skillfile
-from workbench.core.lint.engine import _catalog_desc, _catalog_name
+from workbench.core.lint.runner import catalog_desc as _catalog_desc
+from workbench.core.lint.runner import catalog_name as _catalog_name
 from workbench.core.skillfile import read_skill_file
 
 

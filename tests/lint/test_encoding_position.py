@@ -15,16 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.cli import main
+from workbench.core.cache.resultcache import ResultCache
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.lint import lint_file, lint_paths, lint_text
-from workbench.core.resultcache import ResultCache
-from workbench.core.skillfile import (
-    Span,
-    parse_skill_bytes,
-    parse_skill_text,
-    read_skill_file,
-    skillfile_facts,
-    skillfile_from_facts,
-)
+from workbench.core.skillfile import Span, parse_skill_bytes, parse_skill_text, read_skill_file
 
 QA = b"---\nname: a\ndescription: caf\xe9\n---\n"  # the QA reproduction
 

@@ -110,7 +110,7 @@ class _BlockSampler:
         self._done = threading.Event()
         self._blocks: dict[float, dict[str, int]] = {}
         # a raw thread: not counted by ``threading.active_count()``, so the scan still forks its
-        # parse pool (``lint.engine._parallel_ok``) as it does without the sampler
+        # parse pool (``cache parse pool's ``parallel_ok````) as it does without the sampler
         _thread.start_new_thread(self._run, ())
 
     def _run(self) -> None:

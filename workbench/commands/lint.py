@@ -18,7 +18,7 @@ Formats:
 
 Speed: ``--jobs N`` worker processes (default auto: all cores from 200 files on); results are
 cached per file under the app cache folder (``--no-cache`` to bypass; see
-``workbench.core.resultcache``).
+``workbench.core.cache.resultcache``).
 
 Profile: ``--profile ID``; ``--client ID`` selects the same-named profile when ``--profile`` is not
 given (decision: ``--profile`` wins when both are given). With neither, each SKILL.md is linted
@@ -51,12 +51,13 @@ from typing import Any
 from urllib.parse import quote
 
 from workbench import __version__
-from workbench.core.fscache import default_dir_cache
+from workbench.core.cache.fscache import default_dir_cache, snapshot
 from workbench.core.jsontext import dumps_indented, encode_basestring
-from workbench.core.lint import PROFILE_IDS, PROFILES, RULES, Diagnostic, lint_paths
-from workbench.core.lint.engine import diagnostic_records, entry_exists, find_skill_files, severity_totals
+from workbench.core.lint import PROFILE_IDS, PROFILES, Diagnostic, lint_paths, load_rules
 from workbench.core.lint.profiles import profile_for_location
+from workbench.core.lint.records import diagnostic_records, severity_totals
 from workbench.core.skillfile import special_file_problem
+from workbench.core.skillwalk import entry_exists, find_skill_files
 from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
 from workbench.options import UsageError
 
@@ -181,11 +182,14 @@ def run(args: argparse.Namespace) -> int:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    groups = lint_groups(args, paths)
+    with snapshot():  # each path stat'ed once: the grouping walk and lint_paths' walk share it
+        groups = lint_groups(args, paths)
+        # Decision: the CLI uses the persistent result cache by default (results are identical:
+        # an entry is only used while the file, its folder listings and profile/rules are unchanged).
+        per_group = [
+            lint_paths(ps, profile=pr, jobs=args.jobs, cache=bool(args.cache)) for pr, _s, ps in groups
+        ]
     prof = groups[0][0]
-    # Decision: the CLI uses the persistent result cache by default (results are identical: an
-    # entry is only used while the file, its folder listings and profile/rules are unchanged).
-    per_group = [lint_paths(ps, profile=pr, jobs=args.jobs, cache=bool(args.cache)) for pr, _s, ps in groups]
     results = per_group[0]
     if len(per_group) > 1:
         merged = {k: v for res in per_group for k, v in res.items()}
@@ -320,11 +324,12 @@ def _uri(path: Path) -> str:
 
 def to_sarif(flat: list[tuple[Path, Diagnostic]], profile_id: str) -> dict:
     """A SARIF 2.1.0 log with one run (rules = every registered rule, so ``ruleIndex`` is stable)."""
-    codes = list(RULES)
+    registry = load_rules()
+    codes = list(registry)
     index = {c: i for i, c in enumerate(codes)}
     rules = []
     for c in codes:
-        r = RULES[c]
+        r = registry[c]
         sev = r.severity_for(profile_id)
         rules.append(
             {

@@ -59,7 +59,6 @@ stable one. Results: a dict (``run_bench``) that ``format_table`` prints.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import shutil
@@ -70,7 +69,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-log = logging.getLogger(__name__)
+from workbench.core.benchissue import ISSUE_FLOOR_S as ISSUE_FLOOR_S
+from workbench.core.benchissue import ISSUE_TARGETS as ISSUE_TARGETS
+from workbench.core.benchissue import RULE_BUDGET_US as RULE_BUDGET_US
+from workbench.core.benchissue import (
+    bench_issue,
+    bench_listing,
+    issue_figures,
+    issue_lines,
+    skills_ref_ratios,
+)
+from workbench.core.benchissue import floor as floor
+from workbench.core.benchissue import rule_costs as rule_costs
+from workbench.core.skillwalk import walk_tree
 
 if TYPE_CHECKING:
     from workbench.core.model import Catalog
@@ -96,34 +107,6 @@ BUILTIN_SKILLS: dict[str, str] = {
 
 _NAME_LINE = re.compile(rb"^name:[^\n]*", re.M)
 
-#: Cost budget of one per-file rule, µs per file on the bench machine (``rule_costs``): the
-#: whole per-file pass has ~75 rules and should stay near the cost of the YAML parse.
-RULE_BUDGET_US = 20.0
-
-#: Issue 14's targets for 10,000 skills: key -> (what, target, unit, lower is better).
-ISSUE_TARGETS: dict[str, tuple[str, float, str, bool]] = {
-    "lint_cli_cold": ("workbench lint DIR --format json, empty cache", 1.0, "s", True),
-    "lint_cli_warm": ("same, warm cache", 0.3, "s", True),
-    "skills_ref_ratio": ("skills-ref validate() time / lint cold (same folders, same run)", 15.0, "x", False),
-    "lint_vs_floor": ("lint cold (1 process) / walk+read+C-YAML floor, CPU seconds", 1.5, "x", True),
-    "scan_cli_cold": (
-        "workbench scan DIR --root DIR --client all --format json, empty cache",
-        1.5,
-        "s",
-        True,
-    ),
-    "window_populated": ("window until the tree is populated, empty cache", 2.0, "s", True),
-    "window_rss": ("window peak RSS", 200.0, "MB", True),
-    "window_max_block": ("longest GUI-thread block", 50.0, "ms", True),
-    "lint_one_cli": ("lint of one SKILL.md (pre-commit)", 0.2, "s", True),
-    "keystroke_p95": ("editor keystroke -> diagnostics, p95", 20.0, "ms", True),
-}
-#: The floor the issue measured for 10,000 skills (s): its targets in floor units, for runs on a
-#: machine of another speed (``issue_figures``' ``x_floor``).
-ISSUE_FLOOR_S = 0.7
-#: Figures that grow with the number of skills (scaled to 10,000 when judging a smaller run).
-_SCALED = {"lint_cli_cold", "lint_cli_warm", "scan_cli_cold", "window_populated"}
-
 
 def corpus_dir() -> Path | None:
     """``../shared/corpus`` next to the checkout (``WB_SHARED`` overrides the shared folder), or
@@ -137,8 +120,7 @@ def corpus_dir() -> Path | None:
 def corpus_skill_dirs(corpus: Path) -> list[str]:
     """Every folder holding a SKILL.md under ``corpus`` (sorted; .git/node_modules skipped)."""
     out = []
-    for dp, dn, fn in os.walk(corpus):
-        dn[:] = sorted(d for d in dn if d not in (".git", "node_modules"))
+    for dp, _dn, fn in walk_tree(corpus, sort=True):
         if "SKILL.md" in fn:
             out.append(dp)
     return sorted(out)
@@ -248,7 +230,7 @@ def scan_and_lint(
     lint_roots: list[Path],
     cache_folder: Path | None,
     jobs: int | None = None,
-) -> tuple[Any, dict, dict[str, int]]:
+) -> tuple[Any, dict[Any, Any], dict[str, int]]:
     """One client's scan plus the lint results of ``lint_roots``, sharing one file-system
     snapshot and the persistent caches under ``cache_folder`` (None = the app's cache folder).
 
@@ -258,10 +240,10 @@ def scan_and_lint(
     Warm, both answer from their caches. Returns ``(Catalog, {path: diagnostics}, {"error": n,
     "warning": n, "info": n})``; the diagnostics are ``DiagnosticList``s (built on first use).
     """
+    from workbench.core.cache.fscache import snapshot
+    from workbench.core.cache.resultcache import ResultCache
     from workbench.core.discovery import ParseCache, scan
-    from workbench.core.fscache import snapshot
     from workbench.core.lint import lint_paths
-    from workbench.core.resultcache import ResultCache
 
     with snapshot():
         pc = ParseCache(persist=True if cache_folder is None else cache_folder)
@@ -270,7 +252,7 @@ def scan_and_lint(
         )
         res = lint_paths(lint_roots, profile, jobs=jobs, cache=rc)
         cat = scan(env, client_id, pc)
-    from workbench.core.lint.engine import severity_totals
+    from workbench.core.lint.records import severity_totals
 
     return cat, res, severity_totals(res)
 
@@ -281,7 +263,7 @@ def _env_for(tmp: Path, tree: Path) -> Any:
     return Environment(workspace=tmp / "ws", home=tmp / "home", extra_roots=[tree], env={}, bins=set())
 
 
-_KEEP: list = []
+_KEEP: list[Any] = []
 
 
 def _warm_op(op: str, tmp: Path, tree: Path, cache: Path) -> dict[str, Any]:
@@ -290,10 +272,10 @@ def _warm_op(op: str, tmp: Path, tree: Path, cache: Path) -> dict[str, Any]:
     operation itself. The results stay referenced (``_KEEP``) so that ``_main`` can exit without
     freeing them, as a CLI that prints and exits does (see ``_main``)."""
     t0 = time.perf_counter()
+    from workbench.core.cache.resultcache import ResultCache
     from workbench.core.discovery import ParseCache, scan, scan_all
     from workbench.core.lint import PROFILES, lint_paths
-    from workbench.core.lint.engine import severity_totals
-    from workbench.core.resultcache import ResultCache
+    from workbench.core.lint.records import severity_totals
 
     out: dict[str, Any] = {"import_s": round(time.perf_counter() - t0, 4)}
     env = _env_for(tmp, tree)
@@ -341,7 +323,7 @@ def _run_warm(op: str, tmp: Path, tree: Path, cache: Path, pyc: Path | None) -> 
     wall = time.perf_counter() - t
     if cp.returncode != 0:
         raise RuntimeError(f"warm {op} failed: {cp.stderr.strip()[-500:]}")
-    got = json.loads(cp.stdout.strip().splitlines()[-1])
+    got: dict[str, Any] = json.loads(cp.stdout.strip().splitlines()[-1])
     got["process_wall"] = round(wall, 4)
     return got
 
@@ -374,9 +356,9 @@ def run_bench(
     """
     import sys
 
+    from workbench.core.cache.resultcache import ResultCache
     from workbench.core.discovery import ParseCache, scan, scan_all
     from workbench.core.lint import PROFILES, lint_paths, lint_text
-    from workbench.core.resultcache import ResultCache
 
     say = progress or (lambda s: None)
     corpus = corpus if corpus is not None else corpus_dir()
@@ -476,7 +458,7 @@ def run_bench(
             "max_ms": round(times[-1], 2),
         }
 
-        res["listing_corpus"] = _bench_listing(corpus, tmp) if corpus is not None else None
+        res["listing_corpus"] = bench_listing(corpus, tmp) if corpus is not None else None
         res["issue"] = bench_issue(
             tree,
             tmp,
@@ -495,7 +477,7 @@ def run_bench(
         }
         if res["issue"]["lint_cli"].get("wall"):
             ours["cli_lint_cold"] = round(1e6 * res["issue"]["lint_cli"]["wall"] / max(1, n), 1)
-        res["skills_ref"] = _skills_ref_ratios(res["issue"]["skills_ref_all"], ours)
+        res["skills_ref"] = skills_ref_ratios(res["issue"]["skills_ref_all"], ours)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     scale = 10_000 / max(1, n)
@@ -511,332 +493,6 @@ def run_bench(
         **{f"issue14_{k}": v["met"] for k, v in res["issue_table"].items()},
     }
     return res
-
-
-def _bench_listing(corpus: Path, tmp: Path) -> dict[str, Any]:
-    from workbench.core.discovery import scan_all
-    from workbench.core.listing import render_listing
-    from workbench.core.model import Environment
-
-    env = Environment(
-        workspace=tmp / "ws", home=tmp / "home", env={}, bins=set(), extra_roots=[corpus.resolve()]
-    )
-    cats = scan_all(env)
-    per: dict[str, float] = {}
-    for cid, cat in cats.items():
-        render_listing(cat, 200_000)
-        t = time.perf_counter()
-        render_listing(cat, 200_000)
-        per[cid] = round((time.perf_counter() - t) * 1000, 2)
-    return {
-        "skills": len(next(iter(cats.values())).skills),
-        "context_tokens": 200_000,
-        "ms_per_client": per,
-        "total_ms": round(sum(per.values()), 2),
-    }
-
-
-def _skills_ref_ratios(sr: dict[str, Any] | None, ours_us: dict[str, float]) -> dict[str, Any] | None:
-    """The per-skill comparison with skills-ref (``_skills_ref_all``'s figures) for ``ours_us``
-    (µs per skill of our figures)."""
-    if sr is None:
-        return None
-    per = sr["per_skill_us"]
-    return {
-        "sample": sr["folders"],
-        "per_skill_us": per,
-        "invalid": sr["invalid"],
-        "ours_per_skill_us": ours_us,
-        "ratio": {k: (round(per / v, 1) if v else None) for k, v in ours_us.items()},
-    }
-
-
-def floor(tree: Path) -> dict[str, Any]:
-    """The least any linter must do, in this process: walk ``tree`` (skipping .git and
-    node_modules), read every SKILL.md and parse its frontmatter with PyYAML's C loader.
-    Returns ``{"wall": s, "cpu": s, "files": n}``."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    t, c = time.perf_counter(), time.process_time()
-    n = 0
-    for dp, dn, fn in os.walk(tree):
-        dn[:] = [d for d in dn if d not in (".git", "node_modules")]
-        if "SKILL.md" not in fn:
-            continue
-        n += 1
-        with open(os.path.join(dp, "SKILL.md"), "rb") as fh:
-            text = fh.read().decode("utf-8", "replace")
-        end = text.find("\n---", 3) if text.startswith("---") else -1
-        if end > 0:
-            try:
-                yaml.load(text[3:end], Loader=loader)
-            except yaml.YAMLError:
-                pass
-    return {"wall": round(time.perf_counter() - t, 4), "cpu": round(time.process_time() - c, 4), "files": n}
-
-
-def rule_costs(tree: Path, sample: int = 2000, profile: str = "agentskills") -> dict[str, Any]:
-    """Each per-file rule's cost over ``sample`` SKILL.md files of ``tree`` (every n-th), in µs
-    per file (CPU time, ``process_time``).
-
-    The context's shared lazy parts (lines, line starts, fences, links, the folder listing) are
-    computed first and timed apart as ``"(context)"``, so that a rule is not charged for what
-    the first rule to ask for them would pay. Returns ``{"files": n, "parse_us": µs (read +
-    parse), "rules_us": {code: µs}, "context_us": µs, "total_us": µs, "over_budget": [codes
-    above RULE_BUDGET_US]}``.
-    """
-    from workbench.core.lint.context import LintContext
-    from workbench.core.lint.engine import _EMPTY_CATALOG, CATALOG_RULES, _active, find_skill_files
-    from workbench.core.lint.profiles import lint_profile
-    from workbench.core.skillfile import read_skill_file
-
-    files = find_skill_files(tree)
-    files = files[:: max(1, len(files) // max(1, sample))][:sample]
-    prof = lint_profile(profile)
-    c = time.process_time()
-    sfs = [read_skill_file(f) for f in files]
-    parse = time.process_time() - c
-    ctxs = [LintContext(sf, prof, _EMPTY_CATALOG) for sf in sfs]
-    c = time.process_time()
-    for x in ctxs:
-        x.lines, x.line_starts, x.fences, x.links, x.folder()  # noqa: B018 - computes the lazies
-    shared = time.process_time() - c
-    per: dict[str, float] = {}
-    for r, _sev in _active(prof):
-        if r.code in CATALOG_RULES:
-            continue
-        check = r.check
-        c = time.process_time()
-        for x in ctxs:
-            try:
-                for _f in check(x):
-                    pass
-            except Exception:  # noqa: BLE001, S112 - the engine reports crashes; here only time counts
-                continue
-        per[r.code] = round(1e6 * (time.process_time() - c) / max(1, len(ctxs)), 1)
-    per = dict(sorted(per.items(), key=lambda kv: -kv[1]))
-    n = max(1, len(ctxs))
-    return {
-        "files": len(ctxs),
-        "parse_us": round(1e6 * parse / n, 1),
-        "context_us": round(1e6 * shared / n, 1),
-        "rules_us": per,
-        "total_us": round(sum(per.values()) + 1e6 * shared / n, 1),
-        "over_budget": [k for k, v in per.items() if v > RULE_BUDGET_US],
-    }
-
-
-def _child_env(home: Path, pyc: Path | None) -> dict[str, str]:
-    env = dict(os.environ, WORKBENCH_HOME=str(home), QT_QPA_PLATFORM="offscreen")
-    if pyc is not None:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(pyc)
-    return env
-
-
-def run_child(args: list[str], home: Path, pyc: Path | None = None) -> dict[str, Any]:
-    """``python ARGS`` in a fresh process with ``WORKBENCH_HOME=home`` (its caches and settings),
-    stdout to a temporary file. Returns ``{"wall": s, "exit": code, "stdout_tail": last line}``.
-    Raises RuntimeError when it exits with 2 or more (lint exits 1 on findings). (No RSS here:
-    a child's ``ru_maxrss`` includes what it had as a fork of this big process before ``exec``;
-    the window reports its own.)"""
-    import subprocess
-    import sys
-
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t = time.perf_counter()
-        code = subprocess.call([sys.executable, *args], stdout=out, stderr=err, env=_child_env(home, pyc))
-        wall = time.perf_counter() - t
-        out.seek(0)
-        err.seek(0)
-        tail = out.read()[-2000:].decode("utf-8", "replace").strip().splitlines()
-        if code >= 2 or code < 0:
-            msg = err.read()[-500:].decode("utf-8", "replace")
-            raise RuntimeError(f"{' '.join(args)} exited {code}: {msg}")
-    return {"wall": round(wall, 4), "exit": code, "stdout_tail": tail[-1] if tail else ""}
-
-
-def _median_child(
-    args: list[str], tmp: Path, key: str, repeat: int, pyc: Path | None, warm: bool = False
-) -> dict[str, Any]:
-    """Median of ``repeat`` runs of ``run_child``, each with a new empty cache folder; with
-    ``warm`` each cold run is followed by a warm one on the cache it left (``warm_wall``). When
-    the child prints a JSON object last, the median of each of its numbers is added."""
-    import json
-
-    cold: list[float] = []
-    hot: list[float] = []
-    printed: list[dict] = []
-    for i in range(max(1, repeat)):
-        home = tmp / f"home-{key}-{i}"
-        home.mkdir()
-        got = run_child(args, home, pyc)
-        cold.append(got["wall"])
-        if got["stdout_tail"].startswith("{") and got["stdout_tail"].endswith("}"):
-            printed.append(json.loads(got["stdout_tail"]))
-        if warm:
-            hot.append(run_child(args, home, pyc)["wall"])
-        shutil.rmtree(home, ignore_errors=True)
-    out: dict[str, Any] = {"wall": round(statistics.median(cold), 4), "runs": cold}
-    for k in sorted({k for d in printed for k, v in d.items() if isinstance(v, (int, float))}):
-        vals = [d[k] for d in printed if isinstance(d.get(k), (int, float))]
-        out[k] = round(statistics.median(vals), 3)
-        out[k + "_runs"] = vals
-    if warm:
-        out["warm_wall"] = round(statistics.median(hot), 4)
-        out["warm_runs"] = hot
-    return out
-
-
-def bench_issue(
-    tree: Path,
-    tmp: Path,
-    n: int,
-    *,
-    repeat: int = 3,
-    pyc: Path | None = None,
-    window: bool = True,
-    skills_ref_sample: int = 0,
-    rule_sample: int = 2000,
-    say: Callable[[str], None] = lambda s: None,
-) -> dict[str, Any]:
-    """The figures of issue 14's table (module docstring) for the tree of ``n`` skills.
-
-    Returns ``{"lint_cli": {...}, "scan_cli": {...}, "lint_one_cli": {...}, "window": {...} |
-    None, "floor": {...}, "skills_ref_all": {...} | None, "rules": {...}}``; subprocess figures
-    are medians of ``repeat`` runs (each run's walls under ``"runs"``). The window is skipped
-    (None, with ``"window_skipped"`` saying why) when PySide6 cannot be imported."""
-    import importlib.util
-
-    out: dict[str, Any] = {}
-    home = tmp / "bench-home"
-    home.mkdir(exist_ok=True)
-    one = next(iter(sorted(tree.glob("g*/*/SKILL.md"))))
-    if pyc is not None:  # untimed: compile the bytecode of the CLI once
-        run_child(["-m", "workbench.cli", "lint", str(one)], home, pyc)
-    say("CLI lint, cold and warm ...")
-    out["lint_cli"] = _median_child(
-        ["-m", "workbench.cli", "lint", str(tree), "--format", "json"], tmp, "lint", repeat, pyc, warm=True
-    )
-    say("CLI scan of all clients, cold ...")
-    out["scan_cli"] = _median_child(
-        [
-            "-m",
-            "workbench.cli",
-            "scan",
-            str(tree),
-            "--root",
-            str(tree),
-            "--home",
-            str(home),
-            "--client",
-            "all",
-            "--format",
-            "json",
-        ],
-        tmp,
-        "scan",
-        repeat,
-        pyc,
-    )
-    out["lint_one_cli"] = _median_child(
-        ["-m", "workbench.cli", "lint", str(one)], tmp, "one", max(3, repeat), pyc
-    )
-    out["window"] = None
-    if window and importlib.util.find_spec("PySide6") is not None:
-        say("window ...")
-        try:
-            out["window"] = _median_child(
-                ["-m", "workbench.app.benchwindow", str(tree), str(home), str(n)], tmp, "window", repeat, pyc
-            )
-        except RuntimeError as exc:
-            out["window_skipped"] = str(exc)
-    else:
-        out["window_skipped"] = "not asked" if not window else "PySide6 not installed"
-    say("floor, rule costs ...")
-    out["floor"] = floor(tree)
-    out["rules"] = rule_costs(tree, rule_sample)
-    say("skills-ref over the same folders ...")
-    out["skills_ref_all"] = _skills_ref_all(tree, skills_ref_sample)
-    return out
-
-
-def _skills_ref_all(tree: Path, sample: int = 0) -> dict[str, Any] | None:
-    """skills-ref's ``validate()`` over every skill folder of ``tree`` (or every n-th of ``sample``)
-    in this process: ``{"folders": n, "wall": s, "per_skill_us": µs, "invalid": n}``."""
-    try:
-        from skills_ref import validate  # optional: pip install skill-workbench[bench]
-    except ImportError:
-        return None
-    dirs = sorted(p.parent for p in tree.glob("g*/*/SKILL.md"))
-    if sample:
-        dirs = dirs[:: max(1, len(dirs) // sample)][:sample]
-    t = time.perf_counter()
-    bad = 0
-    for d in dirs:
-        try:
-            bad += bool(validate(d))
-        except Exception:  # noqa: BLE001 - a crash in skills-ref counts as a verdict, not ours
-            log.debug("skills-ref crashed on %s", d, exc_info=True)
-            bad += 1
-    wall = time.perf_counter() - t
-    return {
-        "folders": len(dirs),
-        "wall": round(wall, 4),
-        "per_skill_us": round(1e6 * wall / max(1, len(dirs)), 1),
-        "invalid": bad,
-    }
-
-
-def issue_figures(res: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Issue 14's table from ``run_bench``'s result: key -> ``{"what", "value", "unit", "target",
-    "est_10k" (the value scaled to 10,000 skills where it grows with them), "met"}`` (missing
-    figures are left out)."""
-    iss = res.get("issue") or {}
-    n = res["skills"]
-    tm = res["timings"]
-    vals: dict[str, float | None] = {}
-    lc = iss.get("lint_cli") or {}
-    vals["lint_cli_cold"] = lc.get("wall")
-    vals["lint_cli_warm"] = lc.get("warm_wall")
-    sr = iss.get("skills_ref_all")
-    if sr and lc.get("wall"):
-        vals["skills_ref_ratio"] = round(sr["wall"] * (n / max(1, sr["folders"])) / lc["wall"], 2)
-    fl = iss.get("floor")
-    if fl and fl["cpu"] > 0 and "lint_cold_1" in tm:  # CPU seconds: steadier than wall on a busy machine
-        vals["lint_vs_floor"] = round(tm["lint_cold_1"]["cpu"] / fl["cpu"], 2)
-    vals["scan_cli_cold"] = (iss.get("scan_cli") or {}).get("wall")
-    w = iss.get("window") or {}
-    vals["window_populated"] = w.get("populated")
-    vals["window_rss"] = w.get("rss_mb")
-    vals["window_max_block"] = w.get("max_block_ms")
-    vals["lint_one_cli"] = (iss.get("lint_one_cli") or {}).get("wall")
-    vals["keystroke_p95"] = (res.get("keystroke") or {}).get("p95_ms")
-    # A fresh process's fixed cost (interpreter, imports: the one-file lint) does not grow with
-    # the tree; only the rest is scaled to 10,000 skills.
-    known = [v for k in ("lint_one_cli", *_SCALED) if (v := vals.get(k))]
-    fixed = min(known) if known else 0.0
-    out: dict[str, dict[str, Any]] = {}
-    for key, (what, target, unit, lower) in ISSUE_TARGETS.items():
-        v = vals.get(key)
-        if v is None:
-            continue
-        est = fixed + (v - fixed) * 10_000 / max(1, n) if key in _SCALED else v
-        out[key] = {
-            "what": what,
-            "value": v,
-            "unit": unit,
-            "target": target,
-            "est_10k": round(est, 3),
-            "met": est <= target if lower else est >= target,
-        }
-        if unit == "s" and fl and fl["wall"] > 0:
-            # the same figure in units of this run's floor: comparable across machine speeds (the
-            # issue's targets are 1.4x, 0.43x, 2.1x, 2.9x and 0.29x its 0.7 s floor)
-            out[key]["x_floor"] = round(v / fl["wall"], 2)
-            out[key]["target_x_floor"] = round(target / ISSUE_FLOOR_S, 2)
-    return out
 
 
 _ROWS = [
@@ -855,67 +511,13 @@ _ROWS = [
 ]
 
 
-def _issue_lines(res: dict[str, Any]) -> list[str]:
-    """Issue 14's table: each figure, its 10k estimate, the target and met / NOT met."""
-    tab = res.get("issue_table") or {}
-    if not tab:
-        return []
-    iss = res.get("issue") or {}
-    n = res["skills"]
-    out = [
-        f"issue 14 targets ({n:,} skills; 'at 10k' scales the figures that grow with the tree; "
-        f"subprocess figures: median of {len((iss.get('lint_cli') or {}).get('runs', [])) or '?'} runs)",
-        f"{'what':70} {'value':>10} {'at 10k':>10} {'target':>10}  verdict  {'÷floor (target)':>16}",
-    ]
-    for key, r in tab.items():
-        u = r["unit"]
-        cmp_ = ">=" if key == "skills_ref_ratio" else "<="
-        out.append(
-            f"{r['what'][:70]:70} {r['value']:>7.2f} {u:<2} {r['est_10k']:>7.2f} {u:<2} "
-            f"{cmp_}{r['target']:>5g} {u:<2}  {'met' if r['met'] else 'NOT met':7}"
-            + (f"  {r['x_floor']:>6.2f} ({r['target_x_floor']:g})" if "x_floor" in r else "")
-        )
-    fl, sr = iss.get("floor"), iss.get("skills_ref_all")
-    lc = iss.get("lint_cli") or {}
-    if fl:
-        out.append(
-            f"floor (walk + read + C YAML, in process): {fl['wall']} s wall, {fl['cpu']} s CPU, "
-            f"{fl['files']} files"
-        )
-    if sr:
-        out.append(
-            f"skills-ref validate() over {sr['folders']} folders in one process: {sr['wall']} s "
-            f"({sr['per_skill_us']} µs/skill), {sr['invalid']} invalid; lint CLI cold "
-            f"{lc.get('wall')} s "
-            f"(runs {lc.get('runs')}), warm {lc.get('warm_wall')} s (runs {lc.get('warm_runs')})"
-        )
-    w = iss.get("window")
-    if w:
-        out.append(
-            f"window: populated {w.get('populated')} s (runs {w.get('populated_runs')}), complete "
-            f"{w.get('complete')} s, longest GUI-thread block {w.get('max_block_ms')} ms, "
-            f"{w.get('blocks_over_50ms')} blocks over 50 ms, peak RSS {w.get('rss_mb')} MB"
-        )
-    elif iss.get("window_skipped"):
-        out.append(f"window: not measured ({iss['window_skipped']})")
-    ru = iss.get("rules")
-    if ru:
-        top = ", ".join(f"{c} {v}" for c, v in list(ru["rules_us"].items())[:12])
-        out += [
-            f"per-file cost (µs/file, CPU, {ru['files']} files): read+parse {ru['parse_us']}, rules "
-            f"{ru['total_us']} of which shared context {ru['context_us']}; costliest: {top}",
-            f"rules over the {RULE_BUDGET_US:g} µs budget: {', '.join(ru['over_budget']) or 'none'}",
-        ]
-    return out + [""]
-
-
 def format_table(res: dict[str, Any]) -> str:
     """The figures of ``run_bench`` as a text table (issue 14's targets first)."""
     n = res["skills"]
     out = [
         f"workbench bench: {n:,} skills, {res['cpus']} CPU(s), corpus: {res['corpus'] or 'built-in set'}",
         "",
-        *_issue_lines(res),
+        *issue_lines(res),
         "cold = every cache empty; warm = unchanged tree, a new process with the on-disk caches "
         "('process s' = that whole process: start + imports + work)",
         "",

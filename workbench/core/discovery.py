@@ -37,6 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from workbench.core.cache.fscache import DirCache, default_dir_cache, snapshot
+from workbench.core.cache.fscache import stat as _fs_stat
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
 from workbench.core.clients.common import (
@@ -49,10 +52,8 @@ from workbench.core.clients.common import (
     real_dir_memo,
     walk,
 )
-from workbench.core.fscache import DirCache, default_dir_cache, snapshot
-from workbench.core.fscache import stat as _fs_stat
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill, gc_paused
-from workbench.core.skillfile import SkillFile, read_skill_file, skillfile_facts, skillfile_from_facts
+from workbench.core.skillfile import SkillFile, read_skill_file
 
 __all__ = [
     "ParseCache",
@@ -75,8 +76,8 @@ class ParseCache:
 
     Args:
         persist: False (default) = in memory only. True = also keep parse facts on disk
-            (``workbench.core.parsestore.ParseStore`` under ``appdirs.cache_dir()``) and the folder
-            listings of walks (``workbench.core.fscache.DirCache``), so that a new process scanning
+            (``workbench.core.cache.parsestore.ParseStore`` under ``appdirs.cache_dir()``) and the folder
+            listings of walks (``workbench.core.cache.fscache.DirCache``), so that a new process scanning
             an unchanged tree neither lists folders nor reads files; a folder path = the same
             under that folder (``<folder>/parse``, ``<folder>/fs``). ``save()`` writes them
             (``scan`` calls it).
@@ -95,7 +96,7 @@ class ParseCache:
         self.misses = 0
         self.store = None
         if persist:
-            from workbench.core.parsestore import ParseStore
+            from workbench.core.cache.parsestore import ParseStore
 
             base = None if persist is True else Path(persist)
             self.store = ParseStore(None if base is None else base / "parse")
@@ -157,7 +158,7 @@ class ParseCache:
             todo.append((key, st, p))
         if not todo:
             return 0
-        from workbench.core.lint.engine import _parallel_ok
+        from workbench.core.lint.batch import parallel_ok as _parallel_ok
 
         cpus = os.cpu_count() or 1
         if jobs is None:

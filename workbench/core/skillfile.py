@@ -19,7 +19,6 @@ Typical use::
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
 import re
@@ -30,107 +29,23 @@ from typing import Any
 
 import yaml
 
-try:  # the C loader is 10x faster; the pure one gives the same results
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
-#: YAML limits for untrusted text (``load_yaml``, the frontmatter): an alias bomb (``&a [*b, *b]``
-#: nested) is a few hundred bytes that expand to billions of nodes in any consumer that walks the
-#: data, and Python refuses ``str()`` of an int over 4,300 digits. Counted on the composed node
-#: graph, before any object is built.
-MAX_YAML_NODES = 100_000
-MAX_YAML_INT_DIGITS = 4_000
-
-
-class YamlLimitError(yaml.MarkedYAMLError):
-    """The YAML is valid but over ``MAX_YAML_NODES`` (alias expansion, or an alias to the node
-    that contains it) or holds an int over ``MAX_YAML_INT_DIGITS`` digits. Positioned like any
-    ``MarkedYAMLError`` (``problem_mark``: the offending alias or scalar)."""
-
-
-class _BoundedLoader(_Loader):  # type: ignore[misc, valid-type]
-    """The fast (C) safe loader with ``MAX_YAML_INT_DIGITS`` enforced on int scalars."""
-
-    def construct_yaml_int(self, node: Any) -> int:
-        v = node.value.lstrip("+-").lower()
-        digits = sum(1 for c in v if c.isalnum()) - (2 if v[:2] in ("0x", "0o", "0b") else 0)
-        if digits > MAX_YAML_INT_DIGITS:
-            raise YamlLimitError(
-                None,
-                None,
-                f"an integer of {digits:,} digits is too long (limit "
-                f"{MAX_YAML_INT_DIGITS:,}); quote it to make it text",
-                node.start_mark,
-            )
-        return super().construct_yaml_int(node)
-
-
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
-
-
-def check_yaml_size(node: Any, limit: int = MAX_YAML_NODES) -> None:
-    """Raise ``YamlLimitError`` when the composed YAML ``node`` expands (aliases followed) to more
-    than ``limit`` nodes, or an alias refers to a node that contains it (the data would be
-    infinite for any consumer that walks it). Linear in the size of the node graph (each node's
-    expanded size is computed once); iterative (no recursion limit).
-    """
-    size: dict[int, int] = {}
-    on_path: set[int] = set()
-    stack: list[tuple[Any, bool]] = [(node, False)]
-    while stack:
-        n, done = stack.pop()
-        key = id(n)
-        if done:
-            on_path.discard(key)
-            kids = _children(n)
-            size[key] = min(limit + 1, 1 + sum(size[id(k)] for k in kids))
-            if size[key] > limit:
-                raise YamlLimitError(
-                    None,
-                    None,
-                    f"the YAML expands to more than {limit:,} values through "
-                    "aliases (*name); write the values out",
-                    n.start_mark,
-                )
-            continue
-        if key in size:
-            continue
-        if key in on_path:
-            raise YamlLimitError(
-                None,
-                None,
-                "a YAML alias refers to the value that contains it (an infinitely nested value)",
-                n.start_mark,
-            )
-        on_path.add(key)
-        stack.append((n, True))
-        stack.extend((k, False) for k in _children(n) if id(k) not in size)
-
-
-def _children(n: Any) -> list:
-    if isinstance(n, yaml.MappingNode):
-        return [x for kv in n.value for x in kv]
-    return n.value if isinstance(n, yaml.SequenceNode) else []
-
-
-def load_yaml(text: str) -> Any:
-    """Parse one YAML document of untrusted text with the fast safe loader and the limits above.
-
-    Returns the data (None for an empty document). Raises ``yaml.YAMLError`` (``YamlLimitError``
-    for the limits), ``ValueError``/``TypeError`` for values PyYAML cannot construct.
-    """
-    loader = _BoundedLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if "*" in text:
-            check_yaml_size(node)
-        return loader.construct_document(node)
-    finally:
-        loader.dispose()
-
+# Moved out (re-exported here: ``from workbench.core.skillfile import load_yaml`` keeps working).
+from workbench.core.fileread import O_NONBLOCK, read_fd
+from workbench.core.fileread import file_identity as file_identity
+from workbench.core.fileread import read_regular_file as read_regular_file
+from workbench.core.fileread import special_file_problem as special_file_problem
+from workbench.core.lineparse import LineField as LineField
+from workbench.core.lineparse import line_parse
+from workbench.core.skillyaml import MAX_YAML_INT_DIGITS as MAX_YAML_INT_DIGITS
+from workbench.core.skillyaml import MAX_YAML_NODES as MAX_YAML_NODES
+from workbench.core.skillyaml import BoundedLoader
+from workbench.core.skillyaml import YamlLimitError as YamlLimitError
+from workbench.core.skillyaml import check_yaml_size as check_yaml_size
+from workbench.core.skillyaml import load_yaml as load_yaml
+from workbench.core.spans import Span as Span
+from workbench.core.spans import mkspan as _mkspan
+from workbench.core.spans import node_span as node_span
+from workbench.core.spans import span_at as _span
 
 #: Files larger than this (bytes) are not parsed: no client reads them sensibly, and a GUI must
 #: not stall on them. OpenClaw's own cap (``maxSkillFileBytes``) is smaller: 256,000 bytes.
@@ -150,20 +65,6 @@ STATES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A 1-based source range; ``end_column`` is exclusive. Units: code points."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    @staticmethod
-    def point(line: int, column: int = 1) -> Span:
-        return Span(line, column, line, column + 1)
-
-
 @dataclass(slots=True)
 class FieldInfo:
     """One top-level frontmatter key: its constructed value and where key and value are.
@@ -180,16 +81,6 @@ class FieldInfo:
     style: str | None
     tag: str
     node: Any = field(repr=False, default=None)
-
-
-@dataclass(slots=True)
-class LineField:
-    """A key read by the lenient line parser: value is always a string (see ``line_fields``)."""
-
-    key: str
-    value: str
-    key_span: Span
-    value_span: Span
 
 
 @dataclass(slots=True)
@@ -244,33 +135,50 @@ class SkillFile:
     frontmatter: str = ""
     body: str = ""
     body_line: int = 1
-    data: dict | None = None
+    data: dict[str, Any] | None = None
     fields: dict[str, FieldInfo] = field(default_factory=dict)
     duplicate_keys: list[tuple[str, Span]] = field(default_factory=list)
     dash_lines: list[int] = field(default_factory=list)
-    sha256: str = ""
+    #: hex digest of ``raw``, computed on first read of ``sha256`` (only the caches need it)
+    _sha256: str | None = field(default=None, repr=False, compare=False)
     size: int = 0
     mtime_ns: int = 0
     _line_fields: dict[str, LineField] | None = field(default=None, repr=False)
-    #: Set only on files rebuilt from persisted facts (``skillfile_from_facts``): the attributes
-    #: that were not persisted (raw, text, body, fields, ...) are read and parsed on first use.
+    #: True on a *partial* file, rebuilt from persisted facts (``cache.skillfacts``): the
+    #: ``LAZY_ATTRS`` are not held until ``load_full()`` (see there).
     _lazy: bool = field(default=False, repr=False, compare=False)
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for an attribute that is not set: on a SkillFile rebuilt from persisted
-        # facts, the slots that were not persisted. Fill them from a fresh parse of the file.
-        if name.startswith("__") or name == "_lazy":
-            raise AttributeError(name)
-        try:
-            lazy = object.__getattribute__(self, "_lazy")
-        except AttributeError:
-            lazy = False
-        if not lazy or name not in _SLOT_NAMES:
-            raise AttributeError(name)
-        _fill_lazy(self)
-        return object.__getattribute__(self, name)
+    @property
+    def partial(self) -> bool:
+        """True until ``load_full()`` on a file rebuilt from persisted facts."""
+        return self._lazy
+
+    def load_full(self) -> SkillFile:
+        """Complete a partial file (``partial``): read ``path`` again and fill ``LAZY_ATTRS``
+        (raw, text, frontmatter, body, fields, the line parser's result). When the file changed
+        since its facts were stored, every attribute is replaced by the new read, so the object
+        stays consistent. No-op on a full file. Returns ``self``. Reads the disk: a caller on a
+        GUI thread calls it in the background; reading one of ``LAZY_ATTRS`` of a partial file
+        calls it first. Never raises (an unreadable file becomes ``unreadable``)."""
+        if not self._lazy:
+            return self
+        path = self.path
+        full = read_skill_file(path) if path is not None else SkillFile(path=None)
+        same = full.sha256 == self.sha256
+        for n in LAZY_ATTRS if same else _ALL_ATTRS:
+            _SLOTS[n].__set__(self, _SLOTS[n].__get__(full, SkillFile))
+        self._lazy = False
+        return self
 
     # -- convenience -------------------------------------------------------------------
+    @property
+    def sha256(self) -> str:
+        """Hex SHA-256 of ``raw`` (the bytes as read, BOM included), computed once on first use."""
+        h = self._sha256
+        if h is None:
+            h = self._sha256 = hashlib.sha256(self.raw).hexdigest()
+        return h
+
     @property
     def ok(self) -> bool:
         return self.state == "ok"
@@ -306,7 +214,7 @@ class SkillFile:
         Only available when both delimiters were found; otherwise returns {}.
         """
         if self._line_fields is None:
-            self._line_fields = _line_parse(self.frontmatter, (self.open_line or 0) + 1)
+            self._line_fields = line_parse(self.frontmatter, (self.open_line or 0) + 1)
         return self._line_fields
 
     def first_body_line(self) -> str:
@@ -337,6 +245,43 @@ class SkillFile:
         return " ".join(out)
 
 
+#: The attributes a partial ``SkillFile`` (``partial``) holds only after ``load_full()``.
+LAZY_ATTRS = ("raw", "text", "frontmatter", "body", "fields", "_line_fields")
+_SLOTS: dict[str, Any] = {n: SkillFile.__dict__[n] for n in SkillFile.__slots__}  # member descriptors
+_ALL_ATTRS = tuple(n for n in SkillFile.__slots__ if n not in ("path", "_lazy"))
+
+
+class _LazySlot:
+    """The slot of one of ``LAZY_ATTRS``: reading it on a partial ``SkillFile`` (where it is
+    unset) calls ``load_full()`` first; everything else goes to the slot."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: Any):
+        self.slot = slot
+
+    def __get__(self, obj: SkillFile | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        try:
+            return self.slot.__get__(obj, owner)
+        except AttributeError:
+            if not obj._lazy:
+                raise
+            obj.load_full()
+            return self.slot.__get__(obj, owner)
+
+    def __set__(self, obj: SkillFile, value: Any) -> None:
+        self.slot.__set__(obj, value)
+
+    def __delete__(self, obj: SkillFile) -> None:
+        self.slot.__delete__(obj)
+
+
+for _n in LAZY_ATTRS:
+    setattr(SkillFile, _n, _LazySlot(_SLOTS[_n]))
+
+
 # ----------------------------------------------------------------------------------------
 # reading
 
@@ -352,7 +297,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     ``O_NONBLOCK`` and checked again with ``fstat`` (a FIFO swapped in between must not block the
     reader: opening a FIFO for reading waits for a writer forever).
     """
-    p = Path(path)
+    p = path if isinstance(path, Path) else Path(path)
     try:
         st = os.stat(p)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -363,14 +308,14 @@ def read_skill_file(path: Path | str) -> SkillFile:
     if st.st_size > MAX_FILE_BYTES:
         return _too_large(p, st)
     try:
-        fd = os.open(p, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(p, os.O_RDONLY | O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
     try:
         fst = os.fstat(fd)
         if not _stat.S_ISREG(fst.st_mode):  # swapped for something else since the stat
             return _unreadable(p, special_file_problem(p, st=fst) or "not a regular file", fst)
-        raw = _read_fd(fd, fst.st_size)
+        raw = read_fd(fd, fst.st_size, MAX_FILE_BYTES + 1)
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
     finally:
@@ -380,122 +325,17 @@ def read_skill_file(path: Path | str) -> SkillFile:
     return sf
 
 
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-
-
-def read_regular_file(path: Path | str, limit: int, *, cut: bool = False) -> bytes:
-    """The bytes of ``path`` if it is a regular file (symlinks followed) of at most ``limit`` bytes.
-
-    Never blocks and never reads more than ``limit + 1`` bytes: opened with ``O_NONBLOCK`` and
-    checked with ``fstat`` (a FIFO, device or socket is refused, not read: a FIFO would wait for a
-    writer forever, ``/dev/zero`` never ends). ``cut=True``: a larger file gives its first
-    ``limit`` bytes instead of an error.
-
-    Raises:
-        OSError: the OS error; ``EINVAL`` with ``special_file_problem``'s line for a special file;
-            ``EFBIG`` "file is N bytes (limit M)" for a larger file when ``cut`` is False.
-    """
-    fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        st = os.fstat(fd)
-        if not _stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, special_file_problem(path, st=st) or "not a regular file", str(path))
-        data = _read_fd(fd, st.st_size, limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        if not cut:
-            raise OSError(
-                errno.EFBIG, f"file is {max(st.st_size, len(data)):,} bytes (limit {limit:,})", str(path)
-            )
-        data = data[:limit]
-    return data
-
-
-def _read_fd(fd: int, size: int, want: int = MAX_FILE_BYTES + 1) -> bytes:
-    """Up to ``want`` bytes of a regular file until EOF. The first ``os.read`` asks
-    for the stat size + 1 (a buffer sized to the file: ~4x cheaper than ``fh.read(1_000_001)``,
-    which allocates the whole cap for every small file); a file that grew keeps being read."""
-    n = min(size + 1, want)
-    parts: list[bytes] = []
-    total = 0
-    while total < want:
-        chunk = os.read(fd, n)
-        if not chunk:
-            break
-        parts.append(chunk)
-        total += len(chunk)
-        n = min(65536, want - total)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
-
-
-#: ``stat`` file types that are not regular files, as ``special_file_problem`` names them.
-_KINDS = (
-    (_stat.S_ISFIFO, "FIFO"),
-    (_stat.S_ISSOCK, "socket"),
-    (_stat.S_ISCHR, "character device"),
-    (_stat.S_ISBLK, "block device"),
-)
-
-
 def _unreadable(p: Path, message: str, st: os.stat_result | None = None) -> SkillFile:
     # Decision: ``mtime_ns`` stays 0, so that caches keyed on (size, mtime) never keep an
     # "unreadable" verdict (a chmod or a new symlink target does not change the mtime).
-    return SkillFile(path=p, state="unreadable", message=message, error_span=Span.point(1))
+    return SkillFile(path=p, state="unreadable", message=message, error_span=Span.point(1), _sha256="")
 
 
 def _too_large(p: Path, st: os.stat_result) -> SkillFile:
-    sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns)
+    sf = SkillFile(path=p, state="too-large", size=st.st_size, mtime_ns=st.st_mtime_ns, _sha256="")
     sf.message = f"file is {st.st_size:,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
     sf.error_span = Span.point(1)
     return sf
-
-
-def special_file_problem(
-    path: Path | str, *, st: os.stat_result | None = None, exc: OSError | None = None
-) -> str | None:
-    """One line saying why ``path`` is not a readable regular file, or None when it is one (or
-    the reason is an ordinary OS error the caller words itself).
-
-    Never opens ``path`` and never raises. Messages (the file's own name, e.g. ``SKILL.md``):
-
-    * ``SKILL.md is a broken symlink to <target>`` (the target does not exist)
-    * ``SKILL.md is a symlink that loops (<target>)`` (ELOOP)
-    * ``SKILL.md is a folder, not a file`` / ``SKILL.md is a symlink to a folder (<target>)``
-    * ``SKILL.md is not a regular file (FIFO)`` (also socket, character/block device; "a symlink
-      to a FIFO" when reached through a symlink)
-
-    Args:
-        st: the result of ``os.stat(path)`` when the caller has it; ``exc``: the ``OSError`` that
-            ``os.stat(path)`` raised. Neither = stat it here.
-    """
-    p = Path(path)
-    name = p.name or str(p)
-    if st is None and exc is None:
-        try:
-            st = os.stat(p)
-        except OSError as e:
-            exc = e
-    try:
-        is_link = os.path.islink(p)
-        target = os.readlink(p) if is_link else ""
-    except (OSError, ValueError):
-        is_link, target = False, ""
-    if st is None:
-        code = getattr(exc, "errno", None)
-        if code == errno.ELOOP:
-            return f"{name} is a symlink that loops ({target or 'too many levels of symbolic links'})"
-        if is_link and code in (errno.ENOENT, errno.ENOTDIR):
-            return f"{name} is a broken symlink to {target}"
-        return None
-    mode = st.st_mode
-    via = "a symlink to a " if is_link else ""
-    if _stat.S_ISDIR(mode):
-        return f"{name} is a symlink to a folder ({target})" if is_link else f"{name} is a folder, not a file"
-    if _stat.S_ISREG(mode):
-        return None
-    kind = next((k for test, k in _KINDS if test(mode)), "special file")
-    return f"{name} is not a regular file ({via}{kind})"
 
 
 def parse_skill_text(text: str, path: Path | str | None = None) -> SkillFile:
@@ -506,7 +346,6 @@ def parse_skill_text(text: str, path: Path | str | None = None) -> SkillFile:
 def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
     """Parse SKILL.md bytes. Never raises; see ``SkillFile`` for what is reported."""
     sf = SkillFile(path=path, raw=raw, size=len(raw))
-    sf.sha256 = hashlib.sha256(raw).hexdigest()
     if len(raw) > MAX_FILE_BYTES:
         sf.state = "too-large"
         sf.message = f"file is {len(raw):,} bytes; files over {MAX_FILE_BYTES:,} bytes are not parsed"
@@ -533,8 +372,9 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
         )
         sf.message = sf.encoding_message  # replaced by a frontmatter problem's message, if any
     sf.text = text
-    crlf = text.count("\r\n")
-    sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
+    if "\r" in text:  # (a memchr: the common LF file pays no count)
+        crlf = text.count("\r\n")
+        sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
     _split(sf)
     if sf.state == "ok":
         _parse_yaml(sf)
@@ -592,14 +432,18 @@ def _split(sf: SkillFile) -> None:
         return
     close = text.count("\n", 0, m.start() + 1)  # 0-based line index of the closing '---'
     sf.close_line = close + 1
-    fm_lines = [ln.rstrip("\r") for ln in text[nl + 1 : m.start()].split("\n")] if m.start() > nl else []
-    sf.frontmatter = "\n".join(fm_lines)
+    fm = text[nl + 1 : m.start()] if m.start() > nl else ""
+    if "\r" in fm:
+        fm = "\n".join(ln.rstrip("\r") for ln in fm.split("\n"))
+    sf.frontmatter = fm
     sf.body = text[m.end() + 1 :]
     sf.body_line = close + 2
-    for j, ln in enumerate(fm_lines):
-        if "---" in ln and not ln.lstrip().startswith("#"):
-            sf.dash_lines.append(j + 2)
-    if not sf.frontmatter.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
+    fm_lines = fm.split("\n") if m.start() > nl else []
+    if "---" in fm:
+        for j, ln in enumerate(fm_lines):
+            if "---" in ln and not ln.lstrip().startswith("#"):
+                sf.dash_lines.append(j + 2)
+    if not fm.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
         sf.state = "empty"
         sf.message = "the frontmatter between the '---' lines is empty"
         sf.error_span = Span(1, 1, sf.close_line, 4)
@@ -608,18 +452,6 @@ def _split(sf: SkillFile) -> None:
 # ----------------------------------------------------------------------------------------
 # YAML with positions
 
-
-def _span(node: Any, offset: int) -> Span:
-    s, e = node.start_mark, node.end_mark
-    return Span(s.line + 1 + offset, s.column + 1, e.line + 1 + offset, e.column + 1)
-
-
-def node_span(node: Any) -> Span:
-    """The file ``Span`` of a YAML node of the frontmatter (e.g. ``FieldInfo.node`` or a node
-    inside it). The frontmatter starts on file line 2, so node marks are shifted by one line."""
-    return _span(node, 1)
-
-
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
@@ -627,7 +459,7 @@ def _parse_yaml(sf: SkillFile) -> None:
     offset = 1  # frontmatter line 1 is file line 2
     # The frontmatter's last line ends with a line break in the file, so clip-chomped block
     # scalars (``description: >``) keep their final "\n", as YAML defines.
-    loader = _BoundedLoader(sf.frontmatter + "\n")
+    loader = BoundedLoader(sf.frontmatter + "\n")
     try:
         node = loader.get_single_node()
         if node is None:
@@ -643,20 +475,24 @@ def _parse_yaml(sf: SkillFile) -> None:
             sf.message = f"the frontmatter is {kind}, not a mapping of keys to values"
             sf.error_span = _span(node, offset)
             return
-        seen: dict[str, Span] = {}
+        seen: set[str] = set()
+        kspans: list[Span] = []
+        plain_keys = True  # every key a str scalar: the constructed mapping needs no re-keying
         for knode, _vnode in node.value:
             if knode.tag == _STR_TAG and type(knode.value) is str:
-                key = knode.value  # what constructing a str scalar gives, without the constructor
+                key_s = knode.value  # what constructing a str scalar gives, without the constructor
             else:
+                plain_keys = False
                 try:
                     key = loader.construct_object(knode, deep=True)
                 except yaml.YAMLError:
                     key = knode.value
-            key_s = key if isinstance(key, str) else str(key)
+                key_s = key if isinstance(key, str) else str(key)
             kspan = _span(knode, offset)
+            kspans.append(kspan)
             if key_s in seen:
                 sf.duplicate_keys.append((key_s, kspan))
-            seen[key_s] = kspan
+            seen.add(key_s)
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         sf.state = "yaml-error"
@@ -684,24 +520,23 @@ def _parse_yaml(sf: SkillFile) -> None:
         sf.state = "not-mapping"
         sf.message = "the frontmatter is not a mapping"
         return
-    sf.data = {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
-    memo: list = []
-    for knode, vnode in node.value:
-        k = knode.value if isinstance(knode, yaml.ScalarNode) else str(knode.value)
-        style = vnode.style if isinstance(vnode, yaml.ScalarNode) else None
-        sf.fields[k] = FieldInfo(
-            key=k,
-            value=sf.data.get(k),
-            key_span=_span(knode, offset),
-            value_span=_value_span(vnode, offset, sf, memo),
-            style=style or ("" if isinstance(vnode, yaml.ScalarNode) else None),
-            tag=vnode.tag,
-            node=vnode,
-        )
+    sf.data = data if plain_keys else {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
+    get = sf.data.get
+    fields = sf.fields
+    memo: list[list[str]] = []
+    scalar = yaml.ScalarNode
+    for (knode, vnode), kspan in zip(node.value, kspans):
+        k = knode.value if type(knode) is scalar else str(knode.value)
+        style = (vnode.style or "") if type(vnode) is scalar else None
+        fields[k] = FieldInfo(k, get(k), kspan, _value_span(vnode, offset, sf, memo), style, vnode.tag, vnode)
 
 
-def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list | None = None) -> Span:
-    sp = _span(vnode, offset)
+def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list[list[str]] | None = None) -> Span:
+    s, e = vnode.start_mark, vnode.end_mark
+    line, end_line = s.line + 1 + offset, e.line + 1 + offset
+    if end_line == line and e.column > s.column:  # the usual case: a value on one line
+        return _mkspan(line, s.column + 1, line, e.column + 1)
+    sp = _mkspan(line, s.column + 1, end_line, e.column + 1)
     # PyYAML ends block scalars at the start of the next key's line; pull the end back to the end
     # of the last content line so a squiggle does not run onto the next key.
     if sp.end_line > sp.line and sp.end_column == 1:
@@ -722,187 +557,9 @@ def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list | None = None
 
 
 # ----------------------------------------------------------------------------------------
-# the lenient line parser
-
-_KEY_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.\-]*)[ \t]*:(?:[ \t]+(.*)|)$")
-
-
-def _unquote(v: str) -> str:
-    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
-        return v[1:-1]
-    return v
-
-
-def _line_parse(fm: str, first_line: int) -> dict[str, LineField]:
-    out: dict[str, LineField] = {}
-    cur: LineField | None = None
-    for i, line in enumerate(fm.split("\n")):
-        ln = first_line + i
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if line[0] in " \t":
-            if cur is not None:
-                cont = line.strip()
-                cur.value = (cur.value + " " + cont) if cur.value else cont
-                cur.value_span = Span(cur.value_span.line, cur.value_span.column, ln, len(line) + 1)
-            continue
-        m = _KEY_LINE.match(line)
-        if not m:
-            cur = None
-            continue
-        key, val = m.group(1), (m.group(2) or "").strip()
-        vcol = (m.start(2) + 1) if m.group(2) is not None else len(line) + 1
-        cur = LineField(key, _unquote(val), Span(ln, 1, ln, len(key) + 1), Span(ln, vcol, ln, len(line) + 1))
-        out[key] = cur
-    for lf in out.values():
-        lf.value = _unquote(lf.value.strip())
-    return out
-
-
-# ----------------------------------------------------------------------------------------
 # helpers used by several clients
 
 
 def collapse_ws(s: str) -> str:
     """Collapse runs of whitespace to one space and strip (Codex ``sanitize_single_line``)."""
     return " ".join(s.split())
-
-
-def file_identity(path: Path) -> tuple[int, int] | None:
-    """(size, mtime_ns) of a file, or None if it cannot be stat'ed. Used for caches."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns)
-
-
-# ----------------------------------------------------------------------------------------
-# persisted parse facts (``workbench.core.parsestore``)
-
-#: The attributes a persisted record keeps, in record order (after the record's version tag).
-#: Everything else (raw, text, frontmatter, body, fields, the line parser's result) is re-read
-#: on first use (``SkillFile.__getattr__``): discovery rarely needs it for a file that parsed.
-FACT_SLOTS = (
-    "state",
-    "message",
-    "error_span",
-    "has_bom",
-    "newline",
-    "not_utf8",
-    "open_line",
-    "close_line",
-    "open_trailing_ws",
-    "body_line",
-    "data",
-    "duplicate_keys",
-    "dash_lines",
-    "sha256",
-    "size",
-    "mtime_ns",
-    "encoding_span",
-    "encoding_message",
-)
-_SLOT_NAMES = frozenset(f for f in SkillFile.__slots__)  # type: ignore[attr-defined]
-_LAZY_SLOTS = tuple(f for f in SkillFile.__slots__ if f not in FACT_SLOTS and f not in ("path", "_lazy"))  # type: ignore[attr-defined]
-_FACTS_VERSION = 2  # 2: encoding_span, encoding_message added (last)
-
-
-def skillfile_facts(sf: SkillFile) -> tuple:
-    """The persisted form of ``sf`` (plain values for ``marshal``): ``(version, *FACT_SLOTS)``
-    with spans as tuples. ``marshal.dumps`` of it raises ValueError when ``data`` holds a value
-    marshal cannot store (a YAML timestamp): such files are simply not persisted."""
-    es = sf.error_span
-    return (
-        _FACTS_VERSION,
-        sf.state,
-        sf.message,
-        None if es is None else (es.line, es.column, es.end_line, es.end_column),
-        sf.has_bom,
-        sf.newline,
-        sf.not_utf8,
-        sf.open_line,
-        sf.close_line,
-        sf.open_trailing_ws,
-        sf.body_line,
-        sf.data,
-        [(k, (s.line, s.column, s.end_line, s.end_column)) for k, s in sf.duplicate_keys],
-        list(sf.dash_lines),
-        sf.sha256,
-        sf.size,
-        sf.mtime_ns,
-        None if sf.encoding_span is None else _span_tuple(sf.encoding_span),
-        sf.encoding_message,
-    )
-
-
-def _span_tuple(sp: Span) -> tuple[int, int, int, int]:
-    return (sp.line, sp.column, sp.end_line, sp.end_column)
-
-
-_new = object.__new__
-_set = {f: SkillFile.__dict__[f].__set__ for f in SkillFile.__slots__}  # type: ignore[attr-defined]
-
-
-def skillfile_from_facts(path: Path | str | None, facts: tuple) -> SkillFile:
-    """A ``SkillFile`` rebuilt from ``skillfile_facts`` output. The attributes that were not
-    persisted are filled from a fresh read of ``path`` on first access (if the file changed in
-    the meantime, every attribute is replaced by the new read, so the object stays consistent).
-    Raises ValueError/TypeError/IndexError for a malformed record."""
-    if facts[0] != _FACTS_VERSION or len(facts) != len(FACT_SLOTS) + 1:
-        raise ValueError("unknown parse facts record")
-    sf = _new(SkillFile)
-    (
-        _v,
-        state,
-        message,
-        es,
-        has_bom,
-        newline,
-        not_utf8,
-        open_line,
-        close_line,
-        otws,
-        body_line,
-        data,
-        dups,
-        dash,
-        sha,
-        size,
-        mtime_ns,
-        enc,
-        enc_msg,
-    ) = facts
-    s = _set
-    s["path"](sf, Path(path) if path is not None and not isinstance(path, Path) else path)
-    s["state"](sf, state)
-    s["message"](sf, message)
-    s["error_span"](sf, None if es is None else Span(*es))
-    s["has_bom"](sf, has_bom)
-    s["newline"](sf, newline)
-    s["not_utf8"](sf, not_utf8)
-    s["open_line"](sf, open_line)
-    s["close_line"](sf, close_line)
-    s["open_trailing_ws"](sf, otws)
-    s["body_line"](sf, body_line)
-    s["data"](sf, data)
-    s["duplicate_keys"](sf, [(k, Span(*sp)) for k, sp in dups])
-    s["dash_lines"](sf, list(dash))
-    s["sha256"](sf, sha)
-    s["size"](sf, size)
-    s["mtime_ns"](sf, mtime_ns)
-    s["encoding_span"](sf, None if enc is None else Span(*enc))
-    s["encoding_message"](sf, enc_msg)
-    s["_lazy"](sf, True)
-    return sf
-
-
-def _fill_lazy(sf: SkillFile) -> None:
-    """Fill the non-persisted attributes of a ``skillfile_from_facts`` object from a fresh read."""
-    path = object.__getattribute__(sf, "path")
-    full = read_skill_file(path) if path is not None else SkillFile(path=None)
-    same = full.sha256 == object.__getattribute__(sf, "sha256")
-    names = _LAZY_SLOTS if same else tuple(n for n in _SLOT_NAMES if n not in ("path", "_lazy"))
-    for n in names:
-        _set[n](sf, getattr(full, n))
-    _set["_lazy"](sf, False)

@@ -42,6 +42,8 @@ from pathlib import Path
 
 import watchfiles
 
+from workbench.core.skillwalk import walk_tree
+
 log = logging.getLogger(__name__)
 
 #: One event: (change, absolute path). change is "added" | "modified" | "deleted".
@@ -299,8 +301,7 @@ def _expand_new_dirs(raw: set[tuple[watchfiles.Change, str]], max_entries: int =
     for change, path in raw:
         if change != watchfiles.Change.added or not os.path.isdir(path):
             continue
-        for dirpath, dirnames, filenames in os.walk(path):
-            dirnames[:] = [d for d in dirnames if d not in (".git", "node_modules")]
+        for dirpath, _dirnames, filenames in walk_tree(path):
             for fn in filenames:
                 out.add((watchfiles.Change.added, os.path.join(dirpath, fn)))
                 seen += 1

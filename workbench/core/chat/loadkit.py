@@ -26,6 +26,7 @@ from typing import Any
 
 from workbench.core.chat.tools import ToolContext, ToolOutcome, ToolSpec, make_read_tool
 from workbench.core.skillfile import read_skill_file
+from workbench.core.skillwalk import walk_tree
 
 PLACEMENTS = ("system", "user-reminder", "user-context")
 
@@ -136,9 +137,8 @@ def skill_file_sample(skill_dir: Path, limit: int = 10) -> list[Path]:
     """Up to ``limit`` files under ``skill_dir`` (hidden included, SKILL.md excluded), sorted by
     relative path for determinism (OpenCode samples with ripgrep, order unspecified)."""
     out: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(skill_dir):
-        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules"))
-        for fn in sorted(filenames):
+    for dirpath, _dirnames, filenames in walk_tree(skill_dir, sort=True):
+        for fn in filenames:
             p = Path(dirpath) / fn
             if p == skill_dir / "SKILL.md":
                 continue

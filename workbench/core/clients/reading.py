@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.base import Found
-from workbench.core.fscache import stat as fs_stat
 from workbench.core.skillfile import load_yaml
 
 if TYPE_CHECKING:

@@ -27,15 +27,22 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.cache.fscache import (
+    SKILL_DIR,
+    SKILL_FILE,
+    SKILL_LINK,
+    SKILL_OTHER,
+    fast_path,
+    scan_listing,
+)
+from workbench.core.cache.fscache import mtime as fs_mtime
+from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.base import Found
-from workbench.core.fscache import SKILL_DIR, SKILL_FILE, SKILL_LINK, SKILL_OTHER, fast_path, scan_listing
-from workbench.core.fscache import mtime as fs_mtime
-from workbench.core.fscache import stat as fs_stat
 from workbench.core.model import Root
 from workbench.core.skillfile import special_file_problem
 
 if TYPE_CHECKING:
-    from workbench.core.fscache import DirCache
+    from workbench.core.cache.fscache import DirCache
 
 #: How deep the reporting walk looks below a root (levels of folders), whatever the client's
 #: own limit (HACKING.md "Decisions": extra roots are walked to 8 levels).
@@ -344,7 +351,7 @@ def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Fou
 
     Depth: ``<root>/SKILL.md`` is 0, ``<root>/<dir>/SKILL.md`` is 1.
 
-    ``dirs``: a ``workbench.core.fscache.DirCache`` answering folder listings from their mtime
+    ``dirs``: a ``workbench.core.cache.fscache.DirCache`` answering folder listings from their mtime
     (one ``stat`` per folder instead of a ``scandir``); None = list every folder. Symlinked
     entries are stat'ed either way (their targets may change without touching the folder).
     """

@@ -11,20 +11,20 @@ Public API::
 
 ``RULES`` maps codes to ``Rule`` objects (one module per rule in ``lint/rules/``, PASS/FAIL
 examples in each docstring); ``PROFILES`` maps profile ids to ``Profile`` objects.
+
+Modules: ``runner`` (rules over one file), ``batch`` (many files: cache, process pool, catalog
+rules), ``records`` (compact diagnostics, ``DiagnosticList``), ``facts`` (what the catalog rules
+need of a file), ``fixes`` (``apply_fix``), ``context``, ``registry``, ``profiles``, ``types``;
+the walker is ``workbench.core.skillwalk``.
 """
 
+from workbench.core.lint.batch import lint_paths
 from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
-from workbench.core.lint.engine import (
-    SKIP_DIRS,
-    apply_fix,
-    find_skill_files,
-    lint_file,
-    lint_paths,
-    lint_skillfile,
-    lint_text,
-)
+from workbench.core.lint.fixes import apply_fix
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, lint_profile
-from workbench.core.lint.registry import RULES, Finding, Rule, load_rules
+from workbench.core.lint.records import DiagnosticList, diagnostic_records, severity_totals
+from workbench.core.lint.registry import Finding, Rule, load_rules
+from workbench.core.lint.runner import lint_file, lint_skillfile, lint_text
 from workbench.core.lint.types import (
     ERROR,
     INFO,
@@ -35,8 +35,17 @@ from workbench.core.lint.types import (
     Fix,
     TextEdit,
 )
+from workbench.core.skillwalk import SKIP_DIRS, find_skill_files
 
-load_rules()
+
+def __getattr__(name: str) -> object:
+    # ``RULES`` is loaded on first use, not at import: a warm ``workbench lint`` answers every
+    # file from the result cache and never needs the ~100 rule modules (~60 ms of imports and
+    # regex compiles). ``from workbench.core.lint import RULES`` gets the loaded registry.
+    if name == "RULES":
+        return load_rules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "lint_text",
@@ -65,4 +74,7 @@ __all__ = [
     "CatalogIndex",
     "LintContext",
     "SKIP_DIRS",
+    "DiagnosticList",
+    "diagnostic_records",
+    "severity_totals",
 ]

@@ -15,7 +15,7 @@ import os
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -66,12 +66,14 @@ class Fence:
     closed: bool
 
 
-_FENCE_LINE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 # a fence line after a line break (a literal first character lets the regex engine skip ahead
 # with its fast search: ~4x faster than a ``^`` + MULTILINE pattern), and at the body's start
-_FENCE_NL = re.compile(r"\n {0,3}(?:```|~~~)")
-_FENCE_AT = re.compile(r" {0,3}(?:```|~~~)")
+_FENCE_NL = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+_FENCE_AT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _PLUS_ONE = (1).__add__
+_UNSET = object()
+#: ``LintContext.pos`` answers this many positions by counting before it builds the line table.
+_POS_DIRECT = 16
 # The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
 # fast search again); the target, its offsets and the line are the same either way.
 _LINK = re.compile(r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
@@ -128,7 +130,7 @@ class CatalogIndex:
     def __bool__(self) -> bool:
         return bool(self.entries)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[CatalogEntry]:
         return iter(self.entries)
 
     def key(self, e: CatalogEntry) -> str | None:
@@ -137,7 +139,7 @@ class CatalogIndex:
             return os.path.abspath(e.path) if e.path is not None else None
         return k  # type: ignore[return-value]
 
-    def cached_sum(self, key: Any, fn) -> int:
+    def cached_sum(self, key: Any, fn: Callable[[CatalogEntry], int]) -> int:
         """``sum(fn(e) for e in entries)`` computed once per ``key``."""
         if key not in self._sums:
             self._sums[key] = sum(fn(e) for e in self.entries)
@@ -174,19 +176,23 @@ class LintContext:
             self.lenient = True
             for k, lf in sf.line_fields().items():
                 self.fields[k] = FieldView(k, lf.value, lf.key_span, lf.value_span, "", "", None, True)
+        self._name: object = _UNSET
+        self._desc: object = _UNSET
         self._line_starts: list[int] | None = None
+        self._npos = 0  # positions answered without the line table (``pos``)
         self._lines: list[str] | None = None
         self._parts: list[str] | None = None
         self._fences: list[Fence] | None = None
         self._links: list[tuple[str, int, int]] | None = None
         self._folder: dict[str, list[str]] | None = None
         self._body_offset: int | None = None
+        self._body: str | None = None
         self._ascii: bool | None = None
         self._utf8: bytes | None = None
         self._dircache: dict[str, frozenset[str]] = {}
         self._skill_dir: Path | None = None
         #: Paths outside SKILL.md whose state the result depends on (folders listed, files read);
-        #: ``workbench.core.resultcache`` stats them to know a cached result is still valid.
+        #: ``workbench.core.cache.resultcache`` stats them to know a cached result is still valid.
         self.deps: set[str] = set()
 
     def depend(self, path: str | os.PathLike[str]) -> None:
@@ -211,7 +217,14 @@ class LintContext:
 
     def name_str(self) -> str | None:
         """The name as skills-ref checks it: NFKC-normalised and stripped; None when absent/not str.
-        Non-string scalars (``name: 123``) are taken as their source text, like strictyaml."""
+        Non-string scalars (``name: 123``) are taken as their source text, like strictyaml.
+        Computed once (about ten rules ask)."""
+        got = self._name
+        if got is _UNSET:
+            got = self._name = self._name_str()
+        return got  # type: ignore[return-value]
+
+    def _name_str(self) -> str | None:
         f = self.fields.get("name")
         if f is None or f.value is None:
             return None
@@ -221,6 +234,14 @@ class LintContext:
         return unicodedata.normalize("NFKC", v).strip()
 
     def description_str(self) -> str | None:
+        """The description as a str (a non-string scalar's source text); None when absent or a
+        collection. Computed once."""
+        got = self._desc
+        if got is _UNSET:
+            got = self._desc = self._description_str()
+        return got  # type: ignore[return-value]
+
+    def _description_str(self) -> str | None:
         f = self.fields.get("description")
         if f is None or f.value is None:
             return None
@@ -265,8 +286,16 @@ class LintContext:
         return self._parts
 
     def pos(self, offset: int) -> tuple[int, int]:
-        """1-based (line, column) of an offset into ``text``."""
-        ls = self.line_starts
+        """1-based (line, column) of an offset into ``text``. The first ``_POS_DIRECT`` calls
+        count line breaks in C (most files need a few positions: building the line table
+        would cost more); later ones bisect ``line_starts``."""
+        ls = self._line_starts
+        if ls is None:
+            if self._npos < _POS_DIRECT:
+                self._npos += 1
+                t = self.text
+                return t.count("\n", 0, offset) + 1, offset - t.rfind("\n", 0, offset)
+            ls = self.line_starts
         i = bisect_right(ls, offset) - 1
         return i + 1, offset - ls[i] + 1
 
@@ -339,8 +368,11 @@ class LintContext:
 
     @property
     def body(self) -> str:
-        """The body text exactly as it sits in ``text`` (``text[body_offset:]``)."""
-        return self.text[self.body_offset :]
+        """The body text exactly as it sits in ``text`` (``text[body_offset:]``; sliced once)."""
+        b = self._body
+        if b is None:
+            b = self._body = self.text[self.body_offset :]
+        return b
 
     @property
     def fences(self) -> list[Fence]:
@@ -351,20 +383,15 @@ class LintContext:
             out: list[Fence] = []
             body, base = self.body, self.body_offset
             # candidate lines: up to 3 spaces, then ``` or ~~~ (found in C by one regex pass)
-            cands = []
+            cands: list[tuple[int, int, str, str]] = []  # (line start, line end, marker, rest)
             if "```" in body or "~~~" in body:
-                cands = [m.start() + 1 for m in _FENCE_NL.finditer(body)]
-                if _FENCE_AT.match(body):
-                    cands.insert(0, 0)
+                cands = [(m.start() + 1, m.end(), m[1], m[2]) for m in _FENCE_NL.finditer(body)]
+                m0 = _FENCE_AT.match(body)
+                if m0:
+                    cands.insert(0, (0, m0.end(), m0[1], m0[2]))
             cur = None  # (start offset, marker, lang)
-            for ls in cands:
-                le = body.find("\n", ls)
-                le = len(body) if le == -1 else le
-                line = body[ls:le].rstrip("\r")
-                m = _FENCE_LINE.match(line)
-                if not m:
-                    continue
-                marker, rest = m.group(2), m.group(3)
+            for ls, le, marker, rest in cands:
+                rest = rest.rstrip("\r")
                 if cur is None:
                     if marker[0] == "`" and "`" in rest:
                         continue
@@ -405,9 +432,8 @@ class LintContext:
                     off = base + m.start(1)
                     if self.in_code(off):
                         continue
-                    ls = self.line_starts
-                    ln = bisect_right(ls, base + m.start()) - 1
-                    prefix = self.text[ls[ln] : base + m.start()]
+                    at = base + m.start()
+                    prefix = self.text[self.text.rfind("\n", 0, at) + 1 : at]
                     if prefix.count("`") % 2 == 1:  # inside an inline code span
                         continue
                     target = m.group(1)

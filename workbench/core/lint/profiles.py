@@ -14,6 +14,7 @@ Sources: ../shared/reference/clients.md sections 0-8 and validators.md section 5
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -195,7 +196,12 @@ def profile_for_location(path: str | Path) -> tuple[str, str] | None:
     """(profile id, root folder such as ".claude/skills") when ``path`` is inside (or is) one
     client's own skill root (``ROOT_DIR_PROFILES``), else None. Pure path logic (no I/O besides
     making the path absolute); the innermost such folder wins."""
-    parts = Path(path).absolute().parts
+    s = os.fspath(path)
+    if not os.path.isabs(s):
+        s = os.path.join(os.getcwd(), s)  # ``Path.absolute()``: no normalisation
+    if os.sep + "." not in s:  # every root folder of ROOT_DIR_PROFILES is a dot-folder
+        return None
+    parts = Path(s).parts
     for i in range(len(parts) - 1, -1, -1):
         pid = ROOT_DIR_PROFILES.get(parts[i])
         if pid and (i + 1 == len(parts) or parts[i + 1] in ("skills", "skill")):

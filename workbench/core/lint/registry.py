@@ -40,7 +40,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from workbench.core.lint.types import OFF, SEVERITIES, Fix
 from workbench.core.skillfile import Span
@@ -103,15 +103,13 @@ class Rule:
 
 #: code -> Rule, in code order once ``load_rules()`` ran.
 RULES: dict[str, Rule] = {}
-
-
-#: A rule's ``check`` function (the decorator returns it unchanged).
-_Check = TypeVar("_Check", bound=Callable[..., Any])
+#: A rule's ``check``: ``check(ctx) -> Iterable[Finding]``.
+CheckFn = Callable[["LintContext"], Iterable[Finding]]
 
 
 def rule(
     code: str, name: str, severity: str, profiles: dict[str, str] | None = None, unverified: bool = False
-) -> Callable[[_Check], _Check]:
+) -> Callable[[CheckFn], CheckFn]:
     """Decorator registering ``check`` as rule ``code``. Raises ValueError on a bad severity or a
     code registered twice."""
     profiles = dict(profiles or {})
@@ -119,7 +117,7 @@ def rule(
         if sev not in SEVERITIES and sev != OFF:
             raise ValueError(f"{code}: bad severity {sev!r}")
 
-    def deco(fn):
+    def deco(fn: CheckFn) -> CheckFn:
         mod = sys.modules.get(fn.__module__)
         r = Rule(
             code,
@@ -134,7 +132,7 @@ def rule(
         if code in RULES and RULES[code].module != r.module:
             raise ValueError(f"rule code {code} registered twice ({RULES[code].module}, {r.module})")
         RULES[code] = r
-        fn.rule = r
+        fn.rule = r  # type: ignore[attr-defined]
         return fn
 
     return deco
@@ -199,7 +197,7 @@ _ESC = re.compile(r"\\(t|r|u[0-9a-fA-F]{4})")
 _MACRO = re.compile(r"<<(\d+) (lines|chars)>>")
 
 
-def _expand(m: re.Match) -> str:
+def _expand(m: re.Match[str]) -> str:
     n = int(m.group(1))
     if m.group(2) == "lines":
         return "\n".join(f"line {i}" for i in range(1, n + 1))
@@ -207,7 +205,7 @@ def _expand(m: re.Match) -> str:
 
 
 def _unescape(s: str) -> str:
-    def sub(m: re.Match) -> str:
+    def sub(m: re.Match[str]) -> str:
         e = m.group(1)
         if e == "t":
             return "\t"

@@ -79,7 +79,7 @@ class Diagnostic:
     unverified: bool = False
 
     @property
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         return (
             self.line,
             self.column,

@@ -27,6 +27,7 @@ from typing import Any
 
 import pathspec
 
+from workbench.core.cache.fscache import scan_listing
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
     CommonProfile,
@@ -37,7 +38,6 @@ from workbench.core.clients.common import (
     retry_quoted,
     unreadable,
 )
-from workbench.core.fscache import scan_listing
 from workbench.core.listing import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile

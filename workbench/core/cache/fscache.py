@@ -34,10 +34,10 @@ import os
 import stat as _stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from workbench.core.safefile import atomic_write
 
@@ -77,7 +77,7 @@ _os_stat = os.stat
 
 
 @contextmanager
-def snapshot() -> Iterator[dict]:
+def snapshot() -> Iterator[dict[str, Any]]:
     """Memoise ``stat()`` for this thread until the block ends (nested blocks share the outer
     memo). Yields the memo (path str -> ``os.stat_result`` or None)."""
     memo = getattr(_local, "memo", None)
@@ -100,7 +100,8 @@ def stat(path: str) -> os.stat_result | None:
         except (OSError, ValueError):
             return None
     try:
-        return memo[path]
+        got: os.stat_result | None = memo[path]
+        return got
     except KeyError:
         try:
             st = _os_stat(path)
@@ -110,7 +111,7 @@ def stat(path: str) -> os.stat_result | None:
         return st
 
 
-def read_blob(path: str | os.PathLike[str]):
+def read_blob(path: str | os.PathLike[str]) -> bytes | Any:
     """The bytes of a cache file for ``marshal.loads``: a read-only ``mmap`` of it (no copy into
     a bytes object: on a 15 MB result cache that saves ~4,000 page faults) or, where mapping
     fails (empty file, special file system), its bytes. Raises OSError when it cannot be read."""
@@ -123,7 +124,9 @@ def read_blob(path: str | os.PathLike[str]):
             return fh.read()
 
 
-def load_cache_file(path, accept, notes: list) -> tuple[dict | None, bool]:
+def load_cache_file(
+    path: str | os.PathLike[str], accept: Callable[[dict[str, Any]], bool], notes: list[Any]
+) -> tuple[dict[str, Any] | None, bool]:
     """Load a marshal cache file: ``(obj, rebuild)``.
 
     ``obj`` is the loaded dict when ``accept(obj)`` says it is this format/version, else None;
@@ -151,27 +154,67 @@ def load_cache_file(path, accept, notes: list) -> tuple[dict | None, bool]:
     return None, True
 
 
-def trim_oldest(table: dict, limit: int) -> None:
+def load_entries(
+    path: str | os.PathLike[str], header: dict[str, Any], notes: list[Any]
+) -> tuple[dict[str, Any], bool]:
+    """``(entries, rebuild)`` of a cache file ``{**header, "entries": {...}}``: its entries when
+    every ``header`` key has that value (format, version, ...), else ``{}`` (see
+    ``load_cache_file`` for ``rebuild`` and ``notes``). Never raises."""
+    obj, rebuild = load_cache_file(
+        path,
+        lambda o: all(o.get(k) == v for k, v in header.items()) and isinstance(o.get("entries"), dict),
+        notes,
+    )
+    return (obj["entries"] if obj is not None else {}), rebuild
+
+
+class EntryFile:
+    """What ``ResultCache`` and ``ParseStore`` share: a table ``{key: entry}`` kept in one marshal
+    file ``path`` (loaded by the subclass's ``_load``; ``_dirty`` when it must be written)."""
+
+    path: Path
+    _entries: dict[str, Any] | None
+    _dirty: bool
+    _lock: threading.Lock
+
+    def _load(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def clear(self) -> None:
+        """Forget every entry and delete the file (an OSError deleting it is ignored)."""
+        with self._lock:
+            self._entries = {}
+            self._dirty = False
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+
+def trim_oldest(table: dict[str, Any], limit: int) -> None:
     """Drop the oldest entries (dicts keep insertion order) so ``table`` has at most ``limit``."""
     if len(table) > limit:
         for k in list(table)[: len(table) - limit]:
             del table[k]
 
 
-def write_cache_file(path, obj: dict, notes: list) -> bool:
+def write_cache_file(path: str | os.PathLike[str], obj: dict[str, Any], notes: list[Any]) -> bool:
     """marshal ``obj`` and write it atomically (creating the folder). Returns False, with a note,
     on an OSError (read-only cache folder, disk full); never raises."""
     blob = marshal.dumps(obj)
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, blob)
+        atomic_write(os.fspath(path), blob)
     except (OSError, ValueError) as exc:
         notes.append(f"{path}: cache not saved ({exc})")
         return False
     return True
 
 
-def current_memo() -> dict | None:
+def current_memo() -> dict[str, Any] | None:
     """The memo of the open ``snapshot()`` on this thread, or None."""
     return getattr(_local, "memo", None)
 
@@ -190,7 +233,7 @@ def mtime(path: str) -> int:
     return -1 if st is None else st.st_mtime_ns
 
 
-def _fast_path_impl():
+def _fast_path_impl() -> Callable[[str], Path] | None:
     """A ``PosixPath`` builder for absolute, normalised str paths that skips pathlib's parsing
     (CPython 3.8-3.11 internals, checked at import; elsewhere plain ``Path``)."""
     from pathlib import PosixPath
@@ -204,8 +247,8 @@ def _fast_path_impl():
             return Path(s)
         parts = s.split("/")
         parts[0] = "/"
-        p = build("", "/", parts)
-        p._str = s  # what ``str(p)`` would compute (pathlib caches it there)
+        p: Path = build("", "/", parts)
+        p._str = s  # type: ignore[attr-defined]  # what ``str(p)`` would compute (pathlib caches it there)
         return p
 
     try:
@@ -304,15 +347,15 @@ class DirCache:
         self.hits = 0
         self.misses = 0
         self.notes: list[str] = []
-        self._table: dict[str, tuple] | None = None
-        self._walks: dict[str, tuple] = {}
+        self._table: dict[str, tuple[Any, ...]] | None = None
+        self._walks: dict[str, tuple[Any, ...]] = {}
         self._dirty = False
         self._lock = threading.Lock()
 
-    def _load(self) -> dict[str, tuple]:
+    def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._table is None:
-            table: dict[str, tuple] = {}
-            walks: dict[str, tuple] = {}
+            table: dict[str, tuple[Any, ...]] = {}
+            walks: dict[str, tuple[Any, ...]] = {}
             if self.persist and self.path is not None:
                 obj, rebuild = load_cache_file(
                     self.path,
@@ -331,7 +374,7 @@ class DirCache:
         return self._table
 
     # -- whole walks -----------------------------------------------------------------------
-    def walk_result(self, key: str) -> list | None:
+    def walk_result(self, key: str) -> list[Any] | None:
         """The result stored by ``put_walk`` under ``key`` when every folder that walk visited
         still has the same mtime (one ``stat`` each, memoised in the snapshot), else None."""
         self._load()
@@ -361,9 +404,9 @@ class DirCache:
         except (TypeError, ValueError):
             return None
         self.hits += len(visited)
-        return result
+        return list(result)
 
-    def put_walk(self, key: str, visited: list[str], mtimes: list[int], result: list) -> None:
+    def put_walk(self, key: str, visited: list[str], mtimes: list[int], result: Sequence[Any]) -> None:
         """Remember a whole walk (``key``: the caller's description of root + rules; ``visited``:
         every folder listed, with the mtimes the listings had; ``result``: plain marshal-able
         values). Not stored when a folder is racily new or gone."""
@@ -375,7 +418,7 @@ class DirCache:
             self._walks[key] = (tuple(visited), tuple(mtimes), result)
             self._dirty = True
 
-    def listing(self, path: str) -> Listing | tuple | None:
+    def listing(self, path: str) -> Listing | tuple[Any, ...] | None:
         """The listing of folder ``path`` (a str), from the cache when the folder's mtime is
         unchanged, else from ``scandir`` (and remembered unless racily new). None when the folder
         cannot be stat'ed or listed. The result is a ``Listing`` or a plain tuple of the same

@@ -30,17 +30,29 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from workbench.core.fscache import load_cache_file, trim_oldest, write_cache_file
-from workbench.core.skillfile import SkillFile, skillfile_facts, skillfile_from_facts
+from workbench.core.cache.fscache import EntryFile, load_entries, trim_oldest, write_cache_file
+from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
+from workbench.core.skillfile import SkillFile
 
 __all__ = ["ParseStore", "parse_version", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
+
+
+class StoredFacts(NamedTuple):
+    """One stored SKILL.md (a plain tuple in the file: ``marshal`` stores no named tuples)."""
+
+    size: int  #: bytes, when its facts were taken
+    mtime_ns: int
+    ino: int
+    blob: bytes  #: marshal of ``cache.skillfacts.skillfile_facts``
+
 
 FORMAT = 1
 RACY_NS = 2_000_000_000
 MAX_ENTRIES = 200_000
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent  # workbench/core
 _version: str | None = None
 
 
@@ -59,7 +71,7 @@ def parse_version() -> str:
     return _version
 
 
-class ParseStore:
+class ParseStore(EntryFile):
     """Persisted parse facts (module docstring).
 
     Args:
@@ -80,28 +92,17 @@ class ParseStore:
         self.misses = 0
         self.stored = 0
         self.notes: list[str] = []
-        self._entries: dict[str, tuple] | None = None
+        self._entries: dict[str, tuple[Any, ...]] | None = None
         self._dirty = False
         self._lock = threading.Lock()
         self._t0 = time.time_ns()
 
-    def _load(self) -> dict[str, tuple]:
+    def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._entries is None:
-            obj, rebuild = load_cache_file(
-                self.path,
-                lambda o: (
-                    o.get("format") == FORMAT
-                    and o.get("version") == self.version
-                    and isinstance(o.get("entries"), dict)
-                ),
-                self.notes,
-            )
-            self._entries = obj["entries"] if obj is not None else {}
+            header = {"format": FORMAT, "version": self.version}
+            self._entries, rebuild = load_entries(self.path, header, self.notes)
             self._dirty = self._dirty or rebuild
         return self._entries
-
-    def __len__(self) -> int:
-        return len(self._load())
 
     def get(self, path: str, st: os.stat_result, path_obj: Path | None = None) -> SkillFile | None:
         """The ``SkillFile`` for ``path`` when stored with the identity of ``st`` (the caller's
@@ -110,8 +111,9 @@ class ParseStore:
         ent = (self._entries if self._entries is not None else self._load()).get(path)
         if ent is not None:
             try:
-                if ent[0] == st.st_size and ent[1] == st.st_mtime_ns and ent[2] == st.st_ino:
-                    sf = skillfile_from_facts(path if path_obj is None else path_obj, marshal.loads(ent[3]))
+                e = StoredFacts._make(ent)
+                if e.size == st.st_size and e.mtime_ns == st.st_mtime_ns and e.ino == st.st_ino:
+                    sf = skillfile_from_facts(path if path_obj is None else path_obj, marshal.loads(e.blob))
                     self.hits += 1
                     return sf
             except (ValueError, TypeError, IndexError, EOFError):
@@ -129,7 +131,7 @@ class ParseStore:
             return False
         return self.put_facts(path, skillfile_facts(sf), st)
 
-    def put_facts(self, path: str, facts: tuple, st: os.stat_result) -> bool:
+    def put_facts(self, path: str, facts: tuple[Any, ...], st: os.stat_result) -> bool:
         """Store already computed ``skillfile_facts`` (e.g. from a lint worker process)."""
         if st.st_mtime_ns >= self._t0 - RACY_NS:
             return False
@@ -138,7 +140,7 @@ class ParseStore:
         except ValueError:  # e.g. a YAML timestamp in the data: not persisted
             return False
         with self._lock:
-            self._load()[path] = (st.st_size, st.st_mtime_ns, st.st_ino, blob)
+            self._load()[path] = tuple(StoredFacts(st.st_size, st.st_mtime_ns, st.st_ino, blob))
             self._dirty = True
             self.stored += 1
         return True
@@ -153,13 +155,3 @@ class ParseStore:
             obj = {"format": FORMAT, "version": self.version, "entries": entries}
             self._dirty = False
         return write_cache_file(self.path, obj, self.notes)
-
-    def clear(self) -> None:
-        """Forget every entry and delete the store file."""
-        with self._lock:
-            self._entries = {}
-            self._dirty = False
-        try:
-            self.path.unlink()
-        except OSError:
-            pass

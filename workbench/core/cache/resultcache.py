@@ -9,13 +9,13 @@ with ``safefile.atomic_write``, format ``marshal`` of plain tuples/dicts/str/int
   sub-folders the structure rules listed, the parent folders of link targets,
   ``agents/openai.yaml``), the name and description the catalog sees, the severity counts of the
   per-file diagnostics, and two ``marshal`` blobs decoded only when needed: the per-file
-  diagnostics and the facts the catalog rules need (``workbench.core.lint.engine.lint_record``);
+  diagnostics and the facts the catalog rules need (``workbench.core.lint.runner.lint_record``);
   plus the catalog rules' diagnostics for this file and the fingerprint of the catalog they were
   computed against (``put_catalog``);
 * the key of the whole file: a hash of the lint/skillfile source code (``rules_version``: any code
   change invalidates everything) and of the profile's settings (``profile_fingerprint``).
 
-Catalog rules (duplicate names/descriptions, listing budget share: ``engine.CATALOG_RULES``) depend
+Catalog rules (duplicate names/descriptions, listing budget share: ``lint.runner.CATALOG_RULES``) depend
 on every file linted together. Their results are reused only when the file's entry is valid *and*
 the catalog fingerprint (a hash of every ``(path, name, description)`` of the run's catalog) is
 the one they were computed against; otherwise the engine recomputes them from the cached facts.
@@ -54,27 +54,70 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from workbench.core.fscache import DirCache, default_dir_cache, load_cache_file, trim_oldest, write_cache_file
-from workbench.core.fscache import current_memo as _current_memo
-from workbench.core.fscache import mtime as _fs_mtime
-from workbench.core.fscache import stat as _fs_stat
+from workbench.core.cache.fscache import (
+    DirCache,
+    EntryFile,
+    default_dir_cache,
+    load_entries,
+    trim_oldest,
+    write_cache_file,
+)
+from workbench.core.cache.fscache import current_memo as _current_memo
+from workbench.core.cache.fscache import mtime as _fs_mtime
+from workbench.core.cache.fscache import stat as _fs_stat
 
-__all__ = ["ResultCache", "rules_version", "profile_fingerprint", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
+__all__ = [
+    "ResultCache",
+    "CacheEntry",
+    "rules_version",
+    "profile_fingerprint",
+    "FORMAT",
+    "RACY_NS",
+    "MAX_ENTRIES",
+]
 
 #: Bumped when the layout of the stored records changes.
 FORMAT = 2
-#: Positions in a stored entry (see the module docstring).
-(E_SIZE, E_MTIME, E_INO, E_DEPS, E_CAT_NAME, E_CAT_DESC, E_COUNTS, E_DIAGS, E_FACTS, E_CAT_FP, E_CAT) = range(
-    11
-)
+
+
+class CatalogResult(NamedTuple):
+    """The catalog rules' diagnostics of one entry (``CacheEntry.cat``; a plain tuple on disk)."""
+
+    errors: int
+    warnings: int
+    infos: int
+    diags: bytes  #: marshal blob of ``lint.records.DiagTuple``s
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        return (self.errors, self.warnings, self.infos)
+
+
+class CacheEntry(NamedTuple):
+    """One SKILL.md's stored entry (kept as a plain tuple in the file: ``marshal`` stores no
+    named tuples; ``lookup`` returns this view of it)."""
+
+    size: int  #: the SKILL.md's size in bytes when linted
+    mtime_ns: int  #: its mtime
+    ino: int  #: its inode
+    deps: tuple[Any, ...]  #: (path, mtime_ns or -1, path, mtime_ns, ...) of every dependency
+    cat_name: str  #: the name the catalog sees
+    cat_desc: str  #: the description the catalog sees
+    counts: tuple[int, int, int]  #: severity counts of the per-file diagnostics
+    diags: bytes  #: marshal blob of the per-file diagnostics (``lint.records.DiagTuple``s)
+    facts: bytes  #: marshal blob of the file's ``lint.facts.LintFacts`` (as a plain tuple)
+    cat_fp: str | None  #: the catalog fingerprint ``cat`` was computed for
+    cat: tuple[int, int, int, bytes] | None  #: a ``CatalogResult`` (as a plain tuple)
+
+
 #: Files (and folders) modified less than this many nanoseconds before a run are not cached.
 RACY_NS = 2_000_000_000
 #: Entries kept per cache file (the least recently stored beyond this are dropped on save).
 MAX_ENTRIES = 200_000
 
-_PKG = Path(__file__).resolve().parent
+_PKG = Path(__file__).resolve().parent.parent  # workbench/core
 _version: str | None = None
 
 
@@ -122,14 +165,14 @@ def _ident(path: str) -> int:
     return _fs_mtime(path)
 
 
-class ResultCache:
+class ResultCache(EntryFile):
     """Per-file lint records for one profile, persisted under ``folder`` (default
     ``appdirs.cache_dir()/results``).
 
     Args:
         profile: the lint ``Profile``.
         folder: where the cache file lives.
-        parse_store: a ``workbench.core.parsestore.ParseStore`` that receives the parse facts of
+        parse_store: a ``workbench.core.cache.parsestore.ParseStore`` that receives the parse facts of
             every file linted from scratch (so a later scan in a new process parses nothing), or
             None.
 
@@ -160,7 +203,7 @@ class ResultCache:
         self.notes: list[str] = []
         self.parse_store = parse_store
         self._dirs: DirCache | None = None
-        self._entries: dict[str, tuple] | None = None
+        self._entries: dict[str, tuple[Any, ...]] | None = None
         self._dirty = False
         self._lock = threading.Lock()
         self._t0 = time.time_ns()
@@ -172,44 +215,33 @@ class ResultCache:
         return self._dirs
 
     # -- loading -------------------------------------------------------------------------
-    def _load(self) -> dict[str, tuple]:
+    def _load(self) -> dict[str, tuple[Any, ...]]:
         if self._entries is None:
-            obj, rebuild = load_cache_file(
-                self.path,
-                lambda o: (
-                    o.get("format") == FORMAT
-                    and o.get("rules") == self.version
-                    and o.get("profile") == self.profile_key
-                    and isinstance(o.get("entries"), dict)
-                ),
-                self.notes,
-            )
-            self._entries = obj["entries"] if obj is not None else {}
+            header = {"format": FORMAT, "rules": self.version, "profile": self.profile_key}
+            self._entries, rebuild = load_entries(self.path, header, self.notes)
             self._dirty = self._dirty or rebuild
         return self._entries
 
-    def __len__(self) -> int:
-        return len(self._load())
-
     # -- look-up -------------------------------------------------------------------------
-    def lookup(self, key: str, st: os.stat_result | None = None) -> tuple | None:
+    def lookup(self, key: str, st: os.stat_result | None = None) -> CacheEntry | None:
         """The raw stored entry for the absolute path ``key`` when still valid, else None
         (counts a hit or a miss). ``st``: the file's fresh ``os.stat`` when the caller has it.
         Dependencies are stat'ed through ``fscache`` (memoised inside a snapshot). Never raises."""
-        ent = (self._entries if self._entries is not None else self._load()).get(key)
-        if ent is None:
+        raw = (self._entries if self._entries is not None else self._load()).get(key)
+        if raw is None:
             self.misses += 1
             return None
         try:
+            ent = CacheEntry._make(raw)
             if st is None:
                 st = _fs_stat(key)
                 if st is None:
                     self.misses += 1
                     return None
-            if st.st_size != ent[0] or st.st_mtime_ns != ent[1] or st.st_ino != ent[2]:
+            if st.st_size != ent.size or st.st_mtime_ns != ent.mtime_ns or st.st_ino != ent.ino:
                 self.misses += 1
                 return None
-            deps = ent[3]
+            deps = ent.deps
             memo = _current_memo()
             for i in range(0, len(deps), 2):
                 d = deps[i]
@@ -220,15 +252,13 @@ class ResultCache:
                 if m != deps[i + 1]:
                     self.misses += 1
                     return None
-            if len(ent) != 11:
-                raise ValueError
         except (ValueError, TypeError, IndexError, AttributeError):  # a malformed entry is a miss
             self.misses += 1
             return None
         self.hits += 1
         return ent
 
-    def get(self, path: str) -> tuple | None:
+    def get(self, path: str) -> tuple[Any, ...] | None:
         """The cached record ``(per-file diagnostics as tuples, facts)`` for the SKILL.md at
         ``path`` (absolute or relative: the key is the absolute path), or None when absent or no
         longer valid. Never raises."""
@@ -236,14 +266,14 @@ class ResultCache:
         if ent is None:
             return None
         try:
-            return (marshal.loads(ent[E_DIAGS]), marshal.loads(ent[E_FACTS]))
+            return (marshal.loads(ent.diags), marshal.loads(ent.facts))
         except (ValueError, EOFError, TypeError):
             return None
 
     def put(
         self,
         path: str,
-        record: tuple,
+        record: tuple[Any, ...],
         size: int,
         mtime_ns: int,
         sha256: str = "",
@@ -264,13 +294,14 @@ class ResultCache:
             return False
         if st.st_size != size or st.st_mtime_ns != mtime_ns or mtime_ns >= racy:
             return False
-        dep_ids: list = []
+        dep_ids: list[Any] = []
         for d in deps:
             m = _ident(d)
             if m >= racy:
                 return False
             dep_ids += (d, m)
         diags, facts = record
+        facts = tuple(facts)  # a ``LintFacts``: marshal stores plain tuples only
         if cat is None:
             from workbench.core.lint.facts import cat_desc, cat_name
 
@@ -300,14 +331,14 @@ class ResultCache:
             self.stored += 1
         return True
 
-    def put_catalog(self, key: str, fingerprint: str, diags: tuple) -> None:
+    def put_catalog(self, key: str, fingerprint: str, diags: tuple[Any, ...]) -> None:
         """Remember the catalog rules' diagnostics (as tuples) of the entry at ``key`` for the
         catalog ``fingerprint`` (stored as ``(errors, warnings, infos, marshal blob)``). No-op
         when the entry is gone."""
         with self._lock:
             entries = self._load()
             ent = entries.get(key)
-            if ent is None or len(ent) != 11:
+            if ent is None or len(ent) != len(CacheEntry._fields):
                 return
             try:
                 blob = marshal.dumps(tuple(diags))
@@ -316,10 +347,11 @@ class ResultCache:
             counts = [0, 0, 0]
             for t in diags:
                 counts[_SEV_INDEX.get(t[4], 2)] += 1
-            cat = (counts[0], counts[1], counts[2], blob)
-            if ent[E_CAT_FP] == fingerprint and ent[E_CAT] == cat:
+            cat = (counts[0], counts[1], counts[2], blob)  # a CatalogResult, stored plain
+            old = CacheEntry._make(ent)
+            if old.cat_fp == fingerprint and old.cat == cat:
                 return
-            entries[key] = ent[:E_CAT_FP] + (fingerprint, cat)
+            entries[key] = tuple(old._replace(cat_fp=fingerprint, cat=cat))
             self._dirty = True
 
     def save(self) -> bool:
@@ -341,15 +373,6 @@ class ResultCache:
             self._dirty = True
             return False
         return True
-
-    def clear(self) -> None:
-        """Forget every entry (and delete the cache file)."""
-        self._entries = {}
-        self._dirty = False
-        try:
-            self.path.unlink()
-        except OSError:
-            pass
 
 
 _SEV_INDEX = {"error": 0, "warning": 1, "info": 2}

@@ -1,0 +1,246 @@
+"""The rule runner: every rule active under a profile over one parsed file.
+
+``lint_text``/``lint_file``/``lint_skillfile`` lint one file with every rule; ``lint_record``
+runs the per-file rules only (every rule except ``CATALOG_RULES``, which need the other files)
+and returns the file's ``FileRecord`` (diagnostics as tuples + the facts the catalog rules need),
+what ``workbench.core.lint.batch`` collects over many files. Never raises on a skill file's
+content: a rule that crashes becomes a ``LINT000`` warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, NamedTuple, Protocol
+
+from workbench.core.lint.context import CatalogIndex, LintContext
+from workbench.core.lint.facts import FactField, LintFacts, plain_value
+from workbench.core.lint.profiles import Profile, lint_profile
+from workbench.core.lint.records import DiagTuple, encode_diag
+from workbench.core.lint.registry import RULES, Rule, load_rules
+from workbench.core.lint.types import OFF, Diagnostic
+from workbench.core.skillfile import SkillFile, parse_skill_text, read_skill_file
+
+#: Rules that read ``ctx.catalog``: run after the per-file rules, over every file's facts (the
+#: result cache keeps their results per catalog fingerprint; tests/core/test_resultcache.py
+#: checks that no other rule reads the catalog).
+CATALOG_RULES = frozenset({"CAT001", "CAT002", "DESC009"})
+#: The empty catalog the per-file rules run with.
+EMPTY_CATALOG = CatalogIndex(())
+_FACT_FIELDS = ("name", "description", "when_to_use", "disable-model-invocation")
+_KEEP_VALUE = ("when_to_use", "disable-model-invocation")
+
+_active_cache: dict[tuple[str, int], list[tuple[Rule, str]]] = {}
+_per_file_cache: dict[tuple[str, int], list[tuple[Rule, str]]] = {}
+
+
+def active_rules(profile: Profile) -> list[tuple[Rule, str]]:
+    """(rule, severity) pairs that run under ``profile``, in code order (computed once)."""
+    key = (profile.id, id(profile))
+    got = _active_cache.get(key)
+    if got is None:
+        load_rules()
+        pairs = [(r, r.severity_for(profile)) for r in RULES.values()]
+        got = _active_cache[key] = [(r, s) for r, s in pairs if s != OFF]
+    return got
+
+
+def per_file_rules(profile: Profile) -> list[tuple[Rule, str]]:
+    """``active_rules(profile)`` without ``CATALOG_RULES`` (computed once per profile)."""
+    key = (profile.id, id(profile))
+    got = _per_file_cache.get(key)
+    if got is None:
+        got = _per_file_cache[key] = [(r, s) for r, s in active_rules(profile) if r.code not in CATALOG_RULES]
+    return got
+
+
+def catalog_rules(profile: Profile) -> list[tuple[Rule, str]]:
+    """The ``CATALOG_RULES`` active under ``profile``."""
+    return [(r, s) for r, s in active_rules(profile) if r.code in CATALOG_RULES]
+
+
+class _Lines(Protocol):
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> str: ...
+
+
+class _HasLines(Protocol):
+    @property
+    def lines(self) -> _Lines: ...
+
+
+def clamp(d: Diagnostic, ctx: _HasLines) -> Diagnostic:
+    """``d`` with its range kept inside the text (1 <= column <= len(line) + 1)."""
+    lines = ctx.lines
+    n = max(1, len(lines))
+    line = d.line
+    if (
+        line == d.end_line
+        and 0 < line <= len(lines)
+        and 0 < d.column <= d.end_column <= len(lines[line - 1]) + 1
+    ):
+        return d  # the usual case: a range on one existing line
+
+    def fix_pos(line: int, col: int) -> tuple[int, int]:
+        line = min(max(1, line), n)
+        ln = len(lines[line - 1]) if len(lines) else 0
+        return line, min(max(1, col), ln + 1)
+
+    l1, c1 = fix_pos(d.line, d.column)
+    l2, c2 = fix_pos(d.end_line, d.end_column)
+    if (l2, c2) < (l1, c1):
+        l2, c2 = l1, c1
+    if (l1, c1, l2, c2) == (d.line, d.column, d.end_line, d.end_column):
+        return d
+    return Diagnostic(l1, c1, l2, c2, d.severity, d.code, d.message, d.fix, d.rule, d.unverified)
+
+
+def run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
+    """The diagnostics of the ``active`` (rule, severity) pairs on ``ctx`` (a ``LintContext`` or,
+    for the catalog rules, a ``FactsContext``), in rule order, clamped to the text. A rule that
+    raises gives one ``LINT000`` warning instead."""
+    out: list[Diagnostic] = []
+    for r, sev in active:
+        try:
+            for f in r.check(ctx):
+                sp = f.span
+                d = Diagnostic(
+                    sp.line,
+                    sp.column,
+                    sp.end_line,
+                    sp.end_column,
+                    f.severity or sev,
+                    r.code,
+                    f.message,
+                    f.fix,
+                    r.name,
+                    r.unverified,
+                )
+                out.append(clamp(d, ctx))
+        except Exception as exc:  # a rule bug must never take the linter down
+            msg = f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}"
+            out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000", msg, rule="internal-error"))
+    return out
+
+
+def _sort_key(d: Diagnostic) -> tuple[Any, ...]:
+    return d.sort_key
+
+
+def lint_skillfile(
+    sf: SkillFile, profile: str | Profile = "agentskills", catalog: Iterable[Any] | None = None
+) -> list[Diagnostic]:
+    """Lint an already parsed ``SkillFile``. Returns diagnostics sorted by position.
+
+    Raises KeyError for an unknown profile id.
+    """
+    prof = lint_profile(profile)
+    ctx = LintContext(sf, prof, catalog)
+    out = run_rules(active_rules(prof), ctx)
+    out.sort(key=_sort_key)
+    return out
+
+
+def lint_text(
+    text: str,
+    path: Path | str | None = None,
+    profile: str | Profile = "agentskills",
+    catalog: Iterable[Any] | None = None,
+) -> list[Diagnostic]:
+    """Lint SKILL.md text (e.g. an editor buffer).
+
+    Args:
+        text: the file content (a leading U+FEFF counts as a BOM).
+        path: where the file is (or will be); gives the folder name for the name/folder rule and
+            the folder for link and structure rules. None = those rules are skipped.
+        profile: a profile id of ``PROFILES`` or a ``Profile``.
+        catalog: other skills for cross-skill rules: ``(name, description, path)`` tuples or
+            ``workbench.core.model.Skill`` objects. An entry whose path equals ``path`` is this
+            file itself and is ignored.
+
+    Returns: diagnostics sorted by (line, column, severity, code). Raises KeyError for an unknown
+    profile; never raises for bad content.
+    """
+    return lint_skillfile(parse_skill_text(text, path), profile, catalog)
+
+
+def lint_file(
+    path: Path | str, profile: str | Profile = "agentskills", catalog: Iterable[Any] | None = None
+) -> list[Diagnostic]:
+    """Read and lint one SKILL.md. Unreadable files give a diagnostic, not an exception."""
+    return lint_skillfile(read_skill_file(path), profile, catalog)
+
+
+class FileRecord(NamedTuple):
+    """The per-file rules' result for one file: what workers send back and the cache stores."""
+
+    diags: tuple[DiagTuple, ...]  #: the per-file rules' diagnostics, encoded, sorted
+    facts: LintFacts  #: what the catalog rules need of the file
+
+
+def catalog_name(sf: SkillFile) -> str:
+    """The name the catalog (duplicate-name rules) sees: the frontmatter name, the line parser's
+    when the YAML is broken, else the folder name."""
+    v = sf.get("name") if sf.ok else None
+    if isinstance(v, str) and v.strip():
+        return v.strip()
+    if sf.state == "yaml-error" and sf.has_frontmatter_block:
+        lf = sf.line_fields().get("name")
+        if lf and lf.value:
+            return lf.value
+    return sf.path.parent.name if sf.path is not None else ""
+
+
+def catalog_desc(sf: SkillFile) -> str:
+    """The description the catalog sees (frontmatter, else the line parser's, else "")."""
+    v = sf.get("description") if sf.ok else None
+    if isinstance(v, str):
+        return v
+    if sf.state == "yaml-error" and sf.has_frontmatter_block:
+        lf = sf.line_fields().get("description")
+        if lf:
+            return lf.value
+    return ""
+
+
+def lint_facts(ctx: LintContext) -> LintFacts:
+    """What the catalog rules need of one file (see ``LintFacts``). Compact: the cache stores one
+    per file. Field values are kept only where a catalog rule reads them (``when_to_use``,
+    ``disable-model-invocation``); of the head lines only their lengths (the rules and
+    ``clamp`` only measure them); the catalog name/description only when they differ from the
+    name/description (None = the same)."""
+    sf = ctx.sf
+    fields: dict[str, FactField] = {}
+    last = 1
+    for k in _FACT_FIELDS:
+        f = ctx.fields.get(k)
+        if f is not None:
+            sp = f.value_span
+            v = plain_value(f.value) if k in _KEEP_VALUE else 0
+            fields[k] = (v, (sp.line, sp.column, sp.end_line, sp.end_column))
+            last = max(last, sp.end_line)
+    lines = ctx.lines
+    name = ctx.name_str() if ctx.has_fields else None
+    desc = ctx.description_str() if ctx.has_fields else None
+    cn, cd = catalog_name(sf), catalog_desc(sf)
+    return LintFacts(
+        sf.state,
+        ctx.has_fields,
+        name,
+        desc,
+        fields,
+        [len(x) for x in lines[:last]],
+        len(lines),
+        None if cn == name else cn,
+        None if cd == desc else cd,
+    )
+
+
+def lint_record(path: str, prof: Profile) -> tuple[FileRecord, SkillFile, set[str]]:
+    """Read, parse and run the per-file rules on one SKILL.md: ``(record, the SkillFile, the
+    paths besides SKILL.md the result depends on)``. Never raises for file content."""
+    sf = read_skill_file(path)
+    ctx = LintContext(sf, prof, EMPTY_CATALOG)
+    diags = run_rules(per_file_rules(prof), ctx)
+    diags.sort(key=_sort_key)
+    return FileRecord(tuple(map(encode_diag, diags)), lint_facts(ctx)), sf, ctx.deps
