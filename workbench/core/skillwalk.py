@@ -15,6 +15,7 @@ from workbench.core.cache.fscache import fast_path as _fast_path
 from workbench.core.cache.fscache import mtime as fs_mtime
 from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.common import NEVER_WALKED
+from workbench.core.clients.walk import system_folder_problem
 
 #: Folder names never walked (DESIGN.md section 3): ``clients.common.NEVER_WALKED``.
 SKIP_DIRS = NEVER_WALKED
@@ -137,7 +138,9 @@ def _find_below(top: str, dirs: DirCache | None = None) -> list[str]:
 
 def _follow_links(d: str, links: Iterable[str], seen: set[str], stack: list[str]) -> None:
     """Push the symlinked folders of ``d`` (entry names ``links``) onto ``stack``, each real
-    folder once; a link to ``d`` itself or one of its ancestors (a cycle) is not entered."""
+    folder once; a link to ``d`` itself or one of its ancestors (a cycle) is not entered, nor one
+    to a special file system (``/proc``, ``/sys``, ``/dev``) or a system folder (``/usr``): the
+    clients' walks skip them too (``clients.walk.system_folder_problem``)."""
     real_d = os.path.realpath(d)
     for name in links:
         if name in SKIP_DIRS or name == "SKILL.md":
@@ -148,6 +151,8 @@ def _follow_links(d: str, links: Iterable[str], seen: set[str], stack: list[str]
             continue
         real = os.path.realpath(path)
         if real in seen or real_d == real or real_d.startswith(real.rstrip(os.sep) + os.sep):
+            continue
+        if system_folder_problem(real):
             continue
         seen.add(real)
         stack.append(path)
