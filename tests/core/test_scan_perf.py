@@ -77,8 +77,13 @@ def test_no_client_reparses_a_file_rebuilt_from_facts(tmp_path, monkeypatch):
     ref = _json(scan_all(env, ParseCache()))
     scan_all(env, ParseCache(persist=tmp_path / "c"))  # fills the parse store
     filled: list[str] = []
-    real = skillfile._fill_lazy
-    monkeypatch.setattr(skillfile, "_fill_lazy", lambda sf: (filled.append(str(sf.path)), real(sf))[1])
+    real = skillfile.SkillFile.load_full
+
+    def load_full(sf: skillfile.SkillFile) -> skillfile.SkillFile:
+        filled.append(str(sf.path))
+        return real(sf)
+
+    monkeypatch.setattr(skillfile.SkillFile, "load_full", load_full)
     assert _json(scan_all(env, ParseCache(persist=tmp_path / "c"))) == ref
     assert all("/odd/" in p for p in filled), filled  # only the awkward files need their text
 
