@@ -114,7 +114,8 @@ def test_twenty_queries_end_to_end_with_live_progress_and_chart(qtbot, setup, ar
     assert pane.export(s["tmp"] / "out.json") and pane.export(s["tmp"] / "out.csv")
     data = json.loads((s["tmp"] / "out.json").read_text())
     assert data["summary"]["passed"] == 19 and "run_details" in data["results"][0]
-    rows_csv = list(csv.DictReader((s["tmp"] / "out.csv").open()))
+    with (s["tmp"] / "out.csv").open(encoding="utf-8", newline="") as fh:
+        rows_csv = list(csv.DictReader(fh))
     assert (
         len(rows_csv) == 20 and rows_csv[9]["pass"] == "false" and rows_csv[5]["also_loaded"] == "greeter:3"
     )

@@ -62,6 +62,9 @@ def test_tree_details_shadowing(open_window, small_ws):
     assert "Shadowed by" in win.details.view.toHtml()
     win.details._on_link(QUrl("skill:" + str(loser.shadowed_by)))
     assert win.ctx.selected_path == loser.shadowed_by
+    win.ctx.select_skill(loser.path)  # the link as the details HTML writes it: percent-encoded
+    win.details._on_link(QUrl("skill:" + bytes(QUrl.toPercentEncoding(str(loser.shadowed_by))).decode()))
+    assert win.ctx.selected_path == loser.shadowed_by
     assert (
         win.skills.model.data(win.skills.proxy.mapToSource(win.skills.tree.currentIndex()), SkillRole).path
         == loser.shadowed_by

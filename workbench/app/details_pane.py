@@ -161,5 +161,5 @@ class DetailsPane(QWidget):
 
     def _on_link(self, url: QUrl) -> None:
         if url.scheme() == "skill":
-            raw = url.toString(QUrl.ComponentFormattingOption.FullyDecoded)[len("skill:") :]
+            raw = url.path(QUrl.ComponentFormattingOption.FullyDecoded)
             self.ctx.select_skill(Path(raw))

@@ -33,7 +33,7 @@ def demo_dir() -> Path:
     return resources_dir() / "demo"
 
 
-def demo_environment(**overrides) -> Environment:
+def demo_environment(**overrides: Any) -> Environment:
     """An ``Environment`` on the demo: home ``<resources>/demo/home``, workspace
     ``<resources>/demo/workspace`` (also its git root, see below), binaries ``DEMO_BINS``, only
     ``PATH`` from the real environment (so a real ``CODEX_HOME`` etc. does not leak in).

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 LABEL = "lexical similarity (Jaccard over description word sets, stop words removed; not semantic)"
 
@@ -37,7 +38,7 @@ want wants asks asked ask help helps whenever including include includes
 
 def words(text: str) -> frozenset[str]:
     """The comparable word set of ``text`` (see module docstring)."""
-    out = set()
+    out: set[str] = set()
     for w in _WORD.findall(text.casefold()):
         if len(w) < 2 or w in STOP_WORDS:
             continue
@@ -65,7 +66,8 @@ class Overlap:
     score: float
     shared: list[str]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
+        """The JSON shape: ``{path, name, score (3 decimals), shared_words}``."""
         return {
             "path": self.key,
             "name": self.name,
@@ -82,7 +84,7 @@ def top_overlaps(
     Ties are broken by name. Candidates scoring <= ``min_score`` are left out.
     """
     mine = words(text)
-    scored = []
+    scored: list[Overlap] = []
     for key, name, other in candidates:
         ow = words(other)
         s = jaccard(mine, ow)

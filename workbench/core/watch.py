@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 #: One event: (change, absolute path). change is "added" | "modified" | "deleted".
 Change = tuple[str, str]
 Listener = Callable[[list[Change]], None]
+#: One raw watchfiles event: (watchfiles.Change, path).
+RawChange = tuple[watchfiles.Change, str]
 
 SKILL_FILE = "SKILL.md"
 _CHANGE_NAMES = {
@@ -153,6 +155,7 @@ class RootWatcher:
     # -- lifecycle --------------------------------------------------------------------
     @property
     def paths(self) -> list[Path]:
+        """The watched paths (a copy), as given (missing ones included)."""
         return list(self._paths)
 
     def start(self) -> None:
@@ -194,6 +197,7 @@ class RootWatcher:
 
     @property
     def running(self) -> bool:
+        """True while the worker thread is alive."""
         return self._thread is not None and self._thread.is_alive()
 
     # -- own saves --------------------------------------------------------------------
@@ -250,7 +254,7 @@ class RootWatcher:
         finally:
             ready.set()
 
-    def _filter(self, raw: set[tuple[watchfiles.Change, str]]) -> list[Change]:
+    def _filter(self, raw: set[RawChange]) -> list[Change]:
         per_path: dict[str, set[str]] = {}
         raw = set(raw) | _expand_new_dirs(raw)
         for change, path in raw:
@@ -289,14 +293,14 @@ class RootWatcher:
         return False
 
 
-def _expand_new_dirs(raw: set[tuple[watchfiles.Change, str]], max_entries: int = 5000) -> set:
+def _expand_new_dirs(raw: set[RawChange], max_entries: int = 5000) -> set[RawChange]:
     """``added`` events for the files inside folders that were just added.
 
     inotify watches a new folder only after it sees it appear, so a ``SKILL.md`` written right
     after ``mkdir`` (a copied or unpacked skill) can be created before the watch exists and never
     be reported. Listing each added folder once closes that race; duplicates are merged later.
     """
-    out: set = set()
+    out: set[RawChange] = set()
     seen = 0
     for change, path in raw:
         if change != watchfiles.Change.added or not os.path.isdir(path):

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, cast
 
 from workbench.core.model import CLIENT_IDS
 
 if TYPE_CHECKING:
     from workbench.core.clients.base import ClientProfile
+
+__all__ = ["CLIENT_IDS", "DISPLAY_NAMES", "client_module", "get_profile"]
 
 _MODULES = {cid: cid.replace("-", "_") for cid in CLIENT_IDS}
 
@@ -30,10 +33,10 @@ def get_profile(client_id: str) -> ClientProfile:
     if client_id not in _MODULES:
         raise KeyError(f"unknown client {client_id!r}; known: {', '.join(CLIENT_IDS)}")
     mod = importlib.import_module(f"workbench.core.clients.{_MODULES[client_id]}.profile")
-    return mod.PROFILE
+    return cast("ClientProfile", mod.PROFILE)
 
 
-def client_module(client_id: str, part: str):
+def client_module(client_id: str, part: str) -> ModuleType:
     """Import ``workbench.core.clients.<client>.<part>`` (part: profile | listing | loading)."""
     if client_id not in _MODULES:
         raise KeyError(f"unknown client {client_id!r}; known: {', '.join(CLIENT_IDS)}")

@@ -61,6 +61,10 @@ class Finding:
     severity: str | None = None
 
 
+#: A rule's check: ``check(ctx) -> Iterable[Finding]``.
+Check = Callable[["LintContext"], Iterable[Finding]]
+
+
 @dataclass
 class Rule:
     """One lint rule.
@@ -81,13 +85,14 @@ class Rule:
     name: str
     severity: str
     profiles: dict[str, str]
-    check: Callable[[LintContext], Iterable[Finding]]
+    check: Check
     doc: str = ""
     unverified: bool = False
     module: str = ""
 
     @property
     def summary(self) -> str:
+        """The docstring's first line after its ``CODE slug:`` prefix (else the slug)."""
         first = (self.doc or "").strip().splitlines()[:1]
         s = first[0] if first else self.name
         return s.split(":", 1)[1].strip() if ":" in s else s
@@ -98,18 +103,17 @@ class Rule:
         return self.profiles.get(pid, self.severity)
 
     def examples(self) -> list[Example]:
+        """The PASS/FAIL examples of the docstring (``parse_examples``)."""
         return parse_examples(self.doc)
 
 
 #: code -> Rule, in code order once ``load_rules()`` ran.
 RULES: dict[str, Rule] = {}
-#: A rule's ``check``: ``check(ctx) -> Iterable[Finding]``.
-CheckFn = Callable[["LintContext"], Iterable[Finding]]
 
 
 def rule(
     code: str, name: str, severity: str, profiles: dict[str, str] | None = None, unverified: bool = False
-) -> Callable[[CheckFn], CheckFn]:
+) -> Callable[[Check], Check]:
     """Decorator registering ``check`` as rule ``code``. Raises ValueError on a bad severity or a
     code registered twice."""
     profiles = dict(profiles or {})
@@ -117,7 +121,7 @@ def rule(
         if sev not in SEVERITIES and sev != OFF:
             raise ValueError(f"{code}: bad severity {sev!r}")
 
-    def deco(fn: CheckFn) -> CheckFn:
+    def deco(fn: Check) -> Check:
         mod = sys.modules.get(fn.__module__)
         r = Rule(
             code,
@@ -132,7 +136,6 @@ def rule(
         if code in RULES and RULES[code].module != r.module:
             raise ValueError(f"rule code {code} registered twice ({RULES[code].module}, {r.module})")
         RULES[code] = r
-        fn.rule = r  # type: ignore[attr-defined]
         return fn
 
     return deco
@@ -171,19 +174,23 @@ class Example:
 
     @property
     def dir(self) -> str | None:
+        """The ``dir=`` option: the skill folder's name (None: a default)."""
         return self.options.get("dir")
 
     @property
     def profile(self) -> str:
+        """The ``profile=`` option (default "agentskills")."""
         return self.options.get("profile", "agentskills")
 
     @property
     def files(self) -> list[str]:
+        """The ``files=`` option: relative paths created next to SKILL.md."""
         f = self.options.get("files", "")
         return [x.strip() for x in f.split("|") if x.strip()]
 
     @property
     def catalog(self) -> list[tuple[str, str]]:
+        """The ``catalog=`` option: (name, description) of the other skills."""
         out = []
         for item in self.options.get("catalog", "").split("|"):
             if "=" in item:
