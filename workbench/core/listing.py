@@ -345,9 +345,9 @@ def render_listing(
 def _render_listing(
     catalog: Catalog, context_tokens: int | None, options: dict[str, Any] | None
 ) -> ListingReport:
-    from workbench.core.clients import client_module, get_profile
+    from workbench.core.clients import get_profile, listing_module
 
-    mod = client_module(catalog.client, "listing")
+    mod = listing_module(catalog.client)
     ctx = context_tokens if context_tokens is not None else catalog.env.context_tokens
     skills = mod.listing_order(catalog.listed())
     opts = dict(options or {})
