@@ -82,7 +82,7 @@ def test_the_rule_package_lists_every_rule_file() -> None:
     would never register its rule."""
     import ast
 
-    from workbench.core.lint.registry import load_rules
+    from workbench.core.lint.ruleset import load_rules
 
     init = PKG / "core" / "lint" / "rules" / "__init__.py"
     (stmt,) = [s for s in ast.parse(init.read_text(encoding="utf-8")).body if isinstance(s, ast.ImportFrom)]

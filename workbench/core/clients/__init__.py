@@ -13,7 +13,7 @@ from workbench.core.model import CLIENT_IDS
 
 if TYPE_CHECKING:
     from workbench.core.clients.base import ClientProfile
-    from workbench.core.listing import ListingReport
+    from workbench.core.listingkit import ListingReport
     from workbench.core.model import Environment, Skill
 
 __all__ = ["CLIENT_IDS", "DISPLAY_NAMES", "ListingModule", "get_profile", "listing_module", "unknown_client"]

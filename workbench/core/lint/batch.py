@@ -24,7 +24,7 @@ from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import Counts, DiagnosticList, DiagSource, encode_diag, severity_counts
-from workbench.core.lint.registry import load_rules
+from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record, run_rules
 from workbench.core.lint.types import ERROR, Diagnostic
 from workbench.core.skillwalk import entry_exists, find_skill_files

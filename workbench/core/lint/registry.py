@@ -1,5 +1,5 @@
 r"""The rule registry: every module in ``workbench/core/lint/rules/`` registers one ``Rule``
-(``rules/__init__.py`` lists them all; ``load_rules`` imports that package on first use).
+(``rules/__init__.py`` lists them all; ``ruleset.load_rules`` imports that package on first use).
 
 A rule module looks like::
 
@@ -100,7 +100,7 @@ class Rule:
         return parse_examples(self.doc)
 
 
-#: code -> Rule, in code order once ``load_rules()`` ran.
+#: code -> Rule, in code order once ``ruleset.load_rules()`` ran.
 RULES: dict[str, Rule] = {}
 #: A rule's ``check``: ``check(ctx) -> Iterable[Finding]``.
 CheckFn = Callable[["LintContext"], Iterable[Finding]]
@@ -135,23 +135,6 @@ def rule(
         return fn
 
     return deco
-
-
-_loaded = False
-
-
-def load_rules() -> dict[str, Rule]:
-    """Import every rule module (the package ``workbench.core.lint.rules`` imports them all; once,
-    on first use) and return ``RULES`` sorted by code."""
-    global _loaded
-    if not _loaded:
-        from workbench.core.lint import rules  # noqa: F401 - importing it registers every rule
-
-        ordered = dict(sorted(RULES.items()))
-        RULES.clear()
-        RULES.update(ordered)
-        _loaded = True
-    return RULES
 
 
 # ----------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from workbench.core.lint.context import CatalogIndex, LintContext
 from workbench.core.lint.facts import FactField, LintFacts, plain_value
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import DiagTuple, encode_diag
-from workbench.core.lint.registry import RULES, Rule, load_rules
+from workbench.core.lint.registry import RULES, Rule
+from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.types import OFF, Diagnostic
 from workbench.core.skillfile import SkillFile, parse_skill_text, read_skill_file
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, estimate_tokens
+from workbench.core.listingkit import ListingReport, SkillListing
 from workbench.core.text import agree, plural
+from workbench.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.claude_code.builtins import BUILTINS, VERSION
 from workbench.core.clients.common import js_string
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
     SkillListing,
     client_texts,

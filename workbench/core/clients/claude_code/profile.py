@@ -38,7 +38,7 @@ from workbench.core.clients.common import (
     retry_quoted,
     unreadable,
 )
-from workbench.core.listing import collapse_ws
+from workbench.core.listingkit import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
 

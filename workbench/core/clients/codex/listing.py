@@ -35,7 +35,7 @@ project/nested -> Repo, user/plugin/extra -> User.
 
 Options: ``builtins`` (False leaves out Codex's system skills: a what-if of your own skills
 only; default True); ``client_texts`` (the system skills' texts from a capture,
-``workbench.core.listing.CLIENT_TEXTS``); ``budget_tokens`` / ``budget_chars`` (what-if: replace
+``workbench.core.listingkit.CLIENT_TEXTS``); ``budget_tokens`` / ``budget_chars`` (what-if: replace
 the default budget by this many tokens or characters; Codex itself has no such setting).
 """
 
@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.codex.builtins import BUILTINS
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
     SkillListing,
     ceil_div,

@@ -22,7 +22,7 @@ does not fit, it and every later skill (built-ins included) go to the one "invok
 (names joined with ", "; capped at 5,000 chars as in VS Code, *unverified*).
 
 Built-ins: their listed texts come from ``options["client_texts"]["builtins"]`` (a capture of the
-installed client; ``workbench.core.listing.CLIENT_TEXTS``); without it each description is a
+installed client; ``workbench.core.listingkit.CLIENT_TEXTS``); without it each description is a
 ``placeholder`` of the stored length, so budgets and cut-offs fall where the client's do.
 
 Options: ``client_texts`` (above); ``budget_chars`` (what-if: another entry budget).
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.copilot_cli.builtins import BUILTINS
 from workbench.core.clients.copilot_cli.profile import CLIENT_VERSION, PROFILE
 from workbench.core.clients.vscode_copilot.listing import overflow_line
-from workbench.core.listing import ListingReport, SkillListing, client_texts, js_len, placeholder
+from workbench.core.listingkit import ListingReport, SkillListing, client_texts, js_len, placeholder
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill

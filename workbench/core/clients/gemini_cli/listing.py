@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.gemini_cli.builtins import BUILTIN_DIR, BUILTINS
 from workbench.core.clients.gemini_cli.profile import CLIENT_VERSION, PROFILE
-from workbench.core.listing import ListingReport, SkillListing, client_texts, placeholder
+from workbench.core.listingkit import ListingReport, SkillListing, client_texts, placeholder
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill

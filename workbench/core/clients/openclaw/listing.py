@@ -48,7 +48,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.openclaw.builtins import BUILTINS, LOCATIONS, PROSE_CHARS, VERSION
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
     SkillListing,
     client_texts,

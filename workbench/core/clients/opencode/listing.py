@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS, VERSION
 from workbench.core.clients.opencode.profile import has_description
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
     SkillListing,
     client_texts,

@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, js_len
+from workbench.core.listingkit import ListingReport, SkillListing, js_len
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill

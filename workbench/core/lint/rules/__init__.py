@@ -1,6 +1,6 @@
 """The lint rules, one module each (``registry.rule`` registers it when the module is imported).
 
-Every rule module is imported here, in one list; ``registry.load_rules`` imports this package on
+Every rule module is imported here, in one list; ``ruleset.load_rules`` imports this package on
 first use only (a fully cached lint imports no rule module). A test checks that the list names
 every ``*.py`` file of this folder. A new rule: add its module to the list.
 """
