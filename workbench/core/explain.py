@@ -152,7 +152,7 @@ def explain(
     for cid in list(clients) if clients else list(CLIENT_IDS):
         cat = (catalogs or {}).get(cid)
         if cat is None:
-            from workbench.core.discovery import scan  # built in parallel; imported late
+            from workbench.core.discovery import scan  # only when no catalog was given
 
             cat = scan(env, cid)
         out.append(explain_catalog(cat, name_or_path, context_tokens, options))
