@@ -347,6 +347,26 @@ def test_a_linter_crash_is_logged_and_noted(store, alpha, monkeypatch, caplog):
     assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RuntimeError]
 
 
+def test_a_listing_preview_crash_is_logged_and_noted(store, alpha, ws, monkeypatch, caplog):
+    import workbench.core.discovery as discovery
+    from workbench.core.model import Environment
+    from workbench.core.workshop.preview import listing_preview
+
+    p = store.propose_update(alpha, NEW)
+    env = Environment(workspace=ws, home=ws.parent / "h", bins=set(), env={})
+    ok = listing_preview(p, NEW.encode(), env)
+    assert ok.available and ok.skill_state_before == "full"
+
+    def boom(*a, **k):
+        raise RuntimeError("scan bug")
+
+    monkeypatch.setattr(discovery, "scan", boom)
+    with caplog.at_level("WARNING", logger="workbench.core.workshop.preview"):
+        pv = listing_preview(p, NEW.encode(), env)
+    assert not pv.available and pv.note == "listing preview failed: RuntimeError: scan bug"
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RuntimeError]
+
+
 @pytest.mark.parametrize("bad", ["Bad Name", "tab\tname", "a:b", "what?", "new\nline", "x" * 256])
 def test_create_refuses_unsafe_folder_names(tmp_path, monkeypatch, bad):
     # found by QA: `--name "Bad Name"` used to create a folder with a space in it

@@ -29,6 +29,7 @@ CLI/GUI can add it and say so.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -54,6 +55,8 @@ from workbench.core.clients.common import (
 )
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill, gc_paused
 from workbench.core.skillfile import SkillFile, read_skill_file
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ParseCache",
@@ -239,6 +242,7 @@ def _facts_parallel(paths: list[str], jobs: int) -> list[tuple[Any, ...] | None]
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
             got = list(ex.map(_facts_chunk, chunks))
     except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: parse serially instead
+        log.debug("parse pool failed; parsing serially", exc_info=True)
         return None
     return [f for chunk in got for f in chunk]
 
@@ -382,6 +386,7 @@ def _scan(
             try:
                 rr = profile.read(sf, found, root, env)
             except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file
+                log.warning("%s: reading %s failed (a profile bug)", profile.id, found.path, exc_info=True)
                 sk.name = best_name(sf, found.path)
                 sk.status, sk.reason, sk.parse_mode = "skipped", f"internal error reading: {exc!r}", "failed"
                 skills.append(sk)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import marshal
 import os
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,8 @@ from workbench.core.skillwalk import entry_exists, find_skill_files
 
 if TYPE_CHECKING:
     from workbench.core.cache.resultcache import CacheEntry, ResultCache
+
+log = logging.getLogger(__name__)
 
 #: Below this many files ``lint_paths(jobs=None)`` stays serial (a pool costs ~50 ms to start).
 PARALLEL_MIN_FILES = 200
@@ -354,5 +357,6 @@ def _run_parallel(
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
             got = list(ex.map(records_chunk, chunks, [prof] * n, [parse_facts] * n, [sha] * n))
     except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError, pickling: do it serially
+        log.debug("lint pool failed; linting serially", exc_info=True)
         return None
     return [r for chunk in got for r in chunk]

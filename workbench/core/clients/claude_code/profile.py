@@ -20,6 +20,7 @@ No ``.agents/skills`` support (issue #22902).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -41,6 +42,8 @@ from workbench.core.clients.common import (
 from workbench.core.listingkit import collapse_ws
 from workbench.core.model import Environment, Root, Skill
 from workbench.core.skillfile import SkillFile
+
+log = logging.getLogger(__name__)
 
 #: Managed (enterprise) settings folders per OS (docs: "managed settings"); that managed skills
 #: live in ``<dir>/.claude/skills`` is *unverified*.
@@ -335,6 +338,7 @@ class ClaudeCodeProfile(CommonProfile):
             try:
                 spec = _glob_spec([simplify_glob(p) for p in pats])
             except Exception as exc:  # noqa: BLE001 - a bad glob must not crash a scan
+                log.debug("paths globs of %s refused by pathspec", skill.path, exc_info=True)
                 return ("conditional", f"paths: invalid glob ({exc}); never activates")
             for t in env.touched:
                 try:
