@@ -21,6 +21,7 @@ from workbench.core.listingkit import (
     STATES,
     UNITS,
     ListingReport,
+    ListingState,
     SkillListing,
     ceil_div,
     client_texts,
@@ -31,7 +32,7 @@ from workbench.core.listingkit import (
     placeholder,
     utf8_len,
 )
-from workbench.core.model import gc_paused
+from workbench.core.model import SkillStatus, gc_paused
 from workbench.core.tokens import estimate_tokens  # re-exported
 
 if TYPE_CHECKING:
@@ -94,25 +95,18 @@ def _render_listing(
 
 
 #: How each listing state reads where a status is shown (scan text, tree, status bar).
-STATE_LABELS = {
-    "full": "in full",
-    "truncated": "truncated",
-    "name-only": "name only",
-    "omitted": "omitted by budget",
+STATE_LABELS: dict[str, str] = {
+    ListingState.FULL: "in full",
+    ListingState.TRUNCATED: "truncated",
+    ListingState.NAME_ONLY: "name only",
+    ListingState.OMITTED: "omitted by budget",
 }
 
 #: The outcomes a skill can end up in (issue 13 item 2): where a listed skill lands in the
 #: listing, else its discovery status. Order = how counts are shown.
-OUTCOMES = (
-    "full",
-    "truncated",
-    "name-only",
-    "omitted",
-    "shadowed",
-    "hidden",
-    "gated",
-    "conditional",
-    "skipped",
+OUTCOMES: tuple[str, ...] = (
+    *map(str, ListingState),
+    *(str(s) for s in SkillStatus if s != SkillStatus.LISTED),
 )
 
 
@@ -125,8 +119,8 @@ def outcome(skill: Skill, states: dict[str, str]) -> str:
     """Where ``skill`` ends up: its listing state (one of ``STATES``) when it is listed and in
     ``states`` (``listing_states``), else its discovery status (a listed skill the listing did
     not report stays "listed")."""
-    if skill.status == "listed":
-        return states.get(str(skill.path), "listed")
+    if skill.status == SkillStatus.LISTED:
+        return states.get(str(skill.path), SkillStatus.LISTED)
     return skill.status
 
 
@@ -134,7 +128,7 @@ def outcome_label(skill: Skill, states: dict[str, str]) -> str:
     """``outcome`` in words: "listed in full", "listed truncated", "listed name only",
     "omitted by budget", or the status ("shadowed", ...)."""
     o = outcome(skill, states)
-    if o == "omitted":
+    if o == ListingState.OMITTED:
         return STATE_LABELS[o]
     if o in STATE_LABELS:
         return f"listed {STATE_LABELS[o]}"
@@ -158,7 +152,7 @@ def format_outcome_counts(counts: dict[str, int], listed: bool = False) -> str:
 
     def word(o: str) -> str:
         w = STATE_LABELS.get(o, o)
-        return f"listed {w}" if listed and o in STATE_LABELS and o != "omitted" else w
+        return f"listed {w}" if listed and o in STATE_LABELS and o != ListingState.OMITTED else w
 
     return ", ".join(f"{n:,} {word(o)}" for o, n in counts.items() if n)
 
@@ -173,6 +167,7 @@ def render_listing_text_table(report: ListingReport) -> str:
 
 __all__ = [
     "STATES",
+    "ListingState",
     "UNITS",
     "SkillListing",
     "ListingReport",

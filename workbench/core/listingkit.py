@@ -22,12 +22,24 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from workbench.core.tokens import estimate_tokens
 
-#: Per-skill listing states (DESIGN.md section 3).
-STATES = ("full", "truncated", "name-only", "omitted")
+
+class ListingState(StrEnum):
+    """What a listed skill became in a client's listing (DESIGN.md section 3). A ``StrEnum``: each
+    member is its plain string ("full", ...), so JSON output and comparisons are unchanged."""
+
+    FULL = "full"  # the whole description shown
+    TRUNCATED = "truncated"  # a prefix of it shown
+    NAME_ONLY = "name-only"  # listed without any description
+    OMITTED = "omitted"  # not in the listing at all
+
+
+#: Per-skill listing states, in the order they are counted and shown.
+STATES = tuple(ListingState)
 
 #: Budget units.
 UNITS = ("chars", "tokens")
@@ -40,8 +52,8 @@ class SkillListing:
     Attributes:
         name: the name the client lists.
         path: absolute SKILL.md path (as a string).
-        state: "full" (whole description shown), "truncated" (a prefix shown), "name-only" (listed
-            without any description), "omitted" (not in the listing at all).
+        state: a ``ListingState``: "full" (whole description shown), "truncated" (a prefix
+            shown), "name-only" (listed without any description), "omitted" (not in the listing).
         description_chars: length of the description the client would list, in code points
             (Claude Code: description + " - " + when_to_use, as it lists them combined).
         shown_chars: how many of those code points reach the model. Truncation markers ("…",
@@ -51,7 +63,7 @@ class SkillListing:
 
     name: str
     path: str
-    state: str
+    state: ListingState
     description_chars: int
     shown_chars: int
     note: str = ""
@@ -65,7 +77,7 @@ class SkillListing:
         return {
             "name": self.name,
             "path": self.path,
-            "state": self.state,
+            "state": str(self.state),  # a plain str: the fast JSON writer (``jsontext``)
             "description_chars": self.description_chars,
             "shown_chars": self.shown_chars,
         }
@@ -125,7 +137,7 @@ class ListingReport:
     # -- queries -------------------------------------------------------------------------
     def counts(self) -> dict[str, int]:
         """Number of skills per state (every state present, possibly 0)."""
-        out = {s: 0 for s in STATES}
+        out = {str(s): 0 for s in STATES}  # plain str keys: JSON and repr as before
         for s in self.skills:
             out[s.state] += 1
         return out

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.chat.loadkit import Loader
 from workbench.core.clients import unknown_client
+from workbench.core.listingkit import ListingState
 
 if TYPE_CHECKING:
     from workbench.core.model import Catalog
@@ -60,6 +61,6 @@ def listing_for(
     from workbench.core.listing import render_listing
 
     rep = render_listing(catalog, context_tokens, options)
-    names = [s.name for s in rep.skills if s.state != "omitted"]
+    names = [s.name for s in rep.skills if s.state != ListingState.OMITTED]
     budget = {"unit": rep.budget_unit, "limit": rep.budget_limit, "used": rep.budget_used}
     return ListingInfo(rep.text, names, budget)

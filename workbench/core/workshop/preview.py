@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.core.model import SkillStatus
 from workbench.core.skillfile import parse_skill_bytes
 
 if TYPE_CHECKING:
@@ -155,7 +156,7 @@ def listing_preview(
                         sf,
                     )
                 else:
-                    s.status, s.reason = "skipped", rr.reason
+                    s.status, s.reason = SkillStatus.SKIPPED, rr.reason
                     note = f"{client_id} would skip the proposed file: {rr.reason}"
         else:
             roots = [
@@ -179,7 +180,7 @@ def listing_preview(
                             name=rr.name,
                             description=rr.description,
                             when_to_use=rr.when_to_use,
-                            status="listed",
+                            status=SkillStatus.LISTED,
                             file=sf,
                             fields=rr.fields,
                         )

@@ -40,7 +40,7 @@ from workbench.core.clients.common import (
     unreadable,
 )
 from workbench.core.listingkit import collapse_ws
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 log = logging.getLogger(__name__)
@@ -312,7 +312,7 @@ class ClaudeCodeProfile(CommonProfile):
         )
 
     # -- gating ------------------------------------------------------------------------
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """``disable-model-invocation: true`` → hidden (user-only ``/name``); ``paths`` globs →
         conditional until a touched file (relative to the workspace) matches (docs; matched
         with gitignore-style globs via pathspec, the exact glob dialect is *unverified*)."""
@@ -321,7 +321,7 @@ class ClaudeCodeProfile(CommonProfile):
             skill.flags["user_invocable"] = False
         if f.get("disable-model-invocation") is True:
             return (
-                "hidden",
+                SkillStatus.HIDDEN,
                 f"disable-model-invocation: true: not listed for the model (user-only /{skill.name})",
             )
         paths = f.get("paths")
@@ -334,12 +334,15 @@ class ClaudeCodeProfile(CommonProfile):
                 skill.unverified.append("paths glob dialect (gitignore-style via pathspec)")
             bad = next(((p, why) for p in pats if (why := glob_problem(p))), None)
             if bad:
-                return ("conditional", f"paths: glob {bad[0][:80]!r} refused ({bad[1]}); never activates")
+                return (
+                    SkillStatus.CONDITIONAL,
+                    f"paths: glob {bad[0][:80]!r} refused ({bad[1]}); never activates",
+                )
             try:
                 spec = _glob_spec([simplify_glob(p) for p in pats])
             except Exception as exc:  # noqa: BLE001 - a bad glob must not crash a scan
                 log.debug("paths globs of %s refused by pathspec", skill.path, exc_info=True)
-                return ("conditional", f"paths: invalid glob ({exc}); never activates")
+                return (SkillStatus.CONDITIONAL, f"paths: invalid glob ({exc}); never activates")
             for t in env.touched:
                 try:
                     rel = t.relative_to(env.workspace).as_posix()
@@ -348,7 +351,7 @@ class ClaudeCodeProfile(CommonProfile):
                 if spec.match_file(rel):
                     return None
             return (
-                "conditional",
+                SkillStatus.CONDITIONAL,
                 "paths: activates once a file matching "
                 + ", ".join(pats[:4])
                 + (" …" if len(pats) > 4 else "")
@@ -366,7 +369,7 @@ class ClaudeCodeProfile(CommonProfile):
         super().resolve_collisions(others, env)
         taken: dict[str, int] = {}
         for s in skills:
-            if self.competes(s) and s.status != "shadowed":
+            if self.competes(s) and s.status != SkillStatus.SHADOWED:
                 taken[s.name] = taken.get(s.name, 0) + 1
         cwd = env.cwd or env.workspace
         for s in nested:

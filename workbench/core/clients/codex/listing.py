@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.codex.builtins import BUILTINS
 from workbench.core.listingkit import (
     ListingReport,
+    ListingState,
     SkillListing,
     ceil_div,
     client_texts,
@@ -409,15 +410,17 @@ def render(
         d = len(it.description)
         path = str(it.skill.path) if it.skill is not None else it.path
         if a is None:
-            e = SkillListing(it.name, path, "omitted", d, 0, "minimum line did not fit the budget")
+            e = SkillListing(it.name, path, ListingState.OMITTED, d, 0, "minimum line did not fit the budget")
         elif d == 0:
-            e = SkillListing(it.name, path, "full", 0, 0, "no description")
+            e = SkillListing(it.name, path, ListingState.FULL, 0, 0, "no description")
         elif a >= d:
-            e = SkillListing(it.name, path, "full", d, d)
+            e = SkillListing(it.name, path, ListingState.FULL, d, d)
         elif a == 0:
-            e = SkillListing(it.name, path, "name-only", d, 0, "description removed to fit the budget")
+            e = SkillListing(
+                it.name, path, ListingState.NAME_ONLY, d, 0, "description removed to fit the budget"
+            )
         else:
-            e = SkillListing(it.name, path, "truncated", d, a, "cut round-robin (no ellipsis)")
+            e = SkillListing(it.name, path, ListingState.TRUNCATED, d, a, "cut round-robin (no ellipsis)")
         (entries if it.skill is not None else builtin_states).append(e)
     warnings: list[str] = []
     total = len(items)

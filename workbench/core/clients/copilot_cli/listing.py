@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.copilot_cli.builtins import BUILTINS
 from workbench.core.clients.copilot_cli.profile import CLIENT_VERSION, PROFILE
 from workbench.core.clients.vscode_copilot.listing import overflow_line
-from workbench.core.listingkit import ListingReport, SkillListing, client_texts, js_len, placeholder
+from workbench.core.listingkit import (
+    ListingReport,
+    ListingState,
+    SkillListing,
+    client_texts,
+    js_len,
+    placeholder,
+)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -123,18 +130,18 @@ def render(
         d = len(s.description or "") if s is not None else len(desc)
         path = str(s.path) if s is not None else "<built-in>"
         if k < cut:
-            e = SkillListing(name, path, "full", d, d)
+            e = SkillListing(name, path, ListingState.FULL, d, d)
         elif k - cut < len(shown):
             e = SkillListing(
                 name,
                 path,
-                "name-only",
+                ListingState.NAME_ONLY,
                 d,
                 0,
                 f"past the {budget:,}-char budget: in the 'invoke by name' line",
             )
         else:
-            e = SkillListing(name, path, "omitted", d, 0, "past the budget and the name line")
+            e = SkillListing(name, path, ListingState.OMITTED, d, 0, "past the budget and the name line")
         (entries if s is not None else builtin_states).append(e)
     text = "<available_skills>\n" + "\n".join(lines) + "\n</available_skills>" if lines else ""
     warnings = []
