@@ -65,7 +65,7 @@ def test_import_linter_contracts_hold() -> None:
 
 #: How many core modules were exempt from mypy's strict checks when the list was made (issue 15).
 #: The list only shrinks: lower this number when modules leave it, never raise it.
-NOT_YET_STRICT_MAX = 81
+NOT_YET_STRICT_MAX = 80
 
 
 def _not_yet_strict() -> list[str]:

@@ -2,15 +2,16 @@
 
 ``workbench [WORKSPACE]`` opens the window; ``workbench SUBCOMMAND ...`` runs one of the commands in
 ``workbench/commands/<name>.py``. Each command module defines ``add_parser(subparsers, common)``
-and ``run(args) -> int``. Exit codes: 0 success, 1 findings, 2 usage error.
+and ``run(args) -> int`` (``Command``); ``command(name)`` imports that one module. Exit codes:
+0 success, 1 findings, 2 usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
+from typing import Any, Protocol
 
 from workbench import __version__
 from workbench.core.text import SafeTextStream
@@ -28,6 +29,58 @@ from workbench.options import (  # noqa: F401 - re-exported: commands import the
 COMMANDS = ("scan", "listing", "explain", "lint", "chat", "eval", "workshop", "capture", "bench")
 
 
+class Command(Protocol):
+    """What a module of ``workbench/commands/`` provides (optionally also ``COMMON_OPTIONS``, the
+    common options it takes, and ``FORMATS_HELP``, see ``options.common_parser``)."""
+
+    def add_parser(self, subparsers: Any, common: argparse.ArgumentParser, /) -> object: ...
+
+    def run(self, args: argparse.Namespace, /) -> int | None: ...
+
+
+def command(name: str) -> Command:
+    """The module of command ``name`` (one of ``COMMANDS``), imported on first use: ``workbench
+    lint`` imports only the lint command's module. Raises KeyError for an unknown name."""
+    match name:
+        case "scan":
+            from workbench.commands import scan
+
+            return scan
+        case "listing":
+            from workbench.commands import listing
+
+            return listing
+        case "explain":
+            from workbench.commands import explain
+
+            return explain
+        case "lint":
+            from workbench.commands import lint
+
+            return lint
+        case "chat":
+            from workbench.commands import chat
+
+            return chat
+        case "eval":
+            from workbench.commands import eval as eval_command
+
+            return eval_command
+        case "workshop":
+            from workbench.commands import workshop
+
+            return workshop
+        case "capture":
+            from workbench.commands import capture
+
+            return capture
+        case "bench":
+            from workbench.commands import bench
+
+            return bench
+    raise KeyError(f"unknown command {name!r}; known: {', '.join(COMMANDS)}")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand, or of ``only`` that one (``main`` running a command: the
     other command modules, e.g. workshop's store or the scan's discovery, are then not imported;
@@ -39,12 +92,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS if only is None else (only,):
-        try:
-            mod = importlib.import_module(f"workbench.commands.{name}")
-        except ModuleNotFoundError as exc:  # a command not built yet
-            if exc.name != f"workbench.commands.{name}":
-                raise
-            continue
+        mod = command(name)
         # A fresh parent per subcommand: argparse shares parent actions, so one command's
         # set_defaults(client=...) would otherwise change the default for all of them.
         mod.add_parser(
@@ -101,8 +149,7 @@ def _main(argv: list[str] | None) -> int:
         if first in COMMANDS:
             parser = build_parser(first)
             args = parser.parse_args(argv)
-            mod = importlib.import_module(f"workbench.commands.{args.command}")
-            return int(mod.run(args) or 0)
+            return int(command(args.command).run(args) or 0)
         if argv and argv[0] in ("-h", "--help"):
             build_parser().print_help()
             print("\nWith no COMMAND: workbench [WORKSPACE] [--screenshot PNG] opens the window.")

@@ -207,9 +207,9 @@ def racy_order(
     workbench's in another order, and the client's model declares that order racy
     (``clients/<id>/listing.py`` ``RACY_ORDER``, shown to the user as a report warning); else
     None. Gemini CLI loads a tier's files concurrently (lab: budget-80/300 on 0.61.0)."""
-    from workbench.core.clients import client_module
+    from workbench.core.clients import listing_module
 
-    why = getattr(client_module(client, "listing"), "RACY_ORDER", None)
+    why = getattr(listing_module(client), "RACY_ORDER", None)
     if not why or real_text == report.text or not any(why in w for w in report.warnings):
         return None
     if sorted(real_text.split("\n")) != sorted(report.text.split("\n")):

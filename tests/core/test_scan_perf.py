@@ -17,7 +17,8 @@ from workbench.core.clients.copilot_cli.listing import xml_escape
 from workbench.core.clients.gemini_cli.profile import _FRONTMATTER, regex_matches_from_split
 from workbench.core.clients.walk import EXTRA_RULES, WalkRules, installed_view, walk
 from workbench.core.discovery import ParseCache, scan, scan_all
-from workbench.core.listing import _WS_RE, collapse_ws, render_listing
+from workbench.core.listing import collapse_ws, render_listing
+from workbench.core.listingkit import _WS_RE
 from workbench.core.model import CLIENT_IDS, Environment
 from workbench.core.skillfile import parse_skill_text
 

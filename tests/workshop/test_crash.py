@@ -97,13 +97,14 @@ def test_create_crash_at_each_apply_step(ws, step):
 
 
 @pytest.mark.parametrize("step", ["dirs", "file:0", "file:2", "files"])
-def test_in_process_failure_is_undone_at_once(ws, alpha, step):
+def test_in_process_failure_is_undone_at_once(ws, alpha, step, caplog):
     old = snapshot(alpha.parent)
     s = WorkshopStore(ws)
     p = s.propose_update(alpha, NEW, FILES)
     s.fault_hook = _crash_at(step, OSError)
-    with pytest.raises(ApplyError, match="restored to its previous state"):
+    with pytest.raises(ApplyError, match="restored to its previous state"), caplog.at_level("WARNING"):
         s.apply(p.id)
+    assert [r.exc_info[0] for r in caplog.records if r.name.endswith("workshop.apply")] == [OSError]
     assert snapshot(alpha.parent) == old
     assert s.get(p.id).state == "pending" and _journal_rows(s) == 0
     assert s.events(p.id)[-1].kind == "apply-failed"
@@ -151,14 +152,15 @@ def test_crash_at_each_rollback_step(ws, alpha, step):
     assert new != old
 
 
-def test_rollback_failure_keeps_applied_version(ws, alpha):
+def test_rollback_failure_keeps_applied_version(ws, alpha, caplog):
     s = WorkshopStore(ws)
     p = s.propose_update(alpha, NEW, FILES)
     s.apply(p.id)
     new = snapshot(alpha.parent)
     s.fault_hook = _crash_at("restore:1", OSError)
-    with pytest.raises(ApplyError, match="applied version was kept"):
+    with pytest.raises(ApplyError, match="applied version was kept"), caplog.at_level("WARNING"):
         s.rollback(p.id)
+    assert [r.exc_info[0] for r in caplog.records if r.name.endswith("workshop.apply")] == [OSError]
     assert snapshot(alpha.parent) == new
     assert s.get(p.id).state == "applied"
 

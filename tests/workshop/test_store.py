@@ -328,9 +328,43 @@ def test_two_stores_share_one_queue(ws, alpha):
 
 def test_linter_result_recorded(store, alpha):
     p = store.propose_update(alpha, NEW)
-    assert isinstance(p.lint.available, bool)
-    if not p.lint.available:
-        assert p.lint.note  # says why (linter not built yet / failed)
+    assert p.lint.available and p.lint.note == ""
+    assert all({"line", "code", "severity", "message"} <= set(d) for d in p.lint.diagnostics)
+
+
+def test_a_linter_crash_is_logged_and_noted(store, alpha, monkeypatch, caplog):
+    """Lint is advice beside the risks: a crash of the linter must not stop a proposal, and is
+    seen (a warning in the log, the reason in the note)."""
+    import workbench.core.lint as lint
+
+    def boom(*a, **k):
+        raise RuntimeError("rule bug")
+
+    monkeypatch.setattr(lint, "lint_text", boom)
+    with caplog.at_level("WARNING", logger="workbench.core.workshop.lintcheck"):
+        p = store.propose_update(alpha, NEW)
+    assert not p.lint.available and p.lint.note == "linter failed: RuntimeError: rule bug"
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RuntimeError]
+
+
+def test_a_listing_preview_crash_is_logged_and_noted(store, alpha, ws, monkeypatch, caplog):
+    import workbench.core.discovery as discovery
+    from workbench.core.model import Environment
+    from workbench.core.workshop.preview import listing_preview
+
+    p = store.propose_update(alpha, NEW)
+    env = Environment(workspace=ws, home=ws.parent / "h", bins=set(), env={})
+    ok = listing_preview(p, NEW.encode(), env)
+    assert ok.available and ok.skill_state_before == "full"
+
+    def boom(*a, **k):
+        raise RuntimeError("scan bug")
+
+    monkeypatch.setattr(discovery, "scan", boom)
+    with caplog.at_level("WARNING", logger="workbench.core.workshop.preview"):
+        pv = listing_preview(p, NEW.encode(), env)
+    assert not pv.available and pv.note == "listing preview failed: RuntimeError: scan bug"
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [RuntimeError]
 
 
 @pytest.mark.parametrize("bad", ["Bad Name", "tab\tname", "a:b", "what?", "new\nline", "x" * 256])

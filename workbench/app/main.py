@@ -151,12 +151,9 @@ def run_gui(args: Any) -> int:
         )
     from PySide6.QtWidgets import QApplication
 
-    try:  # PySide6 6.12 on Python 3.11 drops None references (see that module); no-op elsewhere
-        from workbench.app import _shiboken_none
+    from workbench.app import _shiboken_none
 
-        _shiboken_none.apply()
-    except ImportError:  # pragma: no cover
-        pass
+    _shiboken_none.apply()  # PySide6 6.12 on Python 3.11 drops None references (see that module)
     # instance() is typed QCoreApplication; the GUI only ever creates a QApplication
     app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("Skill Workbench")

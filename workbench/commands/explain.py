@@ -46,10 +46,7 @@ def run(args) -> int:
     open_workspace(env, args)
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: expected text or json")
-    try:
-        exps = explain(env, args.skill, ids, env.context_tokens)
-    except ImportError as exc:  # pragma: no cover - discovery is built in parallel
-        raise UsageError(f"discovery is not available: {exc}") from exc
+    exps = explain(env, args.skill, ids, env.context_tokens)
     if args.format == "json":
         json.dump(
             {

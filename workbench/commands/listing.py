@@ -92,10 +92,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def _scan(env, cid):
-    try:
-        from workbench.core.discovery import scan
-    except ImportError as exc:  # pragma: no cover - discovery is built in parallel
-        raise UsageError(f"discovery is not available: {exc}") from exc
+    from workbench.core.discovery import scan
+
     return scan(env, cid)
 
 

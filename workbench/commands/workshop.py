@@ -23,8 +23,7 @@ Decisions where the contract is silent:
   failed, database busy: the reason on stderr); 2 usage (bad option, unknown proposal id).
 * propose-update NAME: an existing path (SKILL.md or its folder) is used as is. Otherwise the name
   is resolved with discovery: with ``--client`` given, in that client's catalog; without it, in
-  every client's catalog; several different files → usage error listing them. Without discovery
-  (not built yet), folders named NAME holding a SKILL.md are searched under the workspace.
+  every client's catalog; several different files → usage error listing them.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.invocation import invocation_findings
-from workbench.core.listing import ListingReport, ctx_label, render_listing
+from workbench.core.listing import ListingReport, ListingState, ctx_label, render_listing
+from workbench.core.model import SkillStatus
 from workbench.core.similarity import LABEL as SIMILARITY_LABEL
 from workbench.core.similarity import Overlap, top_overlaps
 from workbench.core.text import plural
@@ -45,6 +46,16 @@ if TYPE_CHECKING:
 
 LEVELS = ("ok", "info", "warn", "error")
 STEPS = ("found", "parsed", "gated", "shadowed", "listed", "overlap", "invoked")
+
+#: Which of several skills a name or folder matches is explained first: the one most in play.
+_STATUS_ORDER = (
+    SkillStatus.LISTED,
+    SkillStatus.CONDITIONAL,
+    SkillStatus.GATED,
+    SkillStatus.HIDDEN,
+    SkillStatus.SHADOWED,
+    SkillStatus.SKIPPED,
+)
 
 #: Reason prefixes of files a client does not find while walking (see clients/common.py ``walk``),
 #: as opposed to files it finds but cannot read.
@@ -152,7 +163,7 @@ def explain(
     for cid in list(clients) if clients else list(CLIENT_IDS):
         cat = (catalogs or {}).get(cid)
         if cat is None:
-            from workbench.core.discovery import scan  # built in parallel; imported late
+            from workbench.core.discovery import scan  # only when no catalog was given
 
             cat = scan(env, cid)
         out.append(explain_catalog(cat, name_or_path, context_tokens, options))
@@ -194,7 +205,7 @@ def match_skills(catalog: Catalog, query: str) -> list[Skill]:
         found = [s for s in catalog.skills if s.name == q]
     if not found:
         found = [s for s in catalog.skills if s.name.endswith(":" + q) or s.path.parent.name == q]
-    order = {"listed": 0, "conditional": 1, "gated": 2, "hidden": 3, "shadowed": 4, "skipped": 5}
+    order = {st: i for i, st in enumerate(_STATUS_ORDER)}
     return sorted(found, key=lambda s: order.get(s.status, 9))
 
 
@@ -254,12 +265,12 @@ def _fit_length(
         e = rep.state_of(str(skill.path))
         return e.state if e else None
 
-    if state_at(1) != "full":
+    if state_at(1) != ListingState.FULL:
         return None
     lo, hi = 1, len(desc)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if state_at(mid) == "full":
+        if state_at(mid) == ListingState.FULL:
             lo = mid
         else:
             hi = mid - 1
@@ -336,7 +347,7 @@ def explain_catalog(
     root = s.root
     # 1. found
     reason_l = (s.reason or "").lower()
-    walk_skip = s.status == "skipped" and (
+    walk_skip = s.status == SkillStatus.SKIPPED and (
         s.file is None or any(reason_l.startswith(k) for k in WALK_SKIP_PREFIXES)
     )
     if walk_skip:
@@ -370,21 +381,21 @@ def explain_catalog(
     # 2. parsed
     pf = _parse_finding(s, cid, disp)
     exp.findings.append(pf)
-    if s.parse_mode == "failed" or s.status == "skipped":
+    if s.parse_mode == "failed" or s.status == SkillStatus.SKIPPED:
         return exp
     # 3. gated
-    if s.status in ("hidden", "gated", "conditional"):
+    if s.status in (SkillStatus.HIDDEN, SkillStatus.GATED, SkillStatus.CONDITIONAL):
         fixes = {
-            "hidden": hidden_fix(s.reason or ""),
-            "gated": "Install the missing requirement (or simulate it with --bin/--env/--os), or "
+            SkillStatus.HIDDEN: hidden_fix(s.reason or ""),
+            SkillStatus.GATED: "Install the missing requirement (or simulate it with --bin/--env/--os), or "
             "trust the folder.",
-            "conditional": "It activates only once a matching file is touched (--touched PATH); "
+            SkillStatus.CONDITIONAL: "It activates only once a matching file is touched (--touched PATH); "
             "drop `paths` or the nested location if it should always be listed.",
         }
         exp.findings.append(
             StepFinding(
                 "gated",
-                "error" if s.status != "conditional" else "warn",
+                "error" if s.status != SkillStatus.CONDITIONAL else "warn",
                 f"{s.status.capitalize()}: {s.reason or 'not offered to the model'}",
                 "",
                 fixes[s.status],
@@ -393,8 +404,8 @@ def explain_catalog(
     else:
         exp.findings.append(StepFinding("gated", "ok", "Not gated"))
     # 4. shadowed
-    same = [o for o in catalog.skills if o is not s and o.name == s.name and o.status != "skipped"]
-    if s.status == "shadowed":
+    same = [o for o in catalog.skills if o is not s and o.name == s.name and o.status != SkillStatus.SKIPPED]
+    if s.status == SkillStatus.SHADOWED:
         exp.findings.append(
             StepFinding(
                 "shadowed",
@@ -404,9 +415,9 @@ def explain_catalog(
                 "Rename this skill (name and folder) or remove the other copy.",
             )
         )
-    elif same and s.status == "listed":
-        losers = [o for o in same if o.status == "shadowed"]
-        both = [o for o in same if o.status == "listed"]
+    elif same and s.status == SkillStatus.LISTED:
+        losers = [o for o in same if o.status == SkillStatus.SHADOWED]
+        both = [o for o in same if o.status == SkillStatus.LISTED]
         if both:
             exp.findings.append(
                 StepFinding(
@@ -428,7 +439,7 @@ def explain_catalog(
             )
     else:
         exp.findings.append(StepFinding("shadowed", "ok", "No other skill has this name"))
-    if s.status != "listed":
+    if s.status != SkillStatus.LISTED:
         return exp
     # 5. listed
     rep = report if report is not None else render_listing(catalog, ctx, options)
@@ -441,7 +452,7 @@ def explain_catalog(
         exp.findings.append(StepFinding("listed", "error", "Not in the listing", budget.strip()))
     else:
         exp.listing_state = e.state
-        if e.state == "full":
+        if e.state == ListingState.FULL:
             exp.findings.append(
                 StepFinding("listed", "ok", f"Listed in full ({e.description_chars:,} chars)", budget.strip())
             )
@@ -463,7 +474,7 @@ def explain_catalog(
                     "Shortening this description alone is not enough: fewer skills (or shorter "
                     "names/paths) are needed at this context size."
                 )
-            if e.state == "truncated":
+            if e.state == ListingState.TRUNCATED:
                 title = f"Truncated to {e.shown_chars:,} of {e.description_chars:,} characters"
                 if cid == "claude-code" and e.note.startswith("cut at"):
                     fix = (
@@ -471,7 +482,7 @@ def explain_catalog(
                         f"{e.description_chars:,})."
                     )
                 lvl = "warn"
-            elif e.state == "name-only":
+            elif e.state == ListingState.NAME_ONLY:
                 title = f"Listed by name only: the model sees none of its {e.description_chars:,}-char description"
                 lvl = "warn"
             else:
@@ -487,7 +498,7 @@ def explain_catalog(
     cands = [
         (str(o.path), o.name, (o.description or "") + " " + (o.when_to_use or ""))
         for o in catalog.skills
-        if o.status == "listed" and o is not s
+        if o.status == SkillStatus.LISTED and o is not s
     ]
     exp.overlaps = top_overlaps(mine, cands, k=3)
     if exp.overlaps:

@@ -21,7 +21,7 @@ from workbench.core.clients import get_profile
 from workbench.core.clients.base import ClientProfile, Found
 from workbench.core.clients.common import best_name
 from workbench.core.discovery import ParseCache, read_name
-from workbench.core.model import Catalog, Environment, Skill
+from workbench.core.model import Catalog, Environment, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile, read_skill_file
 
 __all__ = ["refresh", "refresh_all"]
@@ -72,7 +72,7 @@ def _refresh_at(catalog: Catalog, idx: list[int], cache: ParseCache | None) -> C
     names = {_base_name(catalog.skills[i]) for i in idx} | {_base_name(s) for s in fresh.values()}
     for i, s in enumerate(catalog.skills):
         if i not in fresh and _base_name(s) in names:  # unchanged file: its parse is still valid
-            if s.status == "shadowed" and _DEDUPED in s.reason:  # and so is that verdict
+            if s.status == SkillStatus.SHADOWED and _DEDUPED in s.reason:  # and so is that verdict
                 reason = s.reason[: s.reason.index(_DEDUPED) + len(_DEDUPED)]  # as step 4 left it
                 fresh[i] = replace(s, reason=reason, flags=dict(s.flags), unverified=list(s.unverified))
             else:
@@ -146,12 +146,12 @@ def _dedupe(fresh: dict[int, Skill], cache: ParseCache | None) -> None:
     seen: dict[object, Skill] = {}
     for i in sorted(fresh):
         sk = fresh[i]
-        if sk.status == "skipped":
+        if sk.status == SkillStatus.SKIPPED:
             continue
         real = (cache.file_id(sk.path) if cache is not None else None) or os.path.realpath(sk.path)
         first = seen.setdefault(real, sk)
         if first is not sk:
-            sk.status, sk.shadowed_by = "shadowed", first.path
+            sk.status, sk.shadowed_by = SkillStatus.SHADOWED, first.path
             sk.reason = f"the same file as {first.path} {_DEDUPED}"
 
 
@@ -169,7 +169,7 @@ def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Env
         sf = read_skill_file(old.path)
     root = old.root
     found = Found(path=old.path, depth=old.depth)
-    if old.status == "skipped" and old.file is not None and _walk_skipped(profile, old, found, env):
+    if old.status == SkillStatus.SKIPPED and old.file is not None and _walk_skipped(profile, old, found, env):
         name = best_name(sf, old.path)
         return replace(old, file=sf, name=name, flags=dict(old.flags), unverified=list(old.unverified))
     sk = Skill(path=old.path, root=root, name="", file=sf, depth=old.depth)
@@ -180,7 +180,11 @@ def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Env
     except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file (as in ``scan``)
         log.warning("%s could not read %s", type(profile).__name__, old.path, exc_info=True)
         sk.name = best_name(sf, old.path)
-        sk.status, sk.reason, sk.parse_mode = "skipped", f"internal error reading: {exc!r}", "failed"
+        sk.status, sk.reason, sk.parse_mode = (
+            SkillStatus.SKIPPED,
+            f"internal error reading: {exc!r}",
+            "failed",
+        )
         return sk
     sk.name = read_name(rr, sf, old.path)
     if rr.ok and root.namespace:
@@ -189,14 +193,13 @@ def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Env
     sk.parse_mode, sk.parse_note = rr.mode, rr.note
     sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
     if not rr.ok:
-        sk.status, sk.reason = "skipped", rr.reason or "skipped by the client"
+        sk.status, sk.reason = SkillStatus.SKIPPED, rr.reason or "skipped by the client"
     elif not root.active:
-        inactive = getattr(profile, "inactive_status", None)
-        sk.status = inactive(root, env) if inactive is not None else "conditional"
+        sk.status = profile.inactive_status(root, env)
         sk.reason = root.condition or "its root is not active"
     else:
         g = profile.gate(sk, env)
-        sk.status, sk.reason = g if g else ("listed", rr.note or "frontmatter read normally")
+        sk.status, sk.reason = g if g else (SkillStatus.LISTED, rr.note or "frontmatter read normally")
     return sk
 
 

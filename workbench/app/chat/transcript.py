@@ -181,7 +181,7 @@ def trace_detail(ev: dict) -> str:
     if t == "listing":
         return (
             f"{len(ev['skills'])} skills, {ev['chars']} chars, ≈{ev['tokens_est']} tokens (est.) "
-            f"— {ev['placement_note']}" + (" [stub]" if ev.get("stub") else "")
+            f"— {ev['placement_note']}"
         )
     if t == "tool_use":
         return f"{ev['name']} → {ev.get('skill') or ev.get('resolved')}" + (

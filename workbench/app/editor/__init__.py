@@ -3,7 +3,7 @@
 Modules: ``pane`` (EditorPane), ``codeeditor`` (text widget, quick fixes, hover), ``highlighter``
 (syntax only), ``diagnostics`` (decoration layers, cursor-pinned diagnostics), ``gutter``,
 ``problems``, ``preview`` (markdown-it-py, no remote loading), ``findbar``, ``conflict`` (changed
-on disk prompt + diff), ``recoverydialog``, ``lintbridge`` (engine or stand-in), ``theme``.
+on disk prompt + diff), ``recoverydialog``, ``lintbridge`` (the lint engine), ``theme``.
 """
 
 from workbench.app import _shiboken_none

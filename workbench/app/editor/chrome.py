@@ -45,7 +45,6 @@ def status_text(
     newline: str,
     modified: bool,
     read_only: bool,
-    stand_in: bool,
 ) -> str:
     """The status line: "Ln 3, Col 7 · UTF-8 · LF · 1 error, 0 warnings, 0 infos · modified"."""
     e, w, i = counts
@@ -55,7 +54,6 @@ def status_text(
         f"{plural(e, 'error')}, {plural(w, 'warning')}, {plural(i, 'info')}"
         + (" · modified" if modified else "")
         + (" · read-only" if read_only else "")
-        + (" · lint: stand-in" if stand_in else "")
     )
 
 

@@ -15,19 +15,13 @@ from pathlib import Path
 from workbench.core.lint import lint_text
 from workbench.core.lint.types import Diagnostic, Fix, TextEdit
 
-__all__ = ["Diagnostic", "Fix", "LintFunction", "TextEdit", "resolve_lint", "run_lint"]
+__all__ = ["Diagnostic", "Fix", "LintFunction", "TextEdit", "run_lint"]
 
 log = logging.getLogger(__name__)
 
 #: ``fn(text, path=None, profile="agentskills") -> list[Diagnostic]``: the shape of
 #: ``workbench.core.lint.lint_text`` (tests inject slow or fixed linters of this shape).
 LintFunction = Callable[..., list[Diagnostic]]
-
-
-def resolve_lint() -> tuple[LintFunction, bool]:
-    """``(workbench.core.lint.lint_text, True)``: the engine the editor lints with. (The second
-    item said whether the engine was real while a stand-in existed; it always is now.)"""
-    return lint_text, True
 
 
 def run_lint(text: str, path: Path | str | None = None, profile: str | None = None) -> list[Diagnostic]:

@@ -44,7 +44,7 @@ from workbench.app.editor.document import ask_read_only, decode_file, saved_form
 from workbench.app.editor.findbar import FindReplaceBar
 from workbench.app.editor.highlighter import SkillHighlighter
 from workbench.app.editor.jobs import BufferJobs, LintFn
-from workbench.app.editor.lintbridge import resolve_lint, run_lint
+from workbench.app.editor.lintbridge import run_lint
 from workbench.app.editor.preview import SkillPreview
 from workbench.app.editor.problems import ProblemsList
 from workbench.app.editor.saving import SavingMixin
@@ -71,7 +71,7 @@ class EditorPane(SavingMixin, QWidget):
         watcher: a shared ``workbench.core.watch.RootWatcher``; when it does not cover the opened
             file the pane starts its own (non-recursive, on the file's folder).
         lint_function: ``fn(text, path, profile) -> list[Diagnostic]`` (tests inject slow or fixed
-            linters); default: ``workbench.core.lint.lint_text`` or the stand-in.
+            linters); default: ``lintbridge.run_lint`` (``workbench.core.lint.lint_text``).
         recovery_store: where recovery files go (default ``RecoveryStore()`` in state_dir).
         conflict_prompt: ``fn(parent, path, mine, theirs_or_None) -> "reload"|"keep-mine"|"cancel"``
             (default: ``conflict.ask_conflict``, a modal dialog).
@@ -513,7 +513,6 @@ class EditorPane(SavingMixin, QWidget):
 
     def _update_status(self) -> None:
         cur = self.editor.textCursor()
-        _fn, real = resolve_lint()
         self.status.setText(
             status_text(
                 cur.blockNumber() + 1,
@@ -523,7 +522,6 @@ class EditorPane(SavingMixin, QWidget):
                 newline=self._newline,
                 modified=self.has_unsaved_changes(),
                 read_only=bool(self._read_only_reason),
-                stand_in=not real and self.lint_function is _default_lint,
             )
         )
 

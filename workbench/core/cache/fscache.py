@@ -29,6 +29,7 @@ entry is, symlinks not followed), ``dirs`` the names of real sub-folders (not sy
 from __future__ import annotations
 
 import gc
+import logging
 import marshal
 import os
 import stat as _stat
@@ -40,6 +41,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from workbench.core.safefile import atomic_write
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "snapshot",
@@ -266,6 +269,7 @@ def _fast_path_impl() -> Callable[[str], Path] | None:
             ):
                 return None
     except Exception:  # noqa: BLE001 - other pathlib internals: use Path
+        log.debug("fast Path construction unavailable; using Path", exc_info=True)
         return None
     return fast
 

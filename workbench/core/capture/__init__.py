@@ -6,8 +6,6 @@ Per-client runners live in ``workbench/core/clients/<id>/runner.py`` (``RUNNER``
 
 from __future__ import annotations
 
-import importlib
-
 from workbench.core.capture.runner import ClientRunner
 
 #: Client ids with a real-client runner (the CLI clients installable from npm).
@@ -15,9 +13,24 @@ RUNNABLE_CLIENTS = ("claude-code", "codex", "gemini-cli", "opencode", "openclaw"
 
 
 def get_runner(client_id: str) -> ClientRunner:
-    """The ``RUNNER`` of a client package. Raises KeyError for a client that cannot be run."""
-    if client_id not in RUNNABLE_CLIENTS:
-        raise KeyError(f"no real-client runner for {client_id!r}")
-    module = importlib.import_module(f"workbench.core.clients.{client_id.replace('-', '_')}.runner")
-    runner: ClientRunner = module.RUNNER
+    """The ``RUNNER`` of ``workbench/core/clients/<id>/runner.py``, imported on first use. Raises
+    KeyError for a client that cannot be run (not in ``RUNNABLE_CLIENTS``)."""
+    runner: ClientRunner
+    match client_id:
+        case "claude-code":
+            from workbench.core.clients.claude_code.runner import RUNNER as runner
+        case "codex":
+            from workbench.core.clients.codex.runner import RUNNER as runner
+        case "gemini-cli":
+            from workbench.core.clients.gemini_cli.runner import RUNNER as runner
+        case "opencode":
+            from workbench.core.clients.opencode.runner import RUNNER as runner
+        case "openclaw":
+            from workbench.core.clients.openclaw.runner import RUNNER as runner
+        case "copilot-cli":
+            from workbench.core.clients.copilot_cli.runner import RUNNER as runner
+        case _:
+            raise KeyError(
+                f"no real-client runner for {client_id!r}; runnable: {', '.join(RUNNABLE_CLIENTS)}"
+            )
     return runner

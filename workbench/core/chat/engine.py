@@ -17,12 +17,11 @@ an error, Stop, or the turn limit (``stop_reason == "max_turns"``, the workbench
 
 Where the listing goes, which tool loads a skill and what it returns come from the client's
 ``loading.py`` (``workbench.core.chat.loadkit.Loader``). The listing text comes from
-``workbench.core.listing.render_listing`` (a simple stand-in is used, and flagged ``stub``, only
-when that module is missing).
+``workbench.core.listing.render_listing``.
 
 Events (dicts; every recorded one also lands in ``result.events``):
 
-* ``listing`` {turn, placement, placement_note, skills:[names], chars, tokens_est, cached, stub}
+* ``listing`` {turn, placement, placement_note, skills:[names], chars, tokens_est, sent_now, cached, budget}
 * ``request`` {turn, hop} (transient) · ``text_delta`` {hop, text} (transient, streaming)
 * ``tool_use`` {hop, id, name, input, resolved, skill, truncated}
 * ``skill_loaded`` {hop, name, path, via, body_chars, tokens_est, args, injections}
@@ -243,7 +242,6 @@ class ChatSession:
                 "tokens_est": estimate_tokens(len(self.listing_block_text)),
                 "sent_now": first or self.loader.placement == "system",
                 "cached": self.settings.cache,
-                "stub": self.listing.stub,
                 "budget": self.listing.budget,
             }
         )

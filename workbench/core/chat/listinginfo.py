@@ -4,16 +4,41 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.chat.loadkit import Loader
+from workbench.core.clients import unknown_client
+from workbench.core.listingkit import ListingState
+
+if TYPE_CHECKING:
+    from workbench.core.model import Catalog
 
 
 def get_loader(client_id: str) -> Loader:
-    """The ``LOADER`` of ``workbench/core/clients/<id>/loading.py``. Raises KeyError if unknown."""
-    from workbench.core.clients import client_module
-
-    loader: Loader = client_module(client_id, "loading").LOADER
+    """The ``LOADER`` of ``workbench/core/clients/<id>/loading.py``, imported on first use.
+    Raises KeyError for an unknown id."""
+    loader: Loader
+    match client_id:
+        case "claude-code":
+            from workbench.core.clients.claude_code.loading import LOADER as loader
+        case "codex":
+            from workbench.core.clients.codex.loading import LOADER as loader
+        case "openclaw":
+            from workbench.core.clients.openclaw.loading import LOADER as loader
+        case "gemini-cli":
+            from workbench.core.clients.gemini_cli.loading import LOADER as loader
+        case "opencode":
+            from workbench.core.clients.opencode.loading import LOADER as loader
+        case "vscode-copilot":
+            from workbench.core.clients.vscode_copilot.loading import LOADER as loader
+        case "cursor":
+            from workbench.core.clients.cursor.loading import LOADER as loader
+        case "agentskills":
+            from workbench.core.clients.agentskills.loading import LOADER as loader
+        case "copilot-cli":
+            from workbench.core.clients.copilot_cli.loading import LOADER as loader
+        case _:
+            raise unknown_client(client_id)
     return loader
 
 
@@ -21,62 +46,21 @@ def get_loader(client_id: str) -> Loader:
 class ListingInfo:
     """The listing text sent to the model and what it lists (``names`` in listing order).
 
-    ``budget`` is ``{"unit", "limit", "used"}`` from the listing report (None for a stub)."""
+    ``budget`` is ``{"unit", "limit", "used"}`` from the listing report."""
 
     text: str
     names: list[str]
-    stub: bool = False
     budget: dict[str, Any] | None = None
 
 
 def listing_for(
-    catalog: Any, context_tokens: int | None = None, options: dict[str, Any] | None = None
+    catalog: Catalog, context_tokens: int | None = None, options: dict[str, Any] | None = None
 ) -> ListingInfo:
-    """The client-shaped listing of ``catalog`` via ``workbench.core.listing.render_listing``.
+    """The client-shaped listing of ``catalog`` (``workbench.core.listing.render_listing``):
+    its text, the names it shows (omitted skills left out) and its budget."""
+    from workbench.core.listing import render_listing
 
-    Falls back to an agentskills.io-style ``<available_skills>`` block (``stub=True``) only while the
-    listing module is not in the tree."""
-    try:
-        from workbench.core.listing import render_listing
-
-        have_listing = True
-    except ImportError:
-        have_listing = False
-    if have_listing:
-        rep = render_listing(catalog, context_tokens, options)
-        names = [
-            s.name if hasattr(s, "name") else s["name"]
-            for s in getattr(rep, "skills", [])
-            if (getattr(s, "state", None) if hasattr(s, "state") else s.get("state")) != "omitted"
-        ]
-        budget = {
-            "unit": getattr(rep, "budget_unit", None),
-            "limit": getattr(rep, "budget_limit", None),
-            "used": getattr(rep, "budget_used", None),
-        }
-        return ListingInfo(rep.text, names, False, budget)
-    return _stub_listing(catalog)
-
-
-def _stub_listing(catalog: Any) -> ListingInfo:
-    from html import escape
-
-    listed = catalog.listed()
-    if not listed:
-        return ListingInfo("", [], True)
-    parts = [
-        "The following skills provide specialized instructions for specific tasks.",
-        "When a task matches a skill's description, load it before proceeding.",
-        "",
-        "<available_skills>",
-    ]
-    for s in listed:
-        parts += [
-            "  <skill>",
-            f"    <name>{escape(s.name)}</name>",
-            f"    <description>{escape(s.description)}</description>",
-            f"    <location>{escape(str(s.path))}</location>",
-            "  </skill>",
-        ]
-    parts.append("</available_skills>")
-    return ListingInfo("\n".join(parts), [s.name for s in listed], True)
+    rep = render_listing(catalog, context_tokens, options)
+    names = [s.name for s in rep.skills if s.state != ListingState.OMITTED]
+    budget = {"unit": rep.budget_unit, "limit": rep.budget_limit, "used": rep.budget_used}
+    return ListingInfo(rep.text, names, budget)

@@ -75,7 +75,7 @@ def event_line(ev: dict[str, Any]) -> str | None:
     if t == "listing":
         return (
             f"listing: {plural(len(ev['skills']), 'skill')}, {ev['chars']} chars (≈{ev['tokens_est']} tokens, "
-            f"est.) in {ev['placement_note']}" + (" [stub listing]" if ev.get("stub") else "")
+            f"est.) in {ev['placement_note']}"
         )
     if t == "tool_use":
         cut = " [truncated: not run]" if ev.get("truncated") else ""

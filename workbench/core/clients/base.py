@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.model import SkillStatus
+
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Root, Skill
     from workbench.core.skillfile import SkillFile
@@ -112,9 +114,15 @@ class ClientProfile:
         """Read a parsed SKILL.md the way this client does (strict, fallback, or skip)."""
         raise NotImplementedError
 
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """(status, reason) when the skill is hidden/gated/conditional, else None (listed)."""
         return None
+
+    def inactive_status(self, root: Root, env: Environment) -> SkillStatus:
+        """Status of skills under an inactive root: "gated" for trust, else "conditional"."""
+        if root.condition and root.condition.startswith("untrusted"):
+            return SkillStatus.GATED
+        return SkillStatus.CONDITIONAL
 
     def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
         """Mark losers of name collisions as ``shadowed`` (setting ``shadowed_by``), in place."""

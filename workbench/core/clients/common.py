@@ -46,7 +46,7 @@ from workbench.core.clients.walk import (
     real_dir_memo,
     walk,
 )
-from workbench.core.model import Root
+from workbench.core.model import Root, SkillStatus
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -80,6 +80,9 @@ __all__ = [
     "js_string",
     "retry_quoted",
 ]
+
+#: Statuses that take no part in name collisions (a module constant: read once per skill).
+_NOT_COMPETING = (SkillStatus.SKIPPED, SkillStatus.SHADOWED)
 
 
 class CommonProfile(ClientProfile):
@@ -178,16 +181,10 @@ class CommonProfile(ClientProfile):
         other clients: build a new list, never change it or its ``Found``s). Default: as is."""
         return found
 
-    def inactive_status(self, root: Root, env: Environment) -> str:
-        """Status of skills under an inactive root: "gated" for trust, else "conditional"."""
-        if root.condition and root.condition.startswith("untrusted"):
-            return "gated"
-        return "conditional"
-
     # -- collisions --------------------------------------------------------------------
     def competes(self, skill: Skill) -> bool:
         """Whether a skill takes part in name collisions (found and read; its root active)."""
-        return skill.status not in ("skipped", "shadowed") and skill.root.active
+        return skill.status not in _NOT_COMPETING and skill.root.active
 
     def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
         """Mark losers ``shadowed`` per ``self.collision``:
@@ -216,7 +213,7 @@ class CommonProfile(ClientProfile):
             for s in group:
                 if s is best:
                     continue
-                s.status = "shadowed"
+                s.status = SkillStatus.SHADOWED
                 s.shadowed_by = best.path
                 s.reason = self.shadow_reason(s, best)
 

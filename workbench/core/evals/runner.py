@@ -70,6 +70,7 @@ from workbench.core.evals.setup import (
     find_target,
     real_path,
 )
+from workbench.core.listingkit import ListingState
 from workbench.core.model import Catalog
 
 __all__ = [
@@ -201,7 +202,7 @@ class EvalRunner:
                 "this context size: the model cannot see it, so it cannot trigger by "
                 "its description."
             )
-            return "omitted"
+            return ListingState.OMITTED
         try:
             from workbench.core.listing import render_listing
 
@@ -215,12 +216,12 @@ class EvalRunner:
             return None
         for s in rep.skills:
             if real_path(s.path) == self.target_real:
-                if s.state == "truncated":
+                if s.state == ListingState.TRUNCATED:
                     self.warnings.append(
                         f"{self.target.name}'s description is truncated in the listing "
                         f"({s.shown_chars} of {s.description_chars} chars shown)."
                     )
-                elif s.state == "name-only":
+                elif s.state == ListingState.NAME_ONLY:
                     self.warnings.append(
                         f"{self.target.name} is listed by name only (no description) at this context size."
                     )

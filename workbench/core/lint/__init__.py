@@ -23,7 +23,8 @@ from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
 from workbench.core.lint.fixes import apply_fix
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, lint_profile
 from workbench.core.lint.records import DiagnosticList, diagnostic_records, severity_totals
-from workbench.core.lint.registry import Finding, Rule, load_rules
+from workbench.core.lint.registry import Finding, Rule
+from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.runner import lint_file, lint_skillfile, lint_text
 from workbench.core.lint.types import (
     ERROR,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import marshal
 import os
 from collections.abc import Iterable, Sequence
@@ -24,13 +25,15 @@ from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import Counts, DiagnosticList, DiagSource, encode_diag, severity_counts
-from workbench.core.lint.registry import load_rules
+from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record, run_rules
 from workbench.core.lint.types import ERROR, Diagnostic
 from workbench.core.skillwalk import entry_exists, find_skill_files
 
 if TYPE_CHECKING:
     from workbench.core.cache.resultcache import CacheEntry, ResultCache
+
+log = logging.getLogger(__name__)
 
 #: Below this many files ``lint_paths(jobs=None)`` stays serial (a pool costs ~50 ms to start).
 PARALLEL_MIN_FILES = 200
@@ -354,5 +357,6 @@ def _run_parallel(
         with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
             got = list(ex.map(records_chunk, chunks, [prof] * n, [parse_facts] * n, [sha] * n))
     except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError, pickling: do it serially
+        log.debug("lint pool failed; linting serially", exc_info=True)
         return None
     return [r for chunk in got for r in chunk]

@@ -1,4 +1,5 @@
-r"""The rule registry: every module in ``workbench/core/lint/rules/`` registers one ``Rule``.
+r"""The rule registry: every module in ``workbench/core/lint/rules/`` registers one ``Rule``
+(``rules/__init__.py`` lists them all; ``ruleset.load_rules`` imports that package on first use).
 
 A rule module looks like::
 
@@ -33,8 +34,6 @@ expand to N filler lines / characters. ``file=NAME`` writes the example under an
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import re
 import sys
 import textwrap
@@ -107,7 +106,7 @@ class Rule:
         return parse_examples(self.doc)
 
 
-#: code -> Rule, in code order once ``load_rules()`` ran.
+#: code -> Rule, in code order once ``ruleset.load_rules()`` ran.
 RULES: dict[str, Rule] = {}
 
 
@@ -139,25 +138,6 @@ def rule(
         return fn
 
     return deco
-
-
-_loaded = False
-
-
-def load_rules() -> dict[str, Rule]:
-    """Import every module of ``workbench.core.lint.rules`` (once) and return ``RULES`` sorted by code."""
-    global _loaded
-    if not _loaded:
-        from workbench.core.lint import rules as pkg
-
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            if not info.name.startswith("_"):
-                importlib.import_module(f"{pkg.__name__}.{info.name}")
-        ordered = dict(sorted(RULES.items()))
-        RULES.clear()
-        RULES.update(ordered)
-        _loaded = True
-    return RULES
 
 
 # ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ content: a rule that crashes becomes a ``LINT000`` warning.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -17,9 +18,12 @@ from workbench.core.lint.context import CatalogIndex, LintContext
 from workbench.core.lint.facts import FactField, LintFacts, plain_value
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import DiagTuple, encode_diag
-from workbench.core.lint.registry import RULES, Rule, load_rules
+from workbench.core.lint.registry import RULES, Rule
+from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.types import OFF, Diagnostic
 from workbench.core.skillfile import SkillFile, parse_skill_text, read_skill_file
+
+log = logging.getLogger(__name__)
 
 #: Rules that read ``ctx.catalog``: run after the per-file rules, over every file's facts (the
 #: result cache keeps their results per catalog fingerprint; tests/core/test_resultcache.py
@@ -117,7 +121,8 @@ def run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
                     r.unverified,
                 )
                 out.append(clamp(d, ctx))
-        except Exception as exc:  # a rule bug must never take the linter down
+        except Exception as exc:  # noqa: BLE001 - a rule bug must never take the linter down
+            log.warning("rule %s crashed on %s", r.code, ctx.path or "<text>", exc_info=True)
             msg = f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}"
             out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000", msg, rule="internal-error"))
     return out

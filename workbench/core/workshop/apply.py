@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 from pathlib import Path, PurePosixPath
@@ -20,6 +21,8 @@ from workbench.core.workshop.records import Proposal, executable_rels, now_iso, 
 from workbench.core.workshop.risk import blocking
 from workbench.core.workshop.risks import check_files
 from workbench.core.workshop.switch import copy_folder, exchange, remove_tree, repair, stage_path
+
+log = logging.getLogger(__name__)
 
 
 def _tree_stat(folder: Path) -> dict[str, tuple[int, int]]:
@@ -161,7 +164,8 @@ class Applier(ProposalReader):
             # 3-4. stage the new folder beside the live one, then switch
             try:
                 self._stage_and_switch(plan, files)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - restored, then re-raised as ApplyError
+                log.warning("apply of %s failed; restoring the previous folder", p.id, exc_info=True)
                 problems = self._unswitch(plan)
                 with self._tx() as tx:
                     tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))
@@ -408,7 +412,8 @@ class Applier(ProposalReader):
             try:
                 problems = self._undo(plan, force=force, step="restore")
                 self._fault("restored")
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - re-applied, then re-raised as ApplyError
+                log.warning("rollback of %s failed; keeping the applied version", p.id, exc_info=True)
                 self._redo(plan)
                 with self._tx() as tx:
                     tx.conn.execute("DELETE FROM journal WHERE proposal_id=?", (p.id,))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 import shutil
@@ -25,6 +26,8 @@ from workbench.core.text import agree, plural
 from workbench.core.workshop.errors import StoreBusyError, StoreCorruptError, WorkshopError
 from workbench.core.workshop.paths import SKILL_MD
 from workbench.core.workshop.records import SCHEMA_VERSION, default_store_dir, now_iso, sha_hex
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -303,7 +306,8 @@ class Journal:
                 conn.execute("BEGIN IMMEDIATE")
                 yield tx
                 conn.execute("COMMIT")
-            except BaseException:
+            except BaseException:  # rolled back, then re-raised
+                log.debug("store transaction rolled back", exc_info=True)
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 raise

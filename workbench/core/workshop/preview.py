@@ -3,11 +3,11 @@
 Pure core (no Qt): the Workshop pane and ``workbench workshop show`` both use it.
 
 The listing preview uses ``workbench.core.discovery.scan`` and ``workbench.core.listing
-.render_listing`` (built by other engineers; imported lazily). It scans the live workspace, then
-swaps the proposed SKILL.md into the catalog *in memory* — read through the client's own
-``profile.read`` so the description is normalised the way that client does — and renders the
-listing again. Nothing is written. When discovery/listing are missing or fail, the preview says so
-(``available=False`` and a note) instead of guessing.
+.render_listing`` (imported on first use). It scans the live workspace, then swaps the proposed
+SKILL.md into the catalog *in memory* — read through the client's own ``profile.read`` so the
+description is normalised the way that client does — and renders the listing again. Nothing is
+written. When the scan or the rendering fails, the preview says so (``available=False`` and a
+note, the exception logged) instead of guessing.
 """
 
 from __future__ import annotations
@@ -15,16 +15,21 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from workbench.core.model import SkillStatus
 from workbench.core.skillfile import parse_skill_bytes
 
 if TYPE_CHECKING:
+    from workbench.core.listingkit import ListingReport
     from workbench.core.model import Environment
     from workbench.core.workshop.records import FileChange, Proposal
+
+log = logging.getLogger(__name__)
 
 
 def decode_for_display(data: bytes | None) -> str | None:
@@ -86,7 +91,7 @@ class ListingPreview:
     """The model-visible listing before and as if the proposal were applied.
 
     Attributes:
-        available: False when discovery/listing are not available or failed (see ``note``).
+        available: False when the scan or the listing failed (see ``note``).
         client: the client id.
         before, after: the listing texts (exactly the model-visible text).
         note: why unavailable, or caveats (e.g. the target root is not scanned by this client).
@@ -111,11 +116,10 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def _state_of(report: Any, path: Path) -> str:
-    for s in getattr(report, "skills", []) or []:
-        p = getattr(s, "path", None) if not isinstance(s, dict) else s.get("path")
-        if p and os.path.abspath(str(p)) == os.path.abspath(str(path)):
-            return (s.get("state") if isinstance(s, dict) else getattr(s, "state", "")) or ""
+def _state_of(report: ListingReport, path: Path) -> str:
+    for s in report.skills:
+        if os.path.abspath(s.path) == os.path.abspath(path):
+            return s.state
     return ""
 
 
@@ -123,16 +127,14 @@ def listing_preview(
     proposal: Proposal, new_skill_md: bytes, env: Environment, client_id: str = "claude-code"
 ) -> ListingPreview:
     """Render ``client_id``'s listing for ``env`` now and with ``new_skill_md`` in place of the
-    proposal's target. Never raises (failures become ``available=False`` with a note)."""
-    try:
-        from workbench.core.clients import get_profile
-        from workbench.core.clients.base import Found
-        from workbench.core.discovery import scan
-        from workbench.core.listing import render_listing
-    except Exception as exc:  # noqa: BLE001 - optional until discovery/listing land
-        return ListingPreview(
-            False, client_id, note=f"listing preview not available yet ({exc.__class__.__name__}: {exc})"
-        )
+    proposal's target. Never raises: a crash of the scan or the rendering is logged (warning) and
+    becomes ``available=False`` with a note (a preview must never break review)."""
+    from workbench.core.clients import get_profile
+    from workbench.core.clients.base import Found
+    from workbench.core.discovery import scan
+    from workbench.core.listing import render_listing
+    from workbench.core.model import Skill
+
     try:
         cat = scan(env, client_id)
         before = render_listing(cat, env.context_tokens)
@@ -154,7 +156,7 @@ def listing_preview(
                         sf,
                     )
                 else:
-                    s.status, s.reason = "skipped", rr.reason
+                    s.status, s.reason = SkillStatus.SKIPPED, rr.reason
                     note = f"{client_id} would skip the proposed file: {rr.reason}"
         else:
             roots = [
@@ -169,8 +171,6 @@ def listing_preview(
                     "the skill would not be listed"
                 )
             else:
-                from workbench.core.model import Skill
-
                 rr = profile.read(sf, Found(target, 1), roots[0], env)
                 if rr.ok:
                     cat2.skills.append(
@@ -180,7 +180,7 @@ def listing_preview(
                             name=rr.name,
                             description=rr.description,
                             when_to_use=rr.when_to_use,
-                            status="listed",
+                            status=SkillStatus.LISTED,
                             file=sf,
                             fields=rr.fields,
                         )
@@ -198,6 +198,7 @@ def listing_preview(
             _state_of(after, target),
         )
     except Exception as exc:  # noqa: BLE001 - a preview must never break review
+        log.warning("listing preview of %s for %s failed", proposal.skill_md, client_id, exc_info=True)
         return ListingPreview(
             False, client_id, note=f"listing preview failed: {exc.__class__.__name__}: {exc}"
         )

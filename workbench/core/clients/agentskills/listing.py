@@ -31,8 +31,9 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, estimate_tokens
+from workbench.core.listingkit import ListingReport, ListingState, SkillListing
 from workbench.core.text import agree, plural
+from workbench.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -84,11 +85,16 @@ def render(
     for s in skills:
         d = len(s.description or "")
         if (s.description or "").strip():
-            entries.append(SkillListing(s.name, str(s.path), "full", d, d))
+            entries.append(SkillListing(s.name, str(s.path), ListingState.FULL, d, d))
         else:
             entries.append(
                 SkillListing(
-                    s.name, str(s.path), "omitted", 0, 0, "missing description: the client guide says skip it"
+                    s.name,
+                    str(s.path),
+                    ListingState.OMITTED,
+                    0,
+                    0,
+                    "missing description: the client guide says skip it",
                 )
             )
     text = to_prompt(listed)

@@ -23,7 +23,7 @@ from workbench.core.clients.common import (
     quote_retry,
     unreadable,
 )
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 MAX_NAME = 64
@@ -105,10 +105,10 @@ class AgentSkillsProfile(CommonProfile):
             note = "; ".join(([note] if note else []) + warns)
         return ReadResult(True, name=name, description=desc, fields=data, mode=mode, note=note)
 
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """Filtered skills (``disable-model-invocation``) are hidden from the catalog entirely."""
         if skill.fields.get("disable-model-invocation") is True:
-            return ("hidden", "disable-model-invocation: true: hidden from the catalog")
+            return (SkillStatus.HIDDEN, "disable-model-invocation: true: hidden from the catalog")
         return None
 
     def shadow_reason(self, loser: Skill, winner: Skill) -> str:

@@ -4,7 +4,7 @@ Claude Code appends its own skills after the user's in the listing, and they sha
 budget. The project stores their names and the length of what each lists after ``name: ``
 (description, plus `` - when_to_use`` where it has one), in code points, measured by the
 conformance lab on the real client; never their texts. The texts come from a capture of the
-installed client (``options["client_texts"]``, see ``workbench.core.listing.CLIENT_TEXTS``);
+installed client (``options["client_texts"]``, see ``workbench.core.listingkit.CLIENT_TEXTS``);
 without one the listing shows placeholders of these lengths.
 
 Checked on Claude Code 2.1.328 by the lab (scenario ``basic-one``).

@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.claude_code.builtins import BUILTINS, VERSION
 from workbench.core.clients.common import js_string
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
+    ListingState,
     SkillListing,
     client_texts,
     ctx_label,
@@ -229,7 +230,7 @@ def render(
         d_chars = len(texts[i])
         if granted[i] and shown[i] and not forced[i]:
             lines.append(f"- {lab}: {shown[i]}")
-            state = "truncated" if cut[i] else "full"
+            state = ListingState.TRUNCATED if cut[i] else ListingState.FULL
             sl = SkillListing(
                 lab.split(" ")[0],
                 "",
@@ -248,7 +249,12 @@ def render(
                 else "description dropped (over budget)"
             )
             sl = SkillListing(
-                lab.split(" ")[0], "", "full" if d_chars == 0 else "name-only", d_chars, 0, note
+                lab.split(" ")[0],
+                "",
+                ListingState.FULL if d_chars == 0 else ListingState.NAME_ONLY,
+                d_chars,
+                0,
+                note,
             )
         if i < len(skills):
             sl.path = str(skills[i].path)
@@ -259,7 +265,7 @@ def render(
     user, builtin_rows = entries[: len(skills)], entries[len(skills) :]
     text = HEADER + "\n\n" + "\n".join(lines) if lines else ""
     warnings: list[str] = []
-    dropped = [e for e, f in zip(user, forced) if e.state == "name-only" and not f]
+    dropped = [e for e, f in zip(user, forced) if e.state == ListingState.NAME_ONLY and not f]
     if dropped:
         names = ", ".join(e.name for e in dropped[:3])
         more = f", +{len(dropped) - 3} more" if len(dropped) > 3 else ""

@@ -20,6 +20,7 @@ No ``.agents/skills`` support (issue #22902).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -38,9 +39,11 @@ from workbench.core.clients.common import (
     retry_quoted,
     unreadable,
 )
-from workbench.core.listing import collapse_ws
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.listingkit import collapse_ws
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
+
+log = logging.getLogger(__name__)
 
 #: Managed (enterprise) settings folders per OS (docs: "managed settings"); that managed skills
 #: live in ``<dir>/.claude/skills`` is *unverified*.
@@ -309,7 +312,7 @@ class ClaudeCodeProfile(CommonProfile):
         )
 
     # -- gating ------------------------------------------------------------------------
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """``disable-model-invocation: true`` → hidden (user-only ``/name``); ``paths`` globs →
         conditional until a touched file (relative to the workspace) matches (docs; matched
         with gitignore-style globs via pathspec, the exact glob dialect is *unverified*)."""
@@ -318,7 +321,7 @@ class ClaudeCodeProfile(CommonProfile):
             skill.flags["user_invocable"] = False
         if f.get("disable-model-invocation") is True:
             return (
-                "hidden",
+                SkillStatus.HIDDEN,
                 f"disable-model-invocation: true: not listed for the model (user-only /{skill.name})",
             )
         paths = f.get("paths")
@@ -331,11 +334,15 @@ class ClaudeCodeProfile(CommonProfile):
                 skill.unverified.append("paths glob dialect (gitignore-style via pathspec)")
             bad = next(((p, why) for p in pats if (why := glob_problem(p))), None)
             if bad:
-                return ("conditional", f"paths: glob {bad[0][:80]!r} refused ({bad[1]}); never activates")
+                return (
+                    SkillStatus.CONDITIONAL,
+                    f"paths: glob {bad[0][:80]!r} refused ({bad[1]}); never activates",
+                )
             try:
                 spec = _glob_spec([simplify_glob(p) for p in pats])
             except Exception as exc:  # noqa: BLE001 - a bad glob must not crash a scan
-                return ("conditional", f"paths: invalid glob ({exc}); never activates")
+                log.debug("paths globs of %s refused by pathspec", skill.path, exc_info=True)
+                return (SkillStatus.CONDITIONAL, f"paths: invalid glob ({exc}); never activates")
             for t in env.touched:
                 try:
                     rel = t.relative_to(env.workspace).as_posix()
@@ -344,7 +351,7 @@ class ClaudeCodeProfile(CommonProfile):
                 if spec.match_file(rel):
                     return None
             return (
-                "conditional",
+                SkillStatus.CONDITIONAL,
                 "paths: activates once a file matching "
                 + ", ".join(pats[:4])
                 + (" …" if len(pats) > 4 else "")
@@ -362,7 +369,7 @@ class ClaudeCodeProfile(CommonProfile):
         super().resolve_collisions(others, env)
         taken: dict[str, int] = {}
         for s in skills:
-            if self.competes(s) and s.status != "shadowed":
+            if self.competes(s) and s.status != SkillStatus.SHADOWED:
                 taken[s.name] = taken.get(s.name, 0) + 1
         cwd = env.cwd or env.workspace
         for s in nested:

@@ -35,7 +35,7 @@ project/nested -> Repo, user/plugin/extra -> User.
 
 Options: ``builtins`` (False leaves out Codex's system skills: a what-if of your own skills
 only; default True); ``client_texts`` (the system skills' texts from a capture,
-``workbench.core.listing.CLIENT_TEXTS``); ``budget_tokens`` / ``budget_chars`` (what-if: replace
+``workbench.core.listingkit.CLIENT_TEXTS``); ``budget_tokens`` / ``budget_chars`` (what-if: replace
 the default budget by this many tokens or characters; Codex itself has no such setting).
 """
 
@@ -46,8 +46,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.codex.builtins import BUILTINS
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
+    ListingState,
     SkillListing,
     ceil_div,
     client_texts,
@@ -409,15 +410,17 @@ def render(
         d = len(it.description)
         path = str(it.skill.path) if it.skill is not None else it.path
         if a is None:
-            e = SkillListing(it.name, path, "omitted", d, 0, "minimum line did not fit the budget")
+            e = SkillListing(it.name, path, ListingState.OMITTED, d, 0, "minimum line did not fit the budget")
         elif d == 0:
-            e = SkillListing(it.name, path, "full", 0, 0, "no description")
+            e = SkillListing(it.name, path, ListingState.FULL, 0, 0, "no description")
         elif a >= d:
-            e = SkillListing(it.name, path, "full", d, d)
+            e = SkillListing(it.name, path, ListingState.FULL, d, d)
         elif a == 0:
-            e = SkillListing(it.name, path, "name-only", d, 0, "description removed to fit the budget")
+            e = SkillListing(
+                it.name, path, ListingState.NAME_ONLY, d, 0, "description removed to fit the budget"
+            )
         else:
-            e = SkillListing(it.name, path, "truncated", d, a, "cut round-robin (no ellipsis)")
+            e = SkillListing(it.name, path, ListingState.TRUNCATED, d, a, "cut round-robin (no ellipsis)")
         (entries if it.skill is not None else builtin_states).append(e)
     warnings: list[str] = []
     total = len(items)

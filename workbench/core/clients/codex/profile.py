@@ -33,7 +33,7 @@ import yaml
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, memo_file, unreadable
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import MAX_FILE_BYTES, SkillFile, collapse_ws, load_yaml, read_regular_file
 
 CLIENT_VERSION = "0.169.0"
@@ -275,7 +275,7 @@ class CodexProfile(CommonProfile):
         return ReadResult(True, name=name, description=desc, fields=fields, mode=mode, note=note)
 
     # -- gating ------------------------------------------------------------------------
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """``[[skills.config]]`` in ``$CODEX_HOME/config.toml`` with ``enabled = false`` (by
         ``path`` or ``name``; later rule wins; config_rules.rs) → hidden; ``agents/openai.yaml``
         ``policy.allow_implicit_invocation: false`` → hidden from the listing (``$name`` still
@@ -294,7 +294,7 @@ class CodexProfile(CommonProfile):
             if hit and isinstance(rule.get("enabled"), bool):
                 enabled = rule["enabled"]
         if enabled is False:
-            return ("hidden", "disabled by [[skills.config]] enabled = false in config.toml")
+            return (SkillStatus.HIDDEN, "disabled by [[skills.config]] enabled = false in config.toml")
         oy = os.path.join(str(skill.dir), "agents", "openai.yaml")
         if os.path.isfile(oy):
             meta = memo_file(oy, "openai.yaml", _load_openai_yaml)
@@ -303,7 +303,7 @@ class CodexProfile(CommonProfile):
                 if isinstance(pol, dict) and pol.get("allow_implicit_invocation") is False:
                     skill.flags["allow_implicit_invocation"] = False
                     return (
-                        "hidden",
+                        SkillStatus.HIDDEN,
                         "agents/openai.yaml policy.allow_implicit_invocation: false: "
                         f"not listed; ${skill.name} still works",
                     )

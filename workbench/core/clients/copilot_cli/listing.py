@@ -22,7 +22,7 @@ does not fit, it and every later skill (built-ins included) go to the one "invok
 (names joined with ", "; capped at 5,000 chars as in VS Code, *unverified*).
 
 Built-ins: their listed texts come from ``options["client_texts"]["builtins"]`` (a capture of the
-installed client; ``workbench.core.listing.CLIENT_TEXTS``); without it each description is a
+installed client; ``workbench.core.listingkit.CLIENT_TEXTS``); without it each description is a
 ``placeholder`` of the stored length, so budgets and cut-offs fall where the client's do.
 
 Options: ``client_texts`` (above); ``budget_chars`` (what-if: another entry budget).
@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.clients.copilot_cli.builtins import BUILTINS
 from workbench.core.clients.copilot_cli.profile import CLIENT_VERSION, PROFILE
 from workbench.core.clients.vscode_copilot.listing import overflow_line
-from workbench.core.listing import ListingReport, SkillListing, client_texts, js_len, placeholder
+from workbench.core.listingkit import (
+    ListingReport,
+    ListingState,
+    SkillListing,
+    client_texts,
+    js_len,
+    placeholder,
+)
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -123,18 +130,18 @@ def render(
         d = len(s.description or "") if s is not None else len(desc)
         path = str(s.path) if s is not None else "<built-in>"
         if k < cut:
-            e = SkillListing(name, path, "full", d, d)
+            e = SkillListing(name, path, ListingState.FULL, d, d)
         elif k - cut < len(shown):
             e = SkillListing(
                 name,
                 path,
-                "name-only",
+                ListingState.NAME_ONLY,
                 d,
                 0,
                 f"past the {budget:,}-char budget: in the 'invoke by name' line",
             )
         else:
-            e = SkillListing(name, path, "omitted", d, 0, "past the budget and the name line")
+            e = SkillListing(name, path, ListingState.OMITTED, d, 0, "past the budget and the name line")
         (entries if s is not None else builtin_states).append(e)
     text = "<available_skills>\n" + "\n".join(lines) + "\n</available_skills>" if lines else ""
     warnings = []

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile, collapse_ws
 
 CLIENT_VERSION = "1.0.102"
@@ -143,10 +143,10 @@ class CopilotCliProfile(CommonProfile):
             note="; ".join(notes),
         )
 
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """``disable-model-invocation: true`` → not listed (the user can still run it)."""
         if skill.fields.get("disable-model-invocation") is True:
-            return ("hidden", "disable-model-invocation: true: not listed")
+            return (SkillStatus.HIDDEN, "disable-model-invocation: true: not listed")
         if skill.fields.get("user-invocable") is False:
             skill.flags["user_invocable"] = False
         return None

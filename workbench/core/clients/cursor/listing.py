@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.agentskills import listing as _ref
-from workbench.core.listing import ListingReport
+from workbench.core.listingkit import ListingReport
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill

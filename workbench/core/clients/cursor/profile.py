@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 UNV_ORDER = "Cursor precedence/collision rule (project > user, first wins) is unverified"
@@ -117,9 +117,9 @@ class CursorProfile(CommonProfile):
             )
         return ReadResult(True, name=name, description=desc, fields=dict(data), unverified=unv)
 
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         if skill.fields.get("disable-model-invocation") is True:
-            return ("hidden", "disable-model-invocation: true: explicit /name only")
+            return (SkillStatus.HIDDEN, "disable-model-invocation: true: explicit /name only")
         return None
 
 

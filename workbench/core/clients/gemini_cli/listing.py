@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.gemini_cli.builtins import BUILTIN_DIR, BUILTINS
 from workbench.core.clients.gemini_cli.profile import CLIENT_VERSION, PROFILE
-from workbench.core.listing import ListingReport, SkillListing, client_texts, placeholder
+from workbench.core.listingkit import ListingReport, ListingState, SkillListing, client_texts, placeholder
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -97,10 +97,14 @@ def render(
     rows = [(n, d, loc) for n, d, loc in builtins if n not in names]
     rows += [(listed_name(s), s.description or "", str(s.path)) for s in skills]
     entries = [
-        SkillListing(listed_name(s), str(s.path), "full", len(s.description or ""), len(s.description or ""))
+        SkillListing(
+            listed_name(s), str(s.path), ListingState.FULL, len(s.description or ""), len(s.description or "")
+        )
         for s in skills
     ]
-    built = [SkillListing(n, loc, "full", len(d), len(d)) for n, d, loc in builtins if n not in names]
+    built = [
+        SkillListing(n, loc, ListingState.FULL, len(d), len(d)) for n, d, loc in builtins if n not in names
+    ]
     if not rows:
         text = ""
     else:

@@ -21,7 +21,7 @@ import re
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 CLIENT_VERSION = "0.61.0"
@@ -216,7 +216,7 @@ class GeminiCliProfile(CommonProfile):
                 first.setdefault(s.name, self._load_key(s))
         super().resolve_collisions(skills, env)
         for s in skills:
-            if s.name in first and s.status != "shadowed":
+            if s.name in first and s.status != SkillStatus.SHADOWED:
                 s.flags["gemini_load_key"] = first[s.name]
 
     @staticmethod

@@ -48,8 +48,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.openclaw.builtins import BUILTINS, LOCATIONS, PROSE_CHARS, VERSION
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
+    ListingState,
     SkillListing,
     client_texts,
     collapse_ws,
@@ -447,7 +448,7 @@ def render(
                 if idx >= max_in
                 else f"did not fit the {max_chars:,}-char catalog budget"
             )
-            entries.append(SkillListing(s.name, s.real_path, "omitted", d, 0, why))
+            entries.append(SkillListing(s.name, s.real_path, ListingState.OMITTED, d, 0, why))
             continue
         shown = cur[id(s)]
         if shown is None:
@@ -455,7 +456,7 @@ def render(
                 SkillListing(
                     s.name,
                     s.real_path,
-                    "name-only" if d else "full",
+                    ListingState.NAME_ONLY if d else ListingState.FULL,
                     d,
                     0,
                     "compact format: descriptions omitted" if d else "",
@@ -469,12 +470,17 @@ def render(
             kept = len(shown) - 3
             entries.append(
                 SkillListing(
-                    s.name, s.real_path, "truncated", d, kept, f"cut to {ctx_cap or cap} chars with '...'"
+                    s.name,
+                    s.real_path,
+                    ListingState.TRUNCATED,
+                    d,
+                    kept,
+                    f"cut to {ctx_cap or cap} chars with '...'",
                 )
             )
         else:
-            entries.append(SkillListing(s.name, s.real_path, "full", d, d))
-    omitted = [e for e in entries if e.state == "omitted"]
+            entries.append(SkillListing(s.name, s.real_path, ListingState.FULL, d, d))
+    omitted = [e for e in entries if e.state == ListingState.OMITTED]
     # name the user's own skills first: a cut bundled skill surprises nobody
     scope_of = {s.real_path: s.scope for s in ordered}
     omitted.sort(key=lambda e: scope_of.get(e.path) in ("bundled", "plugin", "extra"))

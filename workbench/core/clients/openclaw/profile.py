@@ -38,7 +38,7 @@ from workbench.core.clients.common import (
     truthy_path,
     unreadable,
 )
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 MAX_SKILL_FILE_BYTES = 256_000  # maxSkillFileBytes
@@ -252,7 +252,7 @@ class OpenClawProfile(CommonProfile):
         return ReadResult(True, name=name, description=desc.strip(), fields=fields, mode=mode, note=note)
 
     # -- gating ------------------------------------------------------------------------
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """``disable-model-invocation`` → hidden; ``metadata.openclaw`` (or legacy ``clawdbot`` /
         ``moltbot``): ``os`` hard filter; unless ``always``: ``requires.bins`` (all on PATH),
         ``requires.anyBins``, ``requires.env`` (set and non-empty), ``requires.config`` (truthy
@@ -261,7 +261,10 @@ class OpenClawProfile(CommonProfile):
         f = skill.fields
         dmi = f.get("disable-model-invocation")
         if dmi is True or (isinstance(dmi, str) and dmi.strip().lower() == "true"):
-            return ("hidden", "disable-model-invocation: not in the prompt (explicit $name still works)")
+            return (
+                SkillStatus.HIDDEN,
+                "disable-model-invocation: not in the prompt (explicit $name still works)",
+            )
         md = parse_loose_mapping(f.get("metadata")) or {}
         oc, key_used = None, None
         for k in METADATA_KEYS:
@@ -275,7 +278,7 @@ class OpenClawProfile(CommonProfile):
         skey = (oc or {}).get("skillKey") if isinstance((oc or {}).get("skillKey"), str) else skill.name
         entry = _sub(entries, skey)
         if entry.get("enabled") is False:
-            return ("hidden", f"skills.entries.{skey}.enabled = false in openclaw.json")
+            return (SkillStatus.HIDDEN, f"skills.entries.{skey}.enabled = false in openclaw.json")
         if oc is None:
             return None
         skill.flags["openclaw_metadata_key"] = key_used
@@ -284,7 +287,7 @@ class OpenClawProfile(CommonProfile):
             oss = [oss]
         if isinstance(oss, list) and oss and env.os_name not in [str(o) for o in oss]:
             return (
-                "gated",
+                SkillStatus.GATED,
                 f"metadata.{key_used}.os = {', '.join(map(str, oss))}; this machine is {env.os_name}",
             )
         if oc.get("always") is True:
@@ -293,10 +296,10 @@ class OpenClawProfile(CommonProfile):
         bins = [b for b in _as_list(req.get("bins")) if isinstance(b, str)]
         missing = [b for b in bins if not env.has_bin(b)]
         if missing:
-            return ("gated", f"requires.bins: {', '.join(missing)} not on PATH")
+            return (SkillStatus.GATED, f"requires.bins: {', '.join(missing)} not on PATH")
         anyb = [b for b in _as_list(req.get("anyBins")) if isinstance(b, str)]
         if anyb and not any(env.has_bin(b) for b in anyb):
-            return ("gated", f"requires.anyBins: none of {', '.join(anyb)} on PATH")
+            return (SkillStatus.GATED, f"requires.anyBins: none of {', '.join(anyb)} on PATH")
         envs = [e for e in _as_list(req.get("env")) if isinstance(e, str)]
         entry_env = _sub(entry, "env")
         miss_env = [
@@ -305,11 +308,11 @@ class OpenClawProfile(CommonProfile):
             if not (env.getenv(e) or entry_env.get(e) or (e == oc.get("primaryEnv") and entry.get("apiKey")))
         ]
         if miss_env:
-            return ("gated", f"requires.env: {', '.join(miss_env)} not set")
+            return (SkillStatus.GATED, f"requires.env: {', '.join(miss_env)} not set")
         confs = [c for c in _as_list(req.get("config")) if isinstance(c, str)]
         miss_cfg = [c for c in confs if not truthy_path(cfg, c)]
         if miss_cfg:
-            return ("gated", f"requires.config: {', '.join(miss_cfg)} not set in openclaw.json")
+            return (SkillStatus.GATED, f"requires.config: {', '.join(miss_cfg)} not set in openclaw.json")
         return None
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:

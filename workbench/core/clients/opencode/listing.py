@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.opencode.builtins import BUILTIN_LOCATION, BUILTINS, VERSION
 from workbench.core.clients.opencode.profile import has_description
-from workbench.core.listing import (
+from workbench.core.listingkit import (
     ListingReport,
+    ListingState,
     SkillListing,
     client_texts,
     locale_key,
@@ -107,11 +108,16 @@ def render(
     for s in skills:
         d = len(s.description or "")
         if has_description(s):
-            entries.append(SkillListing(s.name, str(s.path), "full", d, d))
+            entries.append(SkillListing(s.name, str(s.path), ListingState.FULL, d, d))
         else:
             entries.append(
                 SkillListing(
-                    s.name, str(s.path), "omitted", 0, 0, "no description: loadable but not listed (V2)"
+                    s.name,
+                    str(s.path),
+                    ListingState.OMITTED,
+                    0,
+                    0,
+                    "no description: loadable but not listed (V2)",
                 )
             )
     if not listed:
@@ -156,7 +162,7 @@ def render(
         info=["OpenCode has no listing budget."],
         assumptions=assumptions,
         builtins=[
-            SkillListing(b.name, BUILTIN_LOCATION, "full", len(b.description), len(b.description))
+            SkillListing(b.name, BUILTIN_LOCATION, ListingState.FULL, len(b.description), len(b.description))
             for b in builtins
         ],
         client_version=VERSION,

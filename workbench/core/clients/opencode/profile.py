@@ -33,7 +33,7 @@ from workbench.core.clients.common import (
     unreadable,
     walk_up,
 )
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 try:
@@ -198,17 +198,17 @@ class OpenCodeProfile(CommonProfile):
             else "strict YAML fails; OpenCode's second try (tabs dropped, ': ' values quoted) reads it",
         )
 
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """No description → hidden (V2: loadable with the skill tool, not listed); an empty
         string is a description (listed empty: lab ``description-empty``, OpenCode 1.18.33)."""
         if not has_description(skill):
-            return ("hidden", "no description: loadable by name but not listed (V2)")
+            return (SkillStatus.HIDDEN, "no description: loadable by name but not listed (V2)")
         return None
 
     def resolve_collisions(self, skills: list[Skill], env: Environment) -> None:
         super().resolve_collisions(skills, env)
         for s in skills:
-            if s.status == "shadowed":
+            if s.status == SkillStatus.SHADOWED:
                 s.reason += f" (last scanned wins, usually; {RACY})"
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:

@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listing import ListingReport, SkillListing, js_len
+from workbench.core.listingkit import ListingReport, ListingState, SkillListing, js_len
 
 if TYPE_CHECKING:
     from workbench.core.model import Environment, Skill
@@ -116,7 +116,9 @@ def render(
     states: dict[int, SkillListing] = {}
     for i, s in enumerate(skills):
         if i not in in_listable:
-            states[i] = SkillListing(names[i], str(s.path), "omitted", 0, 0, "no description: not listed")
+            states[i] = SkillListing(
+                names[i], str(s.path), ListingState.OMITTED, 0, 0, "no description: not listed"
+            )
     lines: list[str] = []
     used = 0
     cut_at = len(listable)
@@ -135,7 +137,7 @@ def render(
         used += n
         lines += entry
         d = len(skills[i].description or "")
-        states[i] = SkillListing(names[i], str(skills[i].path), "full", d, d)
+        states[i] = SkillListing(names[i], str(skills[i].path), ListingState.FULL, d, d)
     warnings: list[str] = []
     if cut_at < len(listable):
         rest = listable[cut_at:]
@@ -149,7 +151,7 @@ def render(
                 states[i] = SkillListing(
                     names[i],
                     str(skills[i].path),
-                    "name-only",
+                    ListingState.NAME_ONLY,
                     d,
                     0,
                     "past the 15,000-char cap: in the name list",
@@ -158,7 +160,7 @@ def render(
                 states[i] = SkillListing(
                     names[i],
                     str(skills[i].path),
-                    "omitted",
+                    ListingState.OMITTED,
                     d,
                     0,
                     "past the 15,000-char cap and the 5,000-char name list",

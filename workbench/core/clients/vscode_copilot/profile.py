@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, strip_tags, unreadable
-from workbench.core.model import Environment, Root, Skill
+from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
 
 MAX_NAME = 64
@@ -90,12 +90,12 @@ class VsCodeCopilotProfile(CommonProfile):
             unverified=unv,
         )
 
-    def gate(self, skill: Skill, env: Environment) -> tuple[str, str] | None:
+    def gate(self, skill: Skill, env: Environment) -> tuple[SkillStatus, str] | None:
         """Listed only with a description and without ``disable-model-invocation``."""
         if skill.fields.get("disable-model-invocation") is True:
-            return ("hidden", "disable-model-invocation: true: not listed")
+            return (SkillStatus.HIDDEN, "disable-model-invocation: true: not listed")
         if not skill.description.strip():
-            return ("hidden", "missing-description: loaded but not listed")
+            return (SkillStatus.HIDDEN, "missing-description: loaded but not listed")
         ui = skill.fields.get("user-invocable", skill.fields.get("user-invokable"))
         if ui is False:
             skill.flags["user_invocable"] = False
