@@ -43,6 +43,7 @@ def test_big_roots_are_fetched_in_chunks(qtmodeltester, tmp_path, monkeypatch):
     from workbench.app.skills_tree import SkillFilterProxy, SkillRole, SkillsTreeModel
 
     monkeypatch.setattr(skills_tree, "FETCH_CHUNK", 10)
+    monkeypatch.setattr(skills_tree, "WHOLE_ROOT_MAX", 12)
     cat = _big_catalog(tmp_path, 25)
     m = SkillsTreeModel()
     m.set_catalog(cat)
@@ -71,6 +72,7 @@ def test_panel_on_a_big_root_selects_an_unfetched_skill(open_window, tmp_path, f
     from workbench.app import skills_tree
 
     monkeypatch.setattr(skills_tree, "FETCH_CHUNK", 3)
+    monkeypatch.setattr(skills_tree, "WHOLE_ROOT_MAX", 4)
     ws = tmp_path / "coll"
     for i in range(8):
         write_skill(ws / f"s{i}", f"s{i}", f"Use when testing {i}.")

@@ -7,9 +7,9 @@ reason and path (every whitespace-separated word must match; a root stays while 
 matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a skill calls
 ``AppContext.select_skill``.
 
-Big roots are fetched in chunks (``canFetchMore``/``fetchMore``, ``FETCH_CHUNK`` rows, issue 14):
-the view lays out and measures only the rows fetched so far, so a root of 10,000 skills costs
-the GUI thread what 1,000 do; scrolling to the end fetches the next chunk, and filtering,
+Roots of more than ``WHOLE_ROOT_MAX`` skills are fetched in chunks (``canFetchMore``/``fetchMore``,
+``FETCH_CHUNK`` rows, issue 14): the view lays out and measures only the rows fetched so far, so
+a root of 10,000 skills costs the GUI thread what 300 do; scrolling to the end fetches the next chunk, and filtering,
 selecting or ``index_of_path`` fetch what they need first.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
@@ -56,6 +56,8 @@ _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
 #: Skill rows of a root the view sees at first and per ``fetchMore`` (issue 14: laying out and
 #: measuring 10,000 rows through the Python model held the GUI thread 0.3-1.4 s).
 FETCH_CHUNK = 300
+#: Roots with up to this many skills are given to the view whole (the corpus' 1,241 in one root).
+WHOLE_ROOT_MAX = 2000
 _SKILL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _ROOT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
@@ -147,7 +149,7 @@ class SkillsTreeModel(QAbstractItemModel):
                         self._children.append([])
                     row = other
                 self._children[row].append(s)
-        self._fetched = [min(len(kids), FETCH_CHUNK) for kids in self._children]
+        self._fetched = [len(k) if len(k) <= WHOLE_ROOT_MAX else FETCH_CHUNK for k in self._children]
         self.endResetModel()
 
     def catalog(self) -> Catalog | None:
