@@ -29,7 +29,9 @@ def _big_catalog(tmp_path, n: int):
     roots = [Root(path=tmp_path / "a", scope="extra", precedence=1, exists=True)]
     roots.append(Root(path=tmp_path / "b", scope="user", precedence=2, exists=True))
     skills = [
-        Skill(path=tmp_path / "a" / f"s{i:04d}" / "SKILL.md", root=roots[0], name=f"s{i:04d}", description="d")
+        Skill(
+            path=tmp_path / "a" / f"s{i:04d}" / "SKILL.md", root=roots[0], name=f"s{i:04d}", description="d"
+        )
         for i in range(n)
     ]
     skills.append(Skill(path=tmp_path / "b" / "x" / "SKILL.md", root=roots[1], name="x", description="d"))
@@ -81,3 +83,33 @@ def test_panel_on_a_big_root_selects_an_unfetched_skill(open_window, tmp_path, f
     last = max(win.skills.model.skills(), key=lambda s: s.name)
     win.ctx.select_skill(last.path)
     assert px.data(tree.currentIndex(), skills_tree.SkillRole) is last
+
+
+def test_scan_job_waits_for_the_gui_to_show_the_first_client(qtbot, tmp_path, fake_home, monkeypatch):
+    """Issue 14: after handing the first client to the GUI, the scan job scans the others only
+    once the GUI has shown it (sharing the GIL made the GUI thread's first block 3x longer)."""
+    import threading
+
+    from workbench.app import context as context_mod
+    from workbench.app.context import AppContext
+    from workbench.app.settings import Settings
+
+    monkeypatch.setattr(context_mod, "PARTIAL_WAIT_S", 30.0)
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    ctx = AppContext(Settings(persist=False), Environment(workspace=ws, home=fake_home), watch=False)
+    partials: list = []
+    done: list = []
+    clients = ["claude-code", "codex"]
+
+    def job() -> None:
+        done.append(ctx._locked_scan(ctx.env, ctx.cache, 200_000, False, clients, emit=partials.append))
+
+    t = threading.Thread(target=job)
+    t.start()
+    qtbot.waitUntil(lambda: bool(partials), timeout=30_000)
+    t.join(0.3)
+    assert t.is_alive() and not done and list(partials[0].catalogs) == ["claude-code"]
+    ctx._on_partial(-1, partials[0])  # even a stale partial ends the wait
+    t.join(30)
+    assert not t.is_alive() and set(done[0].catalogs) == set(clients)
