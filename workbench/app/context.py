@@ -338,7 +338,8 @@ class AppContext(QObject):
     @Slot(int, object)
     def _on_partial(self, token: int, res: ScanResult) -> None:
         """The current client is scanned: show it while the others are still being scanned
-        (the scan job waits for this, ``PARTIAL_WAIT_S`` at most)."""
+        (the scan job waits until the panes have shown it: the end of the wait is queued behind
+        their own deferred work, ``PARTIAL_WAIT_S`` at most)."""
         try:
             if token != self._scan_token:
                 return
@@ -348,8 +349,10 @@ class AppContext(QObject):
             self.extra_root, self.treatment = res.extra_root, res.treatment
             self._set_notes(res.notes)
             self.catalog_changed.emit()
+            QTimer.singleShot(0, self._partial_shown.set)  # after the panes' zero-timers
         finally:
-            self._partial_shown.set()
+            if token != self._scan_token or not self.catalogs:
+                self._partial_shown.set()
 
     def wait_for_scan(self, timeout_ms: int = 60_000) -> bool:
         """Block (processing events) until no scan and no background listing render runs.
