@@ -113,3 +113,21 @@ def test_scan_job_waits_for_the_gui_to_show_the_first_client(qtbot, tmp_path, fa
     ctx._on_partial(-1, partials[0])  # even a stale partial ends the wait
     t.join(30)
     assert not t.is_alive() and set(done[0].catalogs) == set(clients)
+
+
+def test_listing_renders_a_turn_later_while_a_scan_runs(open_window, tmp_path, fake_home, qtbot, monkeypatch):
+    """Issue 14: the first client's partial result fills the tree in one event-loop turn and the
+    listing in the next (two short GUI-thread blocks); after the scan, at once."""
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    calls: list[int] = []
+    monkeypatch.setattr(win.listing, "refresh", lambda: calls.append(1))
+    monkeypatch.setattr(type(win.ctx), "scanning", property(lambda self: True))
+    win.ctx.catalog_changed.emit()
+    assert calls == []
+    qtbot.waitUntil(lambda: calls == [1], timeout=5_000)
+    monkeypatch.undo()
+    monkeypatch.setattr(win.listing, "refresh", lambda: calls.append(2))
+    win.ctx.catalog_changed.emit()
+    assert calls == [1, 2]

@@ -279,6 +279,7 @@ class AppContext(QObject):
         """Scan every client in the background. A running scan's result becomes stale."""
         if self._job is not None:
             self._job.cancel()
+            self._partial_shown.set()
         env = self.env
         clients = [self.client_id] + [c for c in CLIENT_IDS if c != self.client_id]
         job = run_in_background(
@@ -349,7 +350,7 @@ class AppContext(QObject):
             self.extra_root, self.treatment = res.extra_root, res.treatment
             self._set_notes(res.notes)
             self.catalog_changed.emit()
-            QTimer.singleShot(0, self._partial_shown.set)  # after the panes' zero-timers
+            QTimer.singleShot(0, self, self._partial_shown.set)  # after the panes' zero-timers
         finally:
             if token != self._scan_token or not self.catalogs:
                 self._partial_shown.set()
@@ -557,6 +558,7 @@ class AppContext(QObject):
         """Stop the watcher and drop the running scan (window close)."""
         if self._job is not None:
             self._job.cancel()
+            self._partial_shown.set()  # a job waiting for the GUI goes on to see the cancel
             self._job.done.wait(10)
             self._job = None
         if self.watcher is not None:

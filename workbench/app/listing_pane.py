@@ -412,7 +412,7 @@ class ListingPane(QWidget):
         (the first client's partial result): the tree fills in one turn and the listing text
         and table in the next, two short GUI-thread blocks instead of one long one (issue 14)."""
         if self.ctx.scanning:
-            QTimer.singleShot(0, self.refresh)
+            QTimer.singleShot(0, self, self.refresh)  # dropped with the pane
         else:
             self.refresh()
 
