@@ -9,8 +9,8 @@ matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a s
 
 Roots of more than ``WHOLE_ROOT_MAX`` skills are fetched in chunks (``canFetchMore``/``fetchMore``,
 ``FETCH_CHUNK`` rows, issue 14): the view lays out and measures only the rows fetched so far, so
-a root of 10,000 skills costs the GUI thread what 300 do; scrolling to the end fetches the next chunk, and filtering,
-selecting or ``index_of_path`` fetch what they need first.
+a root of 10,000 skills costs the GUI thread what 300 do; scrolling to the end fetches the next
+chunk, and filtering, selecting or ``index_of_path`` fetch what they need first.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
 Description (the description as the client lists it). Scope and Description are in the model but
