@@ -21,3 +21,113 @@ def test_every_root_row_is_expanded_after_load_and_filter(open_window, tmp_path,
     assert expanded() == [True]
     win.skills.filter.clear()
     assert len(expanded()) == 2 and all(expanded())
+
+
+def _big_catalog(tmp_path, n: int):
+    from workbench.core.model import Catalog, Root, Skill
+
+    roots = [Root(path=tmp_path / "a", scope="extra", precedence=1, exists=True)]
+    roots.append(Root(path=tmp_path / "b", scope="user", precedence=2, exists=True))
+    skills = [
+        Skill(
+            path=tmp_path / "a" / f"s{i:04d}" / "SKILL.md", root=roots[0], name=f"s{i:04d}", description="d"
+        )
+        for i in range(n)
+    ]
+    skills.append(Skill(path=tmp_path / "b" / "x" / "SKILL.md", root=roots[1], name="x", description="d"))
+    return Catalog(client="claude-code", env=Environment(workspace=tmp_path), roots=roots, skills=skills)
+
+
+def test_big_roots_are_fetched_in_chunks(qtmodeltester, tmp_path, monkeypatch):
+    """Issue 14: the view is given FETCH_CHUNK rows of a big root at a time (laying out 10,000
+    rows held the GUI thread up to 1.9 s); look-ups, filtering and fetchMore give it the rest."""
+    from workbench.app import skills_tree
+    from workbench.app.skills_tree import SkillFilterProxy, SkillRole, SkillsTreeModel
+
+    monkeypatch.setattr(skills_tree, "FETCH_CHUNK", 10)
+    monkeypatch.setattr(skills_tree, "WHOLE_ROOT_MAX", 12)
+    cat = _big_catalog(tmp_path, 25)
+    m = SkillsTreeModel()
+    m.set_catalog(cat)
+    big, small = m.index(0, 0), m.index(1, 0)
+    assert (m.rowCount(big), m.rowCount(small)) == (10, 1)
+    assert m.skill_count() == 26 and len(m.skills()) == 26  # the model holds them all
+    assert m.canFetchMore(big) and not m.canFetchMore(small) and not m.canFetchMore(m.index(0, 0, big))
+    m.fetchMore(big)
+    assert m.rowCount(big) == 20
+    idx = m.index_of_path(cat.skills[23].path)  # beyond what was fetched: fetched first
+    assert idx.isValid() and m.rowCount(big) == 24 and m.data(idx, SkillRole) is cat.skills[23]
+    # an incremental update reaches only the fetched rows
+    m.set_catalog(None)
+    m.set_catalog(cat)
+    assert m.rowCount(m.index(0, 0)) == 10
+    px = SkillFilterProxy()
+    px.setSourceModel(m)
+    px.set_filter_text("s0024")  # the filter searches every skill, fetched or not
+    assert px.rowCount() == 1 and px.rowCount(px.index(0, 0)) == 1
+    assert m.rowCount(m.index(0, 0)) == 25 and not m.canFetchMore(m.index(0, 0))
+    m.set_catalog(cat.__class__(cat.client, cat.env, cat.roots, list(cat.skills)))
+    qtmodeltester.check(m, force_py=True)  # fetchMore included
+
+
+def test_panel_on_a_big_root_selects_an_unfetched_skill(open_window, tmp_path, fake_home, monkeypatch):
+    from workbench.app import skills_tree
+
+    monkeypatch.setattr(skills_tree, "FETCH_CHUNK", 3)
+    monkeypatch.setattr(skills_tree, "WHOLE_ROOT_MAX", 4)
+    ws = tmp_path / "coll"
+    for i in range(8):
+        write_skill(ws / f"s{i}", f"s{i}", f"Use when testing {i}.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    tree, px = win.skills.tree, win.skills.proxy
+    last = max(win.skills.model.skills(), key=lambda s: s.name)
+    win.ctx.select_skill(last.path)
+    assert px.data(tree.currentIndex(), skills_tree.SkillRole) is last
+
+
+def test_scan_job_waits_for_the_gui_to_show_the_first_client(qtbot, tmp_path, fake_home, monkeypatch):
+    """Issue 14: after handing the first client to the GUI, the scan job scans the others only
+    once the GUI has shown it (sharing the GIL made the GUI thread's first block 3x longer)."""
+    import threading
+
+    from workbench.app import context as context_mod
+    from workbench.app.context import AppContext
+    from workbench.app.settings import Settings
+
+    monkeypatch.setattr(context_mod, "PARTIAL_WAIT_S", 30.0)
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    ctx = AppContext(Settings(persist=False), Environment(workspace=ws, home=fake_home), watch=False)
+    partials: list = []
+    done: list = []
+    clients = ["claude-code", "codex"]
+
+    def job() -> None:
+        done.append(ctx._locked_scan(ctx.env, ctx.cache, 200_000, False, clients, emit=partials.append))
+
+    t = threading.Thread(target=job)
+    t.start()
+    qtbot.waitUntil(lambda: bool(partials), timeout=30_000)
+    t.join(0.3)
+    assert t.is_alive() and not done and list(partials[0].catalogs) == ["claude-code"]
+    ctx._on_partial(-1, partials[0])  # even a stale partial ends the wait
+    t.join(30)
+    assert not t.is_alive() and set(done[0].catalogs) == set(clients)
+
+
+def test_listing_renders_a_turn_later_while_a_scan_runs(open_window, tmp_path, fake_home, qtbot, monkeypatch):
+    """Issue 14: the first client's partial result fills the tree in one event-loop turn and the
+    listing in the next (two short GUI-thread blocks); after the scan, at once."""
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    calls: list[int] = []
+    monkeypatch.setattr(win.listing, "refresh", lambda: calls.append(1))
+    monkeypatch.setattr(type(win.ctx), "scanning", property(lambda self: True))
+    win.ctx.catalog_changed.emit()
+    assert calls == []
+    qtbot.waitUntil(lambda: calls == [1], timeout=5_000)
+    monkeypatch.undo()
+    monkeypatch.setattr(win.listing, "refresh", lambda: calls.append(2))
+    win.ctx.catalog_changed.emit()
+    assert calls == [1, 2]

@@ -55,6 +55,10 @@ __all__ = ["AppContext", "ScanResult"]
 
 log = logging.getLogger(__name__)
 
+#: Seconds the scan job waits, after handing the first client to the GUI, for the GUI to show it
+#: before it scans the others (``AppContext._on_partial`` ends the wait; issue 14).
+PARTIAL_WAIT_S = 2.0
+
 
 class AppContext(QObject):
     """Shared state of one window. Pass it explicitly to every widget (no globals).
@@ -142,6 +146,7 @@ class AppContext(QObject):
         self._pending_paths: set[str] = set()
         self._listing_token: int | None = None
         self._lock = threading.Lock()  # guards the cache between a scan job and GUI updates
+        self._partial_shown = threading.Event()  # set once the GUI has shown a partial result
         self.watch_enabled = bool(settings.get("live_reload") if watch is None else watch)
         self.watcher: RootWatcher | None = None
         self._files_changed.connect(self._on_files_changed)
@@ -274,6 +279,7 @@ class AppContext(QObject):
         """Scan every client in the background. A running scan's result becomes stale."""
         if self._job is not None:
             self._job.cancel()
+            self._partial_shown.set()
         env = self.env
         clients = [self.client_id] + [c for c in CLIENT_IDS if c != self.client_id]
         job = run_in_background(
@@ -308,22 +314,46 @@ class AppContext(QObject):
         progress: Progress | None = None,
         emit: Callable[[ScanResult], None] | None = None,
     ) -> ScanResult:
+
+        def emit_and_wait(part: ScanResult) -> None:
+            # The GUI shows the first client before the others are scanned: while it fills the
+            # tree and the listing, this thread leaves it the GIL (issue 14: sharing it made the
+            # GUI thread's first block 3x longer). Bounded: a busy GUI only delays the rest.
+            assert emit is not None
+            self._partial_shown.clear()
+            emit(part)
+            self._partial_shown.wait(PARTIAL_WAIT_S)
+
         with self._lock:
             return scan_everything(
-                env, cache, tokens, allow_demo, clients, progress=progress, emit=emit, workspace_mode=mode
+                env,
+                cache,
+                tokens,
+                allow_demo,
+                clients,
+                progress=progress,
+                emit=emit_and_wait if emit is not None else None,
+                workspace_mode=mode,
             )
 
     @Slot(int, object)
     def _on_partial(self, token: int, res: ScanResult) -> None:
-        """The current client is scanned: show it while the others are still being scanned."""
-        if token != self._scan_token:
-            return
-        self.env = res.env
-        self.env.context_tokens = self.context_tokens
-        self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
-        self.extra_root, self.treatment = res.extra_root, res.treatment
-        self._set_notes(res.notes)
-        self.catalog_changed.emit()
+        """The current client is scanned: show it while the others are still being scanned
+        (the scan job waits until the panes have shown it: the end of the wait is queued behind
+        their own deferred work, ``PARTIAL_WAIT_S`` at most)."""
+        try:
+            if token != self._scan_token:
+                return
+            self.env = res.env
+            self.env.context_tokens = self.context_tokens
+            self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
+            self.extra_root, self.treatment = res.extra_root, res.treatment
+            self._set_notes(res.notes)
+            self.catalog_changed.emit()
+            QTimer.singleShot(0, self, self._partial_shown.set)  # after the panes' zero-timers
+        finally:
+            if token != self._scan_token or not self.catalogs:
+                self._partial_shown.set()
 
     def wait_for_scan(self, timeout_ms: int = 60_000) -> bool:
         """Block (processing events) until no scan and no background listing render runs.
@@ -528,6 +558,7 @@ class AppContext(QObject):
         """Stop the watcher and drop the running scan (window close)."""
         if self._job is not None:
             self._job.cancel()
+            self._partial_shown.set()  # a job waiting for the GUI goes on to see the cancel
             self._job.done.wait(10)
             self._job = None
         if self.watcher is not None:

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QFont, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -320,7 +320,7 @@ def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
     as their text when ``few_rows`` (one per client), else fixed (``_set_row_lines``): measuring
     1,000+ rows to contents took seconds on every listing update."""
     h = table.horizontalHeader()
-    h.setResizeContentsPrecision(60)  # rows measured per column (the visible ones first)
+    h.setResizeContentsPrecision(30)  # rows measured per column (the visible ones first)
     h.setStretchLastSection(True)
 
     def fit() -> None:  # once per model reset (ResizeToContents re-measured on every selection)
@@ -400,13 +400,22 @@ class ListingPane(QWidget):
         lay.addWidget(self.estimate)
         lay.addWidget(self.header)
         lay.addWidget(split, 1)
-        ctx.catalog_changed.connect(self.refresh)
+        ctx.catalog_changed.connect(self._on_catalog)
         ctx.client_changed.connect(lambda _c: self.refresh())
         ctx.skill_selected.connect(lambda _p: self._on_selection())
         ctx.loaded_changed.connect(self.refresh)
         self.refresh()
 
     # -- updates ---------------------------------------------------------------------------
+    def _on_catalog(self) -> None:
+        """A new catalog: refreshed now, or on the next event-loop turn while a scan still runs
+        (the first client's partial result): the tree fills in one turn and the listing text
+        and table in the next, two short GUI-thread blocks instead of one long one (issue 14)."""
+        if self.ctx.scanning:
+            QTimer.singleShot(0, self, self.refresh)  # dropped with the pane
+        else:
+            self.refresh()
+
     def refresh(self) -> None:
         """Re-read the report of the current client (cheap: nothing is redone when the report
         and the loaded names are the ones already shown)."""

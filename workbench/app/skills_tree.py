@@ -7,6 +7,11 @@ reason and path (every whitespace-separated word must match; a root stays while 
 matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a skill calls
 ``AppContext.select_skill``.
 
+Roots of more than ``WHOLE_ROOT_MAX`` skills are fetched in chunks (``canFetchMore``/``fetchMore``,
+``FETCH_CHUNK`` rows, issue 14): the view lays out and measures only the rows fetched so far, so
+a root of 10,000 skills costs the GUI thread what 300 do; scrolling to the end fetches the next
+chunk, and filtering, selecting or ``index_of_path`` fetch what they need first.
+
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
 Description (the description as the client lists it). Scope and Description are in the model but
 hidden in the view (the root row gives the scope; the details pane shows the whole description).
@@ -48,6 +53,13 @@ FilterRole = Qt.ItemDataRole.UserRole + 4  #: str: lower-case text the filter se
 
 COLUMNS = ("Name", "Status", "Scope", "Description")
 _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
+#: Skill rows of a root the view sees at first and per ``fetchMore`` (issue 14: laying out and
+#: measuring 10,000 rows through the Python model held the GUI thread 0.3-1.4 s).
+FETCH_CHUNK = 300
+#: Roots with up to this many skills are given to the view whole (the corpus' 1,241 in one root).
+WHOLE_ROOT_MAX = 2000
+_SKILL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+_ROOT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 def skill_tooltip(s: Skill) -> str:
@@ -78,7 +90,8 @@ class SkillsTreeModel(QAbstractItemModel):
         self._catalog: Catalog | None = None
         self._roots: list[Root] = []
         self._children: list[list[Skill]] = []
-        self._row_of_path: dict[Path, tuple[int, int]] = {}
+        self._fetched: list[int] = []  # per root: skill rows the view has been given so far
+        self._row_of_path: dict[Path, tuple[int, int]] | None = None  # built on first look-up
         self.loaded_names: set[str] = set()
         self.states: dict[str, str] = {}  # SKILL.md path -> listing state (listing.listing_states)
 
@@ -98,6 +111,8 @@ class SkillsTreeModel(QAbstractItemModel):
                     i += 1
                     if new is not old:
                         kids[c] = new
+                        if c >= self._fetched[r]:
+                            continue  # not given to the view yet
                         parent = parent or self.index(r, 0)
                         self.dataChanged.emit(
                             self.index(c, 0, parent), self.index(c, len(COLUMNS) - 1, parent)
@@ -105,7 +120,7 @@ class SkillsTreeModel(QAbstractItemModel):
             return
         self.beginResetModel()
         self._catalog = catalog
-        self._roots, self._children, self._row_of_path = [], [], {}
+        self._roots, self._children, self._row_of_path = [], [], None
         if catalog is not None:
             index: dict[int, int] = {}
             by_path: dict[tuple[Path, str], int] = {}
@@ -133,8 +148,8 @@ class SkillsTreeModel(QAbstractItemModel):
                         )
                         self._children.append([])
                     row = other
-                self._row_of_path.setdefault(s.path, (row, len(self._children[row])))
                 self._children[row].append(s)
+        self._fetched = [len(k) if len(k) <= WHOLE_ROOT_MAX else FETCH_CHUNK for k in self._children]
         self.endResetModel()
 
     def catalog(self) -> Catalog | None:
@@ -163,30 +178,54 @@ class SkillsTreeModel(QAbstractItemModel):
         if states == self.states:
             return
         self.states = dict(states)
-        for r, kids in enumerate(self._children):
-            if kids:
+        for r, n in enumerate(self._fetched):
+            if n:
                 parent = self.index(r, 0)
-                self.dataChanged.emit(self.index(0, 0, parent), self.index(len(kids) - 1, 1, parent))
+                self.dataChanged.emit(self.index(0, 0, parent), self.index(n - 1, 1, parent))
 
     def set_loaded(self, names: set[str]) -> None:
         self.loaded_names = set(names)
-        if self._roots:
-            for r, kids in enumerate(self._children):
-                if kids:
-                    parent = self.index(r, 0)
-                    self.dataChanged.emit(self.index(0, 0, parent), self.index(len(kids) - 1, 0, parent))
+        for r, n in enumerate(self._fetched):
+            if n:
+                parent = self.index(r, 0)
+                self.dataChanged.emit(self.index(0, 0, parent), self.index(n - 1, 0, parent))
 
     def index_of_path(self, path: Path) -> QModelIndex:
-        """The index (column 0) of the skill at ``path``; invalid when not in the model."""
+        """The index (column 0) of the skill at ``path`` (its rows are fetched first when the
+        view has not been given them yet); invalid when not in the model."""
+        if self._row_of_path is None:
+            self._row_of_path = {}
+            for r, kids in enumerate(self._children):
+                for c, s in enumerate(kids):
+                    self._row_of_path.setdefault(s.path, (r, c))
         pos = self._row_of_path.get(Path(path))
         if pos is None:
             return QModelIndex()
+        self.fetch_to(pos[0], pos[1] + 1)
         return self.index(pos[1], 0, self.index(pos[0], 0))
 
+    def fetch_to(self, root_row: int, rows: int) -> None:
+        """Give the view at least the first ``rows`` skill rows of root ``root_row`` (rows
+        inserted at the end; no-op when it has them)."""
+        have, total = self._fetched[root_row], len(self._children[root_row])
+        rows = min(rows, total)
+        if rows <= have:
+            return
+        self.beginInsertRows(self.index(root_row, 0), have, rows - 1)
+        self._fetched[root_row] = rows
+        self.endInsertRows()
+
+    def fetch_all(self) -> None:
+        """Give the view every skill row (the filter searches them all)."""
+        for r, kids in enumerate(self._children):
+            self.fetch_to(r, len(kids))
+
     def skill_count(self) -> int:
+        """Skills in the model, fetched by the view or not."""
         return sum(len(k) for k in self._children)
 
     def skills(self) -> list[Skill]:
+        """Every skill in the model (fetched by the view or not), in row order."""
         return [s for kids in self._children for s in kids]
 
     # -- Qt overrides ----------------------------------------------------------------------
@@ -206,7 +245,7 @@ class SkillsTreeModel(QAbstractItemModel):
         if parent.internalId() != _ROOT_ID or parent.column() != 0:
             return QModelIndex()
         r = parent.row()
-        if r >= len(self._children) or row >= len(self._children[r]):
+        if r >= len(self._fetched) or row >= self._fetched[r]:
             return QModelIndex()
         return self.createIndex(row, column, r + 1)
 
@@ -221,8 +260,20 @@ class SkillsTreeModel(QAbstractItemModel):
         if not parent.isValid():
             return len(self._roots)
         if parent.internalId() == _ROOT_ID and parent.column() == 0:
-            return len(self._children[parent.row()]) if parent.row() < len(self._children) else 0
+            return self._fetched[parent.row()] if parent.row() < len(self._fetched) else 0
         return 0
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        """Override QAbstractItemModel::canFetchMore: a root has skill rows not given yet."""
+        if not parent.isValid() or parent.internalId() != _ROOT_ID or parent.column() != 0:
+            return False
+        r = parent.row()
+        return r < len(self._fetched) and self._fetched[r] < len(self._children[r])
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
+        """Override QAbstractItemModel::fetchMore: the next ``FETCH_CHUNK`` skill rows."""
+        if self.canFetchMore(parent):
+            self.fetch_to(parent.row(), self._fetched[parent.row()] + FETCH_CHUNK)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         """Override QAbstractItemModel::columnCount."""
@@ -248,7 +299,7 @@ class SkillsTreeModel(QAbstractItemModel):
         """Override QAbstractItemModel::flags (read-only, selectable)."""
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROOT_FLAGS if index.internalId() == _ROOT_ID else _SKILL_FLAGS
 
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
@@ -353,8 +404,13 @@ class SkillFilterProxy(QSortFilterProxyModel):
         self._words: list[str] = []
 
     def set_filter_text(self, text: str) -> None:
+        """Show only the skills matching every word of ``text`` (all rows are fetched first)."""
+        words = text.lower().split()
+        src = self.sourceModel()
+        if words and isinstance(src, SkillsTreeModel):
+            src.fetch_all()
         self.beginFilterChange() if hasattr(self, "beginFilterChange") else None
-        self._words = text.lower().split()
+        self._words = words
         if hasattr(self, "endFilterChange"):
             self.endFilterChange()
         else:  # pragma: no cover - older Qt
@@ -414,7 +470,7 @@ class SkillsPanel(QWidget):
         # ResizeToContents, which re-measured 1,000 rows on every incremental update). Scope and
         # Description stay in the model (filter, tooltip) but are hidden: a skill's scope is its
         # root row's, and the details pane shows the whole description (issue 13).
-        h.setResizeContentsPrecision(300)
+        h.setResizeContentsPrecision(100)
         self.tree.setColumnHidden(2, True)
         self.tree.setColumnHidden(3, True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
