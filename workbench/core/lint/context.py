@@ -200,11 +200,23 @@ class LintContext:
         SKILL.md). Rules that touch the disk other than through ``folder()``/``exists()`` call it."""
         self.deps.add(os.fspath(path))
 
-    def others(self, entries: Iterable[CatalogEntry] | None = None) -> list[CatalogEntry]:
-        """Catalog entries (all, or the given subset) other than this file itself."""
+    def others(
+        self, entries: Iterable[CatalogEntry] | None = None, limit: int | None = None
+    ) -> list[CatalogEntry]:
+        """Catalog entries (all, or the given subset) other than this file itself, in order; at
+        most ``limit`` of them (a rule that names a few of a big group of duplicates must not pay
+        for the whole group on every file: that was quadratic in the group's size)."""
         src = self.catalog.entries if entries is None else entries
         me = self.self_key
-        return [e for e in src if me is None or self.catalog.key(e) != me]
+        if limit is None:
+            return [e for e in src if me is None or self.catalog.key(e) != me]
+        out: list[CatalogEntry] = []
+        for e in src:
+            if me is None or self.catalog.key(e) != me:
+                out.append(e)
+                if len(out) >= limit:
+                    break
+        return out
 
     # -- fields --------------------------------------------------------------------------
     @property

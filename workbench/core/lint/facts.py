@@ -112,11 +112,23 @@ class FactsContext:
         self.self_key = os.path.abspath(path)
         self.dir_name = path.parent.name or None
 
-    def others(self, entries: Iterable[CatalogEntry] | None = None) -> list[CatalogEntry]:
-        """Catalog entries (all, or the given subset) other than this file itself."""
+    def others(
+        self, entries: Iterable[CatalogEntry] | None = None, limit: int | None = None
+    ) -> list[CatalogEntry]:
+        """Catalog entries (all, or the given subset) other than this file itself, in order; at
+        most ``limit`` of them (a rule that names a few of a big group of duplicates must not pay
+        for the whole group on every file: that was quadratic in the group's size)."""
         src = self.catalog.entries if entries is None else entries
         me = self.self_key
-        return [e for e in src if self.catalog.key(e) != me]
+        if limit is None:
+            return [e for e in src if self.catalog.key(e) != me]
+        out: list[CatalogEntry] = []
+        for e in src:
+            if self.catalog.key(e) != me:
+                out.append(e)
+                if len(out) >= limit:
+                    break
+        return out
 
     def field(self, key: str) -> _LiteField | None:
         return self.fields.get(key)

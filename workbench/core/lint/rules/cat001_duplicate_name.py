@@ -35,7 +35,7 @@ def check(ctx):
     name = ctx.name_str() or ctx.dir_name
     if not name:
         return
-    dups = ctx.others(ctx.catalog.by_name.get(name, ()))
+    dups = ctx.others(ctx.catalog.by_name.get(name, ()), limit=3)
     if not dups:
         return
     f = ctx.field("name")

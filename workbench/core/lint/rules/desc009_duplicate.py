@@ -33,7 +33,7 @@ def check(ctx):
     d = collapse_ws(ctx.description_str() or "").casefold()
     if not d:
         return
-    dups = ctx.others(ctx.catalog.by_desc.get(d, ()))
+    dups = ctx.others(ctx.catalog.by_desc.get(d, ()), limit=3)
     if dups:
         where = ", ".join(f"{e.name!r}" + (f" ({e.path})" if e.path else "") for e in dups[:3])
         yield Finding(
