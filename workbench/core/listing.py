@@ -34,7 +34,7 @@ from workbench.core.model import gc_paused
 from workbench.core.tokens import estimate_tokens  # re-exported: client listing modules use it
 
 if TYPE_CHECKING:
-    from workbench.core.model import Catalog
+    from workbench.core.model import Catalog, Skill
 
 #: Per-skill listing states (DESIGN.md section 3).
 STATES = ("full", "truncated", "name-only", "omitted")
@@ -279,7 +279,7 @@ _ASCII_PRIMARY = _ascii_primary_table()
 
 
 @functools.lru_cache(maxsize=16384)
-def locale_key(s: str) -> tuple:
+def locale_key(s: str) -> tuple[str, str, str, str]:
     """A sort key approximating ``a.localeCompare(b, "en")`` (ICU root collation).
 
     Primary level: punctuation < digits < letters, letters compared without case or accents;
@@ -398,7 +398,7 @@ def listing_states(report: ListingReport | None) -> dict[str, str]:
     return {} if report is None else {s.path: s.state for s in report.skills}
 
 
-def outcome(skill: Any, states: dict[str, str]) -> str:
+def outcome(skill: Skill, states: dict[str, str]) -> str:
     """Where ``skill`` ends up: its listing state (one of ``STATES``) when it is listed and in
     ``states`` (``listing_states``), else its discovery status (a listed skill the listing did
     not report stays "listed")."""
@@ -407,7 +407,7 @@ def outcome(skill: Any, states: dict[str, str]) -> str:
     return skill.status
 
 
-def outcome_label(skill: Any, states: dict[str, str]) -> str:
+def outcome_label(skill: Skill, states: dict[str, str]) -> str:
     """``outcome`` in words: "listed in full", "listed truncated", "listed name only",
     "omitted by budget", or the status ("shadowed", ...)."""
     o = outcome(skill, states)
