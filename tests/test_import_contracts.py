@@ -63,28 +63,48 @@ def test_import_linter_contracts_hold() -> None:
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
 
 
-#: How many core modules were exempt from mypy's strict checks when the list was made (issue 15).
-#: The list only shrinks: lower this number when modules leave it, never raise it.
-NOT_YET_STRICT_MAX = 80
+#: mypy's strict checks that apply to all of ``workbench/core`` (issue 15; pyproject.toml).
+STRICT_FLAGS = (
+    "disallow_untyped_defs",
+    "disallow_incomplete_defs",
+    "disallow_untyped_decorators",
+    "disallow_any_generics",
+    "disallow_subclassing_any",
+    "disallow_untyped_calls",
+    "check_untyped_defs",
+    "no_implicit_reexport",
+    "warn_return_any",
+    "warn_unused_ignores",
+    "strict_equality",
+    "extra_checks",
+)
 
 
-def _not_yet_strict() -> list[str]:
+def _mypy_overrides() -> list[dict[str, object]]:
     import tomllib
 
     cfg = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    overrides = cfg["tool"]["mypy"]["overrides"]
-    relaxed = [o for o in overrides if o.get("disallow_untyped_defs") is False]
-    assert len(relaxed) == 1, "one override lists the core modules not yet strict"
-    return list(relaxed[0]["module"])
+    return list(cfg["tool"]["mypy"]["overrides"])
 
 
-def test_not_yet_strict_list_only_shrinks() -> None:
-    """New core modules (from splits too) are strict from the start; listed modules exist."""
-    mods = _not_yet_strict()
-    assert len(mods) <= NOT_YET_STRICT_MAX
-    assert all(m.startswith("workbench.core") for m in mods)
-    for m in mods:
-        base = REPO / m.replace(".", "/")
-        assert base.with_suffix(".py").is_file() or (base / "__init__.py").is_file(), (
-            f"{m} is listed as not yet strict in pyproject.toml but no longer exists: drop it from the list"
+def _covers_core(module: str) -> bool:
+    """Whether an override's module pattern can match a ``workbench.core`` module."""
+    pat = module.removesuffix(".*")
+    return pat in ("workbench", "workbench.core") or pat.startswith("workbench.core.")
+
+
+def test_all_of_core_is_mypy_strict() -> None:
+    """Every strict check is on for ``workbench.core.*``, and no override exempts a core module
+    (issue 15: the "not yet strict" list is gone; new modules, from splits too, are strict)."""
+    overrides = _mypy_overrides()
+    core = [o for o in overrides if o.get("module") == ["workbench.core", "workbench.core.*"]]
+    assert len(core) == 1, "one override turns the strict checks on for workbench.core"
+    assert {f: core[0].get(f) for f in STRICT_FLAGS} == dict.fromkeys(STRICT_FLAGS, True)
+    for o in overrides:
+        mods = o.get("module")
+        names = [mods] if isinstance(mods, str) else list(mods) if isinstance(mods, list) else []
+        relaxed = [f for f in STRICT_FLAGS if o.get(f) is False] + (
+            ["ignore_errors"] if o.get("ignore_errors") else []
         )
+        exempt = [m for m in names if _covers_core(m)]
+        assert not (relaxed and exempt), f"mypy override relaxes {relaxed} for core modules {exempt}"

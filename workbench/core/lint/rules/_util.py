@@ -6,10 +6,14 @@ import json
 import logging
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from workbench.core.lint.context import FieldView, LintContext
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.skillfile import Span
+
+if TYPE_CHECKING:
+    from workbench.core.clients.base import ReadResult
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,7 @@ def first_line_of(span: Span, ctx: LintContext) -> Span:
     return Span(span.line, span.column, span.line, max(span.column + 1, len(ln) + 1))
 
 
-def client_reading(ctx: LintContext):
+def client_reading(ctx: LintContext) -> ReadResult | None:
     """How the profile's client reads this file: its discovery ``ClientProfile.read`` (a
     ``clients.base.ReadResult``: ``ok``, ``mode`` strict|fallback|dropped|failed, ``note``), or
     None for the spec/platform profiles or when the client cannot be asked. The file is read as

@@ -17,13 +17,16 @@ FAIL:
     <<501 lines>>
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 LIMIT = 500
 
 
 @rule("BODY001", "body-too-long", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     t = ctx.text
     if t.count("\n", 0, 200_000) < LIMIT:
         return

@@ -16,11 +16,14 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("BODY003", "body-empty", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state not in ("ok", "yaml-error", "not-mapping", "empty"):
         return
     if not ctx.body.strip():

@@ -20,12 +20,15 @@ FAIL:
     pdftotext file.pdf -
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
 
 @rule("BODY004", "unclosed-fence", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     for fence in ctx.fences:
         if fence.closed:
             continue

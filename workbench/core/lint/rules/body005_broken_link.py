@@ -20,9 +20,11 @@ FAIL (dir=pdf-tools):
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -38,7 +40,7 @@ def local_target(target: str) -> str | None:
 
 
 @rule("BODY005", "broken-link", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     d = ctx.skill_dir
     if d is None or not ctx.links:
         return

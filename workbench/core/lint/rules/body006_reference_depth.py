@@ -18,12 +18,15 @@ FAIL:
     See [forms](references/pdf/forms/fill.md).
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules.body005_broken_link import local_target
 
 
 @rule("BODY006", "reference-depth", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     for target, s, e in ctx.links:
         t = local_target(target)
         if t is None or t.startswith("/") or t.startswith(".."):

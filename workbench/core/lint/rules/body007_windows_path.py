@@ -20,7 +20,9 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
@@ -33,7 +35,7 @@ _WIN_SHELLS = {"powershell", "ps1", "pwsh", "cmd", "bat", "batch", "ps", "dos"}
 
 
 @rule("BODY007", "windows-path", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     body = ctx.body
     i = body.find("\\")
     if i == -1:

@@ -20,7 +20,9 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _ABS = re.compile(
@@ -30,7 +32,7 @@ _ABS = re.compile(
 
 
 @rule("BODY008", "absolute-user-path", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     body = ctx.body
     if "/home/" not in body and "/Users/" not in body and ":\\Users\\" not in body:
         return

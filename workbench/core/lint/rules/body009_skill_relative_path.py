@@ -26,7 +26,9 @@ FAIL (profile=claude-code, files=scripts/fill.py):
 import os
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
@@ -35,7 +37,7 @@ PREFIX = {"claude-code": "${CLAUDE_SKILL_DIR}/"}
 
 
 @rule("BODY009", "skill-relative-path", "off", profiles={"claude-code": "info"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     d = ctx.skill_dir
     body = ctx.body
     if d is None or "/" not in body:

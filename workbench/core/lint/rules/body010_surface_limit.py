@@ -21,7 +21,10 @@ FAIL (profile=codex):
     <<12000 chars>>
 """
 
+from collections.abc import Iterator
+
 from workbench.core.clients.surfaces import surfaces_for
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
@@ -31,7 +34,7 @@ from workbench.core.lint.registry import Finding, rule
     "off",
     profiles={"codex": "warning", "claude-code": "info", "agentskills": "info"},
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     text = ctx.text
     if len(text) <= 5000:  # below every surface (bytes >= chars)
         return

@@ -16,6 +16,9 @@ FAIL (dir=pdf-tools, catalog=pdf-tools=Another PDF skill.):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _WHAT = {
@@ -29,7 +32,7 @@ _WHAT = {
 
 
 @rule("CAT001", "duplicate-name", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.catalog or not ctx.has_fields and ctx.sf.state != "no-frontmatter":
         return
     name = ctx.name_str() or ctx.dir_name

@@ -22,12 +22,18 @@ FAIL (profile=claude-code, catalog=a=A.|b=B.|c=C.|d=D.):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
+from workbench.core.lint.profiles import Profile
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 from workbench.core.lint.types import INFO
 
 
-def entry_cost(profile, name: str, description: str) -> int:
+def entry_cost(profile: Profile, name: str, description: str) -> int:
+    """What one listing entry costs under ``profile``, in chars: name + description + the
+    profile's per-entry overhead."""
     return len(name) + len(description) + profile.entry_overhead
 
 
@@ -43,7 +49,7 @@ def entry_cost(profile, name: str, description: str) -> int:
         "claude-api": "off",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     prof = ctx.profile
     budget = prof.budget_chars
     if not budget or not ctx.has_fields:

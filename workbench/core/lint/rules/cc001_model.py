@@ -19,7 +19,9 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 ALIASES = {"sonnet", "opus", "haiku", "inherit", "opusplan", "default"}
@@ -27,7 +29,7 @@ _ID = re.compile(r"claude-[a-z0-9.\-\[\]]+")
 
 
 @rule("CC001", "cc-model", "off", profiles={"claude-code": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("model")

@@ -22,7 +22,9 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import WARNING
 
@@ -30,7 +32,7 @@ _AGENT = re.compile(r"Explore|Plan|general-purpose|[a-z0-9]+(-[a-z0-9]+)*")
 
 
 @rule("CC002", "cc-context-agent", "off", profiles={"claude-code": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     c, a = ctx.field("context"), ctx.field("agent")

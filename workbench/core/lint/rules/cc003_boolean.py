@@ -19,6 +19,9 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value
 
@@ -38,7 +41,7 @@ _FALSE = {"false", "no", "off", "n"}
         "cursor": "warning",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     for key in FLAGS:

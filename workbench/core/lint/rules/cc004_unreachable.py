@@ -18,11 +18,14 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("CC004", "cc-unreachable", "off", profiles={"claude-code": "error", "vscode-copilot": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     u, d = ctx.field("user-invocable") or ctx.field("user-invokable"), ctx.field("disable-model-invocation")

@@ -21,14 +21,16 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _ARGS = re.compile(r"\$(ARGUMENTS\b(\[\d+\])?|\d\b)")
 
 
 @rule("CC005", "cc-arguments", "off", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     hint = ctx.field("argument-hint")

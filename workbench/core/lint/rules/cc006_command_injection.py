@@ -23,14 +23,16 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _INJ = re.compile(r"(?<![\w`\\])!`[^`\n]+`")
 
 
 @rule("CC006", "cc-command-injection", "info", profiles={"claude-code": "warning", "agentskills": "off"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     body = ctx.body
     if "!`" not in body:
         return

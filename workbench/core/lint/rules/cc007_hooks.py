@@ -23,6 +23,9 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import WARNING
 
@@ -43,7 +46,7 @@ EVENTS = {
 
 
 @rule("CC007", "cc-hooks", "off", profiles={"claude-code": "error"}, unverified=True)
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("hooks")

@@ -18,6 +18,9 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
@@ -25,7 +28,7 @@ CAP = 1536
 
 
 @rule("CC009", "cc-listing-cap", "off", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = ctx.description_str() or ""
@@ -33,7 +36,7 @@ def check(ctx):
     wv = w.value if w is not None and isinstance(w.value, str) else ""
     n = len(d) + (len(wv) + 3 if wv else 0)
     if n > CAP:
-        f = w or ctx.field("description")
+        f = w or ctx.fields["description"]
         yield Finding(
             first_line_of(f.value_span, ctx),
             f"description{' + when_to_use' if wv else ''} is {n} "

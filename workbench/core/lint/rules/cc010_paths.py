@@ -20,15 +20,18 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
 import pathspec
 
 from workbench.core.clients.claude_code.profile import glob_problem
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import WARNING
 
 
 @rule("CC010", "cc-paths", "off", profiles={"claude-code": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("paths")

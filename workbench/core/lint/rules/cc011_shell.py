@@ -17,11 +17,14 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("CC011", "cc-shell", "off", profiles={"claude-code": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("shell")

@@ -18,11 +18,14 @@ FAIL (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("CC012", "cc-text-field", "off", profiles={"claude-code": "error", "vscode-copilot": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     for key in ("when_to_use", "argument-hint"):

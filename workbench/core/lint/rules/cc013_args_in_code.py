@@ -34,7 +34,9 @@ FAIL (profile=claude-code):
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
@@ -47,7 +49,7 @@ def _ordinal(n: int) -> str:
 
 
 @rule("CC013", "cc-args-in-code", "off", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     body = ctx.body

@@ -27,7 +27,9 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _CONVERSATION = re.compile(
@@ -41,7 +43,7 @@ _ARGS = re.compile(r"\$(?:ARGUMENTS|\d)")
 
 
 @rule("CC014", "cc-fork-context", "off", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     c = ctx.field("context")

@@ -19,12 +19,15 @@ FAIL (profile=claude-code, dir=status):
     Check the deploy.
 """
 
+from collections.abc import Iterator
+
 from workbench.core.clients.claude_code.commands import CHECKED_ON, collides
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("CC015", "cc-command-collision", "off", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     name = ctx.name_str()

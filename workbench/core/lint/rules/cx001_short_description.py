@@ -21,14 +21,17 @@ FAIL (profile=codex):
     ---
 """
 
+from collections.abc import Iterator
+
 import yaml
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import collapse_ws, node_span
 
 
 @rule("CX001", "codex-short-description", "off", profiles={"codex": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("metadata")

@@ -18,8 +18,11 @@ FAIL (profile=codex, dir=pdf-tools, files=agents/openai.yaml):
     ---
 """
 
+from collections.abc import Iterator
+
 import yaml
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import INFO
 from workbench.core.skillfile import MAX_FILE_BYTES, load_yaml, read_regular_file
@@ -28,11 +31,11 @@ _TEXT = ("display_name", "short_description", "icon_small", "icon_large", "brand
 
 
 @rule("CX002", "codex-openai-yaml", "off", profiles={"codex": "warning"})
-def check(ctx):
-    folder = ctx.folder()
-    if not folder or "agents/" not in folder[""]:
+def check(ctx: LintContext) -> Iterator[Finding]:
+    folder, skill_dir = ctx.folder(), ctx.skill_dir
+    if not folder or skill_dir is None or "agents/" not in folder[""]:
         return
-    p = ctx.skill_dir / "agents" / "openai.yaml"
+    p = skill_dir / "agents" / "openai.yaml"
     ctx.depend(p)  # the result cache revalidates on this file's identity
     if not p.is_file():
         return

@@ -19,25 +19,28 @@ FAIL (profile=codex, dir=deploy):
     ---
 """
 
+from collections.abc import Iterator
+
 import yaml
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 try:
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader
 
 SIDECAR = "agents/openai.yaml"
 SIDECAR_TEXT = "policy:\n  allow_implicit_invocation: false\n"
 
 
-def sidecar_hides(ctx) -> bool:
+def sidecar_hides(ctx: LintContext) -> bool:
     """Whether the skill's ``agents/openai.yaml`` sets ``policy.allow_implicit_invocation: false``."""
-    folder = ctx.folder()
-    if not folder or "agents/" not in folder[""]:
+    folder, skill_dir = ctx.folder(), ctx.skill_dir
+    if not folder or skill_dir is None or "agents/" not in folder[""]:
         return False
-    p = ctx.skill_dir / "agents" / "openai.yaml"
+    p = skill_dir / "agents" / "openai.yaml"
     ctx.depend(p)
     try:
         data = yaml.load(p.read_text(encoding="utf-8"), Loader=_Loader)
@@ -48,7 +51,7 @@ def sidecar_hides(ctx) -> bool:
 
 
 @rule("CX003", "codex-disable-model-invocation", "off", profiles={"codex": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("disable-model-invocation")

@@ -17,6 +17,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
@@ -34,7 +37,7 @@ _WHAT = {
     "error",
     profiles={"claude-code": "warning", "opencode": "warning", "vscode-copilot": "warning"},
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     f = ctx.field("description")

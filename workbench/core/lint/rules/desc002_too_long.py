@@ -18,6 +18,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 from workbench.core.skillfile import collapse_ws
@@ -38,7 +41,7 @@ LIMIT = 1024
         "cursor": "warning",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = ctx.description_str()
@@ -51,7 +54,7 @@ def check(ctx):
         extra = f", {nb} bytes" if nb != n else ""
         how = " after collapsing whitespace" if ctx.profile.description_count == "collapsed" else ""
         tail = " — Codex refuses to load the skill" if ctx.profile.id == "codex" else ""
-        f = ctx.field("description")
+        f = ctx.fields["description"]
         yield Finding(
             first_line_of(f.value_span, ctx),
             f"description is {n} characters{how}{extra}; the limit is {LIMIT}{tail}",

@@ -17,17 +17,20 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
 
 @rule("DESC003", "description-xml", "warning", profiles={"claude-api": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = ctx.description_str() or ""
     if "<" in d or ">" in d:
-        f = ctx.field("description")
+        f = ctx.fields["description"]
         span = f.value_span
         if span.line == span.end_line:  # point at the first bracket when on one line
             line = ctx.lines[span.line - 1]

@@ -17,7 +17,9 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
@@ -29,13 +31,13 @@ _WHEN = re.compile(
 
 
 @rule("DESC004", "description-no-when", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = ctx.description_str() or ""
     if len(d.strip()) < 3 or _WHEN.search(d):
         return
-    f = ctx.field("description")
+    f = ctx.fields["description"]
     yield Finding(
         first_line_of(f.value_span, ctx),
         "the description does not say when to use the skill; "

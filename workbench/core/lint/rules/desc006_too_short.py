@@ -15,16 +15,19 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("DESC006", "description-too-short", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = (ctx.description_str() or "").strip()
     if 0 < len(d) < 20:
         yield Finding(
-            ctx.field("description").value_span,
+            ctx.fields["description"].value_span,
             f"description is only {len(d)} characters; say what the skill does and when to use it",
         )

@@ -17,7 +17,9 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
@@ -26,7 +28,7 @@ _SENT = re.compile(r"[.!?;:](?:\s|$)")
 
 
 @rule("DESC007", "keyword-stuffing", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = ctx.description_str() or ""
@@ -48,6 +50,6 @@ def check(ctx):
                     break
     if msg:
         yield Finding(
-            first_line_of(ctx.field("description").value_span, ctx),
+            first_line_of(ctx.fields["description"].value_span, ctx),
             f"the description looks keyword-stuffed ({msg}); describe the situations in prose",
         )

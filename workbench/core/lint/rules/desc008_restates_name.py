@@ -15,14 +15,16 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _FILLER = {"a", "an", "the", "skill", "skills", "for", "of", "and", "tool", "tools", "this"}
 
 
 @rule("DESC008", "description-restates-name", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = (ctx.name_str() or ctx.dir_name or "").lower()
@@ -33,6 +35,6 @@ def check(ctx):
     name_words = set(re.findall(r"[^\W_]+", name))
     if words and words <= (name_words | _FILLER) and name_words & words:
         yield Finding(
-            ctx.field("description").value_span,
+            ctx.fields["description"].value_span,
             "the description only restates the name; say what it does and when to use it",
         )

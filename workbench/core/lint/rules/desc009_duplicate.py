@@ -16,18 +16,21 @@ FAIL (dir=pdf-tools, catalog=pdf-reader=Extracts text from PDF files. Use when t
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import CatalogEntry, LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 from workbench.core.skillfile import collapse_ws
 
 
-def others(ctx):
+def others(ctx: LintContext) -> list[CatalogEntry]:
     """Catalog entries other than this file."""
     return ctx.others()
 
 
 @rule("DESC009", "duplicate-description", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields or not ctx.catalog:
         return
     d = collapse_ws(ctx.description_str() or "").casefold()
@@ -37,6 +40,6 @@ def check(ctx):
     if dups:
         where = ", ".join(f"{e.name!r}" + (f" ({e.path})" if e.path else "") for e in dups[:3])
         yield Finding(
-            first_line_of(ctx.field("description").value_span, ctx),
+            first_line_of(ctx.fields["description"].value_span, ctx),
             f"the same description is used by {where}; the agent cannot tell them apart",
         )

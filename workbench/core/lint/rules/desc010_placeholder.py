@@ -15,7 +15,9 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 
@@ -25,13 +27,13 @@ _PH = re.compile(
 
 
 @rule("DESC010", "description-placeholder", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     d = ctx.description_str() or ""
     m = _PH.search(d)
     if m:
         yield Finding(
-            first_line_of(ctx.field("description").value_span, ctx),
+            first_line_of(ctx.fields["description"].value_span, ctx),
             f"the description contains the placeholder {m.group(0)!r}",
         )

@@ -27,6 +27,9 @@ PASS (profile=claude-code):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.profiles import SPEC_FIELDS
 from workbench.core.lint.registry import Finding, rule
 
@@ -37,7 +40,7 @@ from workbench.core.lint.registry import Finding, rule
     "info",
     profiles={"agentskills": "error", "claude-api": "error", "claude-code": "warning"},
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     known = ctx.profile.known_fields or SPEC_FIELDS

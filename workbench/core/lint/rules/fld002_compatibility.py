@@ -20,6 +20,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 from workbench.core.lint.types import WARNING
@@ -37,7 +40,7 @@ from workbench.core.lint.types import WARNING
         "vscode-copilot": "warning",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     f = ctx.field("compatibility")
     if f is None or not ctx.has_fields:
         return

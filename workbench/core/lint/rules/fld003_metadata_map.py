@@ -21,6 +21,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
@@ -36,7 +39,7 @@ from workbench.core.lint.registry import Finding, rule
         "cursor": "warning",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("metadata")

@@ -23,22 +23,25 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
 import yaml
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import yaml_quote
 from workbench.core.lint.types import INFO, Fix, TextEdit
-from workbench.core.skillfile import node_span
+from workbench.core.skillfile import Span, node_span
 
 CLIENT_BLOCKS = {"openclaw", "clawdbot", "moltbot"}
 
 
-def _sp(node):
+def _sp(node: yaml.Node) -> Span:
     return node_span(node)
 
 
 @rule("FLD004", "metadata-value-type", "warning", profiles={"gemini-cli": "info", "codex": "info"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("metadata")

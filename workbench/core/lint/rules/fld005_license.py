@@ -18,11 +18,14 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("FLD005", "license-type", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("license")

@@ -21,13 +21,16 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value, whole_field_span
 from workbench.core.lint.types import ERROR, Fix, TextEdit
 
 
 @rule("FLD006", "allowed-tools-form", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("allowed-tools")

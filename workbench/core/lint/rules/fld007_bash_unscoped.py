@@ -18,14 +18,16 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _BARE = re.compile(r"(?<![\w(])Bash(?![\w(])")
 
 
 @rule("FLD007", "allowed-tools-bash-unscoped", "off", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("allowed-tools")

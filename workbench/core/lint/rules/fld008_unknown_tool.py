@@ -19,7 +19,9 @@ FAIL (profile=claude-code):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 TOOLS = {
@@ -56,7 +58,7 @@ _TOKEN = re.compile(r"[A-Za-z_][\w\-]*(?:\([^)]*\))?")
 
 
 @rule("FLD008", "allowed-tools-unknown-tool", "off", profiles={"claude-code": "info"}, unverified=True)
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("allowed-tools")

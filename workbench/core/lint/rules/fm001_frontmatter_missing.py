@@ -16,6 +16,9 @@ FAIL:
     Extracts text from PDF files.
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import slugify
 from workbench.core.lint.types import Fix, TextEdit
@@ -23,7 +26,7 @@ from workbench.core.skillfile import Span
 
 
 @rule("FM001", "frontmatter-missing", "error", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     if sf.state != "no-frontmatter":
         return

@@ -18,13 +18,16 @@ FAIL:
     # PDF tools
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.skillfile import Span
 
 
 @rule("FM002", "frontmatter-unclosed", "error")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     if sf.state != "unclosed":
         return

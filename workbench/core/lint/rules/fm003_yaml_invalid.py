@@ -28,7 +28,9 @@ FAIL (profile=gemini-cli):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import fallback_severity, yaml_quote
 from workbench.core.lint.types import Fix, TextEdit
@@ -37,7 +39,7 @@ from workbench.core.skillfile import Span
 _KV = re.compile(r"^([A-Za-z0-9_][\w.\-]*)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
 
 
-def colon_fix(ctx, line: int):
+def colon_fix(ctx: LintContext, line: int) -> Fix | None:
     """A fix quoting the value of ``key: a: b`` on ``line`` (or the nearest key line above)."""
     lines = ctx.lines
     for ln in range(line, max(1, line - 20) - 1, -1):
@@ -62,7 +64,7 @@ def colon_fix(ctx, line: int):
 
 
 @rule("FM003", "yaml-invalid", "error")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     if sf.state != "yaml-error":
         return

@@ -21,6 +21,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import fallback_severity
 from workbench.core.lint.types import Fix, TextEdit
@@ -28,7 +31,7 @@ from workbench.core.skillfile import Span
 
 
 @rule("FM004", "yaml-tab", "error")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     if not sf.open_line or "\t" not in sf.frontmatter:
         return

@@ -14,10 +14,13 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("FM005", "frontmatter-not-mapping", "error")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state == "not-mapping":
         yield Finding(ctx.sf.error_span or ctx.line_span(2), ctx.sf.message)

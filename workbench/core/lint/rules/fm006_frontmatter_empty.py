@@ -14,12 +14,15 @@ FAIL:
     # PDF tools
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
 
 @rule("FM006", "frontmatter-empty", "error", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     if sf.state != "empty":
         return

@@ -16,11 +16,14 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("FM007", "duplicate-key", "warning", profiles={"agentskills": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     for key, span in ctx.sf.duplicate_keys:
         yield Finding(
             span,

@@ -18,6 +18,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import fallback_severity
 from workbench.core.lint.types import Fix, TextEdit
@@ -25,7 +28,7 @@ from workbench.core.skillfile import Span
 
 
 @rule("FM008", "bom", "error", profiles={"claude-code": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.has_bom:
         severity, message = fallback_severity(
             ctx,

@@ -17,12 +17,15 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import Span
 
 
 @rule("FM009", "dash-in-value", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     for ln in ctx.sf.dash_lines:
         s = ctx.get_line(ln)
         c = s.find("---")

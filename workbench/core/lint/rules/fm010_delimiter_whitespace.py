@@ -15,13 +15,16 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.skillfile import Span
 
 
 @rule("FM010", "delimiter-whitespace", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     for ln in (sf.open_line, sf.close_line):
         if not ln:

@@ -19,16 +19,20 @@ FAIL:
 """
 
 import re
+from collections.abc import Iterator
 
 import yaml
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import Span, node_span
 
 _ANCHOR_TAG = re.compile(r"(?:^|[\s:\-\[,])([&*][\w\-]+|!{1,2}[\w/:.\-]*)(?=\s|$)")
 
 
-def _walk(node, seen):
+def _walk(node: yaml.Node, seen: set[int]) -> Iterator[tuple[str, yaml.Node]]:
+    """("flow" | "alias", node) for each flow collection and repeated (aliased) node under ``node``;
+    ``seen`` holds the ids of the nodes already walked."""
     if id(node) in seen:
         yield ("alias", node)
         return
@@ -46,12 +50,12 @@ def _walk(node, seen):
                 yield from _walk(v, seen)
 
 
-def _sp(node):
+def _sp(node: yaml.Node) -> Span:
     return node_span(node)
 
 
 @rule("FM011", "strict-yaml", "info", profiles={"agentskills": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     fm = ctx.sf.frontmatter

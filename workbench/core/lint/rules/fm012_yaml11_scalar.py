@@ -18,6 +18,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value, yaml_quote
 
@@ -25,7 +28,7 @@ TEXT_FIELDS = ("name", "description", "compatibility", "license", "when_to_use",
 
 
 @rule("FM012", "non-string-scalar", "warning")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     for key in TEXT_FIELDS:

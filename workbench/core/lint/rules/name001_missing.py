@@ -16,6 +16,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
@@ -26,7 +29,7 @@ from workbench.core.lint.types import Fix, TextEdit
     "error",
     profiles={"claude-code": "info", "codex": "info", "openclaw": "info", "vscode-copilot": "info"},
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     f = ctx.field("name")

@@ -16,6 +16,9 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
@@ -31,12 +34,12 @@ from workbench.core.lint.registry import Finding, rule
         "opencode": "info",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = ctx.name_str()
     if name and len(name) > 64:
-        f = ctx.field("name")
+        f = ctx.fields["name"]
         nbytes = len(name.encode("utf-8"))
         extra = f" ({nbytes} bytes)" if nbytes != len(name) else ""
         yield Finding(f.value_span, f"name is {len(name)} characters{extra}; the limit is 64")

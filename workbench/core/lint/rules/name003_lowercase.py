@@ -17,8 +17,12 @@ FAIL (dir=my-skill):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import FieldView, LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value, slugify
+from workbench.core.lint.types import Fix
 
 NAME_SEVERITIES = {
     "claude-code": "warning",
@@ -30,7 +34,9 @@ NAME_SEVERITIES = {
 }
 
 
-def name_fix(ctx, f):
+def name_fix(ctx: LintContext, f: FieldView) -> Fix | None:
+    """The fix renaming the ``name`` field ``f`` to the slug of the name (``slugify``), or None when
+    the slug is empty or already the value. Shared by NAME003-NAME006."""
     fixed = slugify(ctx.name_str() or "", ctx.profile.unicode_names)
     if fixed and fixed != f.value:
         return replace_value(f, fixed, f"Change the name to '{fixed}'")
@@ -38,10 +44,10 @@ def name_fix(ctx, f):
 
 
 @rule("NAME003", "name-lowercase", "error", profiles=NAME_SEVERITIES)
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = ctx.name_str()
     if name and name != name.lower():
-        f = ctx.field("name")
+        f = ctx.fields["name"]
         yield Finding(f.value_span, f"name {name!r} must be lowercase", name_fix(ctx, f))

@@ -23,7 +23,9 @@ FAIL (dir=café, profile=claude-api):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules.name003_lowercase import NAME_SEVERITIES, name_fix
 
@@ -31,7 +33,7 @@ _ASCII = re.compile(r"[a-z0-9-]+")
 
 
 @rule("NAME004", "name-charset", "error", profiles=NAME_SEVERITIES)
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = ctx.name_str()
@@ -45,7 +47,7 @@ def check(ctx):
         bad = sorted({c for c in low if not _ASCII.fullmatch(c)})
         allowed = "a-z, 0-9 and hyphens"
     if bad:
-        f = ctx.field("name")
+        f = ctx.fields["name"]
         shown = ", ".join(repr(c) for c in bad[:5])
         yield Finding(
             f.value_span,

@@ -19,7 +19,9 @@ FAIL (dir=wrong-name):
 """
 
 import unicodedata
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import replace_value, valid_name
 
@@ -38,7 +40,7 @@ from workbench.core.lint.rules._util import replace_value, valid_name
         "claude-api": "warning",
     },
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields or not ctx.dir_name:
         return
     name = ctx.name_str()
@@ -46,7 +48,7 @@ def check(ctx):
         return
     d = unicodedata.normalize("NFKC", ctx.dir_name).strip()
     if name != d:
-        f = ctx.field("name")
+        f = ctx.fields["name"]
         fix = None
         if valid_name(d, ctx.profile.unicode_names):
             fix = replace_value(f, ctx.dir_name, f"Rename to the folder name '{ctx.dir_name}'")

@@ -17,17 +17,20 @@ FAIL (profile=claude-api, dir=claude-helper):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("NAME008", "name-reserved-word", "off", profiles={"claude-api": "error", "claude-code": "info"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = (ctx.name_str() or "").lower()
     for word in ("anthropic", "claude"):
         if word in name:
-            f = ctx.field("name")
+            f = ctx.fields["name"]
             yield Finding(
                 f.value_span,
                 f"name contains the reserved word {word!r}; claude.ai and the Claude API refuse such skills",

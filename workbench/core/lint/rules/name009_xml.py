@@ -17,16 +17,18 @@ FAIL (profile=claude-api):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _TAG = re.compile(r"<[^>]+>")
 
 
 @rule("NAME009", "name-xml", "off", profiles={"claude-api": "error"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = ctx.name_str() or ""
     if _TAG.search(name):
-        yield Finding(ctx.field("name").value_span, "name cannot contain XML tags")
+        yield Finding(ctx.fields["name"].value_span, "name cannot contain XML tags")

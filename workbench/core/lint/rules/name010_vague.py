@@ -15,6 +15,9 @@ FAIL (dir=helper):
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 VAGUE = {
@@ -38,12 +41,12 @@ VAGUE = {
 
 
 @rule("NAME010", "name-vague", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = ctx.name_str()
     if name and name.lower() in VAGUE:
         yield Finding(
-            ctx.field("name").value_span,
+            ctx.fields["name"].value_span,
             f"name {name!r} is vague; say what the skill does (e.g. 'processing-pdfs')",
         )

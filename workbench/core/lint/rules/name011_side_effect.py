@@ -19,7 +19,9 @@ FAIL (profile=claude-code, dir=deploy-prod):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 
@@ -32,7 +34,7 @@ _RISKY = re.compile(r"(?:^|-)(deploy|ship|publish|delete|release|push|drop|destr
     "off",
     profiles={"claude-code": "warning", "openclaw": "info", "vscode-copilot": "info", "cursor": "info"},
 )
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     name = ctx.name_str() or ""
@@ -42,7 +44,7 @@ def check(ctx):
     dmi = ctx.field("disable-model-invocation")
     if dmi is not None and dmi.value is True:
         return
-    f = ctx.field("name")
+    f = ctx.fields["name"]
     fix = None
     if dmi is None and ctx.sf.close_line:
         cl = ctx.sf.close_line

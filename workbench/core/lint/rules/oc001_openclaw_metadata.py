@@ -29,9 +29,12 @@ FAIL (profile=openclaw):
 """
 
 import json
+from collections.abc import Iterator
 
+from workbench.core.lint.context import FieldView, LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import INFO
+from workbench.core.skillfile import Span
 
 BLOCKS = ("openclaw", "clawdbot", "moltbot")
 REQUIRES = {"bins", "anyBins", "env", "config"}
@@ -39,12 +42,12 @@ OSES = {"darwin", "linux", "win32"}
 KINDS = {"brew", "node", "go", "uv", "download"}
 
 
-def _span(ctx, f):
+def _span(ctx: LintContext, f: FieldView) -> Span:
     return f.key_span
 
 
 @rule("OC001", "openclaw-metadata", "off", profiles={"openclaw": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("metadata")

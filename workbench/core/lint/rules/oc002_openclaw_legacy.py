@@ -22,14 +22,17 @@ FAIL (profile=openclaw):
     ---
 """
 
+from collections.abc import Iterator
+
 import yaml
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import node_span
 
 
 @rule("OC002", "openclaw-legacy-key", "off", profiles={"openclaw": "info"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     f = ctx.field("metadata")

@@ -19,11 +19,14 @@ FAIL (dir=pdf-tools, file=skill.md):
     # PDF tools
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("STR001", "skill-file-case", "error", profiles={"agentskills": "warning"})
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.path is not None and ctx.path.name != "SKILL.md" and ctx.path.name.lower() == "skill.md":
         yield Finding(
             ctx.top_span(),

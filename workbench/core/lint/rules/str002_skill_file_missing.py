@@ -13,9 +13,12 @@ FAIL (dir=pdf-tools, file=README.md):
     # Not a skill file
 """
 
-from workbench.core.lint.registry import rule
+from collections.abc import Iterable
+
+from workbench.core.lint.context import LintContext
+from workbench.core.lint.registry import Finding, rule
 
 
 @rule("STR002", "skill-file-missing", "error")
-def check(ctx):
+def check(ctx: LintContext) -> Iterable[Finding]:
     return ()  # emitted by engine.lint_paths for folders

@@ -18,12 +18,15 @@ FAIL:
     ---
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import Span
 
 
 @rule("STR003", "file-unreadable", "error")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     sf = ctx.sf
     if sf.state in ("unreadable", "too-large", "binary"):
         yield Finding(Span(1, 1, 1, 1), sf.message or f"file state: {sf.state}")

@@ -19,14 +19,16 @@ FAIL (dir=pdf-tools, files=README.md):
 """
 
 import re
+from collections.abc import Iterator
 
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 _EXTRA = re.compile(r"(?i)^(readme|changelog|contributing|installation_guide|quick_reference)(\.[a-z]+)?$")
 
 
 @rule("STR004", "extraneous-file", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     folder = ctx.folder()
     if not folder:
         return

@@ -18,13 +18,16 @@ FAIL (dir=pdf-tools, files=stuff/run.py):
     Run `stuff/run.py`.
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 KNOWN = {"scripts/", "references/", "assets/", "agents/", "evals/"}
 
 
 @rule("STR005", "unknown-directory", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     folder = ctx.folder()
     if not folder:
         return

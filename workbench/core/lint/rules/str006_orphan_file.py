@@ -20,11 +20,14 @@ FAIL (dir=pdf-tools, files=references/forms.md):
     # PDF tools
 """
 
+from collections.abc import Iterator
+
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 
 
 @rule("STR006", "orphan-file", "info")
-def check(ctx):
+def check(ctx: LintContext) -> Iterator[Finding]:
     folder = ctx.folder()
     if not folder:
         return
