@@ -17,11 +17,16 @@ A rule module looks like::
         name: PDF-Tools
         ...
     '''
-    from workbench.core.lint.registry import rule, Finding
+    from collections.abc import Iterator
+
+    from workbench.core.lint.context import LintContext
+    from workbench.core.lint.registry import Finding, rule
 
     @rule("NAME003", "name-lowercase", "error", profiles={"codex": "info"})
-    def check(ctx):
+    def check(ctx: LintContext) -> Iterator[Finding]:
         yield Finding(span, "message", fix)
+
+Add the module to the list in ``rules/__init__.py`` (a test checks the list against the files).
 
 The docstring examples are run by ``tests/lint/test_rule_examples.py`` (see ``parse_examples``):
 each ``PASS``/``FAIL`` header may carry ``(key=value, ...)`` options — ``dir`` (the skill folder
