@@ -18,15 +18,10 @@ FAIL (dir=pdf-tools, catalog=pdf-reader=Extracts text from PDF files. Use when t
 
 from collections.abc import Iterator
 
-from workbench.core.lint.context import CatalogEntry, LintContext
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import first_line_of
 from workbench.core.skillfile import collapse_ws
-
-
-def others(ctx: LintContext) -> list[CatalogEntry]:
-    """Catalog entries other than this file."""
-    return ctx.others()
 
 
 @rule("DESC009", "duplicate-description", "warning")
