@@ -11,6 +11,7 @@ alone would eat the 20 ms keystroke budget; the rules only need fence ranges and
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import unicodedata
@@ -139,6 +140,17 @@ class CatalogIndex:
             return os.path.abspath(e.path) if e.path is not None else None
         return k  # type: ignore[return-value]
 
+    def others_than(
+        self, me: str | None, entries: Iterable[CatalogEntry] | None = None, limit: int | None = None
+    ) -> list[CatalogEntry]:
+        """The entries (all, or the given subset), in order, whose ``key`` is not ``me`` (the
+        linted file's absolute path; None keeps all); at most ``limit`` of them: a rule that names
+        a few of a big group of duplicates must not pay for the whole group on every file (that
+        was quadratic in the group's size)."""
+        src = self.entries if entries is None else entries
+        kept = (e for e in src if me is None or self.key(e) != me)
+        return list(kept if limit is None else itertools.islice(kept, limit))
+
     def cached_sum(self, key: Any, fn: Callable[[CatalogEntry], int]) -> int:
         """``sum(fn(e) for e in entries)`` computed once per ``key``."""
         if key not in self._sums:
@@ -204,19 +216,8 @@ class LintContext:
         self, entries: Iterable[CatalogEntry] | None = None, limit: int | None = None
     ) -> list[CatalogEntry]:
         """Catalog entries (all, or the given subset) other than this file itself, in order; at
-        most ``limit`` of them (a rule that names a few of a big group of duplicates must not pay
-        for the whole group on every file: that was quadratic in the group's size)."""
-        src = self.catalog.entries if entries is None else entries
-        me = self.self_key
-        if limit is None:
-            return [e for e in src if me is None or self.catalog.key(e) != me]
-        out: list[CatalogEntry] = []
-        for e in src:
-            if me is None or self.catalog.key(e) != me:
-                out.append(e)
-                if len(out) >= limit:
-                    break
-        return out
+        most ``limit`` of them (``CatalogIndex.others_than``)."""
+        return self.catalog.others_than(self.self_key, entries, limit)
 
     # -- fields --------------------------------------------------------------------------
     @property

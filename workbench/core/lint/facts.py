@@ -116,19 +116,8 @@ class FactsContext:
         self, entries: Iterable[CatalogEntry] | None = None, limit: int | None = None
     ) -> list[CatalogEntry]:
         """Catalog entries (all, or the given subset) other than this file itself, in order; at
-        most ``limit`` of them (a rule that names a few of a big group of duplicates must not pay
-        for the whole group on every file: that was quadratic in the group's size)."""
-        src = self.catalog.entries if entries is None else entries
-        me = self.self_key
-        if limit is None:
-            return [e for e in src if self.catalog.key(e) != me]
-        out: list[CatalogEntry] = []
-        for e in src:
-            if self.catalog.key(e) != me:
-                out.append(e)
-                if len(out) >= limit:
-                    break
-        return out
+        most ``limit`` of them (``CatalogIndex.others_than``)."""
+        return self.catalog.others_than(self.self_key, entries, limit)
 
     def field(self, key: str) -> _LiteField | None:
         return self.fields.get(key)
