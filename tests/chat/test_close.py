@@ -12,6 +12,7 @@ from tests.fakeapi import text
 from workbench.core.chat import backend
 from workbench.core.chat.backend import list_models
 from workbench.core.chat.engine import ChatSession
+from workbench.core.chat.errors import ChatError
 from workbench.core.chat.settings import ChatSettings
 
 
@@ -97,6 +98,6 @@ def test_list_models_closes_only_its_own_client(fake_api, monkeypatch):
     assert list_models(settings, None, client=mine)
     assert len(closed) == 1 and not mine.is_closed()
     fake_api.serve_models = False  # an error closes it too
-    with pytest.raises(Exception):
+    with pytest.raises(ChatError):
         list_models(settings, "k")
     assert len(closed) == 2

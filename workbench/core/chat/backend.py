@@ -66,10 +66,10 @@ class SocketLedger:
         for t in transports:
             pool = getattr(t, "_pool", None)
             backend = getattr(pool, "_network_backend", None)
-            if backend is None or not hasattr(backend, "connect_tcp"):
+            if pool is None or not hasattr(backend, "connect_tcp"):
                 continue
             ledger = ledger or cls(backend)
-            pool._network_backend = _LedgerBackend(backend, ledger)  # type: ignore[union-attr]
+            pool._network_backend = _LedgerBackend(backend, ledger)
         if ledger is None:
             log.debug("SDK client layout unknown: its sockets are not tracked for close")
         return ledger
