@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.fakeapi import text
+from tests.fakeapi import text, tool_call
 from workbench.core.chat import backend
 from workbench.core.chat.backend import list_models
 from workbench.core.chat.engine import ChatSession
@@ -101,3 +101,32 @@ def test_list_models_closes_only_its_own_client(fake_api, monkeypatch):
     with pytest.raises(ChatError):
         list_models(settings, "k")
     assert len(closed) == 2
+
+
+def test_close_reaches_a_forked_subagents_request(session_for, fake_api, skills_dir):
+    """The subagent shares the parent's request slot: Stop/close end its request thread too."""
+    p = skills_dir / "pdf" / "SKILL.md"
+    p.write_text(
+        "---\nname: pdf\ndescription: Use for PDF files.\ncontext: fork\nagent: general-purpose\n"
+        "---\n\nDo the pdf work.\n"
+    )
+    def script(req):
+        if "merge" in str(req.messages[-1].get("content")):
+            fake_api.misbehave("silent")  # the next request (the subagent's) gets no answer
+            return tool_call("Skill", {"skill": "pdf"})
+        return None
+
+    fake_api.script = script
+    before = set(_request_threads())
+    s = session_for(timeout=60)
+    out: dict[str, object] = {}
+    th = threading.Thread(target=lambda: out.update(res=s.send("merge the pdfs")))
+    th.start()
+    deadline = time.monotonic() + 5
+    while len(fake_api.message_requests) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert s.close(timeout=5) is True
+    th.join(5)
+    assert not th.is_alive() and out["res"].stop_reason == "cancelled"
+    assert set(_request_threads()) - before == set()
