@@ -110,6 +110,7 @@ def test_close_reaches_a_forked_subagents_request(session_for, fake_api, skills_
         "---\nname: pdf\ndescription: Use for PDF files.\ncontext: fork\nagent: general-purpose\n"
         "---\n\nDo the pdf work.\n"
     )
+
     def script(req):
         if "merge" in str(req.messages[-1].get("content")):
             fake_api.misbehave("silent")  # the next request (the subagent's) gets no answer
