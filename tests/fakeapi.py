@@ -417,6 +417,7 @@ class FakeAPI:
         self.latency = latency
         self.event_delay = event_delay
         self.cache_min_tokens = cache_min_tokens
+        self._clients: list[Any] = []
         self.script: Callable[[MessagesRequest], Turn | str | None] | None = None
         self.rules: list[tuple[str, Turn]] = []
         self.after_tool: Turn | str = text("Done.")
@@ -511,7 +512,19 @@ class FakeAPI:
         self._thread.start()
         return self
 
+    def client(self, **kw: Any) -> Any:
+        """An ``anthropic.Anthropic`` for this server (key "sk-test", no retries unless ``kw``
+        says otherwise), closed by ``stop``."""
+        import anthropic
+
+        kw = {"api_key": "sk-test", "base_url": self.url, "max_retries": 0, **kw}
+        self._clients.append(anthropic.Anthropic(**kw))
+        return self._clients[-1]
+
     def stop(self) -> None:
+        for c in self._clients:
+            c.close()
+        self._clients.clear()
         self.stopping.set()
         if self._server is not None:
             self._server.shutdown()

@@ -328,7 +328,8 @@ def test_base_url_v1_404_says_why(tmp_path):
 
     cat = scan(Environment(workspace=tmp_path, home=tmp_path, env={}, bins=set()), "claude-code")
     with FakeAPI() as fake:
-        res = ChatSession(cat, settings=ChatSettings(base_url=fake.url + "/v1"), api_key="k").send("hi")
+        with ChatSession(cat, settings=ChatSettings(base_url=fake.url + "/v1"), api_key="k") as session:
+            res = session.send("hi")
     assert res.error is not None and res.error.kind == "not-found"
     assert "ends in /v1" in res.error.message, res.error.message
 

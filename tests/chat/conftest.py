@@ -58,13 +58,19 @@ def make_catalog(tmp_path, skills_dir, fake_home):
 
 @pytest.fixture()
 def session_for(make_catalog, fake_api):
-    """``session_for(client_id, **settings)`` -> a ChatSession wired to the fake server."""
+    """``session_for(client_id, **settings)`` -> a ChatSession wired to the fake server (closed,
+    with its SDK client, after the test)."""
     from workbench.core.chat.engine import ChatSession
     from workbench.core.chat.settings import ChatSettings
+
+    made = []
 
     def make(client_id: str = "claude-code", *, api_key: str = "sk-test", session_kw=None, **kw):
         kw.setdefault("max_retries", 0)
         s = ChatSettings(base_url=fake_api.url, client=client_id, **kw)
-        return ChatSession(make_catalog(client_id), settings=s, api_key=api_key, **(session_kw or {}))
+        made.append(ChatSession(make_catalog(client_id), settings=s, api_key=api_key, **(session_kw or {})))
+        return made[-1]
 
-    return make
+    yield make
+    for session in made:
+        assert session.close(), "a chat request thread outlived close()"

@@ -241,10 +241,10 @@ def test_connection_refused(make_catalog):
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    s = ChatSession(
+    with ChatSession(
         make_catalog(), settings=ChatSettings(base_url=f"http://127.0.0.1:{port}", max_retries=0), api_key="k"
-    )
-    res = s.send("hi")
+    ) as s:
+        res = s.send("hi")
     assert res.error.kind == "connection" and f"127.0.0.1:{port}" in res.error.message
 
 

@@ -54,14 +54,19 @@ def wbhome(tmp_path) -> Path:
 def chat(make_catalog, fake_api):
     """``chat(client_id="claude-code", **tool_kw) -> (session, catalog)`` with propose_skill offered."""
 
+    made = []
+
     def make(client_id: str = "claude-code", store_factory=None, **tool_kw):
         cat = make_catalog(client_id)
         factory = store_factory or (lambda: WorkshopStore(cat.env.workspace))
         tool = make_propose_tool(factory, cat, **tool_kw)
         s = ChatSettings(base_url=fake_api.url, client=client_id, max_retries=0)
-        return ChatSession(cat, settings=s, api_key="sk-test", extra_tools=[tool]), cat
+        made.append(ChatSession(cat, settings=s, api_key="sk-test", extra_tools=[tool]))
+        return made[-1], cat
 
-    return make
+    yield make
+    for session in made:
+        session.close()
 
 
 def _results(fake_api):

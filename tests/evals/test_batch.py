@@ -31,7 +31,7 @@ def load(name):
 
 
 def sdk_for(fake):
-    return anthropic.Anthropic(api_key="sk-test", base_url=fake.url, max_retries=0)
+    return fake.client()
 
 
 def script_200(fake):

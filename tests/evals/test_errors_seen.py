@@ -22,7 +22,8 @@ def test_broken_progress_listener_becomes_a_report_warning(fake, catalog, settin
     def progress(ev: dict) -> None:
         raise RuntimeError("window closed")
 
-    rep = runner.run(progress=progress)
+    with runner:
+        rep = runner.run(progress=progress)
     assert rep.results[0].triggers == 2  # the eval went on
     assert [w for w in rep.warnings if "progress display failed" in w] == [
         "the progress display failed (RuntimeError: window closed); the report is complete but "
@@ -51,7 +52,8 @@ def test_a_run_that_raises_is_an_error_with_its_reason_and_a_log_record(
 
     monkeypatch.setattr(runner, "_session", broken_session)
     caplog.set_level(logging.WARNING, logger="workbench.core.evals")
-    rep = runner.run()
+    with runner:
+        rep = runner.run()
     rec = rep.results[0].details[0]
     assert rec.outcome == "errored"
     assert rec.error is not None and rec.error["message"] == "ZeroDivisionError: bug in the session"

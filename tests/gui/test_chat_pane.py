@@ -103,6 +103,23 @@ def test_stop_cancels(pane, fake_api, qtbot):
     assert len(pane.assistant_text()) < 3000
 
 
+def test_new_chat_and_shutdown_close_the_session_and_its_client(pane, fake_api, qtbot):
+    """Issue 15: the pane closes the ChatSession it made (its SDK client and request threads)."""
+    pane.key_edit.setText("dummy")
+    assert pane.send("hi")
+    _finish(qtbot, pane)
+    first = pane._session
+    assert first is not None and not first._sdk.is_closed()
+    pane.new_chat()
+    assert pane._session is None and first._sdk.is_closed()
+    assert pane.send("again")
+    _finish(qtbot, pane)
+    second = pane._session
+    assert second is not None and second is not first
+    pane.shutdown()
+    assert pane._session is None and second._sdk.is_closed()
+
+
 def test_models_from_server(pane, fake_api, qtbot):
     pane.key_edit.setText("dummy")
     pane.refresh_models()

@@ -91,14 +91,12 @@ def test_pane_runs_as_batch_and_resumes_after_restart(qtbot, small, tmp_path, ar
     assert f.batch_requests == n + 1
 
     # a batch submitted by an app that then quit (record in the pane's history folder)
-    import anthropic
-
     from workbench.core.evals.batch import BatchEval, BatchStore
     from workbench.core.evals.history import HistoryStore
     from workbench.core.evals.runner import EvalRunner
 
     f.batch_seconds = 0.3
-    sdk = anthropic.Anthropic(api_key="sk-test", base_url=f.url, max_retries=0)
+    sdk = f.client()
     store = BatchStore(HistoryStore(small["env"].workspace, tmp_path / "hist"))
     BatchEval([EvalRunner(small["cat"], "pdf", QS, client=sdk)], sdk).submit(store)
     pane3 = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)  # the restart

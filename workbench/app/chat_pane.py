@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -294,7 +295,7 @@ class ChatPane(QWidget):
         if fresh and self._session_key is not None:
             self.scroll.add_note("(new conversation: the catalog, context size or settings changed)")
         if fresh:
-            self._session = None
+            self._drop_session()
             self._turns = 0
         self._session_key = skey
         self.settings = s
@@ -357,7 +358,7 @@ class ChatPane(QWidget):
 
             log.warning("chat turn failed", exc_info=exc)
             err = ChatError("other", chat_settings.redact(workers.describe(exc), key))
-            self._session = None
+            self._drop_session()
             emit(err.to_json())
             return TurnResult(
                 client=getattr(catalog, "client", "?"), model=s.model, stop_reason="error", error=err
@@ -394,7 +395,7 @@ class ChatPane(QWidget):
         """Forget the conversation (the next Send starts a new one with a fresh catalog)."""
         if self.is_busy():
             self.stop()
-        self._session = None
+        self._drop_session()
         self._session_key = None
         self._turns = 0
         self.results.clear()
@@ -490,9 +491,19 @@ class ChatPane(QWidget):
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop a running turn and wait for its worker (call before closing the window)."""
         job = self._job
+        end = time.monotonic() + timeout
         if job is not None and not job.done.is_set():
             self.stop()
             job.wait(timeout)
+        self._drop_session(max(0.0, end - time.monotonic()))
+
+    def _drop_session(self, timeout: float = 0.0) -> None:
+        """Forget the conversation's ``ChatSession`` and close it (its SDK client and request
+        threads), waiting at most ``timeout`` seconds for them (0 on the GUI thread: the closed
+        client's sockets end the threads soon after)."""
+        session, self._session = self._session, None
+        if session is not None:
+            session.close(timeout)
 
     def maybe_close(self) -> bool:
         """The pane never vetoes closing (a running turn is stopped by ``shutdown``)."""

@@ -161,10 +161,10 @@ def run(args) -> int:
             return store
 
         extra.append(make_propose_tool(open_store, catalog))
-    session = ChatSession(
+    with ChatSession(
         catalog, settings=settings, api_key=key, context_tokens=env.context_tokens, extra_tools=extra
-    )
-    result = session.send(args.message)
+    ) as session:
+        result = session.send(args.message)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -235,9 +235,10 @@ def run(args) -> int:
             report = improvement.baseline
             assert report is not None  # the current description is always evaluated first
         else:
-            report = EvalRunner(
+            with EvalRunner(
                 catalog, args.skill, qs.queries, settings=settings, api_key=key, options=opts
-            ).run(cancel)
+            ) as runner:
+                report = runner.run(cancel)
     except EvalSetupError as exc:
         raise UsageError(f"eval: {exc}") from None
     except KeyboardInterrupt:

@@ -4,6 +4,7 @@ collection evals (``--all-skills``), plus what they share with a single eval (``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import threading
@@ -143,6 +144,7 @@ def _key_or_fail() -> str:
 
 
 def _sdk(settings, key: str, batch: bool):
+    """A new SDK client; the caller closes it (``with contextlib.closing(...)``)."""
     import dataclasses
 
     from workbench.core.chat.backend import make_client
@@ -241,13 +243,17 @@ def setup_eval(args, client: str):
 
 def run_many(args) -> int:
     """--batch and/or --all-skills."""
+    env, settings, catalog, opts = setup_eval(args, client_ids(args, allow_all=False)[0])
+    key = _key_or_fail()
+    with contextlib.closing(_sdk(settings, key, args.batch)) as sdk:
+        return _run_many(args, env, settings, catalog, opts, sdk)
+
+
+def _run_many(args, env, settings, catalog, opts, sdk) -> int:
     from workbench.core.evals.batch import BatchError, BatchEval, BatchStore
     from workbench.core.evals.history import HistoryStore
     from workbench.core.evals.runner import EvalSetupError
 
-    env, settings, catalog, opts = setup_eval(args, client_ids(args, allow_all=False)[0])
-    key = _key_or_fail()
-    sdk = _sdk(settings, key, args.batch)
     try:
         runners, notes = _runners(args, catalog, settings, sdk, opts)
     except EvalSetupError as exc:
@@ -415,12 +421,8 @@ def _finish(args, reports, runners, history, notes, be) -> int:
 
 def run_record(args) -> int:
     """--resume ID / --cancel ID."""
-    import dataclasses
-
-    from workbench.core.discovery import scan, use_workspace_as_root
-    from workbench.core.evals.batch import BatchError, BatchEval, BatchStore, cancel_record
+    from workbench.core.evals.batch import BatchError, BatchStore
     from workbench.core.evals.history import HistoryStore
-    from workbench.core.evals.runner import EvalSetupError
 
     env = environment_from_args(args)
     history = HistoryStore(env.workspace)
@@ -433,7 +435,17 @@ def run_record(args) -> int:
     if not args.base_url and rec["settings"].get("base_url"):
         settings.base_url = rec["settings"]["base_url"]
     key = _key_or_fail()
-    sdk = _sdk(settings, key, True)
+    with contextlib.closing(_sdk(settings, key, True)) as sdk:
+        return _run_record(args, env, history, store, rec, settings, sdk)
+
+
+def _run_record(args, env, history, store, rec, settings, sdk) -> int:
+    import dataclasses
+
+    from workbench.core.discovery import scan, use_workspace_as_root
+    from workbench.core.evals.batch import BatchError, BatchEval, cancel_record
+    from workbench.core.evals.runner import EvalSetupError
+
     if args.cancel:
         try:
             ids = cancel_record(rec, sdk, store)

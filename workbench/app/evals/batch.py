@@ -8,6 +8,7 @@ collects in the background. ``resume(rec, catalog, sdk, store)`` picks up a stor
 ``cancel()`` cancels the batches on the server (what had finished is still collected). Signals:
 ``progress(dict)`` (the batch poll events), ``estimated(dict)``, ``submitted(dict)`` (the record),
 ``done(list, object)`` (reports, ``BatchEval``), ``failed(str)``, ``ended()`` (always, last).
+``close_sdk=True`` (``start``/``resume``) hands the SDK client to the flow: closed on ``ended``.
 
 The Evals pane's "Run as batch" is ``panebatch.PaneBatch``; the collection window is
 ``collection.CollectionWindow``; the heat-map is ``matrix.MatrixView``.
@@ -68,6 +69,13 @@ class BatchFlow(QObject):
         self.last_estimate: dict | None = None
         self._cancel = threading.Event()
         self._job: Any = None
+        self._own_sdk: Any = None  # the client to close when the flow ends (``close_sdk=True``)
+        self.ended.connect(self._close_sdk)
+
+    def _close_sdk(self) -> None:
+        sdk, self._own_sdk = self._own_sdk, None
+        if sdk is not None:
+            sdk.close()
 
     @property
     def running(self) -> bool:
@@ -101,11 +109,14 @@ class BatchFlow(QObject):
         workspace: Any = None,
         roots: list | None = None,
         extra: dict | None = None,
+        close_sdk: bool = False,
     ) -> None:
-        """Build the runners and estimate (background), confirm, then submit and wait."""
+        """Build the runners and estimate (background), confirm, then submit and wait.
+        ``close_sdk``: the flow closes ``sdk`` when it ends (``ended``), however it ends."""
         from workbench.core.evals.batch import BatchEval
 
         self._cancel = threading.Event()
+        self._own_sdk = sdk if close_sdk else None
 
         def estimate(emit: Callable[[Any], None]) -> tuple:
             be = BatchEval(runners_fn(), sdk)
@@ -150,11 +161,15 @@ class BatchFlow(QObject):
             interval = min(interval, 1.0)
         return be.collect(), be
 
-    def resume(self, rec: dict, catalog: Any, sdk: Any, store: Any, settings: Any = None) -> None:
-        """Pick up the stored batch eval ``rec`` (background): poll until it ended and collect."""
+    def resume(
+        self, rec: dict, catalog: Any, sdk: Any, store: Any, settings: Any = None, close_sdk: bool = False
+    ) -> None:
+        """Pick up the stored batch eval ``rec`` (background): poll until it ended and collect.
+        ``close_sdk`` as in ``start``."""
         from workbench.core.evals.batch import BatchEval
 
         self._cancel = threading.Event()
+        self._own_sdk = sdk if close_sdk else None
 
         def work(emit: Callable[[Any], None]) -> tuple:
             be = BatchEval.from_record(rec, catalog, sdk, settings=settings)

@@ -162,11 +162,15 @@ class CollectionWindow(QWidget):
                 workspace=env[0].workspace,
                 roots=list(env[0].extra_roots),
                 extra={"collection": True, "queries_dir": self.dir_edit.text()},
+                close_sdk=True,
             )
             return True
 
         def work(cancel_event: threading.Event) -> list:
-            return [r.run(cancel_event) for r in runners()]
+            try:
+                return [r.run(cancel_event) for r in runners()]
+            finally:
+                sdk.close()
 
         self._job = run_in_background(
             work,

@@ -63,6 +63,7 @@ class PaneBatch(QObject):
             BatchStore(h) if h is not None else None,
             workspace=env[0].workspace if env else None,
             roots=list(env[0].extra_roots) if env else None,
+            close_sdk=True,
         )
         return True
 
@@ -114,7 +115,8 @@ class PaneBatch(QObject):
         p._set_running(True)
         p._message(f"Resuming batch eval {rec['id']} ({', '.join(rec.get('batch_ids') or [])})…")
         self.flow.poll_seconds = p.batch_poll_seconds
-        self.flow.resume(rec, env[2], self._sdk(settings, key), BatchStore(p._history()), settings)
+        sdk = self._sdk(settings, key)
+        self.flow.resume(rec, env[2], sdk, BatchStore(p._history()), settings, close_sdk=True)
         return True
 
     def _on_event(self, ev: dict) -> None:

@@ -4,11 +4,18 @@
 from the environment or disk on its own; chat-loop.md section 1.2), ``base_url`` from the settings
 or ``ANTHROPIC_BASE_URL``, the timeout and retries. ``list_models`` calls ``GET /v1/models``
 (``client.models.list()``, auto-paginated) and keeps the ``active`` ones.
+
+Whoever makes a client closes it (``client.close()``, or ``with``). ``close()`` of a client made
+here also shuts down the sockets it opened (``SocketLedger``), so a request thread still waiting
+for a silent server's headers ends at once instead of at the SDK's read timeout.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
+import threading
+import weakref
 from typing import Any
 
 from workbench.core.chat.errors import RETRY_AFTER_CAP_S, ChatError, from_exception, no_key_error
@@ -29,7 +36,79 @@ def make_client(settings: ChatSettings, api_key: str | None) -> Any:
     url = settings.effective_base_url()
     if url:
         kw["base_url"] = url
-    return _capped_client_class()(**kw)
+    client = _capped_client_class()(**kw)
+    client._wb_ledger = SocketLedger.attach(client)
+    return client
+
+
+class SocketLedger:
+    """The sockets an SDK client's connection pool opened, to ``shutdown`` on close.
+
+    A ``socket.close()`` from another thread does not wake a thread blocked in ``recv`` on Linux;
+    ``shutdown(SHUT_RDWR)`` does (the read ends with EOF). Wraps the pool's network backend (the
+    ``httpcore2`` ``NetworkBackend`` interface: ``connect_tcp``, ``connect_unix_socket``,
+    ``sleep``); the streams' sockets come from its public ``get_extra_info("socket")``.
+    """
+
+    def __init__(self, backend: Any) -> None:
+        self._backend = backend
+        self._lock = threading.Lock()
+        self._sockets: weakref.WeakSet[socket.socket] = weakref.WeakSet()
+
+    @classmethod
+    def attach(cls, client: Any) -> SocketLedger | None:
+        """Wrap the network backend of ``client``'s pools (``Anthropic._client``: its transport and
+        proxy mounts). Returns None (nothing tracked; ``close`` still closes the pool) when the
+        SDK's layout is not the known one."""
+        http = getattr(client, "_client", None)
+        transports = [getattr(http, "_transport", None), *(getattr(http, "_mounts", None) or {}).values()]
+        ledger = None
+        for t in transports:
+            pool = getattr(t, "_pool", None)
+            backend = getattr(pool, "_network_backend", None)
+            if pool is None or not hasattr(backend, "connect_tcp"):
+                continue
+            ledger = ledger or cls(backend)
+            pool._network_backend = _LedgerBackend(backend, ledger)
+        if ledger is None:
+            log.debug("SDK client layout unknown: its sockets are not tracked for close")
+        return ledger
+
+    def add(self, stream: Any) -> Any:
+        """Record the socket of ``stream`` (a ``NetworkStream``); returns ``stream``."""
+        sock = stream.get_extra_info("socket")
+        if isinstance(sock, socket.socket):
+            with self._lock:
+                self._sockets.add(sock)
+        return stream
+
+    def shutdown(self) -> None:
+        """``shutdown(SHUT_RDWR)`` every tracked socket still open (errors ignored: the peer or
+        the pool may have closed it already)."""
+        with self._lock:
+            socks = list(self._sockets)
+        for sock in socks:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class _LedgerBackend:
+    """A network backend that records each new connection's socket in a ``SocketLedger``."""
+
+    def __init__(self, backend: Any, ledger: SocketLedger) -> None:
+        self._backend = backend
+        self._ledger = ledger
+
+    def connect_tcp(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ledger.add(self._backend.connect_tcp(*args, **kwargs))
+
+    def connect_unix_socket(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ledger.add(self._backend.connect_unix_socket(*args, **kwargs))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
 
 
 _CAPPED: Any = None
@@ -43,8 +122,16 @@ def _capped_client_class() -> Any:
         import anthropic
 
         class CappedAnthropic(anthropic.Anthropic):
+            _wb_ledger: SocketLedger | None = None
+
             def _calculate_retry_timeout(self, *args: Any, **kwargs: Any) -> float:
                 return min(float(super()._calculate_retry_timeout(*args, **kwargs)), RETRY_AFTER_CAP_S)
+
+            def close(self) -> None:
+                """Shut the client's sockets down (waking a reader blocked on them), then close."""
+                if self._wb_ledger is not None:
+                    self._wb_ledger.shutdown()
+                super().close()
 
         _CAPPED = CappedAnthropic
     return _CAPPED
@@ -56,10 +143,12 @@ def list_models(settings: ChatSettings, api_key: str | None, client: Any = None)
 
     Returns ``[{"id","display_name","lifecycle","max_input_tokens","max_tokens"}]``.
     Raises ``ChatError`` (e.g. kind "not-found" when the server has no ``/v1/models``; the GUI then
-    keeps the model field as free text).
+    keeps the model field as free text). A client made here (``client`` None) is closed before
+    returning; a passed-in one is left open.
     """
+    own = None
     try:
-        c = client or make_client(settings, api_key)
+        c = client or (own := make_client(settings, api_key))
         out = []
         for m in c.models.list():
             life = getattr(m, "lifecycle", None) or "active"
@@ -80,3 +169,6 @@ def list_models(settings: ChatSettings, api_key: str | None, client: Any = None)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a ChatError for the caller
         log.debug("listing the models failed: %s", type(exc).__name__)
         raise from_exception(exc, settings.effective_base_url()) from None
+    finally:
+        if own is not None:
+            own.close()

@@ -41,6 +41,10 @@ minimum cacheable size of 1,024-4,096 tokens, or a server without caching) inste
 
 The API key is held by the SDK client only; it is never part of an event, the trace, the
 transcript or ``last_request``.
+
+Closing: a session built with ``api_key`` makes (and owns) its SDK client; ``close()`` (or ``with
+ChatSession(...) as session:``) stops a running turn, closes that client's pooled connections and
+joins the request threads (``CLOSE_JOIN_S``). A client passed in as ``client`` is never closed.
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from workbench.core.chat.errors import ChatError, from_exception, no_key_error
+from workbench.core.chat.errors import ChatError, closed_error, from_exception, no_key_error
 from workbench.core.chat.listinginfo import ListingInfo, get_loader, listing_for
 from workbench.core.chat.result import TurnResult, usage_dict
 from workbench.core.chat.settings import ChatSettings
@@ -85,6 +89,8 @@ TRANSIENT = ("text_delta", "request", "tool_use_start")
 #: A turn (every request and tool call of one ``send``) ends after this many seconds; each
 #: request also ends after ``settings.timeout`` seconds, its whole streamed reply included.
 TURN_DEADLINE_S = 600.0
+#: seconds ``ChatSession.close`` waits in all for the request threads to end
+CLOSE_JOIN_S = 5.0
 #: A reply's streamed text is cut (an error) past this many characters: an endless stream.
 MAX_OUTPUT_CHARS = 1_000_000
 
@@ -107,7 +113,8 @@ class ChatSession:
         settings: ``ChatSettings`` (model, max_tokens, temperature, max_turns, base_url, ...).
         api_key: the key (never stored by the session beyond the SDK client). None = no key:
             ``send`` returns a ``no-key`` error without contacting anyone.
-        client: an ``anthropic.Anthropic`` to use instead of building one (tests, custom transport).
+        client: an ``anthropic.Anthropic`` to use instead of building one (tests, custom transport);
+            the caller keeps it (``close`` never closes it).
         listing: a ``ListingInfo`` to use instead of rendering one.
         context_tokens: passed to the listing renderer.
         extra_tools: more ``ToolSpec`` (e.g. the workshop's ``propose_skill``).
@@ -138,10 +145,15 @@ class ChatSession:
         self.listing = listing or listing_for(catalog, context_tokens, self.loader.listing_options)
         self._sdk = client
         self._api_key_present = bool(api_key) or client is not None
+        #: whether ``close`` closes ``_sdk`` (True only for the client made here from ``api_key``)
+        self._owns_sdk = False
         if client is None and api_key:
             from workbench.core.chat.backend import make_client
 
             self._sdk = make_client(self.settings, api_key)
+            self._owns_sdk = True
+        self._closed = False
+        self._running = 0  # turns in progress (``send``/``continue_turn`` on some thread)
         self.history: list[dict[str, Any]] = []
         self.session_id = str(uuid.uuid4())
         self.turn = 0
@@ -219,6 +231,37 @@ class ChatSession:
         self._pending_results.clear()
         self.turn = 0
 
+    def close(self, timeout: float = CLOSE_JOIN_S) -> bool:
+        """Release the session (from any thread; idempotent): Stop a running turn, close the SDK
+        client if this session made it from ``api_key`` (never one passed in as ``client``), then
+        wait up to ``timeout`` seconds in all for the request threads to end. A later ``send``
+        ends at once with an ``other`` error ("closed").
+
+        Returns True when no request thread is left alive. One still waiting for a passed-in
+        client's reply headers is left to that client's timeout (False)."""
+        self._closed = True
+        if self._running:
+            self.cancel()
+        else:
+            self._open.close()
+        sdk, owned = self._sdk, self._owns_sdk
+        self._owns_sdk = False
+        if owned and sdk is not None:
+            try:
+                sdk.close()
+            except Exception:  # noqa: BLE001 - closing is best effort; the pool is dropped anyway
+                log.debug("closing the chat SDK client failed", exc_info=True)
+        ended = self._open.join(timeout)
+        if not ended and timeout > 0:
+            log.warning("chat: a request thread is still alive %.1f s after close", timeout)
+        return ended
+
+    def __enter__(self) -> ChatSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- the loop --------------------------------------------------------------------------
     def send(
         self, text: str, *, cancel: threading.Event | None = None, on_event: EventSink | None = None
@@ -246,11 +289,13 @@ class ChatSession:
             }
         )
 
+        if self._closed:
+            return self._fail(res, closed_error(), emit)
         if not self._api_key_present or self._sdk is None:
             return self._fail(res, no_key_error(), emit)
 
         self._append_user(self.user_content(text, first))
-        return self._loop(res, emit, cancel_ev, 0)
+        return self._running_loop(res, emit, cancel_ev, 0)
 
     def _emitter(self, res: TurnResult, on_event: EventSink | None) -> EventSink:
         """The event sink of one turn: records ``ev`` in ``res.events`` (unless ``TRANSIENT``) and
@@ -280,6 +325,16 @@ class ChatSession:
                     )
 
         return emit
+
+    def _running_loop(
+        self, res: TurnResult, emit: EventSink, cancel_ev: threading.Event, hop: int
+    ) -> TurnResult:
+        """``_loop`` counted in ``_running`` (so ``close`` knows to Stop it)."""
+        self._running += 1
+        try:
+            return self._loop(res, emit, cancel_ev, hop)
+        finally:
+            self._running -= 1
 
     def _loop(self, res: TurnResult, emit: EventSink, cancel_ev: threading.Event, hop: int) -> TurnResult:
         """The request/tool loop from request ``hop + 1`` on, over ``self.history``."""
@@ -395,6 +450,7 @@ class ChatSession:
         )
         child._api_key_present = self._api_key_present
         child.session_id = self.session_id
+        child._open = self._open  # Stop and ``close`` reach the subagent's request (and thread)
         res = child.send(prompt, cancel=self._cancel)
         return {
             "type": "fork",
@@ -495,9 +551,11 @@ class ChatSession:
         to ``res``. Needs a client (else a ``no-key`` error)."""
         self._cancel = cancel or threading.Event()
         emit = self._emitter(res, on_event)
+        if self._closed:
+            return self._fail(res, closed_error(), emit)
         if not self._api_key_present or self._sdk is None:
             return self._fail(res, no_key_error(), emit)
-        return self._loop(res, emit, self._cancel, 1)
+        return self._running_loop(res, emit, self._cancel, 1)
 
     @staticmethod
     def _unrun(b: dict[str, Any], why: str) -> dict[str, Any]:

@@ -105,6 +105,11 @@ def no_key_error() -> ChatError:
     return ChatError("no-key", "No API key set.", NO_KEY_HINT)
 
 
+def closed_error() -> ChatError:
+    """The ``other`` error of a ``send`` on a closed ``ChatSession``."""
+    return ChatError("other", "This chat session is closed.", "Start a new conversation.")
+
+
 def _retry_after(headers: Any) -> float | None:
     if headers is None:
         return None

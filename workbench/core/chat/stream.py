@@ -3,8 +3,10 @@
 ``stream_reply`` runs ``client.messages.stream(**req)`` on a daemon worker thread that feeds a
 queue; the calling thread waits on the queue, so Stop, the request deadline, the turn deadline
 and the output cap end the wait at once, whatever the server does (never answers, sends
-keep-alive comments or an endless stream). An abandoned worker is left to the SDK's own
-timeout; its stream is closed and its result dropped.
+keep-alive comments or an endless stream). An abandoned worker's stream is closed and its result
+dropped; the ``OpenStream`` slot keeps the worker threads so ``ChatSession.close`` can join them
+(a worker still waiting for the server's headers ends when its SDK client is closed, or at the
+SDK's own timeout).
 """
 
 from __future__ import annotations
@@ -48,11 +50,31 @@ def _close(stream: Any) -> None:
 
 class OpenStream:
     """The stream currently open (at most one per session), shared between the request's worker
-    thread and ``close`` called from any thread (Stop)."""
+    thread and ``close`` called from any thread (Stop); also the session's live worker threads
+    (``track`` / ``join``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._stream: Any = None
+        self._workers: set[threading.Thread] = set()
+
+    def track(self, worker: threading.Thread) -> None:
+        """Remember ``worker`` (a started request thread) until ``join`` sees it end."""
+        with self._lock:
+            self._workers.add(worker)
+
+    def join(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds in all for the tracked workers to end.
+
+        Returns True when none is left alive (ended ones are forgotten)."""
+        end = time.monotonic() + max(0.0, timeout)
+        with self._lock:
+            workers = list(self._workers)
+        for w in workers:
+            w.join(max(0.0, end - time.monotonic()))
+        with self._lock:
+            self._workers = {w for w in self._workers if w.is_alive()}
+            return not self._workers
 
     def set(self, stream: Any) -> None:
         """Record ``stream`` as the open one."""
@@ -139,7 +161,9 @@ def stream_reply(
         if st is not None:
             _close(st)
 
-    threading.Thread(target=work, daemon=True, name="wb-chat-request").start()
+    worker = threading.Thread(target=work, daemon=True, name="wb-chat-request")
+    worker.start()
+    slot.track(worker)
     out_chars = 0
     try:
         while True:

@@ -354,7 +354,8 @@ def improve_description(
 ) -> ImproveResult:
     """Run the loop (module docstring) and return an ``ImproveResult``.
 
-    Args: as ``runner.EvalRunner`` plus ``iterations`` (new candidates at most, >= 0),
+    Args: as ``runner.EvalRunner`` (a client made from ``api_key`` is closed before returning)
+    plus ``iterations`` (new candidates at most, >= 0),
     ``holdout``/``seed`` (split), ``propose`` (make a workshop proposal for a winning candidate),
     ``store`` (a ``WorkshopStore``; default ``WorkshopStore(catalog.env.workspace)``),
     ``history`` (a ``HistoryStore`` to save each evaluated attempt, or None), ``cancel``,
@@ -379,7 +380,26 @@ def improve_description(
             raise EvalSetupError("no-key", str(no_key_error()))
         from workbench.core.chat.backend import make_client
 
-        client = make_client(dataclasses.replace(settings, max_retries=0), api_key)
+        own = make_client(dataclasses.replace(settings, max_retries=0), api_key)
+        try:  # the loop again with the client made here, closed after whatever happens
+            return improve_description(
+                catalog,
+                skill_name,
+                queries,
+                settings=settings,
+                client=own,
+                options=options,
+                iterations=iterations,
+                holdout=holdout,
+                seed=seed,
+                propose=propose,
+                store=store,
+                history=history,
+                cancel=cancel,
+                progress=progress,
+            )
+        finally:
+            own.close()
     cancel = cancel or threading.Event()
     sha_start = sha256_of(Path(target.path))
     res = ImproveResult(target.name, str(target.path), split, warnings=list(split.warnings))

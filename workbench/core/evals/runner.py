@@ -146,7 +146,9 @@ class EvalRunner:
         queries: ``Query`` list.
         settings: ``ChatSettings`` (model, base_url, max_turns, max_tokens, timeout, cache ...);
             ``settings.client`` is ignored, the catalog's client is simulated.
-        api_key: the key; or ``client``: an ``anthropic.Anthropic`` to share (tests).
+        api_key: the key; or ``client``: an ``anthropic.Anthropic`` to share (the caller keeps
+            it open and closes it). A client made from ``api_key`` is the runner's: ``close()``
+            (or ``with EvalRunner(...) as runner:``) closes it.
         options: ``EvalOptions``.
         description: a candidate description to evaluate in memory (None = the file's).
 
@@ -165,6 +167,7 @@ class EvalRunner:
         options: EvalOptions | None = None,
         description: str | None = None,
     ) -> None:
+        self._owns_sdk = False
         self.options = options or EvalOptions()
         self.options.check()
         if not queries:
@@ -176,13 +179,8 @@ class EvalRunner:
         self.description_override = description
         self.catalog, self.target = eval_catalog(catalog, skill_name, description, self.options.competitors)
         self.target_real = real_path(self.target.path)
-        if client is None:
-            if not api_key:
-                raise EvalSetupError("no-key", str(no_key_error()))
-            from workbench.core.chat.backend import make_client
-
-            client = make_client(dataclasses.replace(self.settings, max_retries=0), api_key)
-        self.sdk = client
+        if client is None and not api_key:
+            raise EvalSetupError("no-key", str(no_key_error()))
         loader = get_loader(self.catalog.client)
         ctx = self.options.context_tokens
         self.listing = listing_for(self.catalog, ctx, loader.listing_options)
@@ -194,6 +192,12 @@ class EvalRunner:
         self._fatal: dict[str, Any] | None = None
         self._answered = False  # some run got a reply from the server
         self.gate = Gate(self.options.concurrency)
+        if client is None:  # made last: nothing after it can raise and leave it open
+            from workbench.core.chat.backend import make_client
+
+            client = make_client(dataclasses.replace(self.settings, max_retries=0), api_key)
+            self._owns_sdk = True
+        self.sdk = client
 
     def _listing_state(self, ctx: int | None, opts: dict[str, Any]) -> str | None:
         if self.target.name not in self.listing.names:
@@ -255,6 +259,19 @@ class EvalRunner:
             started_at=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             base_url=self.settings.effective_base_url(),
         )
+
+    def close(self) -> None:
+        """Close the SDK client if this runner made it from ``api_key`` (idempotent; never a
+        client passed in). Call after ``run``; a later ``run`` then fails every query."""
+        if self._owns_sdk:
+            self._owns_sdk = False
+            self.sdk.close()
+
+    def __enter__(self) -> EvalRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _session(self) -> ChatSession:
         return ChatSession(self.catalog, settings=self.settings, client=self.sdk, listing=self.listing)
@@ -506,8 +523,9 @@ def run_eval(
     cancel: threading.Event | None = None,
     progress: ProgressFn | None = None,
 ) -> EvalReport:
-    """``EvalRunner(...).run(cancel, progress)`` in one call. Raises ``EvalSetupError``."""
-    return EvalRunner(
+    """``EvalRunner(...).run(cancel, progress)`` in one call (the runner is closed after).
+    Raises ``EvalSetupError``."""
+    with EvalRunner(
         catalog,
         skill_name,
         queries,
@@ -516,4 +534,5 @@ def run_eval(
         client=client,
         options=options,
         description=description,
-    ).run(cancel, progress)
+    ) as runner:
+        return runner.run(cancel, progress)
