@@ -46,6 +46,7 @@ from workbench.core.spans import Span as Span
 from workbench.core.spans import mkspan as _mkspan
 from workbench.core.spans import node_span as node_span
 from workbench.core.spans import span_at as _span
+from workbench.core.text import decode_text_bytes
 
 #: Files larger than this (bytes) are not parsed: no client reads them sensibly, and a GUI must
 #: not stall on them. OpenClaw's own cap (``maxSkillFileBytes``) is smaller: 256,000 bytes.
@@ -356,39 +357,23 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
         sf.message = "file contains NUL bytes: not a text file"
         sf.error_span = Span.point(1)
         return sf
-    if raw.startswith(b"\xef\xbb\xbf"):
-        sf.has_bom = True
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
+    dec = decode_text_bytes(raw)
+    sf.has_bom = dec.has_bom
+    if dec.bad_offset is not None:
+        body = raw[3:] if dec.has_bom else raw
         sf.not_utf8 = True
-        text = raw.decode("utf-8", "replace")
-        sf.encoding_span = _bad_byte_span(raw, exc.start)
-        sp = sf.encoding_span
+        sf.encoding_span = Span(dec.bad_line, dec.bad_column, dec.bad_line, dec.bad_column + 1)
         sf.encoding_message = (
-            f"not valid UTF-8 (first bad byte 0x{raw[exc.start]:02X} at line {sp.line}, "
-            f"column {sp.column}); decoded with replacement characters"
+            f"not valid UTF-8 (first bad byte 0x{body[dec.bad_offset]:02X} at line {dec.bad_line}, "
+            f"column {dec.bad_column}); decoded with replacement characters"
         )
         sf.message = sf.encoding_message  # replaced by a frontmatter problem's message, if any
-    sf.text = text
-    if "\r" in text:  # (a memchr: the common LF file pays no count)
-        crlf = text.count("\r\n")
-        sf.newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
+    sf.text = dec.text
+    sf.newline = dec.newline
     _split(sf)
     if sf.state == "ok":
         _parse_yaml(sf)
     return sf
-
-
-def _bad_byte_span(raw: bytes, start: int) -> Span:
-    """The span of the replacement character that stands for the invalid byte at ``raw[start]``
-    (``raw`` without BOM): the line counts "\\n"; the column counts the code points before it on
-    that line (everything before ``start`` is valid UTF-8, ``start`` being the first bad byte)."""
-    line_start = raw.rfind(b"\n", 0, start) + 1
-    line = raw.count(b"\n", 0, start) + 1
-    col = len(raw[line_start:start].decode("utf-8", "replace")) + 1
-    return Span(line, col, line, col + 1)
 
 
 # ----------------------------------------------------------------------------------------

@@ -110,7 +110,8 @@ def decode_text_bytes(raw: bytes) -> DecodedBytes:
     UTF-8 with an optional BOM (stripped and reported); invalid bytes are decoded with
     replacement characters and the first one's position is reported; never raises. The
     newline is the file's majority line break (CRLF vs LF), as ``skillfile.parse_skill_bytes``
-    decides it. Used by the editor (``app/editor/document.decode_file``).
+    decides it. The one decoder: ``skillfile.parse_skill_bytes`` and the editor
+    (``app/editor/document.decode_file``) use it.
     """
     has_bom = raw.startswith(b"\xef\xbb\xbf")
     if has_bom:
@@ -125,6 +126,9 @@ def decode_text_bytes(raw: bytes) -> DecodedBytes:
         line_start = raw.rfind(b"\n", 0, bad) + 1
         line = raw.count(b"\n", 0, bad) + 1
         column = len(raw[line_start:bad].decode("utf-8", "replace")) + 1
-    crlf = text.count("\r\n")
-    newline = "\r\n" if crlf and crlf >= text.count("\n") - crlf else "\n"
+    newline = "\n"
+    if "\r" in text:  # (a memchr: the common LF file pays no count)
+        crlf = text.count("\r\n")
+        if crlf and crlf >= text.count("\n") - crlf:
+            newline = "\r\n"
     return DecodedBytes(text, has_bom, newline, bad, line, column)
