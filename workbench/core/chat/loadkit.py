@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.chat.tools import ToolContext, ToolOutcome, ToolSpec, make_read_tool
+from workbench.core.clients.common import NEVER_WALKED
 from workbench.core.skillfile import read_skill_file
 from workbench.core.skillwalk import walk_tree
 
@@ -161,7 +162,7 @@ def folder_tree(root: Path, max_items: int = 200) -> str:
             entries = sorted(os.scandir(d), key=lambda e: (not e.is_dir(), e.name))
         except OSError:
             return
-        entries = [e for e in entries if e.name not in (".git", "node_modules")]
+        entries = [e for e in entries if e.name not in NEVER_WALKED]
         for i, e in enumerate(entries):
             if count >= max_items:
                 lines.append(prefix + "└───...")

@@ -31,6 +31,7 @@ import pathspec
 from workbench.core.cache.fscache import scan_listing
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
+    NEVER_WALKED,
     CommonProfile,
     WalkRules,
     folder_name,
@@ -197,7 +198,7 @@ class ClaudeCodeProfile(CommonProfile):
                 continue
             try:
                 with os.scandir(d) as it:
-                    subs = [Path(e.path) for e in it if e.is_dir() and e.name not in (".git", "node_modules")]
+                    subs = [Path(e.path) for e in it if e.is_dir() and e.name not in NEVER_WALKED]
             except OSError:
                 continue
             stack.extend((s, depth + 1) for s in subs)
