@@ -67,6 +67,7 @@ from workbench.core.chat.settings import ChatSettings
 from workbench.core.chat.stream import Cancelled, EventSink, OpenStream, stream_reply
 from workbench.core.chat.toolcalls import run_tool_calls
 from workbench.core.chat.tools import FileAccess, ToolContext, ToolSpec, make_list_tool, make_shell_tool
+from workbench.core.model import Catalog
 from workbench.core.tokens import estimate_tokens
 
 __all__ = [
@@ -124,7 +125,7 @@ class ChatSession:
 
     def __init__(
         self,
-        catalog: Any,
+        catalog: Catalog,
         *,
         settings: ChatSettings | None = None,
         api_key: str | None = None,
@@ -140,7 +141,7 @@ class ChatSession:
         self.catalog = catalog
         self.fork_depth = fork_depth
         self.settings = settings or ChatSettings()
-        self.client_id = client_id or getattr(catalog, "client", None) or self.settings.client
+        self.client_id = client_id or catalog.client or self.settings.client
         self.loader = get_loader(self.client_id)
         self.listing = listing or listing_for(catalog, context_tokens, self.loader.listing_options)
         self._sdk = client
@@ -165,15 +166,14 @@ class ChatSession:
         self.turn_deadline_s = TURN_DEADLINE_S
         self._turn_deadline = math.inf
 
-        env = getattr(catalog, "env", None)
-        self.workspace = Path(getattr(env, "workspace", None) or Path.cwd())
-        listed = catalog.listed() if hasattr(catalog, "listed") else []
+        self.workspace = Path(catalog.env.workspace or Path.cwd())
+        listed = catalog.listed()
         by_name = {s.name: s for s in listed}
         self.listed = [by_name[n] for n in self.listing.names if n in by_name] or listed
-        known = list(getattr(catalog, "skills", []))
+        known = list(catalog.skills)
         allowed = (
             [self.workspace]
-            + [r.path for r in getattr(catalog, "roots", []) if r.exists]
+            + [r.path for r in catalog.roots if r.exists]
             + [s.dir for s in known]
         )
         self.ctx = ToolContext(
