@@ -171,11 +171,7 @@ class ChatSession:
         by_name = {s.name: s for s in listed}
         self.listed = [by_name[n] for n in self.listing.names if n in by_name] or listed
         known = list(catalog.skills)
-        allowed = (
-            [self.workspace]
-            + [r.path for r in catalog.roots if r.exists]
-            + [s.dir for s in known]
-        )
+        allowed = [self.workspace] + [r.path for r in catalog.roots if r.exists] + [s.dir for s in known]
         self.ctx = ToolContext(
             fs=FileAccess(allowed, self.workspace),
             skills=self.listed,
