@@ -67,7 +67,9 @@ _LISTED = SkillStatus.LISTED  # read once: a class attribute of an enum costs ~0
 
 __all__ = [
     "ParseCache",
+    "read_skill",
     "scan",
+    "set_status",
     "scan_all",
     "workspace_root_candidate",
     "use_workspace_as_root",
@@ -308,6 +310,63 @@ def read_name(rr: ReadResult, sf: SkillFile | None, path: Path) -> str:
     return rr.name or best_name(sf, path)
 
 
+def read_skill(
+    profile: ClientProfile, sf: SkillFile, found: Found, root: Root, env: Environment
+) -> tuple[Skill, str | None]:
+    """Steps 2-3 of ``scan`` for one file: a ``Skill`` for ``found`` read the client's way.
+    Returns ``(skill, note)``: ``note`` is the read's note when the client accepts the file (the
+    caller then dedupes and calls ``set_status``), None when the skill is already ``skipped``
+    (skipped by the walk, rejected by the client, or the profile raised: logged). Shared with
+    ``rediscover`` (an incremental update re-reads a file exactly as a scan does)."""
+    sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
+    if not root.verified:
+        sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
+    if found.skip_reason:
+        sk.name = best_name(sf, found.path)
+        sk.status, sk.reason, sk.parse_mode = SkillStatus.SKIPPED, found.skip_reason, "failed"
+        return sk, None
+    try:
+        rr = profile.read(sf, found, root, env)
+    except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file
+        log.warning("%s: reading %s failed (a profile bug)", profile.id, found.path, exc_info=True)
+        sk.name = best_name(sf, found.path)
+        sk.status, sk.reason, sk.parse_mode = (
+            SkillStatus.SKIPPED,
+            f"internal error reading: {exc!r}",
+            "failed",
+        )
+        return sk, None
+    sk.name = read_name(rr, sf, found.path)
+    if rr.ok and root.namespace:
+        sk.name = f"{root.namespace}:{sk.name}"
+    sk.description = rr.description
+    sk.when_to_use = rr.when_to_use
+    sk.fields = rr.fields
+    sk.parse_mode = rr.mode
+    sk.parse_note = rr.note
+    sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
+    if not rr.ok:
+        sk.status, sk.reason = SkillStatus.SKIPPED, rr.reason or "skipped by the client"
+        return sk, None
+    return sk, rr.note
+
+
+def set_status(profile: ClientProfile, sk: Skill, note: str, env: Environment) -> None:
+    """Step 5 of ``scan`` for a file the client accepts (``note``: its read note): conditional
+    or gated under an inactive root, else the profile's gate, else listed."""
+    root = sk.root
+    if not root.active:
+        sk.status = profile.inactive_status(root, env)
+        sk.reason = root.condition or "its root is not active"
+        return
+    g = profile.gate(sk, env)
+    if g:
+        sk.status, sk.reason = g
+    else:
+        sk.status = _LISTED
+        sk.reason = note or "frontmatter read normally"
+
+
 def scan(
     env: Environment, client_id: str, cache: ParseCache | None = None, *, _walks: dict[Any, Any] | None = None
 ) -> Catalog:
@@ -382,37 +441,8 @@ def _scan(
                 sf = files[key] = cache.get(found.path)
             elif counted:
                 cache.hits += 1  # served without a parse, as ``get`` would count it
-            sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
-            if not root.verified:
-                sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
-            if found.skip_reason:
-                sk.name = best_name(sf, found.path)
-                sk.status, sk.reason, sk.parse_mode = SkillStatus.SKIPPED, found.skip_reason, "failed"
-                skills.append(sk)
-                continue
-            try:
-                rr = profile.read(sf, found, root, env)
-            except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file
-                log.warning("%s: reading %s failed (a profile bug)", profile.id, found.path, exc_info=True)
-                sk.name = best_name(sf, found.path)
-                sk.status, sk.reason, sk.parse_mode = (
-                    SkillStatus.SKIPPED,
-                    f"internal error reading: {exc!r}",
-                    "failed",
-                )
-                skills.append(sk)
-                continue
-            sk.name = read_name(rr, sf, found.path)
-            if rr.ok and root.namespace:
-                sk.name = f"{root.namespace}:{sk.name}"
-            sk.description = rr.description
-            sk.when_to_use = rr.when_to_use
-            sk.fields = rr.fields
-            sk.parse_mode = rr.mode
-            sk.parse_note = rr.note
-            sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
-            if not rr.ok:
-                sk.status, sk.reason = SkillStatus.SKIPPED, rr.reason or "skipped by the client"
+            sk, note = read_skill(profile, sf, found, root, env)
+            if note is None:
                 skills.append(sk)
                 continue
             real = (cache.file_id(found.path) or _real(found.path)) if dedupe_files else ""
@@ -424,16 +454,7 @@ def _scan(
                 continue
             if dedupe_files:
                 seen_files[real] = sk
-            if not root.active:
-                sk.status = profile.inactive_status(root, env)
-                sk.reason = root.condition or "its root is not active"
-            else:
-                g = profile.gate(sk, env)
-                if g:
-                    sk.status, sk.reason = g
-                else:
-                    sk.status = _LISTED
-                    sk.reason = rr.note or "frontmatter read normally"
+            set_status(profile, sk, note, env)
             skills.append(sk)
     profile.resolve_collisions(skills, env)
     save = getattr(cache, "save", None)

@@ -20,7 +20,7 @@ from pathlib import Path
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ClientProfile, Found
 from workbench.core.clients.common import best_name
-from workbench.core.discovery import ParseCache, read_name
+from workbench.core.discovery import ParseCache, read_skill, set_status
 from workbench.core.model import Catalog, Environment, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile, read_skill_file
 
@@ -172,34 +172,9 @@ def _rederive(profile: ClientProfile, old: Skill, sf: SkillFile | None, env: Env
     if old.status == SkillStatus.SKIPPED and old.file is not None and _walk_skipped(profile, old, found, env):
         name = best_name(sf, old.path)
         return replace(old, file=sf, name=name, flags=dict(old.flags), unverified=list(old.unverified))
-    sk = Skill(path=old.path, root=root, name="", file=sf, depth=old.depth)
-    if not root.verified:
-        sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
-    try:
-        rr = profile.read(sf, found, root, env)
-    except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file (as in ``scan``)
-        log.warning("%s could not read %s", type(profile).__name__, old.path, exc_info=True)
-        sk.name = best_name(sf, old.path)
-        sk.status, sk.reason, sk.parse_mode = (
-            SkillStatus.SKIPPED,
-            f"internal error reading: {exc!r}",
-            "failed",
-        )
-        return sk
-    sk.name = read_name(rr, sf, old.path)
-    if rr.ok and root.namespace:
-        sk.name = f"{root.namespace}:{sk.name}"
-    sk.description, sk.when_to_use, sk.fields = rr.description, rr.when_to_use, rr.fields
-    sk.parse_mode, sk.parse_note = rr.mode, rr.note
-    sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
-    if not rr.ok:
-        sk.status, sk.reason = SkillStatus.SKIPPED, rr.reason or "skipped by the client"
-    elif not root.active:
-        sk.status = profile.inactive_status(root, env)
-        sk.reason = root.condition or "its root is not active"
-    else:
-        g = profile.gate(sk, env)
-        sk.status, sk.reason = g if g else (SkillStatus.LISTED, rr.note or "frontmatter read normally")
+    sk, note = read_skill(profile, sf, found, root, env)
+    if note is not None:
+        set_status(profile, sk, note, env)
     return sk
 
 
