@@ -133,10 +133,10 @@ def test_linting_leaves_no_cyclic_garbage(corpus):
         "from workbench.core.skillwalk import find_skill_files\n"
         f"files = [str(f) for f in find_skill_files({str(corpus)!r})][:400]\n"
         "prof = lint_profile('claude-code')\n"
-        "records_chunk(files[:5], prof, True)\n"  # imports and one-time tables first
+        "records_chunk(files[:5], prof, 2**62, 2**62)\n"  # imports and one-time tables first
         "gc.collect()\n"
         "gc.disable()\n"
-        "out = records_chunk(files, prof, True)\n"
+        "out = records_chunk(files, prof, 2**62, 2**62)\n"
         "assert len(out) == len(files)\n"
         "print(gc.collect())\n"
     )

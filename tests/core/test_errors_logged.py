@@ -80,7 +80,7 @@ def test_a_pool_that_cannot_start_is_logged_at_debug(
     monkeypatch.setattr(batch, "parallel_ok", lambda: True)
     with caplog.at_level(logging.DEBUG):
         assert discovery._facts_parallel(["/nope/SKILL.md"], 2) is None
-        assert batch._run_parallel(["/nope/SKILL.md"], lint_profile("agentskills"), 2, True, True) is None
+        assert batch._run_parallel(["/nope/SKILL.md"], lint_profile("agentskills"), 2, (None, None)) is None
     assert len(_crashed(caplog, "workbench.core.discovery", logging.DEBUG)) == 1
     assert len(_crashed(caplog, "workbench.core.lint.batch", logging.DEBUG)) == 1
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

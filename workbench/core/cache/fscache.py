@@ -179,9 +179,24 @@ class EntryFile:
     _entries: dict[str, Any] | None
     _dirty: bool
     _lock: threading.Lock
+    _t0: int  #: ns since the epoch when the table was opened
+    stored: int
 
     def _load(self) -> dict[str, Any]:
         raise NotImplementedError
+
+    @property
+    def racy_ns(self) -> int:
+        """Files and folders modified at or after this time (ns since the epoch) are not stored:
+        ``RACY_NS`` before the table was opened (what a worker process building entries needs)."""
+        return self._t0 - RACY_NS
+
+    def put_entry(self, key: str, entry: tuple[Any, ...]) -> None:
+        """Store an entry already built (e.g. in a lint worker process) under ``key``."""
+        with self._lock:
+            self._load()[key] = entry
+            self._dirty = True
+            self.stored += 1
 
     def __len__(self) -> int:
         return len(self._load())

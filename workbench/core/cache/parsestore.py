@@ -36,7 +36,7 @@ from workbench.core.cache.fscache import EntryFile, load_entries, trim_oldest, w
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.skillfile import SkillFile
 
-__all__ = ["ParseStore", "parse_version", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
+__all__ = ["ParseStore", "parse_version", "stored_facts", "FORMAT", "RACY_NS", "MAX_ENTRIES"]
 
 
 class StoredFacts(NamedTuple):
@@ -133,16 +133,10 @@ class ParseStore(EntryFile):
 
     def put_facts(self, path: str, facts: tuple[Any, ...], st: os.stat_result) -> bool:
         """Store already computed ``skillfile_facts`` (e.g. from a lint worker process)."""
-        if st.st_mtime_ns >= self._t0 - RACY_NS:
+        ent = stored_facts(facts, st, self.racy_ns)
+        if ent is None:
             return False
-        try:
-            blob = marshal.dumps(facts)
-        except ValueError:  # e.g. a YAML timestamp in the data: not persisted
-            return False
-        with self._lock:
-            self._load()[path] = tuple(StoredFacts(st.st_size, st.st_mtime_ns, st.st_ino, blob))
-            self._dirty = True
-            self.stored += 1
+        self.put_entry(path, ent)
         return True
 
     def save(self) -> bool:
@@ -155,3 +149,17 @@ class ParseStore(EntryFile):
             obj = {"format": FORMAT, "version": self.version, "entries": entries}
             self._dirty = False
         return write_cache_file(self.path, obj, self.notes)
+
+
+def stored_facts(facts: tuple[Any, ...], st: os.stat_result, racy_ns: int) -> tuple[Any, ...] | None:
+    """The entry ``ParseStore.put_entry`` takes for ``skillfile_facts`` ``facts`` of a file whose
+    stat (matching what was read) is ``st``, or None when it must not be stored: modified at or
+    after ``racy_ns`` (``ParseStore.racy_ns``), or facts ``marshal`` cannot store (a YAML
+    timestamp). Pure: a lint worker process builds its entries itself."""
+    if st.st_mtime_ns >= racy_ns:
+        return None
+    try:
+        blob = marshal.dumps(facts)
+    except ValueError:
+        return None
+    return tuple(StoredFacts(st.st_size, st.st_mtime_ns, st.st_ino, blob))

@@ -76,6 +76,7 @@ __all__ = [
     "FORMAT",
     "RACY_NS",
     "MAX_ENTRIES",
+    "make_entry",
 ]
 
 #: Bumped when the layout of the stored records changes.
@@ -287,48 +288,14 @@ class ResultCache(EntryFile):
         stored (the identity decides). Returns False (nothing stored) for a file that is gone,
         changed since it was read, or racily new (see the module docstring)."""
         key = os.path.abspath(path)
-        racy = self._t0 - RACY_NS
         try:
             st = os.stat(key)
         except OSError:
             return False
-        if st.st_size != size or st.st_mtime_ns != mtime_ns or mtime_ns >= racy:
+        ent = make_entry(st, record, size, mtime_ns, deps, cat, self.racy_ns)
+        if ent is None:
             return False
-        dep_ids: list[Any] = []
-        for d in deps:
-            m = _ident(d)
-            if m >= racy:
-                return False
-            dep_ids += (d, m)
-        diags, facts = record
-        facts = tuple(facts)  # a ``LintFacts``: marshal stores plain tuples only
-        if cat is None:
-            from workbench.core.lint.facts import cat_desc, cat_name
-
-            cat = (cat_name(facts), cat_desc(facts))
-        counts = [0, 0, 0]
-        for t in diags:
-            counts[_SEV_INDEX.get(t[4], 2)] += 1
-        try:
-            ent = (
-                size,
-                mtime_ns,
-                st.st_ino,
-                tuple(dep_ids),
-                cat[0],
-                cat[1],
-                tuple(counts),
-                marshal.dumps(tuple(diags)),
-                marshal.dumps(facts),
-                None,
-                None,
-            )
-        except ValueError:
-            return False
-        with self._lock:
-            self._load()[key] = ent
-            self._dirty = True
-            self.stored += 1
+        self.put_entry(key, ent)
         return True
 
     def put_catalog(self, key: str, fingerprint: str, diags: tuple[Any, ...]) -> None:
@@ -376,3 +343,53 @@ class ResultCache(EntryFile):
 
 
 _SEV_INDEX = {"error": 0, "warning": 1, "info": 2}
+
+
+def make_entry(
+    st: os.stat_result,
+    record: tuple[Any, ...],
+    size: int,
+    mtime_ns: int,
+    deps: tuple[str, ...] | list[str],
+    cat: tuple[str, str] | None,
+    racy_ns: int,
+) -> tuple[Any, ...] | None:
+    """A ``CacheEntry`` (as the plain tuple the file stores) for a SKILL.md linted from scratch,
+    or None when it must not be stored: ``st`` (its ``os.stat`` after reading) no longer matches
+    the ``size``/``mtime_ns`` read, it or a dependency was modified at or after ``racy_ns``, or
+    the record cannot be marshalled. ``record``: ``(diagnostic tuples, facts)``; ``cat``: the
+    (name, description) the catalog sees (None: from the facts). Pure apart from stat'ing the
+    dependencies (through ``fscache``): a lint worker process builds its entries itself."""
+    if st.st_size != size or st.st_mtime_ns != mtime_ns or mtime_ns >= racy_ns:
+        return None
+    dep_ids: list[Any] = []
+    for d in deps:
+        m = _ident(d)
+        if m >= racy_ns:
+            return None
+        dep_ids += (d, m)
+    diags, facts = record
+    facts = tuple(facts)  # a ``LintFacts``: marshal stores plain tuples only
+    if cat is None:
+        from workbench.core.lint.facts import cat_desc, cat_name
+
+        cat = (cat_name(facts), cat_desc(facts))
+    counts = [0, 0, 0]
+    for t in diags:
+        counts[_SEV_INDEX.get(t[4], 2)] += 1
+    try:
+        return (
+            size,
+            mtime_ns,
+            st.st_ino,
+            tuple(dep_ids),
+            cat[0],
+            cat[1],
+            tuple(counts),
+            marshal.dumps(tuple(diags)),
+            marshal.dumps(facts),
+            None,
+            None,
+        )
+    except ValueError:
+        return None

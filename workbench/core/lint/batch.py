@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from workbench.core.cache.fscache import abskey, snapshot
 from workbench.core.cache.fscache import stat as fs_stat
-from workbench.core.cache.resultcache import CatalogResult
+from workbench.core.cache.parsestore import stored_facts
+from workbench.core.cache.resultcache import CatalogResult, make_entry
 from workbench.core.cache.skillfacts import skillfile_facts
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
@@ -151,15 +152,12 @@ def _fingerprint(keys: list[str], names: Iterable[tuple[str, str]]) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class Computed(NamedTuple):
-    """One file linted from scratch (``records_chunk``): its record and what the caches key on."""
-
-    record: FileRecord
-    size: int  #: bytes, as read
-    mtime_ns: int  #: as read
-    sha256: str  #: of the bytes read ("" when no cache asked for it)
-    deps: tuple[str, ...]  #: other paths the result depends on (sorted)
-    parse_facts: tuple[Any, ...] | None  #: ``skillfile_facts`` (None: not asked / not marshal-able)
+#: What a worker returns per file (``records_chunk``), a plain tuple so that a chunk is one
+#: ``marshal`` blob: without a cache ``(diags, facts)``; with one ``(name, desc, entry, diags,
+#: facts, parse_entry)`` where ``entry`` is the ``resultcache.make_entry`` tuple (its blobs then
+#: stand for ``diags``/``facts``, which are None) or None (not storable: the record itself), and
+#: ``parse_entry`` the ``parsestore.stored_facts`` tuple or None.
+Row = tuple[Any, ...]
 
 
 class Collected(NamedTuple):
@@ -233,7 +231,8 @@ def _collect(
     stats: dict[str, os.stat_result],
 ) -> list[Collected]:
     """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
-    (in ``jobs`` processes). New records are stored in the cache."""
+    (in ``jobs`` processes). New records are stored in the cache (the entries are built where the
+    file was linted: ``records_chunk``)."""
     out: list[Collected | None] = [None] * len(keys)
     todo: list[int] = []
     if cache is not None:
@@ -254,56 +253,92 @@ def _collect(
         # corpus files; the YAML loader is disposed), so only a pathological file's cycles wait
         # for the collector, until ``lint_paths`` returns.
         store = cache.parse_store if cache is not None else None
-        results = _compute([keys[i] for i in todo], prof, jobs, store is not None, cache is not None)
-        for i, c in zip(todo, results):
-            diags, facts = c.record
-            name, desc = cat_name(facts), cat_desc(facts)
-            ok = False
-            if cache is not None:
-                ok = cache.put(keys[i], c.record, c.size, c.mtime_ns, c.sha256, c.deps, cat=(name, desc))
-                if store is not None and c.parse_facts is not None:
-                    st = fs_stat(keys[i])
-                    if st is not None and st.st_size == c.size and st.st_mtime_ns == c.mtime_ns:
-                        store.put_facts(keys[i], c.parse_facts, st)
-            out[i] = Collected(diags, severity_counts(diags), facts, name, desc, None, ok)
+        limits = (
+            None if cache is None else cache.racy_ns,
+            None if store is None else store.racy_ns,
+        )
+        rows = _compute([keys[i] for i in todo], prof, jobs, limits)
+        if cache is None:
+            for i, (diags, facts) in zip(todo, rows):
+                out[i] = Collected(
+                    diags, severity_counts(diags), facts, cat_name(facts), cat_desc(facts), None, False
+                )
+        else:
+            put, put_facts = cache.put_entry, store.put_entry if store is not None else None
+            for i, (name, desc, ent, diags, facts, pent) in zip(todo, rows):
+                k = keys[i]
+                if ent is None:
+                    out[i] = Collected(diags, severity_counts(diags), facts, name, desc, None, False)
+                else:
+                    put(k, ent)
+                    out[i] = Collected(ent[7], Counts(*ent[6]), ent[8], name, desc, None, True)
+                if pent is not None and put_facts is not None:
+                    put_facts(k, pent)
     return [c for c in out if c is not None]
 
 
 def _compute(
-    paths: list[str], prof: Profile, jobs: int | None, parse_facts: bool = True, sha: bool = True
-) -> list[Computed]:
-    """``records_chunk`` over ``paths``, serially or in ``jobs`` processes (None = auto);
-    ``parse_facts``: also return each file's parse facts (for a parse store); ``sha``: each
-    file's SHA-256 (for a result cache)."""
+    paths: list[str], prof: Profile, jobs: int | None, limits: tuple[int | None, int | None]
+) -> list[Row]:
+    """``records_chunk`` rows for ``paths``, serially or in ``jobs`` processes (None = auto);
+    ``limits``: ``records_chunk``'s ``cache_racy``/``store_racy``."""
     load_rules()
     n = len(paths)
     if jobs is None:
         cpus = os.cpu_count() or 1
         jobs = min(cpus, 8) if n >= PARALLEL_MIN_FILES and cpus > 1 and parallel_ok() else 1
-    results: list[Computed] | None = None
+    results: list[Row] | None = None
     if jobs > 1 and n > 1:
-        results = _run_parallel(paths, prof, jobs, parse_facts, sha)
+        results = _run_parallel(paths, prof, jobs, limits)
     if results is None:
-        results = records_chunk(paths, prof, parse_facts, sha)
+        results = records_chunk(paths, prof, *limits)
     return results
 
 
 def records_chunk(
-    paths: list[str], prof: Profile, parse_facts: bool = True, sha: bool = True
-) -> list[Computed]:
-    """Worker entry point: ``Computed`` for a chunk of paths (parse facts: see ``Computed``)."""
-    out = []
+    paths: list[str], prof: Profile, cache_racy: int | None = None, store_racy: int | None = None
+) -> list[Row]:
+    """Worker entry point: a ``Row`` per path (absolute). ``cache_racy``: build result-cache
+    entries (``resultcache.make_entry`` with that ``racy_ns``); ``store_racy``: parse-store
+    entries too (``parsestore.stored_facts``). None = not wanted. Never raises for file
+    content."""
+    out: list[Row] = []
     for p in paths:
         rec, sf, deps = lint_record(p, prof)
-        pf = None
-        if parse_facts:
-            try:
-                pf = skillfile_facts(sf)
-                marshal.dumps(pf)
-            except (ValueError, AttributeError):
-                pf = None
-        out.append(Computed(rec, sf.size, sf.mtime_ns, sf.sha256 if sha else "", tuple(sorted(deps)), pf))
+        diags, facts = rec[0], tuple(rec[1])
+        if cache_racy is None:
+            out.append((diags, facts))
+            continue
+        name, desc = cat_name(facts), cat_desc(facts)
+        try:
+            st: os.stat_result | None = os.stat(p)
+        except OSError:
+            st = None
+        ent = pent = None
+        if st is not None:
+            ent = make_entry(st, (diags, facts), sf.size, sf.mtime_ns, sorted(deps), (name, desc), cache_racy)
+            if store_racy is not None and st.st_size == sf.size and st.st_mtime_ns == sf.mtime_ns:
+                try:
+                    pent = stored_facts(skillfile_facts(sf), st, store_racy)
+                except (ValueError, AttributeError):
+                    pent = None
+        if ent is None:
+            out.append((name, desc, None, diags, facts, pent))
+        else:
+            out.append((name, desc, ent, None, None, pent))
     return out
+
+
+def _chunk_blob(
+    paths: list[str], prof: Profile, cache_racy: int | None, store_racy: int | None
+) -> bytes | list[Row]:
+    """``records_chunk`` in a pool worker, sent back as one ``marshal`` blob (cheaper to send
+    and to read than pickling each row); the rows themselves when marshal cannot store them."""
+    rows = records_chunk(paths, prof, cache_racy, store_racy)
+    try:
+        return marshal.dumps(rows)
+    except ValueError:
+        return rows
 
 
 def parallel_ok() -> bool:
@@ -327,7 +362,7 @@ def lint_records(
     for r in got:
         d, f = r.diags, r.facts
         diags = marshal.loads(d) if isinstance(d, bytes) else tuple(d)
-        out.append(FileRecord(diags, LintFacts._make(marshal.loads(f)) if isinstance(f, bytes) else f))
+        out.append(FileRecord(diags, LintFacts._make(marshal.loads(f) if isinstance(f, bytes) else f)))
     if cache is not None:
         cache.save()
     return out
@@ -342,9 +377,12 @@ def chunk_size(n: int, jobs: int) -> int:
 
 
 def _run_parallel(
-    paths: list[str], prof: Profile, jobs: int, parse_facts: bool, sha: bool
-) -> list[Computed] | None:
-    """``records_chunk`` over ``jobs`` forked processes; None when processes cannot be used."""
+    paths: list[str], prof: Profile, jobs: int, limits: tuple[int | None, int | None]
+) -> list[Row] | None:
+    """``records_chunk`` over ``jobs`` processes: ``jobs - 1`` forked workers take chunks from
+    the front while this process works from the back (each chunk it can still cancel in the pool
+    it does itself), so no core waits for the parent and half the rows never cross a pipe.
+    None when processes cannot be used."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -352,10 +390,19 @@ def _run_parallel(
         return None
     size = chunk_size(len(paths), jobs)
     chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
-    n = len(chunks)
+    got: list[Any] = [None] * len(chunks)
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            got = list(ex.map(records_chunk, chunks, [prof] * n, [parse_facts] * n, [sha] * n))
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=ctx) as ex:
+            futs = [ex.submit(_chunk_blob, c, prof, *limits) for c in chunks]
+            for j in range(len(chunks) - 1, -1, -1):
+                if not futs[j].cancel():
+                    break  # a worker has it (and every chunk before it)
+                got[j] = records_chunk(chunks[j], prof, *limits)
+            for j, fut in enumerate(futs):
+                if got[j] is None:
+                    blob = fut.result()
+                    got[j] = marshal.loads(blob) if isinstance(blob, bytes) else blob
     except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError, pickling: do it serially
         log.debug("lint pool failed; linting serially", exc_info=True)
         return None
