@@ -127,19 +127,26 @@ def _with_names(args: argparse.Namespace, pid: str):
     return prof
 
 
-def lint_groups(args: argparse.Namespace, paths: list[Path]) -> list[tuple]:
+def lint_groups(
+    args: argparse.Namespace, paths: list[Path], walked: dict[str, list[Path]] | None = None
+) -> list[tuple]:
     """[(profile, source, paths)]: what to lint with which profile. ``--profile`` (or
     ``--client``) = one group, source None. Otherwise each SKILL.md gets the profile of the client
     whose skill root it sits in (``profiles.profile_for_location``: ``.claude/skills`` ->
     claude-code, ...; source = that root) and the rest ``agentskills`` (source "default"); the
-    files of one group form the catalog of the cross-skill rules (one client's catalog)."""
+    files of one group form the catalog of the cross-skill rules (one client's catalog).
+    ``walked``: filled with ``{os.fspath(folder): its SKILL.md files}`` for each folder PATH this
+    walked, for ``lint_paths(walked=)`` (one walk for both)."""
     pid = args.profile or args.client
     if pid is not None:
         return [(_with_names(args, pid), None, paths)]
     dirs = default_dir_cache() if args.cache else None
     groups: dict[tuple[str, str], list[Path]] = {}
     for p in paths:
-        files = find_skill_files(p, dirs=dirs) or [p]  # no SKILL.md: STR002 under the default
+        found = find_skill_files(p, dirs=dirs)
+        if walked is not None and p.is_dir() and p.name.lower() != "skill.md":
+            walked[os.fspath(p)] = found
+        files = found or [p]  # no SKILL.md: STR002 under the default
         for f in files:
             loc = profile_for_location(f) if f is not p or p.name.lower() == "skill.md" else None
             groups.setdefault(loc or ("agentskills", "default"), []).append(f)
@@ -182,12 +189,14 @@ def run(args: argparse.Namespace) -> int:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    with snapshot():  # each path stat'ed once: the grouping walk and lint_paths' walk share it
-        groups = lint_groups(args, paths)
+    walked: dict[str, list[Path]] = {}
+    with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
+        groups = lint_groups(args, paths, walked)
         # Decision: the CLI uses the persistent result cache by default (results are identical:
         # an entry is only used while the file, its folder listings and profile/rules are unchanged).
         per_group = [
-            lint_paths(ps, profile=pr, jobs=args.jobs, cache=bool(args.cache)) for pr, _s, ps in groups
+            lint_paths(ps, profile=pr, jobs=args.jobs, cache=bool(args.cache), walked=walked)
+            for pr, _s, ps in groups
         ]
     prof = groups[0][0]
     results = per_group[0]

@@ -49,6 +49,7 @@ def lint_paths(
     *,
     jobs: int | None = None,
     cache: ResultCache | bool | None = None,
+    walked: dict[str, list[Path]] | None = None,
 ) -> dict[Path, Sequence[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
 
@@ -66,6 +67,8 @@ def lint_paths(
             identity, profile and rules version; catalog-rule results are reused only while the
             catalog fingerprint is unchanged. Folders are listed through the cache's
             ``fscache.DirCache``. None/False = no cache.
+        walked: ``{os.fspath(folder): find_skill_files(folder)}`` for folders of ``paths`` the
+            caller has already walked (``workbench lint``'s grouping walk): not walked again.
 
     Returns {SKILL.md path: diagnostics}, in path order. Each value is a
     ``records.DiagnosticList`` (a read-only sequence whose ``Diagnostic`` objects are built on
@@ -90,14 +93,19 @@ def lint_paths(
     gc.disable()  # allocation-heavy; the cyclic GC would rescan the cache's tables many times
     try:
         with snapshot():  # every path stat'ed once per run (walk, cache validity, dependencies)
-            return _lint_paths(paths, prof, catalog, jobs, rc)
+            return _lint_paths(paths, prof, catalog, jobs, rc, walked or {})
     finally:
         if gc_was:
             gc.enable()
 
 
 def _lint_paths(
-    paths: Iterable[Path | str], prof: Profile, catalog: Any, jobs: int | None, cache: ResultCache | None
+    paths: Iterable[Path | str],
+    prof: Profile,
+    catalog: Any,
+    jobs: int | None,
+    cache: ResultCache | None,
+    walked: dict[str, list[Path]],
 ) -> dict[Path, Sequence[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
@@ -118,7 +126,7 @@ def _lint_paths(
         if st is None or not S_ISDIR(st.st_mode) or p.name.lower() == "skill.md":
             files.append(p)
             continue
-        got = find_skill_files(p, dirs=dirs)
+        got = walked[s] if s in walked else find_skill_files(p, dirs=dirs)
         if not got and p.is_dir():
             empty_dirs.append(p)
         files.extend(got)
