@@ -315,10 +315,9 @@ class ResultCache(EntryFile):
             for t in diags:
                 counts[_SEV_INDEX.get(t[4], 2)] += 1
             cat = (counts[0], counts[1], counts[2], blob)  # a CatalogResult, stored plain
-            old = CacheEntry._make(ent)
-            if old.cat_fp == fingerprint and old.cat == cat:
+            if ent[9] == fingerprint and ent[10] == cat:  # CacheEntry's cat_fp, cat
                 return
-            entries[key] = tuple(old._replace(cat_fp=fingerprint, cat=cat))
+            entries[key] = ent[:9] + (fingerprint, cat)
             self._dirty = True
 
     def save(self) -> bool:

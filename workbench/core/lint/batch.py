@@ -220,8 +220,8 @@ def _with_catalog(
             index = CatalogIndex([CatalogEntry(r.name, r.desc, p) for p, r in zip(files, recs)])
         facts = rec.facts
         if isinstance(facts, bytes):
-            facts = LintFacts._make(marshal.loads(facts))
-        extra = run_rules(cat_rules, FactsContext(facts, f, prof, index))
+            facts = marshal.loads(facts)
+        extra = run_rules(cat_rules, FactsContext(facts, f, prof, index, k))
         cat_src = tuple(map(encode_diag, extra))
         if cache is not None and rec.cacheable:
             cache.put_catalog(k, fp, cat_src)

@@ -55,13 +55,18 @@ def plain_value(v: Any) -> Any:
 
 
 class _LiteField:
-    """A frontmatter field as the catalog rules see it in a ``FactsContext``."""
+    """A frontmatter field as the catalog rules see it in a ``FactsContext`` (its ``Span`` built
+    on first use: most fields of most files are never asked for one)."""
 
-    __slots__ = ("value", "value_span")
+    __slots__ = ("value", "_span")
 
     def __init__(self, value: Any, span: tuple[int, int, int, int]):
         self.value = value
-        self.value_span = Span(*span)
+        self._span = span
+
+    @property
+    def value_span(self) -> Span:
+        return Span(*self._span)
 
 
 class _HeadLines:
@@ -99,18 +104,28 @@ class FactsContext:
     from a file's ``LintFacts``: lets them run on cached or worker-computed results without
     re-parsing."""
 
-    def __init__(self, facts: tuple[Any, ...], path: Path, profile: Profile, catalog: CatalogIndex):
-        f = LintFacts._make(facts)
-        self.sf = _State(f.state)
-        self.has_fields = f.has_fields
-        self._name, self._desc = f.name, f.desc
-        self.fields = {k: _LiteField(v, sp) for k, (v, sp) in f.fields.items()}
-        self.lines = _HeadLines(list(f.head), f.nlines)
+    def __init__(
+        self,
+        facts: tuple[Any, ...],
+        path: Path,
+        profile: Profile,
+        catalog: CatalogIndex,
+        key: str | None = None,
+    ):
+        """``key``: ``os.path.abspath(path)`` when the caller has it (the batch linter does)."""
+        state, self.has_fields, self._name, self._desc, self._fields, head, nlines = facts[:7]
+        self.sf = _State(state)
+        self.lines = _HeadLines(head, nlines)
         self.path = path
         self.profile = profile
         self.catalog = catalog
-        self.self_key = os.path.abspath(path)
+        self.self_key = os.path.abspath(path) if key is None else key
         self.dir_name = path.parent.name or None
+
+    @property
+    def fields(self) -> dict[str, _LiteField]:
+        """The kept frontmatter fields (name, description, when_to_use, disable-model-invocation)."""
+        return {k: _LiteField(v, sp) for k, (v, sp) in self._fields.items()}
 
     def others(
         self, entries: Iterable[CatalogEntry] | None = None, limit: int | None = None
@@ -120,7 +135,8 @@ class FactsContext:
         return self.catalog.others_than(self.self_key, entries, limit)
 
     def field(self, key: str) -> _LiteField | None:
-        return self.fields.get(key)
+        got = self._fields.get(key)
+        return None if got is None else _LiteField(*got)
 
     def name_str(self) -> str | None:
         return self._name
