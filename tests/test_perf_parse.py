@@ -217,7 +217,7 @@ def test_one_walker_skips_never_walked(tmp_path):
 def test_pool_chunks_stay_small_enough_to_balance_the_tail():
     from workbench.core.lint.batch import CHUNK_MAX, CHUNK_MIN, chunk_size
 
-    assert chunk_size(10_000, 2) == CHUNK_MAX == 200  # was 1,250: one core idle ~0.9 s at the end
+    assert chunk_size(10_000, 2) == CHUNK_MAX == 50  # 1,250 then 200: a core idle ~0.9 / 0.1 s at the end
     assert chunk_size(1_000, 2) == 32 and chunk_size(200, 2) == CHUNK_MIN
     assert chunk_size(5, 0) == CHUNK_MIN
 

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 #: Below this many files ``lint_paths(jobs=None)`` stays serial (a pool costs ~50 ms to start).
 PARALLEL_MIN_FILES = 200
 #: Files per chunk sent to a pool worker: at least / at most (see ``_run_parallel``).
-CHUNK_MIN, CHUNK_MAX = 25, 200
+CHUNK_MIN, CHUNK_MAX = 25, 50
 
 
 def lint_paths(
@@ -378,9 +378,10 @@ def lint_records(
 
 def chunk_size(n: int, jobs: int) -> int:
     """Files per pool task for ``n`` files over ``jobs`` workers: ~16 chunks per worker, between
-    ``CHUNK_MIN`` and ``CHUNK_MAX``. The pool's wall ends when its last chunk does, so a worker
-    idles for up to one chunk at the end (with 4 chunks per worker that was 1,250 files, ~0.9 s
-    of one core, at 10,000 files); one chunk costs one message each way, not one per file."""
+    ``CHUNK_MIN`` and ``CHUNK_MAX``. The pool's wall ends when its last chunk does, so the parent
+    (``_run_parallel``) idles for up to the two chunks a worker holds at the end (10,000 files:
+    chunks of 200 left it idle 80-150 ms, of 50 20-30 ms; with 4 chunks per worker a core was
+    idle ~0.9 s); one chunk costs one message each way (a marshal blob), not one per file."""
     return max(CHUNK_MIN, min(CHUNK_MAX, -(-n // (max(1, jobs) * 16))))
 
 
