@@ -252,3 +252,34 @@ def test_a_fully_cached_lint_imports_no_rule_module(tmp_path):
     (n1, mods1), (n2, mods2) = (json.loads(r.stdout) for r in runs)
     assert n1 == n2 > 0 and mods1  # the cold run loaded the rules; both found the same
     assert mods2 == []
+
+
+def test_pool_workers_build_the_same_cache_entries_as_serial(corpus, tmp_path):
+    """Issue 14 round 3: pool workers build the result-cache and parse-store entries themselves
+    (one marshal blob per chunk) while the parent lints chunks from the back: the entries, the
+    results and the catalog results are those of a serial run."""
+    import shutil
+    import time
+
+    from workbench.core.cache.parsestore import ParseStore
+    from workbench.core.cache.resultcache import ResultCache
+    from workbench.core.lint import lint_paths
+    from workbench.core.lint.profiles import lint_profile
+
+    root = tmp_path / "skills"
+    shutil.copytree(corpus / "openclaw", root)
+    old = time.time() - 60  # not "racily clean": the caches keep it
+    for p in [root, *root.rglob("*")]:
+        os.utime(p, (old, old), follow_symlinks=False)
+    prof = lint_profile("openclaw")
+    got = {}
+    for jobs in (1, 2):
+        cache = ResultCache(prof, tmp_path / f"c{jobs}", parse_store=ParseStore(tmp_path / f"p{jobs}"))
+        res = lint_paths([root], prof, jobs=jobs, cache=cache)
+        got[jobs] = (
+            {k: list(v) for k, v in res.items()},
+            dict(cache._load()),
+            dict(cache.parse_store._load()),
+        )
+        assert cache.stored == len(res) > 1
+    assert got[1] == got[2]
