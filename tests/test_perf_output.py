@@ -106,3 +106,13 @@ def test_lint_and_scan_import_no_heavy_modules(tmp_path):
     assert r.returncode == 0, r.stderr
     # each command imports its own module only (``cli.command``)
     assert r.stdout.strip().splitlines()[-1] == "['workbench.commands.lint', 'workbench.commands.scan']"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0xA0) | st.sampled_from("\udcff\u2028é"), max_size=40))
+def test_escape_unsafe_fast_path_is_the_regex(s):
+    """The ASCII fast path of ``text.escape_unsafe`` (issue 14 round 3) escapes what the regex
+    escapes: every C0 control but tab and newline, DEL, C1, lone surrogates."""
+    from workbench.core.text import _UNSAFE, _u_escape, escape_unsafe
+
+    assert escape_unsafe(s) == _UNSAFE.sub(lambda m: _u_escape(m.group()), s)
