@@ -51,6 +51,7 @@ from typing import Any
 from urllib.parse import quote
 
 from workbench import __version__
+from workbench.core import phasetimer
 from workbench.core.cache.fscache import default_dir_cache, snapshot
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, Diagnostic, lint_paths, load_rules
@@ -181,6 +182,15 @@ def profile_note(groups: list[tuple], results_by_group: list[dict]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    phasetimer.mark("start")  # the interpreter, the imports, the arguments
+    try:
+        return _run(args)
+    finally:
+        phasetimer.mark("output")
+        phasetimer.dump()
+
+
+def _run(args: argparse.Namespace) -> int:
     fmt = args.format
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -192,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
     walked: dict[str, list[Path]] = {}
     with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
         groups = lint_groups(args, paths, walked)
+        phasetimer.mark("walk")
         # Decision: the CLI uses the persistent result cache by default (results are identical:
         # an entry is only used while the file, its folder listings and profile/rules are unchanged).
         per_group = [

@@ -17,6 +17,7 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from workbench.core import phasetimer
 from workbench.core.cache.fscache import abskey, snapshot
 from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.cache.parsestore import stored_facts
@@ -142,10 +143,13 @@ def _lint_paths(
             keys.append(k)
     out: dict[Path, Sequence[Diagnostic]] = {}
     if uniq:
+        phasetimer.mark("walk")
         recs = _collect(keys, prof, jobs, cache, stats)
         out.update(_with_catalog(uniq, keys, recs, prof, catalog, cache))
+        phasetimer.mark("catalog")
         if cache is not None:
             cache.save()
+            phasetimer.mark("save")
     for d in empty_dirs:
         msg = "no SKILL.md in this folder (the file name must be exactly SKILL.md)"
         out[d] = DiagnosticList.of([Diagnostic(1, 1, 1, 1, ERROR, "STR002", msg, rule="skill-file-missing")])
@@ -255,6 +259,7 @@ def _collect(
                 )
     else:
         todo = list(range(len(keys)))
+    phasetimer.mark("lookup")
     if todo:
         # The cyclic GC stays off while linting from scratch too (~10% of a cold run): reading,
         # parsing and linting a file leave no cyclic garbage (measured: 0 objects over 2,500
@@ -266,6 +271,7 @@ def _collect(
             None if store is None else store.racy_ns,
         )
         rows = _compute([keys[i] for i in todo], prof, jobs, limits)
+        phasetimer.mark("compute")
         if cache is None:
             for i, (diags, facts) in zip(todo, rows):
                 out[i] = Collected(
@@ -282,6 +288,7 @@ def _collect(
                     out[i] = Collected(ent[7], Counts(*ent[6]), ent[8], name, desc, None, True)
                 if pent is not None and put_facts is not None:
                     put_facts(k, pent)
+        phasetimer.mark("collect")
     return [c for c in out if c is not None]
 
 
