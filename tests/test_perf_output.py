@@ -116,3 +116,45 @@ def test_escape_unsafe_fast_path_is_the_regex(s):
     from workbench.core.text import _UNSAFE, _u_escape, escape_unsafe
 
     assert escape_unsafe(s) == _UNSAFE.sub(lambda m: _u_escape(m.group()), s)
+
+
+def test_lint_phase_timings_for_the_bench(tmp_path):
+    """``WORKBENCH_PHASES=FILE`` (``core.phasetimer``) makes ``workbench lint`` write its phases
+    (issue 14 round 3: the bench prints the CLI's phase split); the report itself is unchanged."""
+    import os
+    import subprocess
+    import sys
+
+    from workbench.core.benchissue import run_child
+
+    for n in "ab":
+        write_skill(tmp_path / "t" / n, raw=f"---\nname: {n}\ndescription: Same. Use when testing.\n---\n")
+    args = ["-m", "workbench.cli", "lint", str(tmp_path / "t"), "--format", "json", "--jobs", "1"]
+    home = tmp_path / "home"
+    home.mkdir()
+    got = run_child(args, home, phases=True)
+    assert list(got["phases"]) == [
+        "start",
+        "walk",
+        "lookup",
+        "compute",
+        "collect",
+        "catalog",
+        "save",
+        "output",
+    ]
+    assert all(w >= 0 and c >= 0 for w, c in got["phases"].values())
+    plain = subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "WORKBENCH_HOME": str(home)},
+    )
+    with_phases = subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "WORKBENCH_HOME": str(home), "WORKBENCH_PHASES": str(tmp_path / "p.json")},
+    )
+    assert plain.stdout == with_phases.stdout and '"DESC009"' in plain.stdout
+    assert "compute" in json.loads((tmp_path / "p.json").read_text())

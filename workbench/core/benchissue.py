@@ -166,18 +166,25 @@ def _child_env(home: Path, pyc: Path | None) -> dict[str, str]:
     return env
 
 
-def run_child(args: list[str], home: Path, pyc: Path | None = None) -> dict[str, Any]:
+def run_child(args: list[str], home: Path, pyc: Path | None = None, phases: bool = False) -> dict[str, Any]:
     """``python ARGS`` in a fresh process with ``WORKBENCH_HOME=home`` (its caches and settings),
-    stdout to a temporary file. Returns ``{"wall": s, "exit": code, "stdout_tail": last line}``.
+    stdout to a temporary file. Returns ``{"wall": s, "exit": code, "stdout_tail": last line}``,
+    plus ``"phases"`` (``core.phasetimer``'s ``{name: [wall s, cpu s]}``, or {} when the child
+    wrote none) with ``phases``.
     Raises RuntimeError when it exits with 2 or more (lint exits 1 on findings). (No RSS here:
     a child's ``ru_maxrss`` includes what it had as a fork of this big process before ``exec``;
     the window reports its own.)"""
     import subprocess
     import sys
 
+    env = _child_env(home, pyc)
+    pfile = home / "phases.json"
+    if phases:
+        env["WORKBENCH_PHASES"] = str(pfile)
+        pfile.unlink(missing_ok=True)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t = time.perf_counter()
-        code = subprocess.call([sys.executable, *args], stdout=out, stderr=err, env=_child_env(home, pyc))
+        code = subprocess.call([sys.executable, *args], stdout=out, stderr=err, env=env)
         wall = time.perf_counter() - t
         out.seek(0)
         err.seek(0)
@@ -185,29 +192,59 @@ def run_child(args: list[str], home: Path, pyc: Path | None = None) -> dict[str,
         if code >= 2 or code < 0:
             msg = err.read()[-500:].decode("utf-8", "replace")
             raise RuntimeError(f"{' '.join(args)} exited {code}: {msg}")
-    return {"wall": round(wall, 4), "exit": code, "stdout_tail": tail[-1] if tail else ""}
+    got: dict[str, Any] = {"wall": round(wall, 4), "exit": code, "stdout_tail": tail[-1] if tail else ""}
+    if phases:
+        import json
+
+        try:
+            got["phases"] = json.loads(pfile.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            got["phases"] = {}
+    return got
+
+
+def _median_phases(runs: list[dict[str, list[float]]]) -> dict[str, list[float]]:
+    """Per phase, the median wall and CPU over ``runs`` (phases missing from a run count 0)."""
+    names = list(dict.fromkeys(k for r in runs for k in r))
+    return {
+        k: [round(statistics.median(r.get(k, [0.0, 0.0])[i] for r in runs), 3) for i in (0, 1)] for k in names
+    }
 
 
 def _median_child(
-    args: list[str], tmp: Path, key: str, repeat: int, pyc: Path | None, warm: bool = False
+    args: list[str],
+    tmp: Path,
+    key: str,
+    repeat: int,
+    pyc: Path | None,
+    warm: bool = False,
+    phased: bool = False,
 ) -> dict[str, Any]:
     """Median of ``repeat`` runs of ``run_child``, each with a new empty cache folder; with
     ``warm`` each cold run is followed by a warm one on the cache it left (``warm_wall``). When
-    the child prints a JSON object last, the median of each of its numbers is added."""
+    the child prints a JSON object last, the median of each of its numbers is added. ``phased``:
+    the medians of the child's phase timings too (``"phases"``, ``"warm_phases"``; see
+    ``core.phasetimer``)."""
     import json
 
     cold: list[float] = []
     hot: list[float] = []
     printed: list[dict[str, Any]] = []
+    phases: list[list[dict[str, list[float]]]] = [[], []]  # cold, warm
     for i in range(max(1, repeat)):
         home = tmp / f"home-{key}-{i}"
         home.mkdir()
-        got = run_child(args, home, pyc)
+        got = run_child(args, home, pyc, phases=bool(phased))
         cold.append(got["wall"])
         if got["stdout_tail"].startswith("{") and got["stdout_tail"].endswith("}"):
             printed.append(json.loads(got["stdout_tail"]))
+        if got.get("phases"):
+            phases[0].append(got["phases"])
         if warm:
-            hot.append(run_child(args, home, pyc)["wall"])
+            again = run_child(args, home, pyc, phases=bool(phased))
+            hot.append(again["wall"])
+            if again.get("phases"):
+                phases[1].append(again["phases"])
         shutil.rmtree(home, ignore_errors=True)
     out: dict[str, Any] = {"wall": round(statistics.median(cold), 4), "runs": cold}
     for k in sorted({k for d in printed for k, v in d.items() if isinstance(v, (int, float))}):
@@ -217,6 +254,10 @@ def _median_child(
     if warm:
         out["warm_wall"] = round(statistics.median(hot), 4)
         out["warm_runs"] = hot
+    if phases[0]:
+        out["phases"] = _median_phases(phases[0])
+    if phases[1]:
+        out["warm_phases"] = _median_phases(phases[1])
     return out
 
 
@@ -248,7 +289,13 @@ def bench_issue(
         run_child(["-m", "workbench.cli", "lint", str(one)], home, pyc)
     say("CLI lint, cold and warm ...")
     out["lint_cli"] = _median_child(
-        ["-m", "workbench.cli", "lint", str(tree), "--format", "json"], tmp, "lint", repeat, pyc, warm=True
+        ["-m", "workbench.cli", "lint", str(tree), "--format", "json"],
+        tmp,
+        "lint",
+        repeat,
+        pyc,
+        warm=True,
+        phased=True,
     )
     say("CLI scan of all clients, cold ...")
     out["scan_cli"] = _median_child(
@@ -404,6 +451,13 @@ def issue_lines(res: dict[str, Any]) -> list[str]:
             f"{lc.get('wall')} s "
             f"(runs {lc.get('runs')}), warm {lc.get('warm_wall')} s (runs {lc.get('warm_runs')})"
         )
+    for what, ph in (("cold", lc.get("phases")), ("warm", lc.get("warm_phases"))):
+        if ph:
+            out.append(
+                f"lint CLI {what}, phases of the main process (wall/CPU s; 'start' CPU = interpreter "
+                "+ imports; pool workers not in CPU): "
+                + ", ".join(f"{k} {w:g}/{c:g}" for k, (w, c) in ph.items())
+            )
     w = iss.get("window")
     if w:
         out.append(

@@ -113,7 +113,11 @@ class FactsContext:
         key: str | None = None,
     ):
         """``key``: ``os.path.abspath(path)`` when the caller has it (the batch linter does)."""
-        state, self.has_fields, self._name, self._desc, self._fields, head, nlines = facts[:7]
+        state, has_fields, name, desc, fields, head, nlines = facts[:7]
+        self.has_fields: bool = has_fields
+        self._name: str | None = name
+        self._desc: str | None = desc
+        self._fields: dict[str, FactField] = fields
         self.sf = _State(state)
         self.lines = _HeadLines(head, nlines)
         self.path = path
