@@ -214,10 +214,10 @@ def _run(args: argparse.Namespace) -> int:
     if len(per_group) > 1:
         merged = {k: v for res in per_group for k, v in res.items()}
         results = {k: merged[k] for k in sorted(merged, key=lambda q: q.parts)}
-    profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
     tot = severity_totals(results)
+    basename = os.path.basename
     summary = {
-        "files": sum(1 for p in results if p.name.lower() == "skill.md" or os.path.isfile(p)),
+        "files": sum(1 for p in results if basename(p).lower() == "skill.md" or os.path.isfile(p)),
         "errors": tot["error"],
         "warnings": tot["warning"],
         "infos": tot["info"],
@@ -243,6 +243,7 @@ def _run(args: argparse.Namespace) -> int:
         if len(groups) == 1:  # the fast path: from the compact records
             out.write(json_text(results, summary, profile_id, {"profile_source": source}))
         else:  # mixed profiles: each diagnostic says its own
+            profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
             flat = [(path, d) for path, ds in results.items() for d in ds]
             out.write(
                 dumps_indented(

@@ -21,7 +21,7 @@ from workbench.core import phasetimer
 from workbench.core.cache.fscache import abskey, snapshot
 from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.cache.parsestore import stored_facts
-from workbench.core.cache.resultcache import CatalogResult, make_entry
+from workbench.core.cache.resultcache import make_entry
 from workbench.core.cache.skillfacts import skillfile_facts
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
@@ -216,8 +216,9 @@ def _with_catalog(
     for f, k, rec in zip(files, keys, recs):
         ent = rec.entry
         if ent is not None and ent.cat_fp == fp and ent.cat is not None:
-            cat = CatalogResult._make(ent.cat)  # its blob is decoded lazily
-            out[f] = DiagnosticList(rec.diags, cat.diags, rec.counts.plus(cat.counts))
+            e, w, i, blob = ent.cat  # a CatalogResult; its blob is decoded lazily
+            c = rec.counts
+            out[f] = DiagnosticList(rec.diags, blob, (c[0] + e, c[1] + w, c[2] + i))
             hits += 1
             continue
         if index is None:
