@@ -75,3 +75,18 @@ def test_no_rule_exceeds_its_budget_relative_to_the_floor(tree):
         code, us = next(iter(rc["rules_us"].items()))
         worst.append((us / max(1e6 * fl["cpu"] / max(fl["files"], 1), 1.0), code))
     assert min(worst)[0] <= MAX_RULE_OVER_FLOOR, worst
+
+
+def test_bench_measures_with_the_heap_frozen():
+    """``rule_costs`` runs as ``lint_paths`` does (GC off) and the floor as a fresh process would
+    (GC on, the bench's heap frozen): the state is restored after (issue 14 round 3)."""
+    import gc
+
+    from workbench.core.benchissue import gc_frozen
+
+    was = gc.isenabled()
+    with gc_frozen(off=True):
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+    with gc_frozen(off=False):
+        assert gc.isenabled() == was and gc.get_freeze_count() > 0
+    assert gc.isenabled() == was and gc.get_freeze_count() == 0

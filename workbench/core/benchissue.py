@@ -13,7 +13,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -57,15 +57,13 @@ def gc_frozen(*, off: bool) -> Iterator[None]:
     inside ``lint_paths``. Without this a figure taken late in the bench is inflated by
     collections that rescan the bench's big heap (rule costs x2-6: 215 µs read+parse and 445
     rules in the bench vs 65-150 / 74 standalone)."""
-    was = gc.isenabled()
+    from workbench.core.model import gc_paused
+
     gc.freeze()
-    if off:
-        gc.disable()
     try:
-        yield
+        with gc_paused() if off else nullcontext():
+            yield
     finally:
-        if was:
-            gc.enable()
         gc.unfreeze()
 
 
