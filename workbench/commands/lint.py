@@ -145,7 +145,7 @@ def lint_groups(
     groups: dict[tuple[str, str], list[Path]] = {}
     for p in paths:
         found = find_skill_files(p, dirs=dirs)
-        if walked is not None and p.is_dir() and p.name.lower() != "skill.md":
+        if walked is not None and os.path.isdir(p) and p.name.lower() != "skill.md":
             walked[os.fspath(p)] = found
         files = found or [p]  # no SKILL.md: STR002 under the default
         for f in files:
