@@ -25,7 +25,7 @@ import re
 import stat as _stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -38,7 +38,7 @@ from workbench.core.lineparse import LineField as LineField
 from workbench.core.lineparse import line_parse
 from workbench.core.skillyaml import MAX_YAML_INT_DIGITS as MAX_YAML_INT_DIGITS
 from workbench.core.skillyaml import MAX_YAML_NODES as MAX_YAML_NODES
-from workbench.core.skillyaml import BoundedLoader
+from workbench.core.skillyaml import BoundedLoader, construct_plain
 from workbench.core.skillyaml import YamlLimitError as YamlLimitError
 from workbench.core.skillyaml import check_yaml_size as check_yaml_size
 from workbench.core.skillyaml import load_yaml as load_yaml
@@ -149,6 +149,17 @@ class SkillFile:
     #: ``LAZY_ATTRS`` are not held until ``load_full()`` (see there).
     _lazy: bool = field(default=False, repr=False, compare=False)
 
+    if not TYPE_CHECKING:  # (mypy would take any attribute name for a valid one)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only called for an unset slot: on a partial file, one of ``LAZY_ATTRS`` calls
+            ``load_full()`` first (a class-level hook: reading and writing the slots stays at C
+            speed, unlike a Python descriptor per attribute)."""
+            if name in LAZY_ATTRS and self._lazy:
+                self.load_full()
+                return _SLOTS[name].__get__(self, SkillFile)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def partial(self) -> bool:
         """True until ``load_full()`` on a file rebuilt from persisted facts."""
@@ -250,37 +261,6 @@ class SkillFile:
 LAZY_ATTRS = ("raw", "text", "frontmatter", "body", "fields", "_line_fields")
 _SLOTS: dict[str, Any] = {n: SkillFile.__dict__[n] for n in SkillFile.__slots__}  # member descriptors
 _ALL_ATTRS = tuple(n for n in SkillFile.__slots__ if n not in ("path", "_lazy"))
-
-
-class _LazySlot:
-    """The slot of one of ``LAZY_ATTRS``: reading it on a partial ``SkillFile`` (where it is
-    unset) calls ``load_full()`` first; everything else goes to the slot."""
-
-    __slots__ = ("slot",)
-
-    def __init__(self, slot: Any):
-        self.slot = slot
-
-    def __get__(self, obj: SkillFile | None, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        try:
-            return self.slot.__get__(obj, owner)
-        except AttributeError:
-            if not obj._lazy:
-                raise
-            obj.load_full()
-            return self.slot.__get__(obj, owner)
-
-    def __set__(self, obj: SkillFile, value: Any) -> None:
-        self.slot.__set__(obj, value)
-
-    def __delete__(self, obj: SkillFile) -> None:
-        self.slot.__delete__(obj)
-
-
-for _n in LAZY_ATTRS:
-    setattr(SkillFile, _n, _LazySlot(_SLOTS[_n]))
 
 
 # ----------------------------------------------------------------------------------------
@@ -452,7 +432,8 @@ def _parse_yaml(sf: SkillFile) -> None:
             sf.message = "the frontmatter between the '---' lines is empty"
             sf.error_span = Span(1, 1, (sf.close_line or 1), 4)
             return
-        if "*" in sf.frontmatter:  # an alias needs a '*': the common file pays nothing
+        alias = "*" in sf.frontmatter  # an alias needs a '*': the common file pays nothing
+        if alias:
             check_yaml_size(node)
         if not isinstance(node, yaml.MappingNode):
             sf.state = "not-mapping"
@@ -478,7 +459,7 @@ def _parse_yaml(sf: SkillFile) -> None:
             if key_s in seen:
                 sf.duplicate_keys.append((key_s, kspan))
             seen.add(key_s)
-        data = loader.construct_document(node)
+        data = construct_plain(loader, node, alias)
     except yaml.MarkedYAMLError as exc:
         sf.state = "yaml-error"
         mark = exc.problem_mark or exc.context_mark
