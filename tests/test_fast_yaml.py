@@ -191,3 +191,41 @@ def test_frontmatter_data_is_pyyaml_s_over_the_corpus(corpus):
 def test_timestamps_and_non_str_values_keep_their_types():
     sf = parse_skill_text("---\nname: a\ncreated: 2024-01-02\nn: 3\nok: yes\nnone: ~\n---\n")
     assert sf.data == {"name": "a", "created": datetime.date(2024, 1, 2), "n": 3, "ok": True, "none": None}
+
+
+@pytest.mark.parametrize(
+    "s",
+    [
+        "/tmp/a/SKILL.md",
+        "/a",
+        "/",
+        "//a/b",
+        "/a//b",
+        "/a/./b",
+        "/a/.",
+        "/a/",
+        "/a/../b",
+        "/a/ b /SKILL.md",
+        "/é/ü.md",
+        "relative/SKILL.md",
+        "./x",
+        "",
+        "/a\\b",
+    ],
+)
+def test_fast_path_is_path(s: str) -> None:
+    """``fileread.fast_path`` (the reader's cheap ``Path``) equals ``Path(s)`` in every way the
+    rest of the code looks at it."""
+    from pathlib import Path
+
+    from workbench.core.fileread import fast_path
+
+    got, want = fast_path(s), Path(s)
+    assert (type(got), got, str(got), got.parts, hash(got)) == (
+        type(want),
+        want,
+        str(want),
+        want.parts,
+        hash(want),
+    )
+    assert (got.parent, got.name, got.parent.name) == (want.parent, want.name, want.parent.name)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 # Moved out (re-exported here: ``from workbench.core.skillfile import load_yaml`` keeps working).
-from workbench.core.fileread import O_NONBLOCK, read_fd
+from workbench.core.fileread import O_NONBLOCK, fast_path, read_fd
 from workbench.core.fileread import file_identity as file_identity
 from workbench.core.fileread import read_regular_file as read_regular_file
 from workbench.core.fileread import special_file_problem as special_file_problem
@@ -51,6 +51,8 @@ from workbench.core.text import decode_text_bytes
 #: Files larger than this (bytes) are not parsed: no client reads them sensibly, and a GUI must
 #: not stall on them. OpenClaw's own cap (``maxSkillFileBytes``) is smaller: 256,000 bytes.
 MAX_FILE_BYTES = 1_000_000
+
+_OPEN_FLAGS = os.O_RDONLY | O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 #: File states, in the order a reader meets them.
 STATES = (
@@ -278,7 +280,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     ``O_NONBLOCK`` and checked again with ``fstat`` (a FIFO swapped in between must not block the
     reader: opening a FIFO for reading waits for a writer forever).
     """
-    p = path if isinstance(path, Path) else Path(path)
+    p = path if isinstance(path, Path) else fast_path(path)
     try:
         st = os.stat(p)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -289,7 +291,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     if st.st_size > MAX_FILE_BYTES:
         return _too_large(p, st)
     try:
-        fd = os.open(p, os.O_RDONLY | O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(p, _OPEN_FLAGS)
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
     try:
@@ -445,16 +447,16 @@ def _parse_yaml(sf: SkillFile) -> None:
         kspans: list[Span] = []
         plain_keys = True  # every key a str scalar: the constructed mapping needs no re-keying
         for knode, _vnode in node.value:
-            if knode.tag == _STR_TAG and type(knode.value) is str:
-                key_s = knode.value  # what constructing a str scalar gives, without the constructor
-            else:
+            key_s = knode.value
+            if knode.tag != _STR_TAG or type(key_s) is not str:
                 plain_keys = False
                 try:
                     key = loader.construct_object(knode, deep=True)
                 except yaml.YAMLError:
                     key = knode.value
                 key_s = key if isinstance(key, str) else str(key)
-            kspan = _span(knode, offset)
+            ks, ke = knode.start_mark, knode.end_mark
+            kspan = _mkspan(ks.line + 2, ks.column + 1, ke.line + 2, ke.column + 1)  # offset 1
             kspans.append(kspan)
             if key_s in seen:
                 sf.duplicate_keys.append((key_s, kspan))
@@ -493,8 +495,18 @@ def _parse_yaml(sf: SkillFile) -> None:
     scalar = yaml.ScalarNode
     for (knode, vnode), kspan in zip(node.value, kspans):
         k = knode.value if type(knode) is scalar else str(knode.value)
-        style = (vnode.style or "") if type(vnode) is scalar else None
-        fields[k] = FieldInfo(k, get(k), kspan, _value_span(vnode, offset, sf, memo), style, vnode.tag, vnode)
+        s, e = vnode.start_mark, vnode.end_mark
+        line = s.line + 2  # offset 1
+        if type(vnode) is scalar:
+            style = vnode.style or ""
+            if e.line + 2 == line and e.column > s.column:  # the usual value: on one line
+                vspan = _mkspan(line, s.column + 1, line, e.column + 1)
+            else:
+                vspan = _value_span(vnode, offset, sf, memo)
+        else:
+            style = None
+            vspan = _value_span(vnode, offset, sf, memo)
+        fields[k] = FieldInfo(k, get(k), kspan, vspan, style, vnode.tag, vnode)
 
 
 def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list[list[str]] | None = None) -> Span:
