@@ -24,8 +24,8 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.rules._util import PhraseSearch, first_line_of
 
 _START = re.compile(r"^\W*(I|I'm|I'll|I've|We|We're|We'll|You|You're|You'll|Your|My|Our)\b")
-_PHRASES = ("i can", "i will", "i'll", "i help", "we can", "we will", "we'll", "you can", "you will")
-_PHRASES += ("you'll", "you should", "let me")
+_PHRASES: tuple[str, ...] = ("i can", "i will", "i'll", "i help", "we can", "we will", "we'll")
+_PHRASES += ("you can", "you will", "you'll", "you should", "let me")
 _ANY = PhraseSearch(r"\b(" + "|".join(_PHRASES) + r")\b", _PHRASES)
 
 
