@@ -75,6 +75,8 @@ class FieldInfo:
     ``value`` is what strict YAML constructs (str, bool, int, list, dict, None, ...).
     ``style`` is the scalar style for scalars: '' plain, "'" / '"' quoted, '|' literal, '>' folded;
     None for collections. ``tag`` is the resolved YAML tag, e.g. ``tag:yaml.org,2002:bool``.
+    ``lenient``: the field comes from the lenient line parser (``lint.context.FieldView``, the
+    same class: then ``value`` is always a str and ``node`` None).
     """
 
     key: str
@@ -84,6 +86,11 @@ class FieldInfo:
     style: str | None
     tag: str
     node: Any = field(repr=False, default=None)
+    lenient: bool = False
+
+    @property
+    def is_str(self) -> bool:
+        return isinstance(self.value, str)
 
 
 @dataclass(slots=True)

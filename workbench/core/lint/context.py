@@ -23,26 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.lint.profiles import Profile
-from workbench.core.skillfile import SkillFile, Span
+from workbench.core.skillfile import FieldInfo, SkillFile, Span
 
-
-@dataclass(slots=True)
-class FieldView:
-    """A top-level frontmatter key as rules see it (strict YAML, or the lenient line parser when
-    the YAML did not parse — then ``lenient`` is True and ``value`` is always a str)."""
-
-    key: str
-    value: Any
-    key_span: Span
-    value_span: Span
-    style: str | None
-    tag: str
-    node: Any = None
-    lenient: bool = False
-
-    @property
-    def is_str(self) -> bool:
-        return isinstance(self.value, str)
+#: A top-level frontmatter key as rules see it: the parser's ``FieldInfo`` (strict YAML), or one
+#: built from the lenient line parser when the YAML did not parse (then ``lenient`` is True and
+#: ``value`` is always a str). One class, so a parsed file's fields are shared, not copied.
+FieldView = FieldInfo
 
 
 @dataclass(slots=True)
@@ -78,6 +64,13 @@ _POS_DIRECT = 16
 # The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
 # fast search again); the target, its offsets and the line are the same either way.
 _LINK = re.compile(r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
+
+
+def _listing(folder: str) -> list[str]:
+    """The sorted names in ``folder``, folders (symlinks followed) with a trailing "/". Raises
+    OSError."""
+    with os.scandir(folder) as it:
+        return sorted([e.name + "/" if e.is_dir() else e.name for e in it])
 
 
 def _entries(catalog: Iterable[Any] | None) -> list[CatalogEntry]:
@@ -181,13 +174,15 @@ class LintContext:
         self.dir_name = sf.path.parent.name if sf.path is not None and sf.path.parent.name else None
         self.lenient = False
         self.fields: dict[str, FieldView] = {}
-        if sf.state == "ok":
-            for k, fi in sf.fields.items():
-                self.fields[k] = FieldView(k, fi.value, fi.key_span, fi.value_span, fi.style, fi.tag, fi.node)
-        elif sf.state == "yaml-error" and sf.has_frontmatter_block:
+        state = sf.state
+        if state == "ok":
+            self.fields = dict(sf.fields)
+        elif state == "yaml-error" and sf.has_frontmatter_block:
             self.lenient = True
             for k, lf in sf.line_fields().items():
                 self.fields[k] = FieldView(k, lf.value, lf.key_span, lf.value_span, "", "", None, True)
+        #: True when field rules can run (strict YAML mapping, or the lenient fallback).
+        self.has_fields = state == "ok" or self.lenient
         self._name: object = _UNSET
         self._desc: object = _UNSET
         self._line_starts: list[int] | None = None
@@ -220,11 +215,6 @@ class LintContext:
         return self.catalog.others_than(self.self_key, entries, limit)
 
     # -- fields --------------------------------------------------------------------------
-    @property
-    def has_fields(self) -> bool:
-        """True when field rules can run (strict YAML mapping, or the lenient fallback)."""
-        return self.sf.state == "ok" or self.lenient
-
     def field(self, key: str) -> FieldView | None:
         return self.fields.get(key)
 
@@ -491,19 +481,19 @@ class LintContext:
             if d is None:
                 return None
             out: dict[str, list[str]] = {}
-            self.deps.add(str(d))
+            ds = str(d)
+            self.deps.add(ds)
             try:
-                with os.scandir(d) as it:
-                    out[""] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
+                out[""] = top = _listing(ds)
             except OSError:
                 return None
-            for sub in ("scripts", "references", "assets"):
-                if sub + "/" in out[""]:
-                    self.deps.add(str(d / sub))
+            for sub in ("scripts/", "references/", "assets/"):
+                if sub in top:
+                    sp = os.path.join(ds, sub[:-1])  # = str(d / sub)
+                    self.deps.add(sp)
                     try:
-                        with os.scandir(d / sub) as it:
-                            out[sub] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
+                        out[sub[:-1]] = _listing(sp)
                     except OSError:
-                        out[sub] = []
+                        out[sub[:-1]] = []
             self._folder = out
         return self._folder
