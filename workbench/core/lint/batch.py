@@ -26,7 +26,7 @@ from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_nam
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import Counts, DiagnosticList, DiagSource, encode_diag, severity_counts
 from workbench.core.lint.ruleset import load_rules
-from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record, run_rules
+from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record_batch, run_rules
 from workbench.core.lint.types import ERROR, Diagnostic
 from workbench.core.skillwalk import entry_exists, find_skill_files
 
@@ -293,8 +293,7 @@ def records_chunk(
 ) -> list[Computed]:
     """Worker entry point: ``Computed`` for a chunk of paths (parse facts: see ``Computed``)."""
     out = []
-    for p in paths:
-        rec, sf, deps = lint_record(p, prof)
+    for rec, sf, deps in lint_record_batch(paths, prof):
         pf = None
         if parse_facts:
             try:

@@ -10,7 +10,7 @@ content: a rule that crashes becomes a ``LINT000`` warning.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -107,25 +107,49 @@ def run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
     for r, sev in active:
         try:
             for f in r.check(ctx):
-                sp = f.span
-                d = Diagnostic(
-                    sp.line,
-                    sp.column,
-                    sp.end_line,
-                    sp.end_column,
-                    f.severity or sev,
-                    r.code,
-                    f.message,
-                    f.fix,
-                    r.name,
-                    r.unverified,
-                )
-                out.append(clamp(d, ctx))
+                out.append(_diag(r, sev, f, ctx))
         except Exception as exc:  # noqa: BLE001 - a rule bug must never take the linter down
-            log.warning("rule %s crashed on %s", r.code, ctx.path or "<text>", exc_info=True)
-            msg = f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}"
-            out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000", msg, rule="internal-error"))
+            out.append(_crashed(r, ctx, exc))
     return out
+
+
+def run_rules_batch(active: list[tuple[Rule, str]], ctxs: list[Any]) -> list[list[Diagnostic]]:
+    """``[run_rules(active, c) for c in ctxs]``, the same lists, computed rule-major: each rule
+    over every context before the next rule (its code and patterns stay hot in the CPU's caches:
+    ~25% less CPU than file by file over a batch of SKILL.md files, issue 14)."""
+    outs: list[list[Diagnostic]] = [[] for _ in ctxs]
+    for r, sev in active:
+        check = r.check
+        for ctx, out in zip(ctxs, outs):
+            try:
+                for f in check(ctx):
+                    out.append(_diag(r, sev, f, ctx))
+            except Exception as exc:  # noqa: BLE001 - a rule bug must never take the linter down
+                out.append(_crashed(r, ctx, exc))
+    return outs
+
+
+def _diag(r: Rule, sev: str, f: Any, ctx: Any) -> Diagnostic:
+    sp = f.span
+    d = Diagnostic(
+        sp.line,
+        sp.column,
+        sp.end_line,
+        sp.end_column,
+        f.severity or sev,
+        r.code,
+        f.message,
+        f.fix,
+        r.name,
+        r.unverified,
+    )
+    return clamp(d, ctx)
+
+
+def _crashed(r: Rule, ctx: Any, exc: Exception) -> Diagnostic:
+    log.warning("rule %s crashed on %s", r.code, ctx.path or "<text>", exc_info=exc)
+    msg = f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}"
+    return Diagnostic(1, 1, 1, 1, "warning", "LINT000", msg, rule="internal-error")
 
 
 def _sort_key(d: Diagnostic) -> tuple[Any, ...]:
@@ -246,6 +270,24 @@ def lint_record(path: str, prof: Profile) -> tuple[FileRecord, SkillFile, set[st
     paths besides SKILL.md the result depends on)``. Never raises for file content."""
     sf = read_skill_file(path)
     ctx = LintContext(sf, prof, EMPTY_CATALOG)
-    diags = run_rules(per_file_rules(prof), ctx)
+    return _record(ctx, run_rules(per_file_rules(prof), ctx)), sf, ctx.deps
+
+
+#: Files per rule-major batch in ``lint_record_batch`` (the contexts of a batch are alive at once).
+BATCH_FILES = 64
+
+
+def lint_record_batch(paths: list[str], prof: Profile) -> Iterator[tuple[FileRecord, SkillFile, set[str]]]:
+    """``lint_record(p, prof)`` for each of ``paths`` in order (equal results), with the rules
+    run rule-major over batches of ``BATCH_FILES`` files (``run_rules_batch``): a generator, so
+    only one batch of files is held at a time. Never raises for file content."""
+    rules = per_file_rules(prof)
+    for i in range(0, len(paths), BATCH_FILES):
+        ctxs = [LintContext(read_skill_file(p), prof, EMPTY_CATALOG) for p in paths[i : i + BATCH_FILES]]
+        for ctx, diags in zip(ctxs, run_rules_batch(rules, ctxs)):
+            yield _record(ctx, diags), ctx.sf, ctx.deps
+
+
+def _record(ctx: LintContext, diags: list[Diagnostic]) -> FileRecord:
     diags.sort(key=_sort_key)
-    return FileRecord(tuple(map(encode_diag, diags)), lint_facts(ctx)), sf, ctx.deps
+    return FileRecord(tuple(map(encode_diag, diags)), lint_facts(ctx))

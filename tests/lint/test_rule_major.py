@@ -1,0 +1,60 @@
+"""Rule-major linting (issue 14: ``runner.run_rules_batch`` / ``lint_record_batch``) gives what
+file-by-file linting gives, crashes included, under every profile."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.core.lint.context import LintContext
+from workbench.core.lint.profiles import PROFILES, lint_profile
+from workbench.core.lint.registry import Rule
+from workbench.core.lint.runner import (
+    EMPTY_CATALOG,
+    lint_record,
+    lint_record_batch,
+    per_file_rules,
+    run_rules,
+    run_rules_batch,
+)
+from workbench.core.skillfile import parse_skill_text
+from workbench.core.skillwalk import find_skill_files
+
+
+@pytest.mark.parametrize("profile", ["agentskills", "claude-code", "codex"])
+def test_batch_records_equal_file_by_file_over_the_corpus(profile: str, corpus) -> None:
+    prof = lint_profile(profile)
+    paths = [str(p) for p in find_skill_files(corpus)][:300]
+    got = list(lint_record_batch(paths, prof))
+    assert len(got) == len(paths)
+    for p, (rec, sf, deps) in zip(paths, got):
+        want_rec, want_sf, want_deps = lint_record(p, prof)
+        assert (rec, sf.sha256, deps) == (want_rec, want_sf.sha256, want_deps), p
+
+
+def test_every_profile_batches_alike() -> None:
+    texts = [
+        "---\nname: Bad Name\n---\n",
+        "no frontmatter",
+        "---\nname: a\ndescription: I can help. TODO\n---\n",
+    ]
+    for pid in PROFILES:
+        prof = lint_profile(pid)
+        ctxs = [LintContext(parse_skill_text(t), prof, EMPTY_CATALOG) for t in texts]
+        rules = per_file_rules(prof)
+        again = [LintContext(parse_skill_text(t), prof, EMPTY_CATALOG) for t in texts]
+        assert run_rules_batch(rules, ctxs) == [run_rules(rules, c) for c in again]
+
+
+def test_a_crashing_rule_gives_lint000_in_batch_too() -> None:
+    def boom(ctx):  # noqa: ANN001, ANN202
+        if ctx.text.startswith("x"):
+            raise RuntimeError("bad")
+        return iter(())
+
+    r = Rule("ZZZ001", "boom", "warning", {}, boom)
+    prof = lint_profile("agentskills")
+    ctxs = [LintContext(parse_skill_text(t), prof, EMPTY_CATALOG) for t in ("x", "y", "x2")]
+    got = run_rules_batch([(r, "warning")], ctxs)
+    assert [len(d) for d in got] == [1, 0, 1]
+    assert got[0][0].code == "LINT000" and "RuntimeError: bad" in got[0][0].message
+    assert got == [run_rules([(r, "warning")], c) for c in ctxs]
