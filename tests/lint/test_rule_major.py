@@ -58,3 +58,18 @@ def test_a_crashing_rule_gives_lint000_in_batch_too() -> None:
     assert [len(d) for d in got] == [1, 0, 1]
     assert got[0][0].code == "LINT000" and "RuntimeError: bad" in got[0][0].message
     assert got == [run_rules([(r, "warning")], c) for c in ctxs]
+
+
+@pytest.mark.parametrize(
+    "p", ["SKILL.md", "a/SKILL.md", "/x/y/SKILL.md", "a/../b/SKILL.md", "/SKILL.md", "./a/SKILL.md"]
+)
+def test_context_folder_name_and_key_without_path_objects(p: str) -> None:
+    """``LintContext`` derives the folder name and key from the path's text: the same values
+    ``Path.parent`` gives."""
+    import os
+    from pathlib import Path
+
+    ctx = LintContext(parse_skill_text("---\nname: a\n---\n", p), lint_profile("agentskills"), EMPTY_CATALOG)
+    assert ctx.dir_name == (Path(p).parent.name or None)
+    assert ctx.self_key == os.path.abspath(Path(p))
+    assert (os.path.dirname(str(Path(p))) or ".") == str(Path(p).parent)

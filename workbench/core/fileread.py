@@ -83,7 +83,9 @@ def fast_path(s: str) -> Path:
         and "/./" not in s
         and not s.endswith(("/", "/."))
     ):
-        return _from_parsed("", "/", ["/", *s[1:].split("/")])  # type: ignore[no-any-return]
+        p: Path = _from_parsed("", "/", ["/", *s[1:].split("/")])
+        p._str = s  # type: ignore[attr-defined]  # its str(), known: not joined again on first use
+        return p
     return Path(s)
 
 

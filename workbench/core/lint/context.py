@@ -170,8 +170,11 @@ class LintContext:
         self.path = sf.path
         self.profile = profile
         self.catalog = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
-        self.self_key = os.path.abspath(sf.path) if sf.path is not None else None
-        self.dir_name = sf.path.parent.name if sf.path is not None and sf.path.parent.name else None
+        path = sf.path
+        self._path_str = "" if path is None else str(path)
+        self.self_key = os.path.abspath(self._path_str) if path is not None else None
+        # = path.parent.name (or None when empty), without building the parent Path
+        self.dir_name = os.path.basename(os.path.dirname(self._path_str)) or None
         self.lenient = False
         self.fields: dict[str, FieldView] = {}
         state = sf.state
@@ -340,20 +343,25 @@ class LintContext:
     # -- body ----------------------------------------------------------------------------
     @property
     def body_offset(self) -> int:
-        """Offset of the first body character in ``text`` (``len(text)`` when there is no body)."""
+        """Offset of the first body character in ``text`` (``len(text)`` when there is no body).
+        Computed once."""
+        b = self._body_offset
+        if b is None:
+            b = self._body_offset = self._find_body_offset()
+        return b
+
+    def _find_body_offset(self) -> int:
         if self.sf.state in ("unclosed", "too-large", "binary", "unreadable"):
             return len(self.text)
         if self.sf.close_line is None:
             return 0
-        if self._body_offset is None:
-            t, idx = self.text, -1
-            for _ in range(self.sf.close_line):
-                idx = t.find("\n", idx + 1)
-                if idx == -1:
-                    idx = len(t) - 1
-                    break
-            self._body_offset = idx + 1
-        return self._body_offset
+        t, idx = self.text, -1
+        for _ in range(self.sf.close_line):
+            idx = t.find("\n", idx + 1)
+            if idx == -1:
+                idx = len(t) - 1
+                break
+        return idx + 1
 
     @property
     def utf8(self) -> bytes:
@@ -477,11 +485,10 @@ class LintContext:
         "scripts": [...], "references": [...], "assets": [...]} (one ``os.scandir`` each), or None
         without a path or when the folder cannot be read."""
         if self._folder is None:
-            d = self.skill_dir
-            if d is None:
+            if self.path is None:
                 return None
             out: dict[str, list[str]] = {}
-            ds = str(d)
+            ds = os.path.dirname(self._path_str) or "."  # = str(self.skill_dir)
             self.deps.add(ds)
             try:
                 out[""] = top = _listing(ds)
