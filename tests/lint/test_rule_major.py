@@ -73,3 +73,27 @@ def test_context_folder_name_and_key_without_path_objects(p: str) -> None:
     assert ctx.dir_name == (Path(p).parent.name or None)
     assert ctx.self_key == os.path.abspath(Path(p))
     assert (os.path.dirname(str(Path(p))) or ".") == str(Path(p).parent)
+
+
+def test_encoded_batch_equals_encoded_diagnostics_clamped_and_with_fixes() -> None:
+    """``lint_record_batch`` builds the encoded tuples directly (no ``Diagnostic``): same
+    clamping, fixes and severities as ``encode_diag(clamp(Diagnostic))``."""
+    from workbench.core.lint.records import encode_diag
+    from workbench.core.lint.registry import Finding
+    from workbench.core.lint.runner import _crashed_encoded, _encoded, _run_batch
+    from workbench.core.lint.types import Fix, TextEdit
+    from workbench.core.skillfile import Span
+
+    def odd(ctx):  # noqa: ANN001, ANN202
+        yield Finding(Span(0, 0, 99, 99), "out of range", Fix("t", [TextEdit(1, 1, 1, 2, "x")]))
+        yield Finding(Span(2, 5, 1, 1), "backwards", None, "info")
+        yield Finding(Span(1, 1, 1, 2), "fine")
+        if "boom" in ctx.text:
+            raise ValueError("boom")
+
+    r = Rule("ZZZ002", "odd", "warning", {}, odd)
+    prof = lint_profile("agentskills")
+    texts = ["---\nname: a\n---\nbody\n", "", "x\r\ny boom"]
+    ctxs = [LintContext(parse_skill_text(t), prof, EMPTY_CATALOG) for t in texts]
+    want = [[encode_diag(d) for d in run_rules([(r, "error")], c)] for c in ctxs]
+    assert _run_batch([(r, "error")], ctxs, _encoded, _crashed_encoded) == want
