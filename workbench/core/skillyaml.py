@@ -4,6 +4,7 @@ and every YAML file a skill ships (``agents/openai.yaml``, ...). Re-exported by
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import yaml
@@ -12,6 +13,8 @@ try:  # the C loader is 10x faster; the pure one gives the same results
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader
+
+log = logging.getLogger(__name__)
 
 #: YAML limits for untrusted text (``load_yaml``, the frontmatter): an alias bomb (``&a [*b, *b]``
 #: nested) is a few hundred bytes that expand to billions of nodes in any consumer that walks the
@@ -115,8 +118,9 @@ def construct_plain(loader: Any, node: Any, may_alias: bool = True) -> Any:
                 finally:
                     loader.constructed_objects = {}
                     loader.recursive_objects = {}
-        except Exception:  # noqa: BLE001, S110 - PyYAML's way gives the error: it constructs
-            pass  # breadth first (another value may fail first) and iteratively (no recursion limit)
+        except Exception:  # noqa: BLE001 - PyYAML's way gives the error: it constructs breadth
+            # first (another value may fail first) and iteratively (no recursion limit)
+            log.debug("fast YAML construction failed; constructing PyYAML's way", exc_info=True)
     return loader.construct_document(node)
 
 
