@@ -7,7 +7,8 @@ from __future__ import annotations
 import errno
 import os
 import stat as _stat
-from pathlib import Path
+import sys
+from pathlib import Path, PosixPath
 
 O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -44,10 +45,15 @@ def read_regular_file(path: Path | str, limit: int, *, cut: bool = False) -> byt
 def read_fd(fd: int, size: int, want: int) -> bytes:
     """Up to ``want`` bytes of a regular file until EOF. The first ``os.read`` asks
     for the stat size + 1 (a buffer sized to the file: ~4x cheaper than ``fh.read(1_000_001)``,
-    which allocates the whole cap for every small file); a file that grew keeps being read."""
+    which allocates the whole cap for every small file); a read shorter than asked is the end (one
+    system call for the usual file); a file that grew keeps being read."""
     n = min(size + 1, want)
-    parts: list[bytes] = []
-    total = 0
+    first = os.read(fd, n)
+    if len(first) < n:  # a regular file's short read is its end: no second system call
+        return first
+    parts: list[bytes] = [first]
+    total = len(first)
+    n = min(65536, want - total)
     while total < want:
         chunk = os.read(fd, n)
         if not chunk:
@@ -56,6 +62,31 @@ def read_fd(fd: int, size: int, want: int) -> bytes:
         total += len(chunk)
         n = min(65536, want - total)
     return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+_from_parsed = (
+    getattr(PosixPath, "_from_parsed_parts", None)
+    if sys.version_info < (3, 12) and os.name == "posix"
+    else None
+)
+
+
+def fast_path(s: str) -> Path:
+    """``Path(s)``, equal and of the same class, at about a third of the cost for the usual
+    walker output: an absolute, normalised POSIX path (no ``//``, ``/./``, ``/.`` or trailing
+    ``/``; Python 3.11's ``PurePath._from_parsed_parts``, which skips the parse). Any other
+    string, platform or Python version gets ``Path(s)``. Raises what ``Path(s)`` raises."""
+    if (
+        _from_parsed is not None
+        and s[:1] == "/"
+        and "//" not in s
+        and "/./" not in s
+        and not s.endswith(("/", "/."))
+    ):
+        p: Path = _from_parsed("", "/", ["/", *s[1:].split("/")])
+        p._str = s  # type: ignore[attr-defined]  # its str(), known: not joined again on first use
+        return p
+    return Path(s)
 
 
 #: ``stat`` file types that are not regular files, as ``special_file_problem`` names them.

@@ -25,12 +25,12 @@ import re
 import stat as _stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 # Moved out (re-exported here: ``from workbench.core.skillfile import load_yaml`` keeps working).
-from workbench.core.fileread import O_NONBLOCK, read_fd
+from workbench.core.fileread import O_NONBLOCK, fast_path, read_fd
 from workbench.core.fileread import file_identity as file_identity
 from workbench.core.fileread import read_regular_file as read_regular_file
 from workbench.core.fileread import special_file_problem as special_file_problem
@@ -38,7 +38,7 @@ from workbench.core.lineparse import LineField as LineField
 from workbench.core.lineparse import line_parse
 from workbench.core.skillyaml import MAX_YAML_INT_DIGITS as MAX_YAML_INT_DIGITS
 from workbench.core.skillyaml import MAX_YAML_NODES as MAX_YAML_NODES
-from workbench.core.skillyaml import BoundedLoader
+from workbench.core.skillyaml import BoundedLoader, construct_plain
 from workbench.core.skillyaml import YamlLimitError as YamlLimitError
 from workbench.core.skillyaml import check_yaml_size as check_yaml_size
 from workbench.core.skillyaml import load_yaml as load_yaml
@@ -51,6 +51,8 @@ from workbench.core.text import decode_text_bytes
 #: Files larger than this (bytes) are not parsed: no client reads them sensibly, and a GUI must
 #: not stall on them. OpenClaw's own cap (``maxSkillFileBytes``) is smaller: 256,000 bytes.
 MAX_FILE_BYTES = 1_000_000
+
+_OPEN_FLAGS = os.O_RDONLY | O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 #: File states, in the order a reader meets them.
 STATES = (
@@ -73,6 +75,8 @@ class FieldInfo:
     ``value`` is what strict YAML constructs (str, bool, int, list, dict, None, ...).
     ``style`` is the scalar style for scalars: '' plain, "'" / '"' quoted, '|' literal, '>' folded;
     None for collections. ``tag`` is the resolved YAML tag, e.g. ``tag:yaml.org,2002:bool``.
+    ``lenient``: the field comes from the lenient line parser (``lint.context.FieldView``, the
+    same class: then ``value`` is always a str and ``node`` None).
     """
 
     key: str
@@ -82,6 +86,11 @@ class FieldInfo:
     style: str | None
     tag: str
     node: Any = field(repr=False, default=None)
+    lenient: bool = False
+
+    @property
+    def is_str(self) -> bool:
+        return isinstance(self.value, str)
 
 
 @dataclass(slots=True)
@@ -148,6 +157,17 @@ class SkillFile:
     #: True on a *partial* file, rebuilt from persisted facts (``cache.skillfacts``): the
     #: ``LAZY_ATTRS`` are not held until ``load_full()`` (see there).
     _lazy: bool = field(default=False, repr=False, compare=False)
+
+    if not TYPE_CHECKING:  # (mypy would take any attribute name for a valid one)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only called for an unset slot: on a partial file, one of ``LAZY_ATTRS`` calls
+            ``load_full()`` first (a class-level hook: reading and writing the slots stays at C
+            speed, unlike a Python descriptor per attribute)."""
+            if name in LAZY_ATTRS and self._lazy:
+                self.load_full()
+                return _SLOTS[name].__get__(self, SkillFile)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def partial(self) -> bool:
@@ -252,37 +272,6 @@ _SLOTS: dict[str, Any] = {n: SkillFile.__dict__[n] for n in SkillFile.__slots__}
 _ALL_ATTRS = tuple(n for n in SkillFile.__slots__ if n not in ("path", "_lazy"))
 
 
-class _LazySlot:
-    """The slot of one of ``LAZY_ATTRS``: reading it on a partial ``SkillFile`` (where it is
-    unset) calls ``load_full()`` first; everything else goes to the slot."""
-
-    __slots__ = ("slot",)
-
-    def __init__(self, slot: Any):
-        self.slot = slot
-
-    def __get__(self, obj: SkillFile | None, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        try:
-            return self.slot.__get__(obj, owner)
-        except AttributeError:
-            if not obj._lazy:
-                raise
-            obj.load_full()
-            return self.slot.__get__(obj, owner)
-
-    def __set__(self, obj: SkillFile, value: Any) -> None:
-        self.slot.__set__(obj, value)
-
-    def __delete__(self, obj: SkillFile) -> None:
-        self.slot.__delete__(obj)
-
-
-for _n in LAZY_ATTRS:
-    setattr(SkillFile, _n, _LazySlot(_SLOTS[_n]))
-
-
 # ----------------------------------------------------------------------------------------
 # reading
 
@@ -298,7 +287,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     ``O_NONBLOCK`` and checked again with ``fstat`` (a FIFO swapped in between must not block the
     reader: opening a FIFO for reading waits for a writer forever).
     """
-    p = path if isinstance(path, Path) else Path(path)
+    p = path if isinstance(path, Path) else fast_path(path)
     try:
         st = os.stat(p)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -309,7 +298,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     if st.st_size > MAX_FILE_BYTES:
         return _too_large(p, st)
     try:
-        fd = os.open(p, os.O_RDONLY | O_NONBLOCK | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(p, _OPEN_FLAGS)
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
     try:
@@ -452,7 +441,8 @@ def _parse_yaml(sf: SkillFile) -> None:
             sf.message = "the frontmatter between the '---' lines is empty"
             sf.error_span = Span(1, 1, (sf.close_line or 1), 4)
             return
-        if "*" in sf.frontmatter:  # an alias needs a '*': the common file pays nothing
+        alias = "*" in sf.frontmatter  # an alias needs a '*': the common file pays nothing
+        if alias:
             check_yaml_size(node)
         if not isinstance(node, yaml.MappingNode):
             sf.state = "not-mapping"
@@ -464,21 +454,21 @@ def _parse_yaml(sf: SkillFile) -> None:
         kspans: list[Span] = []
         plain_keys = True  # every key a str scalar: the constructed mapping needs no re-keying
         for knode, _vnode in node.value:
-            if knode.tag == _STR_TAG and type(knode.value) is str:
-                key_s = knode.value  # what constructing a str scalar gives, without the constructor
-            else:
+            key_s = knode.value
+            if knode.tag != _STR_TAG or type(key_s) is not str:
                 plain_keys = False
                 try:
                     key = loader.construct_object(knode, deep=True)
                 except yaml.YAMLError:
                     key = knode.value
                 key_s = key if isinstance(key, str) else str(key)
-            kspan = _span(knode, offset)
+            ks, ke = knode.start_mark, knode.end_mark
+            kspan = _mkspan(ks.line + 2, ks.column + 1, ke.line + 2, ke.column + 1)  # offset 1
             kspans.append(kspan)
             if key_s in seen:
                 sf.duplicate_keys.append((key_s, kspan))
             seen.add(key_s)
-        data = loader.construct_document(node)
+        data = construct_plain(loader, node, alias)
     except yaml.MarkedYAMLError as exc:
         sf.state = "yaml-error"
         mark = exc.problem_mark or exc.context_mark
@@ -512,8 +502,18 @@ def _parse_yaml(sf: SkillFile) -> None:
     scalar = yaml.ScalarNode
     for (knode, vnode), kspan in zip(node.value, kspans):
         k = knode.value if type(knode) is scalar else str(knode.value)
-        style = (vnode.style or "") if type(vnode) is scalar else None
-        fields[k] = FieldInfo(k, get(k), kspan, _value_span(vnode, offset, sf, memo), style, vnode.tag, vnode)
+        s, e = vnode.start_mark, vnode.end_mark
+        line = s.line + 2  # offset 1
+        if type(vnode) is scalar:
+            style = vnode.style or ""
+            if e.line + 2 == line and e.column > s.column:  # the usual value: on one line
+                vspan = _mkspan(line, s.column + 1, line, e.column + 1)
+            else:
+                vspan = _value_span(vnode, offset, sf, memo)
+        else:
+            style = None
+            vspan = _value_span(vnode, offset, sf, memo)
+        fields[k] = FieldInfo(k, get(k), kspan, vspan, style, vnode.tag, vnode)
 
 
 def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list[list[str]] | None = None) -> Span:

@@ -4,6 +4,7 @@ and every YAML file a skill ships (``agents/openai.yaml``, ...). Re-exported by
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import yaml
@@ -12,6 +13,8 @@ try:  # the C loader is 10x faster; the pure one gives the same results
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader
+
+log = logging.getLogger(__name__)
 
 #: YAML limits for untrusted text (``load_yaml``, the frontmatter): an alias bomb (``&a [*b, *b]``
 #: nested) is a few hundred bytes that expand to billions of nodes in any consumer that walks the
@@ -46,6 +49,91 @@ class BoundedLoader(_Loader):  # type: ignore[misc]
 
 
 BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_yaml_int)
+
+_STR = "tag:yaml.org,2002:str"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_Scalar, _Seq, _Map = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+#: first character of a plain scalar -> the implicit resolvers to try, in PyYAML's order (the
+#: resolvers of that character, then the wildcard ones); a character absent = a str at once.
+_IMPLICIT: dict[str, tuple[tuple[str, Any], ...]] = {}
+_wild = tuple(BoundedLoader.yaml_implicit_resolvers.get(None, ()))
+for _ch, _rs in BoundedLoader.yaml_implicit_resolvers.items():
+    if _ch is not None:
+        _IMPLICIT[_ch] = tuple(_rs) + _wild
+
+
+def _resolve(self: Any, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
+    """PyYAML's ``BaseResolver.resolve`` for a loader without path resolvers, minus its Python
+    overhead (the C composer calls it once per node): a plain scalar tries only the implicit
+    resolvers of its first character; every other node gets its kind's default tag."""
+    if kind is _Scalar:
+        if implicit[0]:
+            for tag, regexp in _IMPLICIT.get(value[:1], _wild):
+                if regexp.match(value):
+                    return tag  # type: ignore[no-any-return]
+        return _STR
+    return _SEQ if kind is _Seq else _MAP
+
+
+def _no_op(*_args: Any) -> None:
+    return None
+
+
+if not _wild and not BoundedLoader.yaml_path_resolvers:  # what PyYAML's safe loader has
+    BoundedLoader.resolve = _resolve
+    BoundedLoader.descend_resolver = _no_op
+    BoundedLoader.ascend_resolver = _no_op
+
+
+def _plain(node: Any) -> bool:
+    """True when ``node`` is made of str-keyed maps (default tag), lists (default tag) and
+    scalars only: what ``construct_plain`` builds without PyYAML's per-node dispatch."""
+    t = type(node)
+    if t is _Scalar:
+        return True
+    if t is _Seq:
+        return node.tag == _SEQ and all(map(_plain, node.value))
+    if t is _Map and node.tag == _MAP:
+        for k, v in node.value:
+            if type(k) is not _Scalar or k.tag != _STR or not _plain(v):
+                return False  # a merge key ("<<"), "=", a non-str or complex key: PyYAML's way
+        return True
+    return False
+
+
+def construct_plain(loader: Any, node: Any, may_alias: bool = True) -> Any:
+    """``loader.construct_document(node)``, equal value for value, faster for the usual
+    frontmatter: str scalars are their text, maps of str keys become dicts and lists lists
+    without PyYAML's generator dispatch per node; any other scalar (int, bool, null, dates, ...)
+    goes through ``loader.construct_object`` (same constructors, same errors). Any other shape
+    (merge keys, tags, complex keys), a failure (re-done PyYAML's way for its error) or ``may_alias`` (the text has a ``*``: an alias shares one
+    object between places, which only PyYAML's memo reproduces) uses ``construct_document``.
+    Raises what ``construct_document`` raises."""
+    if not may_alias:
+        try:
+            if _plain(node):
+                try:
+                    return _build(loader, node)
+                finally:
+                    loader.constructed_objects = {}
+                    loader.recursive_objects = {}
+        except Exception:  # noqa: BLE001 - PyYAML's way gives the error: it constructs breadth
+            # first (another value may fail first) and iteratively (no recursion limit)
+            log.debug("fast YAML construction failed; constructing PyYAML's way", exc_info=True)
+    return loader.construct_document(node)
+
+
+def _build(loader: Any, node: Any) -> Any:
+    t = type(node)
+    if t is _Scalar:
+        return node.value if node.tag == _STR else loader.construct_object(node)
+    if t is _Seq:
+        return [_build(loader, x) for x in node.value]
+    out: dict[str, Any] = {}
+    for k, v in node.value:
+        out[k.value] = v.value if type(v) is _Scalar and v.tag == _STR else _build(loader, v)
+    return out
 
 
 def check_yaml_size(node: Any, limit: int = MAX_YAML_NODES) -> None:
@@ -104,8 +192,9 @@ def load_yaml(text: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        if "*" in text:
+        alias = "*" in text
+        if alias:
             check_yaml_size(node)
-        return loader.construct_document(node)
+        return construct_plain(loader, node, alias)
     finally:
         loader.dispose()

@@ -28,7 +28,7 @@ from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_nam
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import Counts, DiagnosticList, DiagSource, encode_diag, severity_counts
 from workbench.core.lint.ruleset import load_rules
-from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record, run_rules
+from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record_batch, run_rules
 from workbench.core.lint.types import ERROR, Diagnostic
 from workbench.core.skillwalk import entry_exists, find_skill_files
 
@@ -319,8 +319,7 @@ def records_chunk(
     entries too (``parsestore.stored_facts``). None = not wanted. Never raises for file
     content."""
     out: list[Row] = []
-    for p in paths:
-        rec, sf, deps = lint_record(p, prof)
+    for p, (rec, sf, deps) in zip(paths, lint_record_batch(paths, prof)):
         diags, facts = rec[0], tuple(rec[1])
         if cache_racy is None:
             out.append((diags, facts))

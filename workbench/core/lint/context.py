@@ -23,26 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.lint.profiles import Profile
-from workbench.core.skillfile import SkillFile, Span
+from workbench.core.skillfile import FieldInfo, SkillFile, Span
 
-
-@dataclass(slots=True)
-class FieldView:
-    """A top-level frontmatter key as rules see it (strict YAML, or the lenient line parser when
-    the YAML did not parse — then ``lenient`` is True and ``value`` is always a str)."""
-
-    key: str
-    value: Any
-    key_span: Span
-    value_span: Span
-    style: str | None
-    tag: str
-    node: Any = None
-    lenient: bool = False
-
-    @property
-    def is_str(self) -> bool:
-        return isinstance(self.value, str)
+#: A top-level frontmatter key as rules see it: the parser's ``FieldInfo`` (strict YAML), or one
+#: built from the lenient line parser when the YAML did not parse (then ``lenient`` is True and
+#: ``value`` is always a str). One class, so a parsed file's fields are shared, not copied.
+FieldView = FieldInfo
 
 
 @dataclass(slots=True)
@@ -78,6 +64,13 @@ _POS_DIRECT = 16
 # The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
 # fast search again); the target, its offsets and the line are the same either way.
 _LINK = re.compile(r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
+
+
+def _listing(folder: str) -> list[str]:
+    """The sorted names in ``folder``, folders (symlinks followed) with a trailing "/". Raises
+    OSError."""
+    with os.scandir(folder) as it:
+        return sorted([e.name + "/" if e.is_dir() else e.name for e in it])
 
 
 def _entries(catalog: Iterable[Any] | None) -> list[CatalogEntry]:
@@ -177,17 +170,22 @@ class LintContext:
         self.path = sf.path
         self.profile = profile
         self.catalog = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
-        self.self_key = os.path.abspath(sf.path) if sf.path is not None else None
-        self.dir_name = sf.path.parent.name if sf.path is not None and sf.path.parent.name else None
+        path = sf.path
+        self._path_str = "" if path is None else str(path)
+        self.self_key = os.path.abspath(self._path_str) if path is not None else None
+        # = path.parent.name (or None when empty), without building the parent Path
+        self.dir_name = os.path.basename(os.path.dirname(self._path_str)) or None
         self.lenient = False
         self.fields: dict[str, FieldView] = {}
-        if sf.state == "ok":
-            for k, fi in sf.fields.items():
-                self.fields[k] = FieldView(k, fi.value, fi.key_span, fi.value_span, fi.style, fi.tag, fi.node)
-        elif sf.state == "yaml-error" and sf.has_frontmatter_block:
+        state = sf.state
+        if state == "ok":
+            self.fields = dict(sf.fields)
+        elif state == "yaml-error" and sf.has_frontmatter_block:
             self.lenient = True
             for k, lf in sf.line_fields().items():
                 self.fields[k] = FieldView(k, lf.value, lf.key_span, lf.value_span, "", "", None, True)
+        #: True when field rules can run (strict YAML mapping, or the lenient fallback).
+        self.has_fields = state == "ok" or self.lenient
         self._name: object = _UNSET
         self._desc: object = _UNSET
         self._line_starts: list[int] | None = None
@@ -220,11 +218,6 @@ class LintContext:
         return self.catalog.others_than(self.self_key, entries, limit)
 
     # -- fields --------------------------------------------------------------------------
-    @property
-    def has_fields(self) -> bool:
-        """True when field rules can run (strict YAML mapping, or the lenient fallback)."""
-        return self.sf.state == "ok" or self.lenient
-
     def field(self, key: str) -> FieldView | None:
         return self.fields.get(key)
 
@@ -350,20 +343,25 @@ class LintContext:
     # -- body ----------------------------------------------------------------------------
     @property
     def body_offset(self) -> int:
-        """Offset of the first body character in ``text`` (``len(text)`` when there is no body)."""
+        """Offset of the first body character in ``text`` (``len(text)`` when there is no body).
+        Computed once."""
+        b = self._body_offset
+        if b is None:
+            b = self._body_offset = self._find_body_offset()
+        return b
+
+    def _find_body_offset(self) -> int:
         if self.sf.state in ("unclosed", "too-large", "binary", "unreadable"):
             return len(self.text)
         if self.sf.close_line is None:
             return 0
-        if self._body_offset is None:
-            t, idx = self.text, -1
-            for _ in range(self.sf.close_line):
-                idx = t.find("\n", idx + 1)
-                if idx == -1:
-                    idx = len(t) - 1
-                    break
-            self._body_offset = idx + 1
-        return self._body_offset
+        t, idx = self.text, -1
+        for _ in range(self.sf.close_line):
+            idx = t.find("\n", idx + 1)
+            if idx == -1:
+                idx = len(t) - 1
+                break
+        return idx + 1
 
     @property
     def utf8(self) -> bytes:
@@ -487,23 +485,22 @@ class LintContext:
         "scripts": [...], "references": [...], "assets": [...]} (one ``os.scandir`` each), or None
         without a path or when the folder cannot be read."""
         if self._folder is None:
-            d = self.skill_dir
-            if d is None:
+            if self.path is None:
                 return None
             out: dict[str, list[str]] = {}
-            self.deps.add(str(d))
+            ds = os.path.dirname(self._path_str) or "."  # = str(self.skill_dir)
+            self.deps.add(ds)
             try:
-                with os.scandir(d) as it:
-                    out[""] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
+                out[""] = top = _listing(ds)
             except OSError:
                 return None
-            for sub in ("scripts", "references", "assets"):
-                if sub + "/" in out[""]:
-                    self.deps.add(str(d / sub))
+            for sub in ("scripts/", "references/", "assets/"):
+                if sub in top:
+                    sp = os.path.join(ds, sub[:-1])  # = str(d / sub)
+                    self.deps.add(sp)
                     try:
-                        with os.scandir(d / sub) as it:
-                            out[sub] = sorted(e.name + ("/" if e.is_dir() else "") for e in it)
+                        out[sub[:-1]] = _listing(sp)
                     except OSError:
-                        out[sub] = []
+                        out[sub[:-1]] = []
             self._folder = out
         return self._folder

@@ -10,20 +10,21 @@ content: a rule that crashes becomes a ``LINT000`` warning.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from workbench.core.lint.context import CatalogIndex, LintContext
 from workbench.core.lint.facts import FactField, LintFacts, plain_value
 from workbench.core.lint.profiles import Profile, lint_profile
-from workbench.core.lint.records import DiagTuple, encode_diag
+from workbench.core.lint.records import DiagTuple, encode_diag, tuple_sort_key
 from workbench.core.lint.registry import RULES, Rule
 from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.types import OFF, Diagnostic
 from workbench.core.skillfile import SkillFile, parse_skill_text, read_skill_file
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 #: Rules that read ``ctx.catalog``: run after the per-file rules, over every file's facts (the
 #: result cache keeps their results per catalog fingerprint; tests/core/test_resultcache.py
@@ -75,28 +76,32 @@ class _HasLines(Protocol):
 
 def clamp(d: Diagnostic, ctx: _HasLines) -> Diagnostic:
     """``d`` with its range kept inside the text (1 <= column <= len(line) + 1)."""
+    pos = (d.line, d.column, d.end_line, d.end_column)
+    got = clamp_range(*pos, ctx)
+    if got == pos:
+        return d
+    return Diagnostic(*got, d.severity, d.code, d.message, d.fix, d.rule, d.unverified)
+
+
+def clamp_range(
+    line: int, column: int, end_line: int, end_column: int, ctx: _HasLines
+) -> tuple[int, int, int, int]:
+    """The range (1-based, end column exclusive) kept inside ``ctx.lines``: what ``clamp`` does."""
     lines = ctx.lines
+    if line == end_line and 0 < line <= len(lines) and 0 < column <= end_column <= len(lines[line - 1]) + 1:
+        return line, column, end_line, end_column  # the usual case: a range on one existing line
     n = max(1, len(lines))
-    line = d.line
-    if (
-        line == d.end_line
-        and 0 < line <= len(lines)
-        and 0 < d.column <= d.end_column <= len(lines[line - 1]) + 1
-    ):
-        return d  # the usual case: a range on one existing line
 
     def fix_pos(line: int, col: int) -> tuple[int, int]:
         line = min(max(1, line), n)
         ln = len(lines[line - 1]) if len(lines) else 0
         return line, min(max(1, col), ln + 1)
 
-    l1, c1 = fix_pos(d.line, d.column)
-    l2, c2 = fix_pos(d.end_line, d.end_column)
+    l1, c1 = fix_pos(line, column)
+    l2, c2 = fix_pos(end_line, end_column)
     if (l2, c2) < (l1, c1):
         l2, c2 = l1, c1
-    if (l1, c1, l2, c2) == (d.line, d.column, d.end_line, d.end_column):
-        return d
-    return Diagnostic(l1, c1, l2, c2, d.severity, d.code, d.message, d.fix, d.rule, d.unverified)
+    return l1, c1, l2, c2
 
 
 def run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
@@ -107,25 +112,80 @@ def run_rules(active: list[tuple[Rule, str]], ctx: Any) -> list[Diagnostic]:
     for r, sev in active:
         try:
             for f in r.check(ctx):
-                sp = f.span
-                d = Diagnostic(
-                    sp.line,
-                    sp.column,
-                    sp.end_line,
-                    sp.end_column,
-                    f.severity or sev,
-                    r.code,
-                    f.message,
-                    f.fix,
-                    r.name,
-                    r.unverified,
-                )
-                out.append(clamp(d, ctx))
+                out.append(_diag(r, sev, f, ctx))
         except Exception as exc:  # noqa: BLE001 - a rule bug must never take the linter down
-            log.warning("rule %s crashed on %s", r.code, ctx.path or "<text>", exc_info=True)
-            msg = f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}"
-            out.append(Diagnostic(1, 1, 1, 1, "warning", "LINT000", msg, rule="internal-error"))
+            out.append(_crashed(r, ctx, exc))
     return out
+
+
+def run_rules_batch(active: list[tuple[Rule, str]], ctxs: list[Any]) -> list[list[Diagnostic]]:
+    """``[run_rules(active, c) for c in ctxs]``, the same lists, computed rule-major: each rule
+    over every context before the next rule (its code and patterns stay hot in the CPU's caches:
+    ~25% less CPU than file by file over a batch of SKILL.md files, issue 14)."""
+    return _run_batch(active, ctxs, _diag, _crashed)
+
+
+def _run_batch(
+    active: list[tuple[Rule, str]],
+    ctxs: list[Any],
+    make: Callable[[Rule, str, Any, Any], _T],
+    crashed: Callable[[Rule, Any, Exception], _T],
+) -> list[list[_T]]:
+    outs: list[list[_T]] = [[] for _ in ctxs]
+    for r, sev in active:
+        check = r.check
+        for ctx, out in zip(ctxs, outs):
+            try:
+                for f in check(ctx):
+                    out.append(make(r, sev, f, ctx))
+            except Exception as exc:  # noqa: BLE001 - a rule bug must never take the linter down
+                out.append(crashed(r, ctx, exc))
+    return outs
+
+
+def _diag(r: Rule, sev: str, f: Any, ctx: Any) -> Diagnostic:
+    sp = f.span
+    d = Diagnostic(
+        sp.line,
+        sp.column,
+        sp.end_line,
+        sp.end_column,
+        f.severity or sev,
+        r.code,
+        f.message,
+        f.fix,
+        r.name,
+        r.unverified,
+    )
+    return clamp(d, ctx)
+
+
+def _encoded(r: Rule, sev: str, f: Any, ctx: Any) -> DiagTuple:
+    """``encode_diag(_diag(...))`` without the ``Diagnostic`` in between (lint_record_batch)."""
+    sp = f.span
+    fix = f.fix
+    fx = None
+    if fix is not None:
+        fx = (fix.title, tuple((e.line, e.column, e.end_line, e.end_column, e.new_text) for e in fix.edits))
+    return (
+        *clamp_range(sp.line, sp.column, sp.end_line, sp.end_column, ctx),
+        f.severity or sev,
+        r.code,
+        f.message,
+        fx,
+        r.name,
+        r.unverified,
+    )
+
+
+def _crashed_encoded(r: Rule, ctx: Any, exc: Exception) -> DiagTuple:
+    return encode_diag(_crashed(r, ctx, exc))
+
+
+def _crashed(r: Rule, ctx: Any, exc: Exception) -> Diagnostic:
+    log.warning("rule %s crashed on %s", r.code, ctx.path or "<text>", exc_info=exc)
+    msg = f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}"
+    return Diagnostic(1, 1, 1, 1, "warning", "LINT000", msg, rule="internal-error")
 
 
 def _sort_key(d: Diagnostic) -> tuple[Any, ...]:
@@ -246,6 +306,25 @@ def lint_record(path: str, prof: Profile) -> tuple[FileRecord, SkillFile, set[st
     paths besides SKILL.md the result depends on)``. Never raises for file content."""
     sf = read_skill_file(path)
     ctx = LintContext(sf, prof, EMPTY_CATALOG)
-    diags = run_rules(per_file_rules(prof), ctx)
+    return _record(ctx, run_rules(per_file_rules(prof), ctx)), sf, ctx.deps
+
+
+#: Files per rule-major batch in ``lint_record_batch`` (the contexts of a batch are alive at once).
+BATCH_FILES = 64
+
+
+def lint_record_batch(paths: list[str], prof: Profile) -> Iterator[tuple[FileRecord, SkillFile, set[str]]]:
+    """``lint_record(p, prof)`` for each of ``paths`` in order (equal results), with the rules
+    run rule-major over batches of ``BATCH_FILES`` files (``run_rules_batch``): a generator, so
+    only one batch of files is held at a time. Never raises for file content."""
+    rules = per_file_rules(prof)
+    for i in range(0, len(paths), BATCH_FILES):
+        ctxs = [LintContext(read_skill_file(p), prof, EMPTY_CATALOG) for p in paths[i : i + BATCH_FILES]]
+        for ctx, diags in zip(ctxs, _run_batch(rules, ctxs, _encoded, _crashed_encoded)):
+            diags.sort(key=tuple_sort_key)  # = Diagnostic.sort_key
+            yield FileRecord(tuple(diags), lint_facts(ctx)), ctx.sf, ctx.deps
+
+
+def _record(ctx: LintContext, diags: list[Diagnostic]) -> FileRecord:
     diags.sort(key=_sort_key)
-    return FileRecord(tuple(map(encode_diag, diags)), lint_facts(ctx)), sf, ctx.deps
+    return FileRecord(tuple(map(encode_diag, diags)), lint_facts(ctx))

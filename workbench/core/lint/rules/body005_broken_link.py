@@ -21,7 +21,6 @@ FAIL (dir=pdf-tools):
 import os
 import re
 from collections.abc import Iterator
-from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from workbench.core.lint.context import LintContext
@@ -44,12 +43,13 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     d = ctx.skill_dir
     if d is None or not ctx.links:
         return
-    root = os.path.normpath(os.path.abspath(d))
+    # = normpath(abspath(d)): the folder of the absolute, normalised SKILL.md path
+    root = os.path.dirname(ctx.self_key) if ctx.self_key else os.path.normpath(os.path.abspath(d))
     for target, s, e in ctx.links:
         t = local_target(target)
         if t is None:
             continue
-        if t.startswith("/") or PurePosixPath(t).is_absolute():
+        if t.startswith("/"):  # (all that makes a POSIX path absolute)
             yield Finding(
                 ctx.span(s, e),
                 f"link to an absolute path {t!r}: it breaks when the skill is installed "

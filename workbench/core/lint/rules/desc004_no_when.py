@@ -16,17 +16,19 @@ FAIL:
     ---
 """
 
-import re
 from collections.abc import Iterator
 
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules._util import first_line_of
+from workbench.core.lint.rules._util import PhraseSearch, first_line_of
 
-_WHEN = re.compile(
-    r"(?i)\b(when(ever)?|if (the|you|a|an)|use (this|it|for|to|on|in|with)|used (for|to|when)|"
+_WHEN = PhraseSearch(
+    r"\b(when(ever)?|if (the|you|a|an)|use (this|it|for|to|on|in|with)|used (for|to|when)|"
     r"invoke[ds]?|trigger(s|ed)?|activate[sd]?|designed for|intended for|applies to|for (tasks|requests|work|use)|"
-    r"before|after|during|helps? (with|you)|asks?|needs? to|wants? to|should be used)\b"
+    r"before|after|during|helps? (with|you)|asks?|needs? to|wants? to|should be used)\b",
+    # what every match starts with (PhraseSearch's pre-check)
+    ("when", "if ", "use", "invoke", "trigger", "activate", "designed for", "intended for", "applies to")
+    + ("for ", "before", "after", "during", "help", "ask", "need", "want", "should be used"),
 )
 
 

@@ -21,13 +21,12 @@ from collections.abc import Iterator
 
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules._util import first_line_of
+from workbench.core.lint.rules._util import PhraseSearch, first_line_of
 
 _START = re.compile(r"^\W*(I|I'm|I'll|I've|We|We're|We'll|You|You're|You'll|Your|My|Our)\b")
-_ANY = re.compile(
-    r"(?i)\b(I can|I will|I'll|I help|we can|we will|we'll|you can|you will|you'll|"
-    r"you should|let me)\b"
-)
+_PHRASES: tuple[str, ...] = ("i can", "i will", "i'll", "i help", "we can", "we will", "we'll")
+_PHRASES += ("you can", "you will", "you'll", "you should", "let me")
+_ANY = PhraseSearch(r"\b(" + "|".join(_PHRASES) + r")\b", _PHRASES)
 
 
 @rule("DESC005", "description-person", "warning")
@@ -41,5 +40,5 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         yield Finding(
             first_line_of(f.value_span, ctx),
             f"description uses the first/second person "
-            f"({m.group(1)!r}); write in the third person ('Extracts ...', 'Use when ...')",
+            f"({d[m.start(1) : m.end(1)]!r}); write in the third person ('Extracts ...', 'Use when ...')",
         )

@@ -14,15 +14,16 @@ FAIL:
     ---
 """
 
-import re
 from collections.abc import Iterator
 
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules._util import first_line_of
+from workbench.core.lint.rules._util import PhraseSearch, first_line_of
 
-_PH = re.compile(
-    r"(?i)\b(TODO|TBD|FIXME|PLACEHOLDER|lorem ipsum|replace (?:this |me )?with (?:a |the )?description)\b|\[(?:description|insert[^\]]*)\]"
+_PH = PhraseSearch(
+    r"\b(todo|tbd|fixme|placeholder|lorem ipsum|replace (?:this |me )?with (?:a |the )?description)\b"
+    r"|\[(?:description|insert[^\]]*)\]",
+    ("todo", "tbd", "fixme", "placeholder", "lorem ipsum", "replace", "[description", "[insert"),
 )
 
 
@@ -35,5 +36,5 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if m:
         yield Finding(
             first_line_of(ctx.fields["description"].value_span, ctx),
-            f"the description contains the placeholder {m.group(0)!r}",
+            f"the description contains the placeholder {d[m.start() : m.end()]!r}",
         )

@@ -33,6 +33,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if not ctx.has_fields:
         return
     f = ctx.field("name")
+    if f is not None and isinstance(f.value, str) and f.value.strip() and (ctx.name_str() or ""):
+        return  # the usual file: a non-empty text name
     fallback = f" (this client then uses the folder name{' ' + repr(ctx.dir_name) if ctx.dir_name else ''})"
     if f is None:
         fix = None

@@ -40,6 +40,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if not name:
         return
     low = name.lower()
+    if _ASCII.fullmatch(low):  # the usual name: every character allowed under either rule below
+        return
     if ctx.profile.unicode_names:
         bad = sorted({c for c in low if not (c.isalnum() or c == "-")})
         allowed = "lowercase letters, digits and hyphens"
