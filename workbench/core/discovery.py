@@ -67,6 +67,7 @@ _LISTED = SkillStatus.LISTED  # read once: a class attribute of an enum costs ~0
 
 __all__ = [
     "ParseCache",
+    "prepare",
     "read_skill",
     "scan",
     "set_status",
@@ -200,6 +201,12 @@ class ParseCache:
         if self.store is not None:
             self.store.save()
         self.dirs.save()
+
+    def detach(self) -> None:
+        """Stop persisting: ``save`` writes nothing from now on (a forked helper process that
+        shares this cache with its parent; the parent saves)."""
+        self.store = None
+        self.dirs = DirCache(persist=False)
 
     def file_id(self, path: Path | str) -> tuple[int, int] | None:
         """(st_dev, st_ino) recorded by the last ``get`` of ``path`` (identifies a file reached
@@ -387,47 +394,84 @@ def scan(
         return _scan(env, client_id, cache, _walks)
 
 
+def _discover(
+    profile: ClientProfile, env: Environment, cache: ParseCache, walks: dict[Any, Any] | None
+) -> tuple[list[Root], list[str], list[tuple[Root, list[Found]]]]:
+    """Steps 1-2 of ``scan`` for one client: ``(roots, notes, found_per_root)`` (extra roots as
+    the client's installed view). Taken from ``walks`` when ``prepare`` computed it for this
+    pass (used once: popped)."""
+    if walks is not None:
+        got = walks.pop(("found", profile.id), None)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+    notes: list[str] = []
+    roots = _dedupe_roots(
+        collection_roots(profile.roots(env), env, notes), getattr(profile, "dedupe_roots", True), notes
+    )
+    find = _finder(profile, env, walks, getattr(cache, "dirs", None))
+    found_per_root: list[tuple[Root, list[Found]]] = []
+    for root in roots:
+        fl = find(root) if root.exists else []
+        found_per_root.append((root, fl if isinstance(fl, list) else list(fl)))
+    if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
+        # Extra roots: the skills as if installed in this client's root, minus files one of
+        # the client's own roots reports already (``clients.walk.installed_view``).
+        covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
+        rules = profile.installed_rules()
+        real_dir = walks.setdefault("real_dir", real_dir_memo()) if walks is not None else None
+        views = walks.setdefault("installed", {}) if walks is not None else None
+        found_per_root = [
+            (r, installed_view(fl, r.path, rules, covered, real_dir, views) if is_installed_extra(r) else fl)
+            for r, fl in found_per_root
+        ]
+    return roots, notes, found_per_root
+
+
+def prepare(
+    env: Environment, client_ids: Iterable[str], cache: ParseCache, walks: dict[Any, Any]
+) -> dict[str, int]:
+    """Steps 1-2 of ``scan`` for every client of ``client_ids`` (their roots and walks, kept in
+    ``walks`` for their ``scan(..., _walks=walks)`` in this pass), then one ``cache.prefetch``
+    of every file found (cold: parsed in both cores at once rather than per client). Returns
+    per client how many SKILL.md entries its catalog will hold (0 = an empty catalog).
+    Raises KeyError for an unknown client."""
+    with gc_paused(), snapshot():
+        todo: dict[str, Path] = {}
+        n: dict[str, int] = {}
+        ids = list(client_ids)
+        for cid in ids:
+            profile = get_profile(cid)
+            got = walks[("found", cid)] = _discover(profile, env, cache, walks)
+            n[cid] = 0
+            for root, fl in got[2]:
+                if root.exists:
+                    n[cid] += len(fl)
+                    for f in fl:
+                        todo.setdefault(str(f.path), f.path)
+        prefetch = getattr(cache, "prefetch", None)
+        if prefetch is not None and todo:
+            prefetch(list(todo.values()))
+        walks.setdefault("prepared", set()).update(ids)
+        return n
+
+
 def _scan(
     env: Environment, client_id: str, cache: ParseCache | None, _walks: dict[Any, Any] | None
 ) -> Catalog:
     t0 = time.perf_counter()
     profile = get_profile(client_id)
     cache = cache if cache is not None else ParseCache()
-    notes: list[str] = []
-    roots = _dedupe_roots(
-        collection_roots(profile.roots(env), env, notes), getattr(profile, "dedupe_roots", True), notes
-    )
     skills: list[Skill] = []
-    find = _finder(profile, env, _walks, getattr(cache, "dirs", None))
     seen_files: dict[object, Skill] = {}
     dedupe_files = getattr(profile, "dedupe_files", True)
-    found_per_root = [(root, find(root) if root.exists else []) for root in roots]
-    if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
-        # Extra roots: the skills as if installed in this client's root, minus files one of
-        # the client's own roots reports already (``clients.walk.installed_view``).
-        covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
-        rules = profile.installed_rules()
-        real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
-        views = _walks.setdefault("installed", {}) if _walks is not None else None
-        found_per_root = [
-            (
-                r,
-                (
-                    installed_view(
-                        fl if isinstance(fl, list) else list(fl), r.path, rules, covered, real_dir, views
-                    )
-                    if is_installed_extra(r)
-                    else fl
-                ),
-            )
-            for r, fl in found_per_root
-        ]
+    roots, notes, found_per_root = _discover(profile, env, cache, _walks)
     # One parse per file for the whole ``scan_all`` pass: the first client's ``cache.get`` (a
     # stat and a lock) fills ``files``, the others find the same SkillFile there.
     files: dict[str, SkillFile] = _walks.setdefault("files", {}) if _walks is not None else {}
     counted = isinstance(getattr(cache, "hits", None), int)
     prefetch = getattr(cache, "prefetch", None)
-    if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
+    if prefetch is not None and client_id not in (_walks or {}).get("prepared", ()):
+        # cold: parse in both cores first (a no-op when all are cached)
         todo = [f.path for _, fl in found_per_root for f in fl if str(f.path) not in files]
         if todo:
             prefetch(todo)
@@ -475,6 +519,7 @@ def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Cat
     cache = cache if cache is not None else ParseCache()
     walks: dict[Any, Any] = {}
     with snapshot():  # one stat per path for all clients
+        prepare(env, CLIENT_IDS, cache, walks)  # one parse pool for every client's files
         return {cid: scan(env, cid, cache, _walks=walks) for cid in CLIENT_IDS}
 
 
