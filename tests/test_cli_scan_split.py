@@ -76,3 +76,31 @@ def test_serial_path_when_a_catalog_is_empty(capsys, tmp_path, monkeypatch):
     assert rc == 0 and not called
     d = json.loads(out)["clients"]
     assert any(c["skills"] == [] and c["notes"] for c in d.values())
+
+
+def test_catalog_json_text_equals_json_dumps(tmp_path):
+    """Every client's catalog of the demo workspace and of odd files (quotes, control
+    characters, non-ASCII, a shadowed copy, a skipped file, an unverified root): the text
+    writer gives ``json.dumps(catalog_json(...))``'s bytes."""
+    from tests.helpers import write_skill
+    from workbench.core.demo import demo_environment
+    from workbench.core.discovery import scan_all
+    from workbench.core.listing import render_listing
+    from workbench.core.model import SkillStatus
+
+    env = demo_environment()
+    for i, desc in enumerate(['say "hi" \\ back', "tab\there\u2028é 😀", "x" * 2000, "\x01ctl"]):
+        write_skill(env.workspace / f".claude/skills/odd{i}", f"odd{i}", desc)
+        write_skill(env.workspace / f".agents/skills/odd{i}", f"odd{i}", desc)
+    write_skill(env.workspace / ".claude/skills/broken", raw="---\nname: [\n---\n")
+    seen = set()
+    for cid, cat in scan_all(env).items():
+        cat.notes.append('a "note" \\')
+        if cat.skills:
+            cat.skills[0].unverified.append("unverified\nrule")
+        rep = render_listing(cat, env.context_tokens)
+        want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
+        assert scancmd.catalog_json_text(cat, rep) == want, cid
+        assert scancmd.catalog_json_text(cat) == json.dumps(scancmd.catalog_json(cat), ensure_ascii=False)
+        seen.update(s.status for s in cat.skills)
+    assert {SkillStatus.LISTED, SkillStatus.SHADOWED, SkillStatus.SKIPPED} <= seen
