@@ -82,13 +82,16 @@ def test_catalog_json_text_equals_json_dumps(tmp_path):
     """Every client's catalog of the demo workspace and of odd files (quotes, control
     characters, non-ASCII, a shadowed copy, a skipped file, an unverified root): the text
     writer gives ``json.dumps(catalog_json(...))``'s bytes."""
+    import shutil
+
     from tests.helpers import write_skill
-    from workbench.core.demo import demo_environment
+    from workbench.core.demo import demo_dir, demo_environment
     from workbench.core.discovery import scan_all
     from workbench.core.listing import render_listing
     from workbench.core.model import SkillStatus
 
-    env = demo_environment()
+    shutil.copytree(demo_dir(), tmp_path / "demo", symlinks=True)
+    env = demo_environment(workspace=tmp_path / "demo/workspace", home=tmp_path / "demo/home")
     for i, desc in enumerate(['say "hi" \\ back', "tab\there\u2028é 😀", "x" * 2000, "\x01ctl"]):
         write_skill(env.workspace / f".claude/skills/odd{i}", f"odd{i}", desc)
         write_skill(env.workspace / f".agents/skills/odd{i}", f"odd{i}", desc)

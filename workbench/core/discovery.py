@@ -325,33 +325,42 @@ def read_skill(
     caller then dedupes and calls ``set_status``), None when the skill is already ``skipped``
     (skipped by the walk, rejected by the client, or the profile raised: logged). Shared with
     ``rediscover`` (an incremental update re-reads a file exactly as a scan does)."""
-    sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
-    if not root.verified:
-        sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
+    path = found.path
+    unverified = [f"root {root.label or root.path} is unverified ({root.note})"] if not root.verified else []
     if found.skip_reason:
-        sk.name = best_name(sf, found.path)
+        sk = Skill(path, root, best_name(sf, path), file=sf, depth=found.depth, unverified=unverified)
         sk.status, sk.reason, sk.parse_mode = SkillStatus.SKIPPED, found.skip_reason, "failed"
         return sk, None
     try:
         rr = profile.read(sf, found, root, env)
     except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file
-        log.warning("%s: reading %s failed (a profile bug)", profile.id, found.path, exc_info=True)
-        sk.name = best_name(sf, found.path)
+        log.warning("%s: reading %s failed (a profile bug)", profile.id, path, exc_info=True)
+        sk = Skill(path, root, best_name(sf, path), file=sf, depth=found.depth, unverified=unverified)
         sk.status, sk.reason, sk.parse_mode = (
             SkillStatus.SKIPPED,
             f"internal error reading: {exc!r}",
             "failed",
         )
         return sk, None
-    sk.name = read_name(rr, sf, found.path)
+    name = read_name(rr, sf, path)
     if rr.ok and root.namespace:
-        sk.name = f"{root.namespace}:{sk.name}"
-    sk.description = rr.description
-    sk.when_to_use = rr.when_to_use
-    sk.fields = rr.fields
-    sk.parse_mode = rr.mode
-    sk.parse_note = rr.note
-    sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
+        name = f"{root.namespace}:{name}"
+    for u in rr.unverified:
+        if u not in unverified:
+            unverified.append(u)
+    sk = Skill(
+        path,
+        root,
+        name,
+        rr.description,
+        rr.when_to_use,
+        file=sf,
+        parse_mode=rr.mode,
+        parse_note=rr.note,
+        fields=rr.fields,
+        depth=found.depth,
+        unverified=unverified,
+    )
     if not rr.ok:
         sk.status, sk.reason = SkillStatus.SKIPPED, rr.reason or "skipped by the client"
         return sk, None
@@ -451,6 +460,13 @@ def prepare(
         prefetch = getattr(cache, "prefetch", None)
         if prefetch is not None and todo:
             prefetch(list(todo.values()))
+        # each file's SkillFile and identity once for the pass (a forked helper inherits them)
+        files = walks.setdefault("files", {})
+        file_ids = walks.setdefault("file_ids", {})
+        for key, path in todo.items():
+            if key not in files:
+                files[key] = cache.get(path)
+                file_ids[key] = cache.file_id(key) or _real(path)
         walks.setdefault("prepared", set()).update(ids)
         return n
 
@@ -468,6 +484,7 @@ def _scan(
     # One parse per file for the whole ``scan_all`` pass: the first client's ``cache.get`` (a
     # stat and a lock) fills ``files``, the others find the same SkillFile there.
     files: dict[str, SkillFile] = _walks.setdefault("files", {}) if _walks is not None else {}
+    file_ids: dict[str, object] = _walks.setdefault("file_ids", {}) if _walks is not None else {}
     counted = isinstance(getattr(cache, "hits", None), int)
     prefetch = getattr(cache, "prefetch", None)
     if prefetch is not None and client_id not in (_walks or {}).get("prepared", ()):
@@ -489,14 +506,16 @@ def _scan(
             if note is None:
                 skills.append(sk)
                 continue
-            real = (cache.file_id(found.path) or _real(found.path)) if dedupe_files else ""
-            if dedupe_files and real in seen_files:
-                first = seen_files[real]
-                sk.status, sk.shadowed_by = SkillStatus.SHADOWED, first.path
-                sk.reason = f"the same file as {first.path} (deduplicated by real path)"
-                skills.append(sk)
-                continue
             if dedupe_files:
+                real = file_ids.get(key)
+                if real is None:
+                    real = file_ids[key] = cache.file_id(key) or _real(found.path)
+                first = seen_files.get(real)
+                if first is not None:
+                    sk.status, sk.shadowed_by = SkillStatus.SHADOWED, first.path
+                    sk.reason = f"the same file as {first.path} (deduplicated by real path)"
+                    skills.append(sk)
+                    continue
                 seen_files[real] = sk
             set_status(profile, sk, note, env)
             skills.append(sk)
