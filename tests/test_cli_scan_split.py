@@ -30,7 +30,7 @@ def _scan_all(capsys, root, *extra) -> str:
 
 def test_split_output_equals_one_process(capsys, tree, monkeypatch, tmp_path):
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
-    monkeypatch.setattr(scancmd, "_fork_ok", lambda: False)
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
     one = _scan_all(capsys, tree)
     forks = []
     real_fork = scancmd._fork
@@ -39,7 +39,7 @@ def test_split_output_equals_one_process(capsys, tree, monkeypatch, tmp_path):
         forks.append(1)
         return real_fork(fn, cache)
 
-    monkeypatch.setattr(scancmd, "_fork_ok", lambda: True)
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
     monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
     monkeypatch.setattr(scancmd, "_fork", fork)
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h2"))
@@ -51,9 +51,9 @@ def test_split_output_equals_one_process(capsys, tree, monkeypatch, tmp_path):
 
 def test_failed_helper_is_redone(capsys, tree, monkeypatch, tmp_path):
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
-    monkeypatch.setattr(scancmd, "_fork_ok", lambda: False)
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
     one = _scan_all(capsys, tree)
-    monkeypatch.setattr(scancmd, "_fork_ok", lambda: True)
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
     monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
     monkeypatch.setattr(scancmd, "_fork", lambda fn, cache: lambda: None)
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h2"))

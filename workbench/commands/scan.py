@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from workbench.core.clients import DISPLAY_NAMES
-from workbench.core.discovery import ParseCache, prepare, scan
+from workbench.core.discovery import ParseCache, fork_ok, prepare, scan
 from workbench.core.model import Catalog, Skill, SkillStatus
 from workbench.options import (
     UsageError,
@@ -304,7 +304,7 @@ def _split(ids: list[str], work: Callable[[list[str]], list[str]], cache: ParseC
     in a forked helper process when there are two cores, no other thread and at least
     ``SPLIT_MIN`` parsed files; the helper sends its strings back through a pipe (``marshal``)
     and writes no cache (``ParseCache.detach``). A helper that fails is redone here."""
-    if len(ids) < 2 or len(cache) < SPLIT_MIN or (os.cpu_count() or 1) < 2 or not _fork_ok():
+    if len(ids) < 2 or len(cache) < SPLIT_MIN or (os.cpu_count() or 1) < 2 or not fork_ok():
         return work(ids)
     mine: list[str] = []
     theirs: list[str] = []
@@ -318,12 +318,6 @@ def _split(ids: list[str], work: Callable[[list[str]], list[str]], cache: ParseC
     back = helper()
     got.update(zip(theirs, back if back is not None and len(back) == len(theirs) else work(theirs)))
     return [got[c] for c in ids]
-
-
-def _fork_ok() -> bool:
-    import threading
-
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _fork(fn: Callable[[], list[str]], cache: ParseCache) -> Callable[[], list[str] | None]:

@@ -42,6 +42,7 @@ from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_fact
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
 from workbench.core.clients.common import (
+    EXTRA_RULES,
     CommonProfile,
     best_name,
     installed_view,
@@ -67,6 +68,8 @@ _LISTED = SkillStatus.LISTED  # read once: a class attribute of an enum costs ~0
 
 __all__ = [
     "ParseCache",
+    "Prefetcher",
+    "fork_ok",
     "prepare",
     "read_skill",
     "scan",
@@ -147,53 +150,45 @@ class ParseCache:
             self._table[key] = (ident, sf)
         return sf
 
-    def prefetch(self, paths: list[str], jobs: int | None = None) -> int:
+    def prefetch(self, paths: Iterable[Path | str], jobs: int | None = None) -> int:
         """Parse the files of ``paths`` that are neither in memory nor in the store in ``jobs``
         forked processes (None = both cores from ``PREFETCH_MIN`` files, when the caller runs no
         other thread). Workers send back compact parse facts; the ``SkillFile``s built from them
         read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
-        parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual)."""
-        todo: list[tuple[str, os.stat_result, Path | str]] = []
-        table = self._table
-        stored = self.store._load() if self.store is not None else {}
-        for p in paths:
-            key = str(p)
-            st = _fs_stat(key)
-            if st is None:
-                continue
-            ident = (st.st_size, st.st_mtime_ns)
-            ent = table.get(key)
-            if ent is not None and ent[0] == ident:
-                continue
-            got = stored.get(key)
-            if got is not None and type(got) is tuple and got[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):
-                continue  # ``get`` rebuilds it from the store
-            todo.append((key, st, p))
-        if not todo:
-            return 0
-        from workbench.core.lint.batch import parallel_ok as _parallel_ok
+        parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual).
+        ``prefetcher`` does the same in steps (files added while others are parsed)."""
+        pf = self.prefetcher(jobs)
+        pf.add(paths)
+        return pf.finish()
 
-        cpus = os.cpu_count() or 1
-        if jobs is None:
-            jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
-        if jobs <= 1 or not _parallel_ok():
-            return 0
-        parsed = _facts_parallel([k for k, _, _ in todo], jobs)
-        if parsed is None:
-            return 0
-        n = 0
-        for (key, st, path), facts in zip(todo, parsed):
-            if facts is None:
-                continue
-            sf = skillfile_from_facts(path, facts)
-            if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
-                continue  # changed while we read it: ``get`` reads it again
-            if self.store is not None:
-                self.store.put_facts(key, facts, st)
-            with self._lock:
-                self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
-            n += 1
-        return n
+    def prefetcher(self, jobs: int | None = None) -> Prefetcher:
+        """A ``Prefetcher`` for this cache: ``add(paths)`` as they are found (the parse starts in
+        forked workers once ``PREFETCH_MIN`` files wait), then ``finish()``."""
+        return Prefetcher(self, jobs)
+
+    def _unparsed(self, key: str, stored: dict[str, Any]) -> os.stat_result | None:
+        """The stat of ``key`` when it is neither in memory nor in the store (else None)."""
+        st = _fs_stat(key)
+        if st is None:
+            return None
+        ent = self._table.get(key)
+        if ent is not None and ent[0] == (st.st_size, st.st_mtime_ns):
+            return None
+        got = stored.get(key)
+        if got is not None and type(got) is tuple and got[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):
+            return None  # ``get`` rebuilds it from the store
+        return st
+
+    def _put_facts(self, key: str, st: os.stat_result, path: Path | str, facts: tuple[Any, ...]) -> bool:
+        """Keep a worker's parse facts of ``key`` (False when the file changed meanwhile)."""
+        sf = skillfile_from_facts(path, facts)
+        if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
+            return False  # changed while we read it: ``get`` reads it again
+        if self.store is not None:
+            self.store.put_facts(key, facts, st)
+        with self._lock:
+            self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
+        return True
 
     def save(self) -> None:
         """Write the persistent parse facts and folder listings when they changed (no-op for an
@@ -233,34 +228,126 @@ class ParseCache:
 PREFETCH_MIN = 200
 
 
-def _facts_chunk(paths: list[str]) -> list[tuple[Any, ...] | None]:
-    """Worker entry point: ``skillfile_facts`` for each path (None when not marshal-able)."""
+#: Files per task of the parse pool: small enough that no core idles long at the end (a task
+#: of 1,250 files left one core idle ~0.1 s at 10,000), large enough to amortise a task.
+PREFETCH_CHUNK = 200
+
+
+def fork_ok() -> bool:
+    """Whether this process may fork workers (no other thread runs; ``fork`` exists)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _facts_chunk(paths: list[str]) -> bytes:
+    """Worker entry point: ``marshal`` bytes of ``skillfile_facts`` per path (None for facts
+    ``marshal`` cannot hold). One ``marshal`` blob: cheaper to send and to read than pickled
+    tuples."""
     import marshal
 
-    out: list[tuple[Any, ...] | None] = []
-    for p in paths:
-        f: tuple[Any, ...] | None = skillfile_facts(read_skill_file(p))
+    out: list[tuple[Any, ...] | None] = [skillfile_facts(read_skill_file(p)) for p in paths]
+    try:
+        return marshal.dumps(out)
+    except ValueError:
+        pass
+    for i, f in enumerate(out):
         try:
             marshal.dumps(f)
         except ValueError:
-            f = None
-        out.append(f)
-    return out
+            out[i] = None
+    return marshal.dumps(out)
 
 
-def _facts_parallel(paths: list[str], jobs: int) -> list[tuple[Any, ...] | None] | None:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+class Prefetcher:
+    """A cold parse in forked workers fed while the caller still finds files (``discovery
+    .prepare``: the first client's files are parsed while the other clients' roots are walked).
 
-    size = max(25, -(-len(paths) // (jobs * 4)))
-    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            got = list(ex.map(_facts_chunk, chunks))
-    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: parse serially instead
-        log.debug("parse pool failed; parsing serially", exc_info=True)
-        return None
-    return [f for chunk in got for f in chunk]
+    ``add(paths)`` keeps the files not parsed yet (memory, store) and hands them to the pool
+    ``PREFETCH_CHUNK`` at a time once ``PREFETCH_MIN`` wait; ``finish()`` adds what is left,
+    keeps every result in the cache and returns how many files the workers parsed (0 when too
+    few files, one core, another thread, or ``jobs`` <= 1: ``get`` then parses as usual). A
+    failed pool leaves the rest to ``get``. Use one from one thread."""
+
+    def __init__(self, cache: ParseCache, jobs: int | None = None) -> None:
+        self.cache = cache
+        self.jobs = jobs
+        self._stored: dict[str, Any] = cache.store._load() if cache.store is not None else {}
+        self._seen: set[str] = set()
+        self._waiting: list[tuple[str, os.stat_result, Path | str]] = []
+        self._tasks: list[tuple[list[tuple[str, os.stat_result, Path | str]], Any]] = []
+        self._pool: Any = None
+        self._off = False
+
+    def add(self, paths: Iterable[Path | str]) -> None:
+        """Queue the files of ``paths`` that still need a parse (a path is considered once)."""
+        for p in paths:
+            key = str(p)
+            if key in self._seen:
+                continue
+            self._seen.add(key)
+            st = self.cache._unparsed(key, self._stored)
+            if st is not None:
+                self._waiting.append((key, st, p))
+        self._submit(final=False)
+
+    def _submit(self, final: bool) -> None:
+        if self._off:
+            return
+        if self._pool is None:
+            if not final and len(self._waiting) < PREFETCH_MIN:
+                return
+            if not self._start():
+                self._off = True
+                return
+        while self._waiting and (final or len(self._waiting) >= PREFETCH_CHUNK):
+            chunk, self._waiting = self._waiting[:PREFETCH_CHUNK], self._waiting[PREFETCH_CHUNK:]
+            try:
+                fut = self._pool.submit(_facts_chunk, [k for k, _, _ in chunk])
+            except Exception:  # noqa: BLE001 - a broken pool: ``get`` parses the rest
+                log.debug("parse pool failed; parsing serially", exc_info=True)
+                self._off = True
+                return
+            self._tasks.append((chunk, fut))
+
+    def _start(self) -> bool:
+        n = len(self._waiting)
+        cpus = os.cpu_count() or 1
+        jobs = self.jobs
+        if jobs is None:
+            jobs = min(cpus, 8) if n >= PREFETCH_MIN and cpus > 1 else 1
+        if jobs <= 1 or not n or not fork_ok():
+            return False
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        try:
+            self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        except Exception:  # noqa: BLE001 - OSError, no processes: ``get`` parses serially
+            log.debug("parse pool failed; parsing serially", exc_info=True)
+            return False
+        return True
+
+    def finish(self) -> int:
+        """Parse what is left, keep every result in the cache; the number parsed in workers."""
+        import marshal
+
+        self._submit(final=True)
+        n = 0
+        try:
+            for chunk, fut in self._tasks:
+                try:
+                    got = marshal.loads(fut.result())
+                except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: ``get`` parses
+                    log.debug("parse pool failed; parsing serially", exc_info=True)
+                    break
+                for (key, st, path), facts in zip(chunk, got):
+                    if facts is not None and self.cache._put_facts(key, st, path, facts):
+                        n += 1
+        finally:
+            self._tasks = []
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool = None
+        return n
 
 
 def _real(p: Path) -> str:
@@ -440,26 +527,43 @@ def prepare(
     env: Environment, client_ids: Iterable[str], cache: ParseCache, walks: dict[Any, Any]
 ) -> dict[str, int]:
     """Steps 1-2 of ``scan`` for every client of ``client_ids`` (their roots and walks, kept in
-    ``walks`` for their ``scan(..., _walks=walks)`` in this pass), then one ``cache.prefetch``
-    of every file found (cold: parsed in both cores at once rather than per client). Returns
+    ``walks`` for their ``scan(..., _walks=walks)`` in this pass) and one cold parse of every
+    file found in both cores (``ParseCache.prefetcher``: it starts with the first client's
+    files while the other clients' roots are walked), then each file's ``SkillFile`` and
+    identity in ``walks`` (a helper forked after this inherits them). Returns
     per client how many SKILL.md entries its catalog will hold (0 = an empty catalog).
     Raises KeyError for an unknown client."""
     with gc_paused(), snapshot():
         todo: dict[str, Path] = {}
         n: dict[str, int] = {}
         ids = list(client_ids)
+        # the parse starts with the first client's files while the others' roots are walked
+        prefetcher = getattr(cache, "prefetcher", None)
+        pf = prefetcher() if prefetcher is not None else None
+        if pf is not None:  # extra roots first: walked alike for every client (``_finder``)
+            for p in env.extra_roots:
+                key = (str(p), EXTRA_RULES)
+                if os.path.isdir(p) and key not in walks:
+                    walks[key] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None))
+                    pf.add(f.path for f in walks[key])
         for cid in ids:
             profile = get_profile(cid)
             got = walks[("found", cid)] = _discover(profile, env, cache, walks)
             n[cid] = 0
+            new: list[Path] = []
             for root, fl in got[2]:
                 if root.exists:
                     n[cid] += len(fl)
                     for f in fl:
-                        todo.setdefault(str(f.path), f.path)
-        prefetch = getattr(cache, "prefetch", None)
-        if prefetch is not None and todo:
-            prefetch(list(todo.values()))
+                        if str(f.path) not in todo:
+                            todo[str(f.path)] = f.path
+                            new.append(f.path)
+            if pf is not None and new:
+                pf.add(new)
+        if pf is not None:
+            pf.finish()
+        elif getattr(cache, "prefetch", None) is not None and todo:
+            cache.prefetch(list(todo.values()))
         # each file's SkillFile and identity once for the pass (a forked helper inherits them)
         files = walks.setdefault("files", {})
         file_ids = walks.setdefault("file_ids", {})
