@@ -542,10 +542,10 @@ def prepare(
         pf = prefetcher() if prefetcher is not None else None
         if pf is not None:  # extra roots first: walked alike for every client (``_finder``)
             for p in env.extra_roots:
-                key = (str(p), EXTRA_RULES)
-                if os.path.isdir(p) and key not in walks:
-                    walks[key] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None))
-                    pf.add(f.path for f in walks[key])
+                wkey = (str(p), EXTRA_RULES)
+                if os.path.isdir(p) and wkey not in walks:
+                    walks[wkey] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None))
+                    pf.add(f.path for f in walks[wkey])
         for cid in ids:
             profile = get_profile(cid)
             got = walks[("found", cid)] = _discover(profile, env, cache, walks)
