@@ -536,6 +536,7 @@ def prepare(
     with gc_paused(), snapshot():
         todo: dict[str, Path] = {}
         n: dict[str, int] = {}
+        lists: dict[int, list[Found]] = {}  # found lists seen (kept alive: ids stay unique)
         ids = list(client_ids)
         # the parse starts with the first client's files while the others' roots are walked
         prefetcher = getattr(cache, "prefetcher", None)
@@ -554,9 +555,13 @@ def prepare(
             for root, fl in got[2]:
                 if root.exists:
                     n[cid] += len(fl)
+                    if id(fl) in lists:
+                        continue  # the same walk as another client's (memoised)
+                    lists[id(fl)] = fl
                     for f in fl:
-                        if str(f.path) not in todo:
-                            todo[str(f.path)] = f.path
+                        key = str(f.path)
+                        if key not in todo:
+                            todo[key] = f.path
                             new.append(f.path)
             if pf is not None and new:
                 pf.add(new)

@@ -165,8 +165,10 @@ def _installed_units(
     # in component order, so one sweep finds them.
     unit_of: dict[str, str] = {}
     cur = None
+    # component order = the order of the paths with the separator as the lowest character
+    # (NUL never occurs in a path): one C replace per folder rather than a list per folder
     for d in sorted(
-        {d for d, f in zip(folders, kept) if f.skip_reason is None}, key=lambda q: q.split(os.sep)
+        {d for d, f in zip(folders, kept) if f.skip_reason is None}, key=lambda q: q.replace(os.sep, "\0")
     ):
         if cur is None or not d.startswith(cur + os.sep):
             cur = d

@@ -24,9 +24,7 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.cache.fscache import RACY_NS, scan_listing
 from workbench.core.cache.fscache import stat as fs_stat
@@ -44,6 +42,9 @@ from workbench.core.clients.common import (
 from workbench.core.listingkit import collapse_ws
 from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
+
+if TYPE_CHECKING:
+    import pathspec
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,8 @@ def glob_problem(pattern: str) -> str | None:
 
 def _glob_spec(patterns: list[str]) -> pathspec.PathSpec[Any]:
     """gitignore-style globs (pathspec >= 1 calls the factory "gitignore", older "gitwildmatch")."""
+    import pathspec  # on first use: most scans meet no ``paths`` frontmatter (~15 ms import)
+
     try:
         return pathspec.PathSpec.from_lines("gitignore", patterns)
     except (KeyError, LookupError):  # pragma: no cover - pathspec < 1
