@@ -291,9 +291,9 @@ def _client_json(env, cid: str, cache: ParseCache, walks: dict, banner: str) -> 
     return catalog_json_text(cat, render_listing(cat, env.context_tokens))
 
 
-#: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree;
-#: the default for a client not named is 1.0). Only balances the two processes of ``_split``.
-_COST = {"claude-code": 1.6, "codex": 2.2, "openclaw": 2.2, "gemini-cli": 1.4}
+#: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree:
+#: 1.0 = ~0.1 s; a client not named costs 1.0). Only balances the two processes of ``_split``.
+_COST = {"claude-code": 1.6, "codex": 2.4, "openclaw": 1.8, "gemini-cli": 1.4, "cursor": 1.3, "opencode": 1.2}
 
 #: ``_split`` forks no helper below this many files (a fork + pipe costs ~10-20 ms).
 SPLIT_MIN = 500
