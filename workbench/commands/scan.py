@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from workbench.core.clients import DISPLAY_NAMES
-from workbench.core.discovery import ParseCache, fork_ok, prepare, scan
+from workbench.core.discovery import ParseCache, fork_ok, prepare, scan, start_parse
 from workbench.core.model import Catalog, Skill, SkillStatus
 from workbench.options import (
     UsageError,
@@ -239,12 +239,19 @@ def _run(args: argparse.Namespace) -> int:
     ids = client_ids(args)
     if args.no_workspace_root:
         args.workspace_mode = "project"
-    treatment = open_workspace(env, args, announce=False)
     # Persistent parse facts and folder listings (appdirs.cache_dir()): a second scan of an
     # unchanged tree reads no SKILL.md. --no-cache turns it off.
     cache = ParseCache(persist=not getattr(args, "no_cache", False))
     walks: dict = {}
-    # every client's roots and walks first, then one parse pool for all their files
+    # the --root folders' files are parsed (forked workers) during the workspace treatment
+    pf = start_parse(env, cache, walks)
+    try:
+        treatment = open_workspace(env, args, announce=False)
+    except BaseException:
+        if pf is not None:
+            pf.finish()
+        raise
+    # every client's roots and walks, the parse of all their files (``discovery.prepare``)
     counts = prepare(env, ids, cache, walks)
     banner = f"{treatment.banner} (--as project to turn this off)" if treatment.mode == "collection" else ""
     if fmt == "json" and all(counts.values()):

@@ -71,6 +71,7 @@ __all__ = [
     "Prefetcher",
     "fork_ok",
     "prepare",
+    "start_parse",
     "read_skill",
     "scan",
     "set_status",
@@ -523,6 +524,29 @@ def _discover(
     return roots, notes, found_per_root
 
 
+def start_parse(env: Environment, cache: ParseCache, walks: dict[Any, Any]) -> Prefetcher | None:
+    """Start the cold parse of the pass ``walks`` with the files of ``env.extra_roots`` (walked
+    alike for every client: kept in ``walks`` for ``_finder``), before any client's roots are
+    found; ``prepare`` goes on with the same ``Prefetcher`` (None: a cache without one). A
+    caller may call it early (the scan CLI: before the workspace treatment) and must then call
+    ``prepare`` (or ``Prefetcher.finish``) with the same ``walks``."""
+    got = walks.get("prefetcher")
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    prefetcher = getattr(cache, "prefetcher", None)
+    if prefetcher is None:
+        return None
+    pf: Prefetcher = prefetcher()
+    walks["prefetcher"] = pf
+    with gc_paused(), snapshot():
+        for p in env.extra_roots:
+            wkey = (str(p), EXTRA_RULES)
+            if os.path.isdir(p) and wkey not in walks:
+                walks[wkey] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None))
+                pf.add(f.path for f in walks[wkey])
+    return pf
+
+
 def prepare(
     env: Environment, client_ids: Iterable[str], cache: ParseCache, walks: dict[Any, Any]
 ) -> dict[str, int]:
@@ -539,14 +563,7 @@ def prepare(
         lists: dict[int, list[Found]] = {}  # found lists seen (kept alive: ids stay unique)
         ids = list(client_ids)
         # the parse starts with the first client's files while the others' roots are walked
-        prefetcher = getattr(cache, "prefetcher", None)
-        pf = prefetcher() if prefetcher is not None else None
-        if pf is not None:  # extra roots first: walked alike for every client (``_finder``)
-            for p in env.extra_roots:
-                wkey = (str(p), EXTRA_RULES)
-                if os.path.isdir(p) and wkey not in walks:
-                    walks[wkey] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None))
-                    pf.add(f.path for f in walks[wkey])
+        pf = start_parse(env, cache, walks)
         for cid in ids:
             profile = get_profile(cid)
             got = walks[("found", cid)] = _discover(profile, env, cache, walks)
@@ -566,6 +583,7 @@ def prepare(
             if pf is not None and new:
                 pf.add(new)
         if pf is not None:
+            walks.pop("prefetcher", None)
             pf.finish()
         elif getattr(cache, "prefetch", None) is not None and todo:
             cache.prefetch(list(todo.values()))
