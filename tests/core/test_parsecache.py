@@ -331,3 +331,18 @@ def test_prefetcher_fed_in_pieces_equals_one_scan_per_client(corpus, tmp_path, m
     assert got == len(paths) or not discovery.fork_ok()
     assert _json(scan_all(env, c)) == ref
     assert _json(scan_all(env, ParseCache(persist=tmp_path / "d"))) == ref
+
+
+def test_walk_reports_each_file_as_met(tree):
+    """``walk(on_file=)`` (the parse starts while the walk goes on): every regular SKILL.md the
+    walk returns, once, including the ones the client would skip; the result is unchanged."""
+    from workbench.core.cache.fscache import DirCache
+    from workbench.core.clients.walk import EXTRA_RULES, walk
+
+    met: list[str] = []
+    found = walk(tree, EXTRA_RULES, on_file=met.append)
+    assert sorted(met) == sorted(str(f.path) for f in found) and len(set(met)) == len(met)
+    dirs = DirCache(persist=False)
+    walk(tree, EXTRA_RULES, dirs=dirs)
+    again: list[str] = []
+    assert walk(tree, EXTRA_RULES, dirs=dirs, on_file=again.append) == found

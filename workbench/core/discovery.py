@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from workbench.core.cache.fscache import DirCache, default_dir_cache, snapshot
+from workbench.core.cache.fscache import DirCache, default_dir_cache, fast_path, snapshot
 from workbench.core.cache.fscache import stat as _fs_stat
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.clients import get_profile
@@ -290,6 +290,17 @@ class Prefetcher:
                 self._waiting.append((key, st, p))
         self._submit(final=False)
 
+    def add_one(self, path: str) -> None:
+        """``add([path])`` for one path (the walk's ``on_file``)."""
+        if path in self._seen:
+            return
+        self._seen.add(path)
+        st = self.cache._unparsed(path, self._stored)
+        if st is not None:
+            self._waiting.append((path, st, fast_path(path)))
+            if len(self._waiting) >= PREFETCH_CHUNK:
+                self._submit(final=False)
+
     def _submit(self, final: bool) -> None:
         if self._off:
             return
@@ -542,8 +553,9 @@ def start_parse(env: Environment, cache: ParseCache, walks: dict[Any, Any]) -> P
         for p in env.extra_roots:
             wkey = (str(p), EXTRA_RULES)
             if os.path.isdir(p) and wkey not in walks:
-                walks[wkey] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None))
-                pf.add(f.path for f in walks[wkey])
+                # the workers start on the first files while the walk goes on
+                walks[wkey] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None), on_file=pf.add_one)
+                pf.add(f.path for f in walks[wkey])  # a remembered walk: no ``on_file`` calls
     return pf
 
 
