@@ -78,8 +78,12 @@ def test_a_pool_that_cannot_start_is_logged_at_debug(
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _NoPool)
     monkeypatch.setattr(batch, "parallel_ok", lambda: True)
+    monkeypatch.setattr(discovery, "fork_ok", lambda: True)
+    (tmp_path / "SKILL.md").write_text("---\nname: a\n---\n")
     with caplog.at_level(logging.DEBUG):
-        assert discovery._facts_parallel(["/nope/SKILL.md"], 2) is None
+        pf = discovery.ParseCache().prefetcher(jobs=2)
+        pf.add([str(tmp_path / "SKILL.md")])
+        assert pf.finish() == 0
         assert batch._run_parallel(["/nope/SKILL.md"], lint_profile("agentskills"), 2, (None, None)) is None
     assert len(_crashed(caplog, "workbench.core.discovery", logging.DEBUG)) == 1
     assert len(_crashed(caplog, "workbench.core.lint.batch", logging.DEBUG)) == 1

@@ -36,12 +36,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from workbench.core.cache.fscache import DirCache, default_dir_cache, snapshot
+from workbench.core.cache.fscache import DirCache, default_dir_cache, fast_path, snapshot
 from workbench.core.cache.fscache import stat as _fs_stat
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.clients import get_profile
 from workbench.core.clients.base import ClientProfile, Found, ReadResult
 from workbench.core.clients.common import (
+    EXTRA_RULES,
     CommonProfile,
     best_name,
     installed_view,
@@ -67,6 +68,10 @@ _LISTED = SkillStatus.LISTED  # read once: a class attribute of an enum costs ~0
 
 __all__ = [
     "ParseCache",
+    "Prefetcher",
+    "fork_ok",
+    "prepare",
+    "start_parse",
     "read_skill",
     "scan",
     "set_status",
@@ -146,53 +151,45 @@ class ParseCache:
             self._table[key] = (ident, sf)
         return sf
 
-    def prefetch(self, paths: list[str], jobs: int | None = None) -> int:
+    def prefetch(self, paths: Iterable[Path | str], jobs: int | None = None) -> int:
         """Parse the files of ``paths`` that are neither in memory nor in the store in ``jobs``
         forked processes (None = both cores from ``PREFETCH_MIN`` files, when the caller runs no
         other thread). Workers send back compact parse facts; the ``SkillFile``s built from them
         read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
-        parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual)."""
-        todo: list[tuple[str, os.stat_result, Path | str]] = []
-        table = self._table
-        stored = self.store._load() if self.store is not None else {}
-        for p in paths:
-            key = str(p)
-            st = _fs_stat(key)
-            if st is None:
-                continue
-            ident = (st.st_size, st.st_mtime_ns)
-            ent = table.get(key)
-            if ent is not None and ent[0] == ident:
-                continue
-            got = stored.get(key)
-            if got is not None and type(got) is tuple and got[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):
-                continue  # ``get`` rebuilds it from the store
-            todo.append((key, st, p))
-        if not todo:
-            return 0
-        from workbench.core.lint.batch import parallel_ok as _parallel_ok
+        parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual).
+        ``prefetcher`` does the same in steps (files added while others are parsed)."""
+        pf = self.prefetcher(jobs)
+        pf.add(paths)
+        return pf.finish()
 
-        cpus = os.cpu_count() or 1
-        if jobs is None:
-            jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
-        if jobs <= 1 or not _parallel_ok():
-            return 0
-        parsed = _facts_parallel([k for k, _, _ in todo], jobs)
-        if parsed is None:
-            return 0
-        n = 0
-        for (key, st, path), facts in zip(todo, parsed):
-            if facts is None:
-                continue
-            sf = skillfile_from_facts(path, facts)
-            if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
-                continue  # changed while we read it: ``get`` reads it again
-            if self.store is not None:
-                self.store.put_facts(key, facts, st)
-            with self._lock:
-                self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
-            n += 1
-        return n
+    def prefetcher(self, jobs: int | None = None) -> Prefetcher:
+        """A ``Prefetcher`` for this cache: ``add(paths)`` as they are found (the parse starts in
+        forked workers once ``PREFETCH_MIN`` files wait), then ``finish()``."""
+        return Prefetcher(self, jobs)
+
+    def _unparsed(self, key: str, stored: dict[str, Any]) -> os.stat_result | None:
+        """The stat of ``key`` when it is neither in memory nor in the store (else None)."""
+        st = _fs_stat(key)
+        if st is None:
+            return None
+        ent = self._table.get(key)
+        if ent is not None and ent[0] == (st.st_size, st.st_mtime_ns):
+            return None
+        got = stored.get(key)
+        if got is not None and type(got) is tuple and got[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):
+            return None  # ``get`` rebuilds it from the store
+        return st
+
+    def _put_facts(self, key: str, st: os.stat_result, path: Path | str, facts: tuple[Any, ...]) -> bool:
+        """Keep a worker's parse facts of ``key`` (False when the file changed meanwhile)."""
+        sf = skillfile_from_facts(path, facts)
+        if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
+            return False  # changed while we read it: ``get`` reads it again
+        if self.store is not None:
+            self.store.put_facts(key, facts, st)
+        with self._lock:
+            self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
+        return True
 
     def save(self) -> None:
         """Write the persistent parse facts and folder listings when they changed (no-op for an
@@ -200,6 +197,12 @@ class ParseCache:
         if self.store is not None:
             self.store.save()
         self.dirs.save()
+
+    def detach(self) -> None:
+        """Stop persisting: ``save`` writes nothing from now on (a forked helper process that
+        shares this cache with its parent; the parent saves)."""
+        self.store = None
+        self.dirs = DirCache(persist=False)
 
     def file_id(self, path: Path | str) -> tuple[int, int] | None:
         """(st_dev, st_ino) recorded by the last ``get`` of ``path`` (identifies a file reached
@@ -226,34 +229,137 @@ class ParseCache:
 PREFETCH_MIN = 200
 
 
-def _facts_chunk(paths: list[str]) -> list[tuple[Any, ...] | None]:
-    """Worker entry point: ``skillfile_facts`` for each path (None when not marshal-able)."""
+#: Files per task of the parse pool: small enough that no core idles long at the end (a task
+#: of 1,250 files left one core idle ~0.1 s at 10,000), large enough to amortise a task.
+PREFETCH_CHUNK = 200
+
+
+def fork_ok() -> bool:
+    """Whether this process may fork workers (no other thread runs; ``fork`` exists)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _facts_chunk(paths: list[str]) -> bytes:
+    """Worker entry point: ``marshal`` bytes of ``skillfile_facts`` per path (None for facts
+    ``marshal`` cannot hold). One ``marshal`` blob: cheaper to send and to read than pickled
+    tuples."""
     import marshal
 
-    out: list[tuple[Any, ...] | None] = []
-    for p in paths:
-        f: tuple[Any, ...] | None = skillfile_facts(read_skill_file(p))
+    out: list[tuple[Any, ...] | None] = [skillfile_facts(read_skill_file(p)) for p in paths]
+    try:
+        return marshal.dumps(out)
+    except ValueError:
+        pass
+    for i, f in enumerate(out):
         try:
             marshal.dumps(f)
         except ValueError:
-            f = None
-        out.append(f)
-    return out
+            out[i] = None
+    return marshal.dumps(out)
 
 
-def _facts_parallel(paths: list[str], jobs: int) -> list[tuple[Any, ...] | None] | None:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+class Prefetcher:
+    """A cold parse in forked workers fed while the caller still finds files (``discovery
+    .prepare``: the first client's files are parsed while the other clients' roots are walked).
 
-    size = max(25, -(-len(paths) // (jobs * 4)))
-    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
-    try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as ex:
-            got = list(ex.map(_facts_chunk, chunks))
-    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: parse serially instead
-        log.debug("parse pool failed; parsing serially", exc_info=True)
-        return None
-    return [f for chunk in got for f in chunk]
+    ``add(paths)`` keeps the files not parsed yet (memory, store) and hands them to the pool
+    ``PREFETCH_CHUNK`` at a time once ``PREFETCH_MIN`` wait; ``finish()`` adds what is left,
+    keeps every result in the cache and returns how many files the workers parsed (0 when too
+    few files, one core, another thread, or ``jobs`` <= 1: ``get`` then parses as usual). A
+    failed pool leaves the rest to ``get``. Use one from one thread."""
+
+    def __init__(self, cache: ParseCache, jobs: int | None = None) -> None:
+        self.cache = cache
+        self.jobs = jobs
+        self._stored: dict[str, Any] = cache.store._load() if cache.store is not None else {}
+        self._seen: set[str] = set()
+        self._waiting: list[tuple[str, os.stat_result, Path | str]] = []
+        self._tasks: list[tuple[list[tuple[str, os.stat_result, Path | str]], Any]] = []
+        self._pool: Any = None
+        self._off = False
+
+    def add(self, paths: Iterable[Path | str]) -> None:
+        """Queue the files of ``paths`` that still need a parse (a path is considered once)."""
+        for p in paths:
+            key = str(p)
+            if key in self._seen:
+                continue
+            self._seen.add(key)
+            st = self.cache._unparsed(key, self._stored)
+            if st is not None:
+                self._waiting.append((key, st, p))
+        self._submit(final=False)
+
+    def add_one(self, path: str) -> None:
+        """``add([path])`` for one path (the walk's ``on_file``)."""
+        if path in self._seen:
+            return
+        self._seen.add(path)
+        st = self.cache._unparsed(path, self._stored)
+        if st is not None:
+            self._waiting.append((path, st, fast_path(path)))
+            if len(self._waiting) >= PREFETCH_CHUNK:
+                self._submit(final=False)
+
+    def _submit(self, final: bool) -> None:
+        if self._off:
+            return
+        if self._pool is None:
+            if not final and len(self._waiting) < PREFETCH_MIN:
+                return
+            if not self._start():
+                self._off = True
+                return
+        while self._waiting and (final or len(self._waiting) >= PREFETCH_CHUNK):
+            chunk, self._waiting = self._waiting[:PREFETCH_CHUNK], self._waiting[PREFETCH_CHUNK:]
+            try:
+                fut = self._pool.submit(_facts_chunk, [k for k, _, _ in chunk])
+            except Exception:  # noqa: BLE001 - a broken pool: ``get`` parses the rest
+                log.debug("parse pool failed; parsing serially", exc_info=True)
+                self._off = True
+                return
+            self._tasks.append((chunk, fut))
+
+    def _start(self) -> bool:
+        n = len(self._waiting)
+        cpus = os.cpu_count() or 1
+        jobs = self.jobs
+        if jobs is None:
+            jobs = min(cpus, 8) if n >= PREFETCH_MIN and cpus > 1 else 1
+        if jobs <= 1 or not n or not fork_ok():
+            return False
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        try:
+            self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        except Exception:  # noqa: BLE001 - OSError, no processes: ``get`` parses serially
+            log.debug("parse pool failed; parsing serially", exc_info=True)
+            return False
+        return True
+
+    def finish(self) -> int:
+        """Parse what is left, keep every result in the cache; the number parsed in workers."""
+        import marshal
+
+        self._submit(final=True)
+        n = 0
+        try:
+            for chunk, fut in self._tasks:
+                try:
+                    got = marshal.loads(fut.result())
+                except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: ``get`` parses
+                    log.debug("parse pool failed; parsing serially", exc_info=True)
+                    break
+                for (key, st, path), facts in zip(chunk, got):
+                    if facts is not None and self.cache._put_facts(key, st, path, facts):
+                        n += 1
+        finally:
+            self._tasks = []
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool = None
+        return n
 
 
 def _real(p: Path) -> str:
@@ -318,33 +424,42 @@ def read_skill(
     caller then dedupes and calls ``set_status``), None when the skill is already ``skipped``
     (skipped by the walk, rejected by the client, or the profile raised: logged). Shared with
     ``rediscover`` (an incremental update re-reads a file exactly as a scan does)."""
-    sk = Skill(path=found.path, root=root, name="", file=sf, depth=found.depth)
-    if not root.verified:
-        sk.unverified.append(f"root {root.label or root.path} is unverified ({root.note})")
+    path = found.path
+    unverified = [f"root {root.label or root.path} is unverified ({root.note})"] if not root.verified else []
     if found.skip_reason:
-        sk.name = best_name(sf, found.path)
+        sk = Skill(path, root, best_name(sf, path), file=sf, depth=found.depth, unverified=unverified)
         sk.status, sk.reason, sk.parse_mode = SkillStatus.SKIPPED, found.skip_reason, "failed"
         return sk, None
     try:
         rr = profile.read(sf, found, root, env)
     except Exception as exc:  # noqa: BLE001 - a profile bug must not lose the file
-        log.warning("%s: reading %s failed (a profile bug)", profile.id, found.path, exc_info=True)
-        sk.name = best_name(sf, found.path)
+        log.warning("%s: reading %s failed (a profile bug)", profile.id, path, exc_info=True)
+        sk = Skill(path, root, best_name(sf, path), file=sf, depth=found.depth, unverified=unverified)
         sk.status, sk.reason, sk.parse_mode = (
             SkillStatus.SKIPPED,
             f"internal error reading: {exc!r}",
             "failed",
         )
         return sk, None
-    sk.name = read_name(rr, sf, found.path)
+    name = read_name(rr, sf, path)
     if rr.ok and root.namespace:
-        sk.name = f"{root.namespace}:{sk.name}"
-    sk.description = rr.description
-    sk.when_to_use = rr.when_to_use
-    sk.fields = rr.fields
-    sk.parse_mode = rr.mode
-    sk.parse_note = rr.note
-    sk.unverified.extend(u for u in rr.unverified if u not in sk.unverified)
+        name = f"{root.namespace}:{name}"
+    for u in rr.unverified:
+        if u not in unverified:
+            unverified.append(u)
+    sk = Skill(
+        path,
+        root,
+        name,
+        rr.description,
+        rr.when_to_use,
+        file=sf,
+        parse_mode=rr.mode,
+        parse_note=rr.note,
+        fields=rr.fields,
+        depth=found.depth,
+        unverified=unverified,
+    )
     if not rr.ok:
         sk.status, sk.reason = SkillStatus.SKIPPED, rr.reason or "skipped by the client"
         return sk, None
@@ -387,47 +502,132 @@ def scan(
         return _scan(env, client_id, cache, _walks)
 
 
+def _discover(
+    profile: ClientProfile, env: Environment, cache: ParseCache, walks: dict[Any, Any] | None
+) -> tuple[list[Root], list[str], list[tuple[Root, list[Found]]]]:
+    """Steps 1-2 of ``scan`` for one client: ``(roots, notes, found_per_root)`` (extra roots as
+    the client's installed view). Taken from ``walks`` when ``prepare`` computed it for this
+    pass (used once: popped)."""
+    if walks is not None:
+        got = walks.pop(("found", profile.id), None)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+    notes: list[str] = []
+    roots = _dedupe_roots(
+        collection_roots(profile.roots(env), env, notes), getattr(profile, "dedupe_roots", True), notes
+    )
+    find = _finder(profile, env, walks, getattr(cache, "dirs", None))
+    found_per_root: list[tuple[Root, list[Found]]] = []
+    for root in roots:
+        fl = find(root) if root.exists else []
+        found_per_root.append((root, fl if isinstance(fl, list) else list(fl)))
+    if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
+        # Extra roots: the skills as if installed in this client's root, minus files one of
+        # the client's own roots reports already (``clients.walk.installed_view``).
+        covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
+        rules = profile.installed_rules()
+        real_dir = walks.setdefault("real_dir", real_dir_memo()) if walks is not None else None
+        views = walks.setdefault("installed", {}) if walks is not None else None
+        found_per_root = [
+            (r, installed_view(fl, r.path, rules, covered, real_dir, views) if is_installed_extra(r) else fl)
+            for r, fl in found_per_root
+        ]
+    return roots, notes, found_per_root
+
+
+def start_parse(env: Environment, cache: ParseCache, walks: dict[Any, Any]) -> Prefetcher | None:
+    """Start the cold parse of the pass ``walks`` with the files of ``env.extra_roots`` (walked
+    alike for every client: kept in ``walks`` for ``_finder``), before any client's roots are
+    found; ``prepare`` goes on with the same ``Prefetcher`` (None: a cache without one). A
+    caller may call it early (the scan CLI: before the workspace treatment) and must then call
+    ``prepare`` (or ``Prefetcher.finish``) with the same ``walks``."""
+    got = walks.get("prefetcher")
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    prefetcher = getattr(cache, "prefetcher", None)
+    if prefetcher is None:
+        return None
+    pf: Prefetcher = prefetcher()
+    walks["prefetcher"] = pf
+    with gc_paused(), snapshot():
+        for p in env.extra_roots:
+            wkey = (str(p), EXTRA_RULES)
+            if os.path.isdir(p) and wkey not in walks:
+                # the workers start on the first files while the walk goes on
+                walks[wkey] = walk(p, EXTRA_RULES, dirs=getattr(cache, "dirs", None), on_file=pf.add_one)
+                pf.add(f.path for f in walks[wkey])  # a remembered walk: no ``on_file`` calls
+    return pf
+
+
+def prepare(
+    env: Environment, client_ids: Iterable[str], cache: ParseCache, walks: dict[Any, Any]
+) -> dict[str, int]:
+    """Steps 1-2 of ``scan`` for every client of ``client_ids`` (their roots and walks, kept in
+    ``walks`` for their ``scan(..., _walks=walks)`` in this pass) and one cold parse of every
+    file found in both cores (``ParseCache.prefetcher``: it starts with the first client's
+    files while the other clients' roots are walked), then each file's ``SkillFile`` and
+    identity in ``walks`` (a helper forked after this inherits them). Returns
+    per client how many SKILL.md entries its catalog will hold (0 = an empty catalog).
+    Raises KeyError for an unknown client."""
+    with gc_paused(), snapshot():
+        todo: dict[str, Path] = {}
+        n: dict[str, int] = {}
+        lists: dict[int, list[Found]] = {}  # found lists seen (kept alive: ids stay unique)
+        ids = list(client_ids)
+        # the parse starts with the first client's files while the others' roots are walked
+        pf = start_parse(env, cache, walks)
+        for cid in ids:
+            profile = get_profile(cid)
+            got = walks[("found", cid)] = _discover(profile, env, cache, walks)
+            n[cid] = 0
+            new: list[Path] = []
+            for root, fl in got[2]:
+                if root.exists:
+                    n[cid] += len(fl)
+                    if id(fl) in lists:
+                        continue  # the same walk as another client's (memoised)
+                    lists[id(fl)] = fl
+                    for f in fl:
+                        key = str(f.path)
+                        if key not in todo:
+                            todo[key] = f.path
+                            new.append(f.path)
+            if pf is not None and new:
+                pf.add(new)
+        if pf is not None:
+            walks.pop("prefetcher", None)
+            pf.finish()
+        elif getattr(cache, "prefetch", None) is not None and todo:
+            cache.prefetch(list(todo.values()))
+        # each file's SkillFile and identity once for the pass (a forked helper inherits them)
+        files = walks.setdefault("files", {})
+        file_ids = walks.setdefault("file_ids", {})
+        for key, path in todo.items():
+            if key not in files:
+                files[key] = cache.get(path)
+                file_ids[key] = cache.file_id(key) or _real(path)
+        walks.setdefault("prepared", set()).update(ids)
+        return n
+
+
 def _scan(
     env: Environment, client_id: str, cache: ParseCache | None, _walks: dict[Any, Any] | None
 ) -> Catalog:
     t0 = time.perf_counter()
     profile = get_profile(client_id)
     cache = cache if cache is not None else ParseCache()
-    notes: list[str] = []
-    roots = _dedupe_roots(
-        collection_roots(profile.roots(env), env, notes), getattr(profile, "dedupe_roots", True), notes
-    )
     skills: list[Skill] = []
-    find = _finder(profile, env, _walks, getattr(cache, "dirs", None))
     seen_files: dict[object, Skill] = {}
     dedupe_files = getattr(profile, "dedupe_files", True)
-    found_per_root = [(root, find(root) if root.exists else []) for root in roots]
-    if isinstance(profile, CommonProfile) and any(is_installed_extra(r) for r in roots):
-        # Extra roots: the skills as if installed in this client's root, minus files one of
-        # the client's own roots reports already (``clients.walk.installed_view``).
-        covered = [_real(r.path) for r in roots if r.exists and not is_installed_extra(r)]
-        rules = profile.installed_rules()
-        real_dir = _walks.setdefault("real_dir", real_dir_memo()) if _walks is not None else None
-        views = _walks.setdefault("installed", {}) if _walks is not None else None
-        found_per_root = [
-            (
-                r,
-                (
-                    installed_view(
-                        fl if isinstance(fl, list) else list(fl), r.path, rules, covered, real_dir, views
-                    )
-                    if is_installed_extra(r)
-                    else fl
-                ),
-            )
-            for r, fl in found_per_root
-        ]
+    roots, notes, found_per_root = _discover(profile, env, cache, _walks)
     # One parse per file for the whole ``scan_all`` pass: the first client's ``cache.get`` (a
     # stat and a lock) fills ``files``, the others find the same SkillFile there.
     files: dict[str, SkillFile] = _walks.setdefault("files", {}) if _walks is not None else {}
+    file_ids: dict[str, object] = _walks.setdefault("file_ids", {}) if _walks is not None else {}
     counted = isinstance(getattr(cache, "hits", None), int)
     prefetch = getattr(cache, "prefetch", None)
-    if prefetch is not None:  # cold: parse in both cores first (a no-op when all are cached)
+    if prefetch is not None and client_id not in (_walks or {}).get("prepared", ()):
+        # cold: parse in both cores first (a no-op when all are cached)
         todo = [f.path for _, fl in found_per_root for f in fl if str(f.path) not in files]
         if todo:
             prefetch(todo)
@@ -445,14 +645,16 @@ def _scan(
             if note is None:
                 skills.append(sk)
                 continue
-            real = (cache.file_id(found.path) or _real(found.path)) if dedupe_files else ""
-            if dedupe_files and real in seen_files:
-                first = seen_files[real]
-                sk.status, sk.shadowed_by = SkillStatus.SHADOWED, first.path
-                sk.reason = f"the same file as {first.path} (deduplicated by real path)"
-                skills.append(sk)
-                continue
             if dedupe_files:
+                real = file_ids.get(key)
+                if real is None:
+                    real = file_ids[key] = cache.file_id(key) or _real(found.path)
+                first = seen_files.get(real)
+                if first is not None:
+                    sk.status, sk.shadowed_by = SkillStatus.SHADOWED, first.path
+                    sk.reason = f"the same file as {first.path} (deduplicated by real path)"
+                    skills.append(sk)
+                    continue
                 seen_files[real] = sk
             set_status(profile, sk, note, env)
             skills.append(sk)
@@ -475,6 +677,7 @@ def scan_all(env: Environment, cache: ParseCache | None = None) -> dict[str, Cat
     cache = cache if cache is not None else ParseCache()
     walks: dict[Any, Any] = {}
     with snapshot():  # one stat per path for all clients
+        prepare(env, CLIENT_IDS, cache, walks)  # one parse pool for every client's files
         return {cid: scan(env, cid, cache, _walks=walks) for cid in CLIENT_IDS}
 
 

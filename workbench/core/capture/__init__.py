@@ -6,7 +6,10 @@ Per-client runners live in ``workbench/core/clients/<id>/runner.py`` (``RUNNER``
 
 from __future__ import annotations
 
-from workbench.core.capture.runner import ClientRunner
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the runner pulls in the recorder's HTTP server: not for ``capture.texts``
+    from workbench.core.capture.runner import ClientRunner
 
 #: Client ids with a real-client runner (the CLI clients installable from npm).
 RUNNABLE_CLIENTS = ("claude-code", "codex", "gemini-cli", "opencode", "openclaw", "copilot-cli")

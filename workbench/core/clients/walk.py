@@ -165,8 +165,10 @@ def _installed_units(
     # in component order, so one sweep finds them.
     unit_of: dict[str, str] = {}
     cur = None
+    # component order = the order of the paths with the separator as the lowest character
+    # (NUL never occurs in a path): one C replace per folder rather than a list per folder
     for d in sorted(
-        {d for d, f in zip(folders, kept) if f.skip_reason is None}, key=lambda q: q.split(os.sep)
+        {d for d, f in zip(folders, kept) if f.skip_reason is None}, key=lambda q: q.replace(os.sep, "\0")
     ):
         if cur is None or not d.startswith(cur + os.sep):
             cur = d
@@ -345,9 +347,15 @@ def system_folder_problem(real: str) -> str | None:
     return None
 
 
-def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Found]:
+def walk(
+    root: Path, rules: WalkRules, dirs: DirCache | None = None, on_file: Callable[[str], Any] | None = None
+) -> list[Found]:
     """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
     the ones the client would not find. Never raises (unreadable folders are passed over).
+
+    ``on_file``: called with each regular SKILL.md's path as it is met, before the walk ends (a
+    parse can start early, ``discovery.start_parse``); not called when the whole walk comes
+    from ``dirs``.
 
     Depth: ``<root>/SKILL.md`` is 0, ``<root>/<dir>/SKILL.md`` is 1.
 
@@ -421,13 +429,10 @@ def walk(root: Path, rules: WalkRules, dirs: DirCache | None = None) -> list[Fou
                     reason = (
                         f"SKILL.md directly in the root; {rules.client} looks for <root>/<skill>/SKILL.md"
                     )
-            out.append(
-                Found(
-                    fast_path(d + "/SKILL.md" if sep == "/" and d[-1:] != "/" else join(d, "SKILL.md")),
-                    depth,
-                    reason,
-                )
-            )
+            fpath = d + "/SKILL.md" if sep == "/" and d[-1:] != "/" else join(d, "SKILL.md")
+            out.append(Found(fast_path(fpath), depth, reason))
+            if on_file is not None:
+                on_file(fpath)
             if rules.stop_at_skill and child_why is None and reason is None:
                 child_why = (
                     f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "

@@ -24,11 +24,10 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pathspec
-
-from workbench.core.cache.fscache import scan_listing
+from workbench.core.cache.fscache import RACY_NS, scan_listing
+from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
     NEVER_WALKED,
@@ -43,6 +42,9 @@ from workbench.core.clients.common import (
 from workbench.core.listingkit import collapse_ws
 from workbench.core.model import Environment, Root, Skill, SkillStatus
 from workbench.core.skillfile import SkillFile
+
+if TYPE_CHECKING:
+    import pathspec
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,8 @@ def glob_problem(pattern: str) -> str | None:
 
 def _glob_spec(patterns: list[str]) -> pathspec.PathSpec[Any]:
     """gitignore-style globs (pathspec >= 1 calls the factory "gitignore", older "gitwildmatch")."""
+    import pathspec  # on first use: most scans meet no ``paths`` frontmatter (~15 ms import)
+
     try:
         return pathspec.PathSpec.from_lines("gitignore", patterns)
     except (KeyError, LookupError):  # pragma: no cover - pathspec < 1
@@ -211,24 +215,7 @@ class ClaudeCodeProfile(CommonProfile):
         Active only once a touched file lies under the package folder (docs: "discovered when
         Claude works with files under that subdirectory (not at session start)").
         """
-        out: list[Root] = []
-        stack = [(str(cwd), 0)]
-        root = str(cwd)
-        while stack:
-            d, depth = stack.pop()
-            # real sub-folders only: symlinked folders are not entered (decision: a link to /
-            # walked the machine)
-            lst = scan_listing(d)
-            if lst is None:
-                continue
-            for name in lst[1]:
-                if name == ".claude":
-                    if d != root and os.path.isdir(os.path.join(d, name, "skills")):
-                        out.append(self._nested_root(Path(d), cwd, env))
-                    continue
-                if name.startswith(".") or name in ("node_modules",) or depth + 1 > NESTED_SEARCH_DEPTH:
-                    continue
-                stack.append((os.path.join(d, name), depth + 1))
+        out = [self._nested_root(Path(d), cwd, env) for d in nested_skill_parents(str(cwd))]
         out.sort(key=lambda r: str(r.path))
         return out
 
@@ -385,6 +372,52 @@ class ClaudeCodeProfile(CommonProfile):
                 s.reason = (
                     s.reason + "; " if s.reason else ""
                 ) + f"name clashes, so it is exposed as {s.name}"
+
+
+#: ``nested_skill_parents`` per workspace: (the folders found, every folder listed, their mtimes).
+_NESTED_MEMO: dict[str, tuple[list[str], list[str], list[int]]] = {}
+
+
+def nested_skill_parents(cwd: str) -> list[str]:
+    """The sub-folders of ``cwd`` (not ``cwd``) holding a ``.claude/skills`` folder, searched
+    ``NESTED_SEARCH_DEPTH`` levels deep through real (not symlinked) folders, skipping
+    dot-folders and ``node_modules``. Memoised per ``cwd`` while every folder listed keeps its
+    mtime (a folder added or removed changes its parent's; listings less than ``RACY_NS`` old
+    are not trusted); each ``.claude/skills`` is checked again on every call. Never raises."""
+    memo = _NESTED_MEMO.get(cwd)
+    if memo is not None:
+        found, visited, mtimes = memo
+        now = []
+        for d in visited:
+            st = fs_stat(d)  # one stat per folder per ``fscache.snapshot``
+            now.append(-1 if st is None else st.st_mtime_ns)
+        if now == mtimes:
+            return [d for d in found if os.path.isdir(os.path.join(d, ".claude", "skills"))]
+    found, visited, mtimes = [], [], []
+    stack = [(cwd, 0)]
+    while stack:
+        d, depth = stack.pop()
+        # real sub-folders only: symlinked folders are not entered (decision: a link to /
+        # walked the machine)
+        st = fs_stat(d)
+        lst = scan_listing(d)
+        visited.append(d)
+        mtimes.append(-1 if st is None or lst is None else st.st_mtime_ns)
+        if lst is None:
+            continue
+        for name in lst[1]:
+            if name == ".claude":
+                if d != cwd:
+                    found.append(d)
+                continue
+            if name.startswith(".") or name in ("node_modules",) or depth + 1 > NESTED_SEARCH_DEPTH:
+                continue
+            stack.append((os.path.join(d, name), depth + 1))
+    import time
+
+    if all(0 <= m < time.time_ns() - RACY_NS for m in mtimes):
+        _NESTED_MEMO[cwd] = (found, visited, mtimes)
+    return [d for d in found if os.path.isdir(os.path.join(d, ".claude", "skills"))]
 
 
 PROFILE = ClaudeCodeProfile()

@@ -295,7 +295,7 @@ class CodexProfile(CommonProfile):
                 enabled = rule["enabled"]
         if enabled is False:
             return (SkillStatus.HIDDEN, "disabled by [[skills.config]] enabled = false in config.toml")
-        oy = os.path.join(str(skill.dir), "agents", "openai.yaml")
+        oy = os.path.join(os.path.dirname(str(skill.path)), "agents", "openai.yaml")
         if os.path.isfile(oy):
             meta = memo_file(oy, "openai.yaml", _load_openai_yaml)
             if isinstance(meta, dict):
@@ -310,19 +310,36 @@ class CodexProfile(CommonProfile):
         return None
 
     def _config_rules(self, env: Environment) -> list[dict[str, Any]]:
+        """The ``[[skills.config]]`` tables of ``$CODEX_HOME/config.toml`` (read-only: shared
+        between the skills of a scan while the file's memo holds the same table)."""
         v = env.getenv("CODEX_HOME")
-        home = os.path.expanduser(v) if v else os.path.join(str(env.home), ".codex")
-        cfg = memo_file(os.path.join(home, "config.toml"), "toml", _load_toml)
+        where = (v, env.home)
+        path = _CONFIG_PATHS.get(where)
+        if path is None:
+            home = os.path.expanduser(v) if v else os.path.join(str(env.home), ".codex")
+            path = _CONFIG_PATHS[where] = os.path.join(home, "config.toml")
+        cfg = memo_file(path, "toml", _load_toml)
         if not isinstance(cfg, dict):
             return []
+        got = _RULES_OF.get(id(cfg))
+        if got is not None and got[0] is cfg:
+            return got[1]
         skills = cfg.get("skills")
         rules = skills.get("config") if isinstance(skills, dict) else None
-        return [r for r in rules if isinstance(r, dict)] if isinstance(rules, list) else []
+        out = [r for r in rules if isinstance(r, dict)] if isinstance(rules, list) else []
+        _RULES_OF.clear()  # one config at a time: nothing piles up
+        _RULES_OF[id(cfg)] = (cfg, out)
+        return out
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """System, Admin, Repo, User; then name; then path (render.rs)."""
         return sorted(skills, key=lambda s: (SCOPE_ORDER.get(s.root.scope, 3), s.name, str(s.path)))
 
+
+#: ``config.toml`` path per ($CODEX_HOME, home) and the rules of the last table read (by its id,
+#: the table kept alive with them): a gate per skill rebuilds neither.
+_CONFIG_PATHS: dict[tuple[str | None, Path], str] = {}
+_RULES_OF: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
 
 #: Frontmatter values Codex accepts as text (its loader turns a number or boolean into a string).
 SCALARS = (str, int, float, bool)

@@ -17,7 +17,9 @@ option) is *unverified*; we assume not.
 
 from __future__ import annotations
 
+import os
 import re
+from operator import itemgetter
 
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, unreadable
@@ -211,9 +213,11 @@ class GeminiCliProfile(CommonProfile):
         name's first copy in load order (``SkillManager`` keeps a map: a later tier replaces the
         value, not the key's place). Checked on Gemini CLI 0.61.0 by the lab (gemini-clash-*)."""
         first: dict[str, tuple[int, int, str]] = {}
-        for s in sorted(skills, key=self._load_key):
+        keyed = [(self._load_key(s), s) for s in skills]  # each key computed once
+        keyed.sort(key=itemgetter(0))
+        for key, s in keyed:
             if self.competes(s):
-                first.setdefault(s.name, self._load_key(s))
+                first.setdefault(s.name, key)
         super().resolve_collisions(skills, env)
         for s in skills:
             if s.name in first and s.status != SkillStatus.SHADOWED:
@@ -223,11 +227,13 @@ class GeminiCliProfile(CommonProfile):
     def _load_key(s: Skill) -> tuple[int, int, str]:
         # tiers lowest first; in a tier the root's own SKILL.md (glob 'SKILL.md') before the
         # folders ('*/SKILL.md'), which come in reverse code-point order
-        return (
-            -s.root.precedence,
-            0 if s.path.parent == s.root.path else 1,
-            str(s.path).translate(_REVERSED),
-        )
+        path = str(s.path)
+        if _POSIX:  # str(parent) == str(root) without a Path per skill (POSIX paths: the same test)
+            i = path.rfind("/")
+            own = (path[:i] if i > 0 else "/" if i == 0 else ".") == str(s.root.path)
+        else:
+            own = s.path.parent == s.root.path
+        return (-s.root.precedence, 0 if own else 1, path.translate(_REVERSED))
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Load order: tiers lowest → highest (``~/.gemini/skills``, ``~/.agents/skills``,
@@ -237,5 +243,7 @@ class GeminiCliProfile(CommonProfile):
         (gemini-tier-order, root-skill-md, clash-gemini-cli-*)."""
         return sorted(skills, key=lambda s: s.flags.get("gemini_load_key") or self._load_key(s))
 
+
+_POSIX = os.sep == "/"
 
 PROFILE = GeminiCliProfile()

@@ -80,7 +80,11 @@ class OpenClawProfile(CommonProfile):
 
     def config(self, env: Environment) -> dict[str, Any]:
         """``<state-dir>/openclaw.json`` when it is plain JSON (JSON5 is not parsed), else {}."""
-        return memo_file(self.state_dir(env) / "openclaw.json", "json", load_json_file) or {}
+        where = (env.getenv("OPENCLAW_STATE_DIR"), env.home)
+        path = _CONFIG_PATHS.get(where)
+        if path is None:  # once per (state dir, home): the gate asks for every skill
+            path = _CONFIG_PATHS[where] = self.state_dir(env) / "openclaw.json"
+        return memo_file(path, "json", load_json_file) or {}
 
     def roots(self, env: Environment) -> list[Root]:
         ws = env.workspace
@@ -318,6 +322,10 @@ class OpenClawProfile(CommonProfile):
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """By name (``localeCompare`` "en"; approximated by case-insensitive order)."""
         return sorted(skills, key=lambda s: (s.name.casefold(), s.name))
+
+
+#: ``openclaw.json`` per ($OPENCLAW_STATE_DIR, home).
+_CONFIG_PATHS: dict[tuple[str | None, Path], Path] = {}
 
 
 def _js_value(value: object) -> str | None:

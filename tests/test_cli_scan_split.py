@@ -1,0 +1,109 @@
+"""``workbench scan --client all --format json`` with half of the clients in a forked helper
+(``commands.scan._split``): the same bytes as every client in one process, and a helper that
+fails is redone in the parent."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.cli import main
+from workbench.commands import scan as scancmd
+from workbench.core.bench import make_tree
+from workbench.core.model import CLIENT_IDS
+
+
+@pytest.fixture
+def tree(tmp_path):
+    root = tmp_path / "tree"
+    make_tree(root, 40)
+    return root
+
+
+def _scan_all(capsys, root, *extra) -> str:
+    rc = main(["scan", str(root), "--root", str(root), "--client", "all", "--format", "json", *extra])
+    out, _ = capsys.readouterr()
+    assert rc == 0
+    return out
+
+
+def test_split_output_equals_one_process(capsys, tree, monkeypatch, tmp_path):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
+    one = _scan_all(capsys, tree)
+    forks = []
+    real_fork = scancmd._fork
+
+    def fork(fn, cache):
+        forks.append(1)
+        return real_fork(fn, cache)
+
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
+    monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
+    monkeypatch.setattr(scancmd, "_fork", fork)
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h2"))
+    two = _scan_all(capsys, tree)
+    assert forks == [1]
+    assert two == one
+    assert list(json.loads(two)["clients"]) == list(CLIENT_IDS)
+
+
+def test_failed_helper_is_redone(capsys, tree, monkeypatch, tmp_path):
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
+    one = _scan_all(capsys, tree)
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
+    monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
+    monkeypatch.setattr(scancmd, "_fork", lambda fn, cache: lambda: None)
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h2"))
+    assert _scan_all(capsys, tree) == one
+
+
+def test_serial_path_when_a_catalog_is_empty(capsys, tmp_path, monkeypatch):
+    """An empty catalog gets a hint built from the other clients' catalogs: one process."""
+    from tests.helpers import write_skill
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    write_skill(ws / ".claude/skills/a", "a")
+    home.mkdir()
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h"))
+    monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
+    called = []
+    monkeypatch.setattr(scancmd, "_split", lambda *a: called.append(1))
+    rc = main(["scan", str(ws), "--home", str(home), "--client", "all", "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert rc == 0 and not called
+    d = json.loads(out)["clients"]
+    assert any(c["skills"] == [] and c["notes"] for c in d.values())
+
+
+def test_catalog_json_text_equals_json_dumps(tmp_path):
+    """Every client's catalog of the demo workspace and of odd files (quotes, control
+    characters, non-ASCII, a shadowed copy, a skipped file, an unverified root): the text
+    writer gives ``json.dumps(catalog_json(...))``'s bytes."""
+    import shutil
+
+    from tests.helpers import write_skill
+    from workbench.core.demo import demo_dir, demo_environment
+    from workbench.core.discovery import scan_all
+    from workbench.core.listing import render_listing
+    from workbench.core.model import SkillStatus
+
+    shutil.copytree(demo_dir(), tmp_path / "demo", symlinks=True)
+    env = demo_environment(workspace=tmp_path / "demo/workspace", home=tmp_path / "demo/home")
+    for i, desc in enumerate(['say "hi" \\ back', "tab\there\u2028é 😀", "x" * 2000, "\x01ctl"]):
+        write_skill(env.workspace / f".claude/skills/odd{i}", f"odd{i}", desc)
+        write_skill(env.workspace / f".agents/skills/odd{i}", f"odd{i}", desc)
+    write_skill(env.workspace / ".claude/skills/broken", raw="---\nname: [\n---\n")
+    seen = set()
+    for cid, cat in scan_all(env).items():
+        cat.notes.append('a "note" \\')
+        if cat.skills:
+            cat.skills[0].unverified.append("unverified\nrule")
+        rep = render_listing(cat, env.context_tokens)
+        want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
+        assert scancmd.catalog_json_text(cat, rep) == want, cid
+        assert scancmd.catalog_json_text(cat) == json.dumps(scancmd.catalog_json(cat), ensure_ascii=False)
+        seen.update(s.status for s in cat.skills)
+    assert {SkillStatus.LISTED, SkillStatus.SHADOWED, SkillStatus.SKIPPED} <= seen
