@@ -20,14 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import marshal
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from workbench.core.clients import DISPLAY_NAMES
-from workbench.core.discovery import ParseCache, fork_ok, prepare, scan, start_parse
+from workbench.core.discovery import ParseCache, prepare, scan, start_parse
+from workbench.core.forkrun import fork_call, fork_ok
 from workbench.core.model import Catalog, Skill, SkillStatus
 from workbench.options import (
     UsageError,
@@ -311,7 +310,7 @@ def _split(ids: list[str], work: Callable[[list[str]], list[str]], cache: ParseC
     in a forked helper process when there are two cores, no other thread and at least
     ``SPLIT_MIN`` parsed files; the helper sends its strings back through a pipe (``marshal``)
     and writes no cache (``ParseCache.detach``). A helper that fails is redone here."""
-    if len(ids) < 2 or len(cache) < SPLIT_MIN or (os.cpu_count() or 1) < 2 or not fork_ok():
+    if len(ids) < 2 or len(cache) < SPLIT_MIN or not fork_ok():
         return work(ids)
     mine: list[str] = []
     theirs: list[str] = []
@@ -328,34 +327,6 @@ def _split(ids: list[str], work: Callable[[list[str]], list[str]], cache: ParseC
 
 
 def _fork(fn: Callable[[], list[str]], cache: ParseCache) -> Callable[[], list[str] | None]:
-    """Run ``fn`` in a forked child; returns a function that waits for its result (None when
-    the child failed)."""
-    r, w = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child (measured by the parent's tests)
-        code = 1
-        try:
-            os.close(r)
-            cache.detach()
-            data = marshal.dumps(fn())
-            with os.fdopen(w, "wb") as f:
-                f.write(data)
-            code = 0
-        except BaseException:  # noqa: BLE001 - the parent redoes the work
-            log.debug("scan helper failed", exc_info=True)
-        finally:
-            os._exit(code)
-    os.close(w)
-
-    def result() -> list[str] | None:
-        with os.fdopen(r, "rb") as f:
-            data = f.read()
-        _, status = os.waitpid(pid, 0)
-        if status != 0 or not data:
-            return None
-        got = marshal.loads(data)
-        return got if isinstance(got, list) else None
-
-    return result
+    """Run ``fn`` in a forked child that writes no cache (``forkrun.fork_call``); returns a
+    function that waits for its result (None when the child failed)."""
+    return fork_call(fn, cache.detach)

@@ -50,6 +50,7 @@ from workbench.core.clients.common import (
     real_dir_memo,
     walk,
 )
+from workbench.core.forkrun import fork_ok
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill, SkillStatus, gc_paused
 from workbench.core.skillfile import SkillFile, read_skill_file
 from workbench.core.workspace import (
@@ -232,11 +233,6 @@ PREFETCH_MIN = 200
 #: Files per task of the parse pool: small enough that no core idles long at the end (a task
 #: of 1,250 files left one core idle ~0.1 s at 10,000), large enough to amortise a task.
 PREFETCH_CHUNK = 200
-
-
-def fork_ok() -> bool:
-    """Whether this process may fork workers (no other thread runs; ``fork`` exists)."""
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _facts_chunk(paths: list[str]) -> bytes:

@@ -101,21 +101,37 @@ class CatalogIndex:
     ``Skill`` objects are converted.
     """
 
-    def __init__(self, catalog: Iterable[Any] | None):
+    def __init__(self, catalog: Iterable[Any] | None, keys: Iterable[str | None] | None = None):
+        """``keys``: each entry's ``os.path.abspath(path)`` (None for no path), in entry order,
+        when the caller has them already (``lint_paths`` does): saves one ``abspath`` per entry."""
         self.entries = _entries(catalog)
-        self.by_name: dict[str, list[CatalogEntry]] = {}
-        self.by_desc: dict[str, list[CatalogEntry]] = {}
+        by_name: dict[str, list[CatalogEntry]] = {}
+        by_desc: dict[str, list[CatalogEntry]] = {}
         self.keys: dict[int, str | None] = {}
-        self.by_key: dict[str, list[CatalogEntry]] = {}
-        for e in self.entries:
-            self.by_name.setdefault(e.name, []).append(e)
+        by_key: dict[str, list[CatalogEntry]] = {}
+        abspath = os.path.abspath
+        ks = (abspath(e.path) if e.path is not None else None for e in self.entries) if keys is None else keys
+        for e, k in zip(self.entries, ks):
+            got = by_name.get(e.name)
+            if got is None:
+                by_name[e.name] = [e]
+            else:
+                got.append(e)
             d = " ".join(e.description.split()).casefold()
             if d:
-                self.by_desc.setdefault(d, []).append(e)
-            k = os.path.abspath(e.path) if e.path is not None else None
+                got = by_desc.get(d)
+                if got is None:
+                    by_desc[d] = [e]
+                else:
+                    got.append(e)
             self.keys[id(e)] = k
             if k is not None:
-                self.by_key.setdefault(k, []).append(e)
+                got = by_key.get(k)
+                if got is None:
+                    by_key[k] = [e]
+                else:
+                    got.append(e)
+        self.by_name, self.by_desc, self.by_key = by_name, by_desc, by_key
         self._sums: dict[Any, int] = {}
 
     def __len__(self) -> int:

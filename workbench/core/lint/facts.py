@@ -124,7 +124,7 @@ class FactsContext:
         self.profile = profile
         self.catalog = catalog
         self.self_key = os.path.abspath(path) if key is None else key
-        self.dir_name = path.parent.name or None
+        self.dir_name = os.path.basename(os.path.dirname(os.fspath(path))) or None
 
     @property
     def fields(self) -> dict[str, _LiteField]:

@@ -1,0 +1,65 @@
+"""``core.forkrun``: work split with one forked child gives exactly the result of doing it alone."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from workbench.core import forkrun
+from workbench.core.lint import batch, lint_paths
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+
+
+def test_split_map_equals_the_plain_map(monkeypatch):
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    parent = os.getpid()
+    seen: list[int] = []
+
+    def fn(items):
+        seen.append(os.getpid())
+        return [(i, i * i) for i in items]
+
+    items = list(range(101))
+    assert forkrun.split_map(fn, items, 10) == fn(items)
+    assert seen.count(parent) == 2  # the parent's half, then the whole list above
+    assert forkrun.split_map(fn, items[:5], 10) == fn(items[:5])  # below min: no fork
+
+
+def test_a_failing_child_has_its_half_redone(monkeypatch):
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    parent = os.getpid()
+
+    def fn(items):
+        if os.getpid() != parent:
+            raise RuntimeError("child breaks")
+        return [str(i) for i in items]
+
+    assert forkrun.split_map(fn, list(range(50)), 2) == [str(i) for i in range(50)]
+
+    def bad_length(items):  # a child returning the wrong number of results is ignored too
+        return [0] if os.getpid() != parent else [1] * len(items)
+
+    assert forkrun.split_map(bad_length, list(range(9)), 2) == [1] * 9
+
+
+def _flat(res: dict) -> list:
+    return [(str(p), [d.to_json() for d in ds]) for p, ds in res.items()]
+
+
+@pytest.mark.parametrize("profile", ["agentskills", "claude-code"])
+def test_catalog_rules_split_equals_alone(corpus: Path, monkeypatch, profile):
+    dirs = sorted(p for p in corpus.iterdir() if p.is_dir())[:4]
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: False)
+    alone = _flat(lint_paths(dirs, profile, jobs=1))
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    monkeypatch.setattr(batch, "CATALOG_SPLIT_MIN", 2)
+    calls = []
+    real = forkrun.fork_call
+    monkeypatch.setattr(forkrun, "fork_call", lambda fn, in_child=None: calls.append(1) or real(fn, in_child))
+    split = _flat(lint_paths(dirs, profile, jobs=1))
+    assert calls, "the catalog work was not split"
+    assert split == alone
+    assert any(d["code"] in ("DESC009", "CAT001", "CAT002") for _p, ds in alone for d in ds)
