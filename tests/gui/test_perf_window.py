@@ -110,7 +110,13 @@ def test_scan_job_waits_for_the_gui_to_show_the_first_client(qtbot, tmp_path, fa
     qtbot.waitUntil(lambda: bool(partials), timeout=30_000)
     t.join(0.3)
     assert t.is_alive() and not done and list(partials[0].catalogs) == ["claude-code"]
+    assert partials[0].listings == {}  # the tree first, its listing while the tree is shown
     ctx._on_partial(-1, partials[0])  # even a stale partial ends the wait
+    qtbot.waitUntil(lambda: len(partials) == 2, timeout=30_000)
+    t.join(0.3)
+    assert t.is_alive() and not done and list(partials[1].listings) == ["claude-code"]
+    assert partials[1].catalogs == partials[0].catalogs
+    ctx._on_partial(-1, partials[1])
     t.join(30)
     assert not t.is_alive() and set(done[0].catalogs) == set(clients)
 
@@ -131,3 +137,34 @@ def test_listing_renders_a_turn_later_while_a_scan_runs(open_window, tmp_path, f
     monkeypatch.setattr(win.listing, "refresh", lambda: calls.append(2))
     win.ctx.catalog_changed.emit()
     assert calls == [1, 2]
+
+
+def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fake_home):
+    """Issue 14: the processes forked at start-up (``core.parsepool``) parse for the first scan
+    (``ParseCache.pool``), then they are ended; later scans parse as before."""
+    from workbench.app.context import AppContext
+    from workbench.app.settings import Settings
+
+    class FakePool:
+        def __init__(self) -> None:
+            self.asked: list[list[str]] = []
+            self.ended = False
+
+        def facts(self, paths: list[str]) -> list[None]:
+            self.asked.append(list(paths))
+            return [None] * len(paths)  # None: not parsed here, the cache parses it
+
+        def shutdown(self) -> None:
+            self.ended = True
+
+    ws = tmp_path / "ws"
+    alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    pool = FakePool()
+    env = Environment(workspace=ws, home=fake_home)
+    ctx = AppContext(Settings(persist=False), env, watch=False, parse_pool=pool)  # type: ignore[arg-type]
+    assert ctx.cache.pool == pool.facts
+    ctx.rescan()
+    assert ctx.wait_for_scan(30_000)
+    assert [str(alpha)] in pool.asked and pool.ended and ctx.cache.pool is None
+    assert [s.name for s in ctx.catalog("claude-code").skills] == ["alpha"]
+    ctx.shutdown()

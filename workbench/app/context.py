@@ -49,6 +49,7 @@ from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
 from workbench.core.rediscover import refresh_all
 
 if TYPE_CHECKING:
+    from workbench.core.parsepool import ParsePool
     from workbench.core.watch import RootWatcher
 
 __all__ = ["AppContext", "ScanResult"]
@@ -116,6 +117,7 @@ class AppContext(QObject):
         context_tokens: int | None = None,
         allow_demo: bool = False,
         watch: bool | None = None,
+        parse_pool: ParsePool | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -128,6 +130,10 @@ class AppContext(QObject):
         self.env.context_tokens = self.context_tokens
         self._overlays: dict[str, str] = {}
         self.cache: OverlayParseCache = make_parse_cache(self._overlays)
+        # processes forked at start-up (``core.parsepool``): the first scan parses there
+        self._parse_pool = parse_pool
+        if parse_pool is not None:
+            self.cache.pool = parse_pool.facts
         self.catalogs: dict[str, Catalog] = {}
         self.listings: dict[str, ListingReport] = {}
         self.errors: dict[str, str] = {}
@@ -386,6 +392,7 @@ class AppContext(QObject):
         self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
         self.demo, self.extra_root, self.treatment = res.demo, res.extra_root, res.treatment
         self.scan_seconds = res.seconds
+        self._end_parse_pool()
         self._set_notes(res.notes)
         self.catalog_changed.emit()
         self.scan_finished.emit(res.seconds)
@@ -400,11 +407,20 @@ class AppContext(QObject):
         if token != self._scan_token:
             return
         self._job = None
+        self._end_parse_pool()
         line = describe(error)
         if line == "cancelled" or isinstance(error, Cancelled):
             return
         log.warning("scan of %s failed: %s", self.env.workspace, error)
         self.scan_failed.emit(line)
+
+    def _end_parse_pool(self) -> None:
+        """The start-up parse pool served the first scan: end its processes (later scans parse
+        in this process: they read few files, or fork a pool of their own when they may)."""
+        pool, self._parse_pool = self._parse_pool, None
+        if pool is not None:
+            self.cache.pool = None
+            pool.shutdown()
 
     def _set_notes(self, notes: list[str]) -> None:
         if notes != self.notes:
@@ -561,6 +577,7 @@ class AppContext(QObject):
             self._partial_shown.set()  # a job waiting for the GUI goes on to see the cancel
             self._job.done.wait(10)
             self._job = None
+        self._end_parse_pool()
         if self.watcher is not None:
             try:
                 self.watcher.stop()

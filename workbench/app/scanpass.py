@@ -147,7 +147,9 @@ def _scan_first(
     emit: Callable[[ScanResult], None] | None,
     allow_demo: bool,
 ) -> int:
-    """Scan ``clients[0]`` and ``emit`` a partial result; returns how many clients were done."""
+    """Scan ``clients[0]`` and ``emit`` a partial result twice: its catalog alone (the tree is
+    shown while its listing is rendered), then with its listing. Returns how many clients were
+    done."""
     if emit is None or not clients:
         return 0
     res = sp.res
@@ -156,11 +158,13 @@ def _scan_first(
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
     part = dataclasses.replace(
-        res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes)
+        res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes), listings={}
     )
-    part.listings = render_listings(part.catalogs, context_tokens, part.errors)
-    res.listings.update(part.listings)
     emit(part)
+    errors = dict(part.errors)  # the GUI holds ``part.errors`` now: not changed from here
+    listings = render_listings(part.catalogs, context_tokens, errors)
+    res.listings.update(listings)
+    emit(dataclasses.replace(part, listings=listings, errors=errors))
     return 1
 
 
@@ -205,9 +209,9 @@ def scan_everything(
       demo is scanned instead, with a note.
 
     ``progress(done, total)`` counts clients scanned (+1 for the listings). ``emit(result)``, if
-    given, receives a partial ``ScanResult`` with only the first client (catalog + listing) as
-    soon as it is ready, so the window shows something while the others are scanned (put the
-    current client first in ``clients``). Never raises for a client's failure (recorded in
+    given, receives a partial ``ScanResult`` with only the first client's catalog as soon as it
+    is ready (no listing yet), then the same with its listing, so the window shows something
+    while the others are scanned (put the current client first in ``clients``). Never raises for a client's failure (recorded in
     ``ScanResult.errors``); raises ValueError for an unknown ``workspace_mode`` and
     ``workers.Cancelled`` from ``progress`` when the job was cancelled.
     """

@@ -107,6 +107,9 @@ class ParseCache:
         self.hits = 0
         self.misses = 0
         self.store = None
+        #: ``prefetch`` parses through this when set, even while other threads run: a
+        #: ``core.parsepool.ParsePool.facts`` (processes forked before any thread), or None.
+        self.pool: Callable[[list[str]], list[tuple[Any, ...] | None] | None] | None = None
         if persist:
             from workbench.core.cache.parsestore import ParseStore
 
@@ -149,7 +152,7 @@ class ParseCache:
     def prefetch(self, paths: list[str], jobs: int | None = None) -> int:
         """Parse the files of ``paths`` that are neither in memory nor in the store in ``jobs``
         forked processes (None = both cores from ``PREFETCH_MIN`` files, when the caller runs no
-        other thread). Workers send back compact parse facts; the ``SkillFile``s built from them
+        other thread; through ``self.pool`` when set). Workers send back compact parse facts; the ``SkillFile``s built from them
         read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
         parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual)."""
         todo: list[tuple[str, os.stat_result, Path | str]] = []
@@ -173,11 +176,14 @@ class ParseCache:
         from workbench.core.lint.batch import parallel_ok as _parallel_ok
 
         cpus = os.cpu_count() or 1
-        if jobs is None:
-            jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
-        if jobs <= 1 or not _parallel_ok():
-            return 0
-        parsed = _facts_parallel([k for k, _, _ in todo], jobs)
+        if self.pool is not None:  # processes started before any thread (``core.parsepool``)
+            parsed = self.pool([k for k, _, _ in todo])
+        else:
+            if jobs is None:
+                jobs = min(cpus, 8) if len(todo) >= PREFETCH_MIN and cpus > 1 and _parallel_ok() else 1
+            if jobs <= 1 or not _parallel_ok():
+                return 0
+            parsed = _facts_parallel([k for k, _, _ in todo], jobs)
         if parsed is None:
             return 0
         n = 0

@@ -1,0 +1,89 @@
+"""``core.parsepool``: the window's parse processes, forked before any thread (issue 14)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from tests.helpers import write_skill
+from workbench.core import parsepool
+from workbench.core.cache.skillfacts import skillfile_facts
+from workbench.core.discovery import ParseCache
+from workbench.core.parsepool import ParsePool
+from workbench.core.skillfile import read_skill_file
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    for i in range(30):
+        write_skill(tmp_path / "coll" / f"s{i:02d}", f"s{i:02d}", f"Use when testing {i}.")
+    return tmp_path / "coll"
+
+
+@pytest.fixture()
+def forkable(monkeypatch):
+    """The test process may run threads (Qt workers of other tests): allow the fork here."""
+    from workbench.core.lint import batch
+
+    monkeypatch.setattr(batch, "parallel_ok", lambda: True)
+    monkeypatch.setattr(parsepool, "CHUNK", 4)
+
+
+def _paths(tree) -> list[str]:
+    return sorted(str(p) for p in tree.glob("*/SKILL.md"))
+
+
+def test_not_started_while_another_thread_runs(tree):
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert ParsePool.start(speculate=tree, jobs=2) is None  # forking now could copy a held lock
+    finally:
+        stop.set()
+        t.join()
+    assert ParsePool.start(speculate=tree, jobs=1) is None  # one process: nothing to gain
+
+
+def test_speculative_parse_gives_the_same_facts(tree, forkable):
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        paths = _paths(tree)
+        got = pool.facts(paths)
+        assert got == [skillfile_facts(read_skill_file(p)) for p in paths]
+        # every file came from the speculation: parsed in the processes or taken back here
+        assert pool.speculated == 30 and 0 <= pool.stolen <= 30
+    finally:
+        pool.shutdown()
+    assert pool.facts(paths) is None  # shut down: the caller parses
+
+
+def test_parse_cache_adopts_pool_facts_and_rereads_a_changed_file(tree, forkable):
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        paths = _paths(tree)
+        pool._speculation()  # the speculation is done ...
+        write_skill(tree / "s03", "s03", "Use when the file changed after the speculation.")
+        cache = ParseCache()
+        cache.pool = pool.facts
+        assert cache.prefetch(paths) == 29  # ... so the changed file is not adopted
+        assert cache.get(paths[3]).data["description"] == "Use when the file changed after the speculation."
+        assert [cache.get(p).data["name"] for p in paths] == [f"s{i:02d}" for i in range(30)]
+    finally:
+        pool.shutdown()
+
+
+def test_files_outside_the_speculation_are_parsed_in_the_processes(tree, tmp_path, forkable, monkeypatch):
+    monkeypatch.setattr(parsepool, "PREFETCH_MIN", 2)
+    other = [str(write_skill(tmp_path / "home" / f"h{i}", f"h{i}", "Use when testing h.")) for i in range(5)]
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        got = pool.facts(other + _paths(tree)[:2])
+        assert got is not None and all(f is not None for f in got)
+        assert pool.speculated == 2
+    finally:
+        pool.shutdown()

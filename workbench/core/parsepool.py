@@ -1,0 +1,176 @@
+"""A parse pool started before any thread: the window's cold scan parses on both cores (issue 14).
+
+``ParseCache.prefetch`` forks its own process pool only when no other thread runs
+(``lint.batch.parallel_ok``): forking a process that runs threads may copy a lock another thread
+holds. The window scans on a worker thread while the GUI thread builds the window, so its first
+scan parsed 10,000 files serially (~1.2 s of CPU sharing one GIL with the GUI) while the tree
+waited. ``ParsePool.start`` forks the worker processes at start-up, while the process still has
+one thread (before Qt is imported), and may at once give them the SKILL.md files under the
+workspace to parse (``speculate``): they walk and parse it while the window is built. Later
+``ParsePool.facts`` (from any thread; ``ParseCache.pool``) serves those results and sends the
+files it lacks to the same, already running, processes: nothing forks after threads exist.
+
+No Qt here. Results are ``cache.skillfacts.skillfile_facts`` tuples (plain, marshal-able), keyed
+by the path string as the caller gives it; ``ParseCache`` checks each file's size and mtime
+before adopting one, so a speculative result for a file changed since is parsed again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from workbench.core.discovery import PREFETCH_MIN, _facts_chunk
+from workbench.core.skillwalk import find_skill_files
+
+log = logging.getLogger(__name__)
+
+#: A speculative walk that finds more SKILL.md files than this parses none of them (a folder
+#: that big is not what the window's first view needs first; the scan asks for what it needs).
+SPECULATE_MAX = 50_000
+#: Seconds ``facts`` waits for the speculative parse before parsing without it.
+SPECULATE_WAIT_S = 20.0
+#: Files per task sent to the processes for the paths the speculation lacked.
+CHUNK = 200
+#: Niceness added to the worker processes: the GUI thread building the window comes first.
+NICE = 0
+
+Facts = tuple[Any, ...]
+
+
+def _noop() -> None:
+    """Worker: nothing (submitted at start so that every process is forked at once)."""
+
+
+def _lower_priority() -> None:
+    """Worker initializer: ``os.nice(NICE)``, so the window being built keeps its core."""
+    try:
+        os.nice(NICE)
+    except (AttributeError, OSError):  # pragma: no cover - not on this platform
+        pass
+
+
+class ParsePool:
+    """Worker processes forked at start-up that parse SKILL.md files into parse facts.
+
+    Build it with ``ParsePool.start`` (None when processes cannot be used here). Thread-safe:
+    ``facts`` may be called from any thread; ``shutdown`` ends the processes (idempotent).
+
+    Attributes:
+        jobs: number of worker processes.
+        speculated: how many speculative results ``facts`` adopted so far (tests, bench).
+        stolen: files of speculative chunks no process had started when ``facts`` was first
+            called (parsed in the calling thread instead).
+    """
+
+    def __init__(self, executor: ProcessPoolExecutor, jobs: int) -> None:
+        self._ex: ProcessPoolExecutor | None = executor
+        self.jobs = jobs
+        self._spec: list[tuple[list[str], Future[list[Facts | None]]]] = []
+        self._spec_done: dict[str, Facts | None] | None = None
+        self.speculated = 0
+        self.stolen = 0
+
+    @classmethod
+    def start(cls, speculate: Path | str | None = None, jobs: int | None = None) -> ParsePool | None:
+        """Fork ``jobs`` worker processes now (default: one per CPU, at most 8) and, when
+        ``speculate`` is a folder, have them parse the SKILL.md files under it right away.
+
+        Returns None (nothing started) when this process already runs another thread, ``fork``
+        is not available, there is a single CPU or ``jobs`` < 2: the caller then parses as
+        before. Call it from the main thread before any thread is started (before Qt)."""
+        import multiprocessing
+
+        from workbench.core.lint.batch import parallel_ok
+
+        cpus = os.cpu_count() or 1
+        jobs = min(cpus, 8) if jobs is None else jobs
+        if jobs < 2 or not parallel_ok():
+            return None
+        try:
+            ex = ProcessPoolExecutor(
+                max_workers=jobs, mp_context=multiprocessing.get_context("fork"), initializer=_lower_priority
+            )
+            ex.submit(_noop)  # forks every worker now, while this is the only thread
+        except Exception:  # noqa: BLE001 - no processes: the caller parses as before
+            log.debug("parse pool not started", exc_info=True)
+            return None
+        pool = cls(ex, jobs)
+        if speculate is not None and os.path.isdir(speculate):
+            pool._speculate(str(speculate))
+        return pool
+
+    def _speculate(self, folder: str) -> None:
+        """Send the SKILL.md files under ``folder`` (``skillwalk.find_skill_files``; none when
+        there are over ``SPECULATE_MAX``) to the processes in chunks of ``CHUNK``."""
+        assert self._ex is not None
+        paths = [str(p) for p in find_skill_files(folder)]
+        if len(paths) > SPECULATE_MAX:
+            return
+        for j in range(0, len(paths), CHUNK):
+            chunk = paths[j : j + CHUNK]
+            self._spec.append((chunk, self._ex.submit(_facts_chunk, chunk)))
+
+    def _speculation(self) -> dict[str, Facts | None]:
+        """The speculative results (path str -> facts), collected once. The chunks no process
+        has started yet are taken back, last first, and parsed here, on this thread's core,
+        while the processes finish theirs (on a loaded machine they may be far behind); the
+        others are waited for (``SPECULATE_WAIT_S`` at most each; a failed or late chunk
+        counts as nothing: the caller parses those files)."""
+        if self._spec_done is None:
+            got: dict[str, Facts | None] = {}
+            for chunk, fut in reversed(self._spec):
+                if not fut.cancel():
+                    break  # started: so are the ones before it (first in, first out)
+                got.update(zip(chunk, _facts_chunk(chunk)))
+                self.stolen += len(chunk)
+            for chunk, fut in self._spec:
+                if fut.cancelled():
+                    continue
+                try:
+                    got.update(zip(chunk, fut.result(timeout=SPECULATE_WAIT_S)))
+                except Exception:  # noqa: BLE001 - late (TimeoutError) or failed: only saves time
+                    log.debug("speculative parse failed", exc_info=True)
+            self._spec_done, self._spec = got, []
+        return self._spec_done
+
+    def facts(self, paths: list[str]) -> list[Facts | None] | None:
+        """Parse facts for ``paths`` (path strings), in order: the speculative result when there
+        is one, else parsed in the worker processes. None entries = not parsed here (the
+        caller parses those itself); None = the pool is shut down or broken. Fewer than
+        ``discovery.PREFETCH_MIN`` files the speculation lacks are left to the caller."""
+        if self._ex is None:
+            return None
+        spec = self._speculation()
+        out: list[Facts | None] = [None] * len(paths)
+        missing: list[int] = []
+        for i, p in enumerate(paths):
+            if p in spec:
+                out[i] = spec.pop(p)
+                self.speculated += 1
+            else:
+                missing.append(i)
+        if len(missing) >= PREFETCH_MIN:
+            todo = [paths[i] for i in missing]
+            try:
+                futs = [
+                    self._ex.submit(_facts_chunk, todo[j : j + CHUNK]) for j in range(0, len(todo), CHUNK)
+                ]
+                parsed = [f for fut in futs for f in fut.result()]
+            except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: the caller parses
+                log.debug("parse pool failed; parsing serially", exc_info=True)
+                self.shutdown()
+                return out
+            for i, f in zip(missing, parsed):
+                out[i] = f
+        return out
+
+    def shutdown(self) -> None:
+        """End the worker processes (without waiting for them); later ``facts`` return None."""
+        ex, self._ex = self._ex, None
+        self._spec, self._spec_done = [], {}
+        if ex is not None:
+            ex.shutdown(wait=False, cancel_futures=True)
