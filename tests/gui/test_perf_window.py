@@ -168,3 +168,31 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
     assert [str(alpha)] in pool.asked and pool.ended and ctx.cache.pool is None
     assert [s.name for s in ctx.catalog("claude-code").skills] == ["alpha"]
     ctx.shutdown()
+
+
+def test_only_the_shown_clients_listing_keeps_its_text(open_window, tmp_path, fake_home, qtbot):
+    """Issue 14 (memory): after a scan only the shown client's listing has its text; the others
+    keep their entries (the "every client" table) without it; switching client renders its text
+    on a worker (the pane says so meanwhile) and drops the previous one's."""
+    from workbench.app.scanpass import TextlessReport
+    from workbench.core.listing import render_listing
+
+    ws = tmp_path / "ws"
+    alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    ctx = win.ctx
+    assert not isinstance(ctx.listings["claude-code"], TextlessReport) and "alpha" in ctx.listings["claude-code"].text
+    others = {c: r for c, r in ctx.listings.items() if c != "claude-code"}
+    assert others and all(isinstance(r, TextlessReport) and r.text == "" for r in others.values())
+    cid, rep = next((c, r) for c, r in others.items() if r.state_of(str(alpha)) is not None)
+    assert rep.token_estimate > 0
+    ctx.select_skill(alpha)
+    rows = win.listing.clients_model
+    row = next(r for r in range(rows.rowCount()) if rows._rows[r][0] == cid)
+    assert rows.data(rows.index(row, 2)) == rep.state_of(str(alpha)).state  # from the textless one
+    ctx.set_client(cid)
+    assert ctx.listings_pending and "rendering…" in win.listing.header.text()
+    assert isinstance(ctx.listings["claude-code"], TextlessReport)
+    qtbot.waitUntil(lambda: not ctx.listings_pending, timeout=10_000)
+    full = render_listing(ctx.catalog(cid), ctx.context_tokens)
+    assert ctx.listing().text == full.text and win.listing.text.toPlainText() == full.text

@@ -37,9 +37,11 @@ from workbench.app.scanpass import (
     OverlayParseCache,
     Progress,
     ScanResult,
+    TextlessReport,
     make_parse_cache,
     render_listings,
     scan_everything,
+    without_text,
 )
 from workbench.app.settings import Settings
 from workbench.app.workers import Cancelled, Job, describe, run_in_background
@@ -151,6 +153,7 @@ class AppContext(QObject):
         self._scan_token = 0
         self._pending_paths: set[str] = set()
         self._listing_token: int | None = None
+        self._text_token: int | None = None  # the shown client's text rendered on a worker
         self._lock = threading.Lock()  # guards the cache between a scan job and GUI updates
         self._partial_shown = threading.Event()  # set once the GUI has shown a partial result
         self.watch_enabled = bool(settings.get("live_reload") if watch is None else watch)
@@ -208,15 +211,56 @@ class AppContext(QObject):
         """Switch the shown client (emits ``client_changed``; remembered in settings)."""
         if client_id not in CLIENT_IDS or client_id == self.client_id:
             return
+        old = self.listings.get(self.client_id)
+        if old is not None and not isinstance(old, TextlessReport):
+            # only the shown client's listing keeps its text (issue 14: memory)
+            self.listings = {**self.listings, self.client_id: without_text(old)}
         self.client_id = client_id
         self.settings.set("client", client_id)
-        if self._listing_token is not None and client_id in self.catalogs:
-            # its listing is being re-rendered in the background: render it now instead
-            self.listings = {
-                **self.listings,
-                **render_listings({client_id: self.catalogs[client_id]}, self.context_tokens, self.errors),
-            }
         self.client_changed.emit(client_id)
+        self._ensure_text()
+
+    def _ensure_text(self) -> None:
+        """Render the shown client's listing text on a worker when its report has none (a
+        ``TextlessReport``) or is still being re-rendered with the others; the listing pane says
+        "rendering…" until it is set (a 10,000-skill listing took 40-150 ms on the GUI thread)."""
+        cid, cat = self.client_id, self.catalogs.get(self.client_id)
+        rep = self.listings.get(cid)
+        if cat is None or (self._listing_token is None and not isinstance(rep, TextlessReport)):
+            return
+        job = run_in_background(
+            _render_with_errors,
+            {cid: cat},
+            self.context_tokens,
+            [cid],
+            connect={"returned": self._on_text, "errored": self._on_text_failed},
+        )
+        self._text_token = job.token
+
+    @Slot(int, object)
+    def _on_text(
+        self, token: int, result: tuple[dict[str, ListingReport], dict[str, str], list[str]]
+    ) -> None:
+        if token != self._text_token:
+            return
+        self._text_token = None
+        listings, errors, rendered = result
+        if rendered != [self.client_id] or self._job is not None:
+            return  # switched again (its own render runs) or a scan will deliver it
+        self.listings = {**self.listings, **listings}
+        self.errors = {
+            k: v for k, v in self.errors.items() if k not in rendered or not v.startswith("listing")
+        }
+        self.errors.update(errors)
+        self.catalog_changed.emit()
+
+    def _on_text_failed(self, token: int, error: BaseException) -> None:
+        """The shown client's background render failed: logged and shown."""
+        if token != self._text_token:
+            return
+        self._text_token = None
+        log.warning("rendering the listing of %s failed: %s", self.client_id, error)
+        self.problem.emit(f"Listing of {self.client_id} not rendered: {describe(error)}")
 
     def set_context_tokens(self, tokens: int) -> None:
         """Change the context window (tokens > 0); re-renders every listing synchronously
@@ -367,13 +411,13 @@ class AppContext(QObject):
         from PySide6.QtCore import QCoreApplication, QEventLoop
 
         deadline = time.monotonic() + timeout_ms / 1000
-        while (self._job is not None or self._listing_token is not None) and time.monotonic() < deadline:
+        while (self._job is not None or self.listings_pending) and time.monotonic() < deadline:
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
             if self._job is not None:
                 self._job.done.wait(0.01)
             else:
                 time.sleep(0.005)
-        return self._job is None and self._listing_token is None
+        return self._job is None and not self.listings_pending
 
     @Slot(int, int, int)
     def _on_progress(self, token: int, done: int, total: int) -> None:
@@ -396,6 +440,7 @@ class AppContext(QObject):
         self._set_notes(res.notes)
         self.catalog_changed.emit()
         self.scan_finished.emit(res.seconds)
+        self._ensure_text()  # switched during the scan: its listing came without text
         self._start_watcher()
         if self._pending_paths or self._overlays:
             self._pending_paths |= set(self._overlays)
@@ -501,14 +546,16 @@ class AppContext(QObject):
                 _render_with_errors,
                 others,
                 self.context_tokens,
+                [],  # not shown: no text
                 connect={"returned": self._on_other_listings, "errored": self._on_other_listings_failed},
             )
             self._listing_token = job.token
 
     @property
     def listings_pending(self) -> bool:
-        """True while other clients' listings are being re-rendered in the background."""
-        return self._listing_token is not None
+        """True while other clients' listings (or the shown client's text) are being rendered
+        in the background."""
+        return self._listing_token is not None or self._text_token is not None
 
     @Slot(int, object)
     def _on_other_listings(
@@ -586,11 +633,12 @@ class AppContext(QObject):
 
 
 def _render_with_errors(
-    catalogs: dict[str, Catalog], context_tokens: int | None
+    catalogs: dict[str, Catalog], context_tokens: int | None, keep_text: list[str]
 ) -> tuple[dict[str, ListingReport], dict[str, str], list[str]]:
-    """``render_listings`` on a worker: (listings, errors, the client ids rendered)."""
+    """``render_listings`` on a worker (texts kept for ``keep_text`` only): (listings, errors,
+    the client ids rendered)."""
     errors: dict[str, str] = {}
-    return render_listings(catalogs, context_tokens, errors), errors, list(catalogs)
+    return render_listings(catalogs, context_tokens, errors, keep_text), errors, list(catalogs)
 
 
 def _skill_md_for(path: Path) -> Path | None:

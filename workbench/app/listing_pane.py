@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.app import icons
+from workbench.app.scanpass import TextlessReport
 from workbench.app.settings import CONTEXT_PRESETS
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.model import CLIENT_IDS
@@ -420,11 +421,14 @@ class ListingPane(QWidget):
         """Re-read the report of the current client (cheap: nothing is redone when the report
         and the loaded names are the ones already shown)."""
         rep = self.ctx.listing()
+        rendering = isinstance(rep, TextlessReport)  # its text is being rendered (AppContext)
+        if rendering:
+            rep = None
         key = (
             id(rep),
             self.ctx.client_id,
             frozenset(self.ctx.loaded_names),
-            rep is None and self.ctx.scanning,
+            rep is None and (self.ctx.scanning or rendering),
         )
         if rep is not None and key == self._shown:
             self._on_selection()
@@ -434,7 +438,7 @@ class ListingPane(QWidget):
         if rep is None:
             self._set_text("")
             why = self.ctx.errors.get(self.ctx.client_id, "") or (
-                "scanning…" if self.ctx.scanning else "no listing"
+                "scanning…" if self.ctx.scanning else "rendering…" if rendering else "no listing"
             )
             self.header.setText(f"<b>{name}</b>: no listing — {_esc(why)}")
             self.bar.setRange(0, 1)

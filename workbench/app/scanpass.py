@@ -101,19 +101,40 @@ def make_parse_cache(overlays: dict[str, str]) -> OverlayParseCache:
         return OverlayParseCache(overlays)
 
 
+class TextlessReport(ListingReport):
+    """A ``ListingReport`` without its ``text`` ("", everything else kept: entries, budget,
+    counts, warnings). The window keeps only the shown client's listing text (issue 14: the 8
+    other texts of a 10,000-skill tree were ~16 MB); ``AppContext`` renders a client's text
+    again when it is shown."""
+
+
+def without_text(rep: ListingReport) -> TextlessReport:
+    """``rep`` as a ``TextlessReport`` (``token_estimate`` stays that of the text)."""
+    kept = {f.name: getattr(rep, f.name) for f in dataclasses.fields(rep) if f.name != "text"}
+    return TextlessReport(text="", **kept)
+
+
 def render_listings(
-    catalogs: dict[str, Catalog], context_tokens: int | None, errors: dict[str, str] | None = None
+    catalogs: dict[str, Catalog],
+    context_tokens: int | None,
+    errors: dict[str, str] | None = None,
+    keep_text: Iterable[str] | None = None,
 ) -> dict[str, ListingReport]:
-    """client id -> ``listing.render_listing(catalog, context_tokens)``. A client whose listing
-    fails is left out, its error recorded in ``errors`` (one line) and logged with the traceback."""
+    """client id -> ``listing.render_listing(catalog, context_tokens)``; the clients not in
+    ``keep_text`` (None = every client) get a ``TextlessReport``, each text dropped as soon as
+    it is rendered. A client whose listing fails is left out, its error recorded in ``errors``
+    (one line) and logged with the traceback."""
+    keep = None if keep_text is None else set(keep_text)
     out: dict[str, ListingReport] = {}
     for cid, cat in catalogs.items():
         try:
-            out[cid] = render_listing(cat, context_tokens, None)
+            rep = render_listing(cat, context_tokens, None)
         except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
             log.warning("listing of %s failed", cid, exc_info=True)
             if errors is not None:
                 errors[cid] = f"listing failed: {type(exc).__name__}: {exc}"
+            continue
+        out[cid] = rep if keep is None or cid in keep else without_text(rep)
     return out
 
 
@@ -200,7 +221,8 @@ def scan_everything(
     emit: Callable[[ScanResult], None] | None = None,
     workspace_mode: str = "auto",
 ) -> ScanResult:
-    """Scan every client (sharing ``cache``) and render every listing. Runs on a worker thread.
+    """Scan every client (sharing ``cache``) and render every listing (only the first client's
+    with its text: the others are ``TextlessReport``s). Runs on a worker thread.
 
     * ``workspace_mode`` (auto|project|collection, ``discovery.apply_workspace_mode`` on a copy
       of ``env``): a collection of skills is shown as if installed where each client looks,
@@ -255,7 +277,7 @@ def _scan_everything(
     if allow_demo and not any(c.listed() for c in res.catalogs.values()):
         _use_demo(sp, clients)
     todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}
-    res.listings.update(render_listings(todo, context_tokens, res.errors))
+    res.listings.update(render_listings(todo, context_tokens, res.errors, keep_text=clients[:1]))
     if progress:
         progress(total, total)
     res.seconds = time.perf_counter() - t0
