@@ -196,3 +196,22 @@ def test_only_the_shown_clients_listing_keeps_its_text(open_window, tmp_path, fa
     qtbot.waitUntil(lambda: not ctx.listings_pending, timeout=10_000)
     full = render_listing(ctx.catalog(cid), ctx.context_tokens)
     assert ctx.listing().text == full.text and win.listing.text.toPlainText() == full.text
+
+
+def test_a_big_listing_fills_its_table_a_turn_after_its_text(open_window, tmp_path, fake_home, qtbot, monkeypatch):
+    """Issue 14: the text and the per-skill table of a listing of more than ``TABLE_LATER``
+    skills are set in two event-loop turns (two short GUI-thread blocks instead of one)."""
+    from workbench.app import listing_pane
+
+    ws = tmp_path / "ws"
+    alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    pane, ctx = win.listing, win.ctx
+    ctx.select_skill(alpha)
+    monkeypatch.setattr(listing_pane, "TABLE_LATER", 0)
+    pane.table_model.set_report(None, set())
+    pane._shown = None
+    pane.refresh()
+    assert pane.text.toPlainText() == ctx.listing().text and pane.table_model.rowCount() == 0
+    qtbot.waitUntil(lambda: pane.table_model.rowCount() == len(ctx.listing().skills), timeout=5_000)
+    assert pane.table.currentIndex().row() == pane.table_model.row_of_path(str(alpha))  # selected

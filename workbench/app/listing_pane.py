@@ -315,6 +315,11 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 # -- widget --------------------------------------------------------------------------------
 
 
+#: Listings of more skills than this fill their table an event-loop turn after their text
+#: (issue 14: text and table of 10,000 skills in one turn blocked the GUI thread ~80-100 ms).
+TABLE_LATER = 2000
+
+
 def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
     """Every column as wide as its header and cells; the last one (notes, reasons) takes the rest
     and wraps (issue 13: fixed widths cut "Description chars" and long names). Rows are as high
@@ -494,13 +499,21 @@ class ListingPane(QWidget):
         self.estimate.setText(est)
         self.estimate.setToolTip("\n".join(assumptions))
         self._set_text(rep.text)
+        if len(rep.skills) > TABLE_LATER:  # the table a turn later: two short GUI blocks, not one
+            shown = self._shown
+            QTimer.singleShot(0, self, lambda: self._fill_table(rep) if self._shown == shown else None)
+        else:
+            self._fill_table(rep, select=False)
+
+    def _fill_table(self, rep: Any, select: bool = True) -> None:
+        """The per-skill table, warnings and notes of ``rep``."""
         self.table_model.set_report(rep, self.ctx.loaded_names)
         # two-line rows only when a note may need them (OpenCode and Gemini CLI write none)
         _set_row_lines(self.table, 2 if any(r.note for r in rep.skills) else 1)
         lines = []
         for title, items in (
             ("Warnings", rep.warnings),
-            ("Assumptions", assumptions),
+            ("Assumptions", list(rep.assumptions)),
             ("Notes", rep.info),
         ):
             if items:
@@ -510,6 +523,8 @@ class ListingPane(QWidget):
         self.notes.setPlainText("\n".join(lines))
         n_warn = len(rep.warnings)
         self.tabs.setTabText(2, f"Warnings ({n_warn})" if n_warn else "Warnings")
+        if select:
+            self._on_selection()
 
     def _set_bar_style(self, css: str) -> None:
         if css != self._bar_style:  # restyling is slow; only when the colour changes
