@@ -181,7 +181,10 @@ def test_only_the_shown_clients_listing_keeps_its_text(open_window, tmp_path, fa
     alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
     win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
     ctx = win.ctx
-    assert not isinstance(ctx.listings["claude-code"], TextlessReport) and "alpha" in ctx.listings["claude-code"].text
+    assert (
+        not isinstance(ctx.listings["claude-code"], TextlessReport)
+        and "alpha" in ctx.listings["claude-code"].text
+    )
     others = {c: r for c, r in ctx.listings.items() if c != "claude-code"}
     assert others and all(isinstance(r, TextlessReport) and r.text == "" for r in others.values())
     cid, rep = next((c, r) for c, r in others.items() if r.state_of(str(alpha)) is not None)
@@ -198,7 +201,9 @@ def test_only_the_shown_clients_listing_keeps_its_text(open_window, tmp_path, fa
     assert ctx.listing().text == full.text and win.listing.text.toPlainText() == full.text
 
 
-def test_a_big_listing_fills_its_table_a_turn_after_its_text(open_window, tmp_path, fake_home, qtbot, monkeypatch):
+def test_a_big_listing_fills_its_table_a_turn_after_its_text(
+    open_window, tmp_path, fake_home, qtbot, monkeypatch
+):
     """Issue 14: the text and the per-skill table of a listing of more than ``TABLE_LATER``
     skills are set in two event-loop turns (two short GUI-thread blocks instead of one)."""
     from workbench.app import listing_pane
