@@ -244,14 +244,23 @@ class AppContext(QObject):
         if token != self._text_token:
             return
         self._text_token = None
-        listings, errors, rendered = result
-        if rendered != [self.client_id] or self._job is not None:
+        if result[2] != [self.client_id] or self._job is not None:
             return  # switched again (its own render runs) or a scan will deliver it
-        self.listings = {**self.listings, **listings}
-        self.errors = {
-            k: v for k, v in self.errors.items() if k not in rendered or not v.startswith("listing")
-        }
-        self.errors.update(errors)
+        self._merge_rendered(*result, take=lambda _c: True)
+
+    def _merge_rendered(
+        self,
+        listings: dict[str, ListingReport],
+        errors: dict[str, str],
+        rendered: list[str],
+        take: Callable[[str], bool],
+    ) -> None:
+        """Keep a background render's listings and errors of the clients ``take`` accepts (a
+        rendered client's earlier listing error is replaced by this render's verdict); emits
+        ``catalog_changed``."""
+        self.listings = {**self.listings, **{c: r for c, r in listings.items() if take(c)}}
+        kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
+        self.errors = {**kept, **{c: e for c, e in errors.items() if take(c)}}
         self.catalog_changed.emit()
 
     def _on_text_failed(self, token: int, error: BaseException) -> None:
@@ -564,14 +573,7 @@ class AppContext(QObject):
         if token != self._listing_token:
             return
         self._listing_token = None
-        listings, errors, rendered = result
-        merged = dict(self.listings)
-        merged.update({c: r for c, r in listings.items() if c != self.client_id})
-        self.listings = merged
-        # a client's listing error is replaced by this render's verdict
-        kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
-        self.errors = {**kept, **{c: e for c, e in errors.items() if c != self.client_id}}
-        self.catalog_changed.emit()
+        self._merge_rendered(*result, take=lambda c: c != self.client_id)
 
     def _on_other_listings_failed(self, token: int, error: BaseException) -> None:
         """The background render itself failed (not one client's listing): logged and shown."""
