@@ -220,3 +220,29 @@ def test_a_big_listing_fills_its_table_a_turn_after_its_text(
     assert pane.text.toPlainText() == ctx.listing().text and pane.table_model.rowCount() == 0
     qtbot.waitUntil(lambda: pane.table_model.rowCount() == len(ctx.listing().skills), timeout=5_000)
     assert pane.table.currentIndex().row() == pane.table_model.row_of_path(str(alpha))  # selected
+
+
+def test_a_long_listing_text_is_set_in_pieces(open_window, tmp_path, fake_home, qtbot, monkeypatch):
+    """Issue 14: a listing text of over ``TEXT_PIECE`` chars is set one piece per event-loop
+    turn (``setPlainText`` of 2.5M chars held the GUI thread up to 0.6 s); the text view then
+    holds exactly the listing, and the selected skill is highlighted once it is whole."""
+    from workbench.app import listing_pane
+
+    ws = tmp_path / "ws"
+    for i in range(12):
+        write_skill(ws / ".claude" / "skills" / f"s{i:02d}", f"s{i:02d}", f"Use when testing {i}.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="opencode")
+    pane, ctx = win.listing, win.ctx
+    last = max(ctx.catalog().skills, key=lambda s: s.name)
+    ctx.select_skill(last.path)
+    monkeypatch.setattr(listing_pane, "TEXT_PIECE", 40)
+    text = ctx.listing().text
+    assert len(listing_pane._pieces(text)) > 3 and "\n".join(listing_pane._pieces(text)) == text
+    pane._text = None
+    pane._set_text(text)
+    assert not pane.text_complete and pane.text.toPlainText() == listing_pane._pieces(text)[0]
+    pane._on_selection()  # no highlight past the pieces set so far (Qt would warn)
+    qtbot.waitUntil(lambda: pane.text_complete, timeout=5_000)
+    assert pane.text.toPlainText() == text
+    rng = pane.highlighted_range()
+    assert rng is not None and last.name in text[rng[0] : rng[1]]

@@ -315,6 +315,25 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 # -- widget --------------------------------------------------------------------------------
 
 
+#: A listing text is set in pieces of about this many chars, one per event-loop turn.
+TEXT_PIECE = 100_000
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut at the first newline after every ``TEXT_PIECE`` chars (each cut newline
+    dropped: ``appendPlainText`` adds it back), so that ``"\\n".join(pieces) == text``."""
+    out: list[str] = []
+    start = 0
+    while len(text) - start > TEXT_PIECE:
+        cut = text.find("\n", start + TEXT_PIECE)
+        if cut < 0:
+            break
+        out.append(text[start:cut])
+        start = cut + 1
+    out.append(text[start:])
+    return out
+
+
 #: Listings of more skills than this fill their table an event-loop turn after their text
 #: (issue 14: text and table of 10,000 skills in one turn blocked the GUI thread ~80-100 ms).
 TABLE_LATER = 2000
@@ -354,6 +373,7 @@ class ListingPane(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self._text: str | None = None
+        self._pieces: tuple[list[str], int] = ([""], 1)  # pieces of ``_text``, how many are set
         self._shown: tuple | None = None
         self._bar_style: str | None = None
         self.header = QLabel(self)
@@ -532,10 +552,34 @@ class ListingPane(QWidget):
             self.bar.setStyleSheet(css)
 
     def _set_text(self, text: str) -> None:
+        """Show ``text``; one of over ``TEXT_PIECE`` chars is set in pieces, one per event-loop
+        turn (issue 14: ``setPlainText`` of a 2.5M-char listing held the GUI thread 0.2-0.6 s),
+        and highlighted once whole (``text_complete``)."""
         if text != self._text:
             self._text = text
-            self.text.setPlainText(text if text else "")
+            pieces = _pieces(text)
+            self._pieces = (pieces, 1)
+            self.text.setPlainText(pieces[0])
             self.text.setPlaceholderText("(the client sends no listing)")
+            if len(pieces) > 1:
+                QTimer.singleShot(0, self, self._next_piece)
+
+    def _next_piece(self) -> None:
+        pieces, i = self._pieces
+        if i >= len(pieces):
+            return  # another text was set meanwhile
+        self.text.appendPlainText(pieces[i])  # a new line, then the piece (split at a newline)
+        self._pieces = (pieces, i + 1)
+        if i + 1 < len(pieces):
+            QTimer.singleShot(0, self, self._next_piece)
+        else:
+            self._highlight()
+
+    @property
+    def text_complete(self) -> bool:
+        """The whole listing text is in the text view (see ``_set_text``)."""
+        pieces, i = self._pieces
+        return i >= len(pieces)
 
     def _on_selection(self) -> None:
         path = self.ctx.selected_path
@@ -548,6 +592,8 @@ class ListingPane(QWidget):
                 self.table.scrollTo(self.table_model.index(row, 0))
 
     def _highlight(self) -> None:
+        if not self.text_complete:
+            return  # positions past the pieces set so far: once the text is whole
         rep = self.ctx.listing()
         text = self._text or ""
         sels = []

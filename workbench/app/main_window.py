@@ -519,6 +519,9 @@ class MainWindow(QMainWindow):
         self.ctx.flush_updates()
         for _ in range(3):
             QCoreApplication.processEvents()
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not self.listing.text_complete and time.monotonic() < deadline:
+            QCoreApplication.processEvents()  # a long listing text is set in pieces
         return ok
 
     def settle_tab(self, key: str, timeout_s: float = 30.0) -> bool:
