@@ -68,6 +68,8 @@ class AppContext(QObject):
 
     Signals:
         catalog_changed(): catalogs and/or listings changed (full scan or incremental update).
+        listing_changed(): only listings changed (a background render: the shown client's text,
+            the other clients' listings); the catalogs are the same objects.
         client_changed(str): the current client id.
         context_changed(int): the context size in tokens.
         skill_selected(object): the selected SKILL.md path (``Path``) or None.
@@ -97,6 +99,7 @@ class AppContext(QObject):
     """
 
     catalog_changed = Signal()
+    listing_changed = Signal()
     client_changed = Signal(str)
     context_changed = Signal(int)
     skill_selected = Signal(object)
@@ -257,11 +260,11 @@ class AppContext(QObject):
     ) -> None:
         """Keep a background render's listings and errors of the clients ``take`` accepts (a
         rendered client's earlier listing error is replaced by this render's verdict); emits
-        ``catalog_changed``."""
+        ``listing_changed`` (only the panes that show listings refresh)."""
         self.listings = {**self.listings, **{c: r for c, r in listings.items() if take(c)}}
         kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
         self.errors = {**kept, **{c: e for c, e in errors.items() if take(c)}}
-        self.catalog_changed.emit()
+        self.listing_changed.emit()
 
     def _on_text_failed(self, token: int, error: BaseException) -> None:
         """The shown client's background render failed: logged and shown."""

@@ -427,6 +427,7 @@ class ListingPane(QWidget):
         lay.addWidget(self.header)
         lay.addWidget(split, 1)
         ctx.catalog_changed.connect(self._on_catalog)
+        ctx.listing_changed.connect(self.refresh)
         ctx.client_changed.connect(lambda _c: self.refresh())
         ctx.skill_selected.connect(lambda _p: self._on_selection())
         ctx.loaded_changed.connect(self.refresh)

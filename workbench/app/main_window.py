@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_statusbar()
         ctx.catalog_changed.connect(self._update_status)
+        ctx.listing_changed.connect(self._update_status)
         ctx.client_changed.connect(self._on_client)
         ctx.scan_started.connect(self._on_scan_started)
         ctx.scan_progress.connect(self._on_progress)
