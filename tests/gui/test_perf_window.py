@@ -246,3 +246,28 @@ def test_a_long_listing_text_is_set_in_pieces(open_window, tmp_path, fake_home, 
     assert pane.text.toPlainText() == text
     rng = pane.highlighted_range()
     assert rng is not None and last.name in text[rng[0] : rng[1]]
+
+
+def test_a_scan_pass_saves_the_parse_cache_once_at_its_end(tmp_path, fake_home, monkeypatch):
+    """Issue 14: ``discovery.scan`` saves the cache after each client; the window's pass holds
+    those saves and writes once when it ends (not between the first client and its tree)."""
+    from workbench.app import scanpass
+    from workbench.core.discovery import ParseCache
+    from workbench.core.model import CLIENT_IDS
+
+    saves: list[int] = []
+    monkeypatch.setattr(ParseCache, "save", lambda self: saves.append(1))
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    cache = scanpass.make_parse_cache({})
+    seen: list[int] = []
+    res = scanpass.scan_everything(
+        Environment(workspace=ws, home=fake_home),
+        cache,
+        200_000,
+        False,
+        emit=lambda _p: seen.append(len(saves)),
+    )
+    assert set(res.catalogs) == set(CLIENT_IDS) and seen == [0, 0] and saves == [1]
+    cache.save()  # outside a pass: at once
+    assert saves == [1, 1]

@@ -11,11 +11,12 @@ listed, and one client's failure recorded (and logged) without hiding the others
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,29 @@ class OverlayParseCache(ParseCache):
         super().__init__(persist=persist)
         self.overlays = overlays
         self._overlay_memo: dict[tuple[str, int], SkillFile] = {}
+        self._holding = False
+        self._save_due = False
+
+    def save(self) -> None:
+        """``ParseCache.save``, or only noted while ``holding_saves`` (``discovery.scan`` saves
+        after each client: writing the facts and folder listings of 10,000 files after the
+        first one delayed the tree, issue 14)."""
+        if self._holding:
+            self._save_due = True
+        else:
+            super().save()
+
+    @contextlib.contextmanager
+    def holding_saves(self) -> Iterator[None]:
+        """Save once, when the block ends (if a save was asked for meanwhile)."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+            if self._save_due:
+                self._save_due = False
+                super().save()
 
     def get(self, path: Path | str) -> SkillFile:
         """The parsed buffer when one is applied for ``path``, else ``ParseCache.get``."""
@@ -241,7 +265,8 @@ def scan_everything(
     # otherwise a full collection over the ~450k objects of 9 catalogs of 10,000 skills runs on
     # whichever thread allocates next and holds the GIL ~0.7 s, a freeze of the GUI thread (issue
     # 14). Catalogs form no cycles, so they are still freed by reference counting when replaced.
-    with gc_paused():
+    held = cache.holding_saves() if isinstance(cache, OverlayParseCache) else contextlib.nullcontext()
+    with gc_paused(), held:
         res = _scan_everything(
             env, cache, context_tokens, allow_demo, clients, progress, emit, workspace_mode
         )
