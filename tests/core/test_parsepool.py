@@ -87,3 +87,21 @@ def test_files_outside_the_speculation_are_parsed_in_the_processes(tree, tmp_pat
         assert pool.speculated == 2
     finally:
         pool.shutdown()
+
+
+def test_the_speculative_walk_is_bounded(tree, forkable, monkeypatch):
+    """It runs before the window exists: a huge folder must not delay it (files or seconds)."""
+    monkeypatch.setattr(parsepool, "SPECULATE_MAX", 7)
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        assert sum(len(chunk) for chunk, _f in pool._spec) == 7
+    finally:
+        pool.shutdown()
+    monkeypatch.setattr(parsepool, "SPECULATE_WALK_S", -1.0)
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        assert sum(len(chunk) for chunk, _f in pool._spec) <= 1
+    finally:
+        pool.shutdown()

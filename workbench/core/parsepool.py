@@ -6,7 +6,7 @@ holds. The window scans on a worker thread while the GUI thread builds the windo
 scan parsed 10,000 files serially (~1.2 s of CPU sharing one GIL with the GUI) while the tree
 waited. ``ParsePool.start`` forks the worker processes at start-up, while the process still has
 one thread (before Qt is imported), and may at once give them the SKILL.md files under the
-workspace to parse (``speculate``): they walk and parse it while the window is built. Later
+workspace to parse (``speculate``: a bounded walk): they walk and parse it while the window is built. Later
 ``ParsePool.facts`` (from any thread; ``ParseCache.pool``) serves those results and sends the
 files it lacks to the same, already running, processes: nothing forks after threads exist.
 
@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from workbench.core.discovery import PREFETCH_MIN, _facts_chunk
-from workbench.core.skillwalk import find_skill_files
+from workbench.core.skillwalk import walk_tree
 
 log = logging.getLogger(__name__)
 
-#: A speculative walk that finds more SKILL.md files than this parses none of them (a folder
-#: that big is not what the window's first view needs first; the scan asks for what it needs).
+#: The speculative walk stops at this many SKILL.md files or after this many seconds (the scan
+#: asks the pool for the files it needs that the speculation did not parse).
 SPECULATE_MAX = 50_000
+SPECULATE_WALK_S = 0.5
 #: Seconds ``facts`` waits for the speculative parse before parsing without it.
 SPECULATE_WAIT_S = 20.0
 #: Files per task sent to the processes for the paths the speculation lacked.
@@ -104,12 +106,18 @@ class ParsePool:
         return pool
 
     def _speculate(self, folder: str) -> None:
-        """Send the SKILL.md files under ``folder`` (``skillwalk.find_skill_files``; none when
-        there are over ``SPECULATE_MAX``) to the processes in chunks of ``CHUNK``."""
+        """Send the SKILL.md files under ``folder`` (``skillwalk.walk_tree``: symlinked folders
+        not followed) to the processes in chunks of ``CHUNK``. The walk runs before the window
+        exists: it stops at ``SPECULATE_MAX`` files or after ``SPECULATE_WALK_S`` (a home folder
+        opened by mistake), and what it found so far is sent."""
         assert self._ex is not None
-        paths = [str(p) for p in find_skill_files(folder)]
-        if len(paths) > SPECULATE_MAX:
-            return
+        paths: list[str] = []
+        deadline = time.monotonic() + SPECULATE_WALK_S
+        for dirpath, _dirs, files in walk_tree(folder):
+            if "SKILL.md" in files:
+                paths.append(os.path.join(dirpath, "SKILL.md"))
+            if len(paths) >= SPECULATE_MAX or time.monotonic() > deadline:
+                break
         for j in range(0, len(paths), CHUNK):
             chunk = paths[j : j + CHUNK]
             self._spec.append((chunk, self._ex.submit(_facts_chunk, chunk)))
