@@ -91,15 +91,19 @@ class OverlayParseCache(ParseCache):
 
     @contextlib.contextmanager
     def holding_saves(self) -> Iterator[None]:
-        """Save once, when the block ends (if a save was asked for meanwhile)."""
+        """Saves asked for inside the block are done by ``save_due`` or when it ends."""
         self._holding = True
         try:
             yield
         finally:
             self._holding = False
-            if self._save_due:
-                self._save_due = False
-                super().save()
+            self.save_due()
+
+    def save_due(self) -> None:
+        """Do the save ``holding_saves`` held back, if any."""
+        if self._save_due:
+            self._save_due = False
+            super().save()
 
     def get(self, path: Path | str) -> SkillFile:
         """The parsed buffer when one is applied for ``path``, else ``ParseCache.get``."""
@@ -296,6 +300,9 @@ def _scan_everything(
     total = len(clients) + 1
     sp = _Pass(env, cache, res, progress, total)
     first = _scan_first(sp, clients, context_tokens, emit, allow_demo)
+    if isinstance(cache, OverlayParseCache):
+        cache.save_due()  # the tree is shown: write what the first client parsed (fewer objects
+        # alive now than at the end of the pass, so the written blob adds less to the peak RSS)
     sp.scan(clients[first:], offset=first)
     # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
