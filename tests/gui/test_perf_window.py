@@ -272,3 +272,38 @@ def test_a_scan_pass_saves_the_parse_cache_once_at_its_end(tmp_path, fake_home, 
     assert set(res.catalogs) == set(CLIENT_IDS) and seen == [0, 0] and saves == [1, 1]
     cache.save()  # outside a pass: at once
     assert saves == [1, 1, 1]
+
+
+def test_the_scan_job_resumes_once_the_gui_has_run_its_deferred_work(qtbot, tmp_path, fake_home):
+    """Issue 14: after a partial result the scan job waits until the event loop is idle, not
+    one turn: the panes defer work over several turns (text pieces, table), and the job taking
+    the GIL back meanwhile made a 0.5 s GUI block."""
+    import threading
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QTimer
+
+    from workbench.app import scanpass
+    from workbench.app.context import AppContext
+    from workbench.app.settings import Settings
+
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    ctx = AppContext(Settings(persist=False), Environment(workspace=ws, home=fake_home), watch=False)
+    res = scanpass.scan_everything(ctx.env, ctx.cache, 200_000, False, clients=["claude-code"])
+    ran: list[int] = []
+    ctx.catalog_changed.connect(
+        lambda: QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: ran.append(1)))
+    )
+    ctx._scan_token = 7
+    ctx._partial_shown.clear()
+    ctx._on_partial(7, res)
+    assert not ctx._partial_shown.is_set()
+    qtbot.waitUntil(ctx._partial_shown.is_set, timeout=5_000)
+    assert ran == [1]  # the two-turn work ran first
+    ctx._partial_shown.clear()
+    ctx._on_partial(7, res)
+    ctx._job = SimpleNamespace(done=threading.Event())  # the scan job, waiting for the GUI
+    assert not ctx.wait_for_scan(300)
+    assert ctx._partial_shown.is_set()  # processEvents never blocks: run by wait_for_scan
+    ctx._job = None

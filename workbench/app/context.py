@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QAbstractEventDispatcher, QObject, QTimer, Signal, Slot
 
 from workbench.app.credentials import Credentials
 from workbench.app.scanpass import (
@@ -159,6 +159,7 @@ class AppContext(QObject):
         self._text_token: int | None = None  # the shown client's text rendered on a worker
         self._lock = threading.Lock()  # guards the cache between a scan job and GUI updates
         self._partial_shown = threading.Event()  # set once the GUI has shown a partial result
+        self._idle_calls: list[Callable[[], None]] = []  # ``_when_idle``
         self.watch_enabled = bool(settings.get("live_reload") if watch is None else watch)
         self.watcher: RootWatcher | None = None
         self._files_changed.connect(self._on_files_changed)
@@ -412,10 +413,32 @@ class AppContext(QObject):
             self.extra_root, self.treatment = res.extra_root, res.treatment
             self._set_notes(res.notes)
             self.catalog_changed.emit()
-            QTimer.singleShot(0, self, self._partial_shown.set)  # after the panes' zero-timers
+            self._when_idle(self._partial_shown.set)  # after every turn the panes queued
         finally:
             if token != self._scan_token or not self.catalogs:
                 self._partial_shown.set()
+
+    def _when_idle(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` once the event loop has nothing left to do (``aboutToBlock``; in
+        ``wait_for_scan``, after each ``processEvents``): the panes defer work by a turn or
+        several (listing text in pieces, its table a turn later), and the scan job must not take
+        the GIL back before they are done (issue 14: a 0.5 s block)."""
+        disp = QAbstractEventDispatcher.instance()
+        if disp is None:  # pragma: no cover - no event loop in this thread
+            QTimer.singleShot(0, self, fn)
+            return
+        if not self._idle_calls:
+            disp.aboutToBlock.connect(self._run_idle)
+        self._idle_calls.append(fn)
+
+    def _run_idle(self) -> None:
+        calls, self._idle_calls = self._idle_calls, []
+        if calls:
+            disp = QAbstractEventDispatcher.instance()
+            if disp is not None:
+                disp.aboutToBlock.disconnect(self._run_idle)
+        for fn in calls:
+            fn()
 
     def wait_for_scan(self, timeout_ms: int = 60_000) -> bool:
         """Block (processing events) until no scan and no background listing render runs.
@@ -425,6 +448,7 @@ class AppContext(QObject):
         deadline = time.monotonic() + timeout_ms / 1000
         while (self._job is not None or self.listings_pending) and time.monotonic() < deadline:
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            self._run_idle()  # processEvents never blocks: no ``aboutToBlock``
             if self._job is not None:
                 self._job.done.wait(0.01)
             else:
