@@ -105,3 +105,37 @@ def test_the_speculative_walk_is_bounded(tree, forkable, monkeypatch):
         assert sum(len(chunk) for chunk, _f in pool._spec) <= 1
     finally:
         pool.shutdown()
+
+
+def test_workers_end_with_a_parent_that_leaves_by_os_exit(tree):
+    """benchwindow (and a crash) leave by ``os._exit`` before the pool's shutdown reaches its
+    idle workers: they must not stay behind (they held a pipe's reader open: a hung bench)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import os\n"
+        "from workbench.core.parsepool import ParsePool\n"
+        f"pool = ParsePool.start(speculate={str(tree)!r}, jobs=2)\n"
+        "pool.facts([])\n"
+        "print(' '.join(str(p) for p in pool._ex._processes), flush=True)\n"
+        "os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2, out.stderr
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:  # a zombie is gone too
+            return fh.read().split()[2] != "Z"
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in pids)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -47,12 +48,25 @@ def _noop() -> None:
     """Worker: nothing (submitted at start so that every process is forked at once)."""
 
 
-def _lower_priority() -> None:
-    """Worker initializer: ``os.nice(NICE)``, so the window being built keeps its core."""
+def _worker_init(parent: int) -> None:
+    """Worker initializer: ``os.nice(NICE)``, so the window being built keeps its core; on
+    Linux, ``prctl(PR_SET_PDEATHSIG, SIGTERM)``: the worker ends with ``parent`` even when that
+    leaves by ``os._exit`` (benchwindow, a crash) before the pool's shutdown reached it (an
+    idle worker otherwise waits forever: its siblings hold the task pipe open)."""
     try:
         os.nice(NICE)
     except (AttributeError, OSError):  # pragma: no cover - not on this platform
         pass
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+            pass
+    if os.getppid() != parent:  # the parent already left before the line above
+        os._exit(0)
 
 
 class ParsePool:
@@ -94,7 +108,10 @@ class ParsePool:
             return None
         try:
             ex = ProcessPoolExecutor(
-                max_workers=jobs, mp_context=multiprocessing.get_context("fork"), initializer=_lower_priority
+                max_workers=jobs,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_worker_init,
+                initargs=(os.getpid(),),
             )
             ex.submit(_noop)  # forks every worker now, while this is the only thread
         except Exception:  # noqa: BLE001 - no processes: the caller parses as before
