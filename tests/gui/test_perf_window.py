@@ -110,7 +110,13 @@ def test_scan_job_waits_for_the_gui_to_show_the_first_client(qtbot, tmp_path, fa
     qtbot.waitUntil(lambda: bool(partials), timeout=30_000)
     t.join(0.3)
     assert t.is_alive() and not done and list(partials[0].catalogs) == ["claude-code"]
+    assert partials[0].listings == {}  # the tree first, its listing while the tree is shown
     ctx._on_partial(-1, partials[0])  # even a stale partial ends the wait
+    qtbot.waitUntil(lambda: len(partials) == 2, timeout=30_000)
+    t.join(0.3)
+    assert t.is_alive() and not done and list(partials[1].listings) == ["claude-code"]
+    assert partials[1].catalogs == partials[0].catalogs
+    ctx._on_partial(-1, partials[1])
     t.join(30)
     assert not t.is_alive() and set(done[0].catalogs) == set(clients)
 
@@ -131,3 +137,173 @@ def test_listing_renders_a_turn_later_while_a_scan_runs(open_window, tmp_path, f
     monkeypatch.setattr(win.listing, "refresh", lambda: calls.append(2))
     win.ctx.catalog_changed.emit()
     assert calls == [1, 2]
+
+
+def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fake_home):
+    """Issue 14: the processes forked at start-up (``core.parsepool``) parse for the first scan
+    (``ParseCache.pool``), then they are ended; later scans parse as before."""
+    from workbench.app.context import AppContext
+    from workbench.app.settings import Settings
+
+    class FakePool:
+        def __init__(self) -> None:
+            self.asked: list[list[str]] = []
+            self.ended = False
+
+        def facts(self, paths: list[str]) -> list[None]:
+            self.asked.append(list(paths))
+            return [None] * len(paths)  # None: not parsed here, the cache parses it
+
+        def shutdown(self) -> None:
+            self.ended = True
+
+    ws = tmp_path / "ws"
+    alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    pool = FakePool()
+    env = Environment(workspace=ws, home=fake_home)
+    ctx = AppContext(Settings(persist=False), env, watch=False, parse_pool=pool)  # type: ignore[arg-type]
+    assert ctx.cache.pool == pool.facts
+    ctx.rescan()
+    assert ctx.wait_for_scan(30_000)
+    assert [str(alpha)] in pool.asked and pool.ended and ctx.cache.pool is None
+    assert [s.name for s in ctx.catalog("claude-code").skills] == ["alpha"]
+    ctx.shutdown()
+
+
+def test_only_the_shown_clients_listing_keeps_its_text(open_window, tmp_path, fake_home, qtbot):
+    """Issue 14 (memory): after a scan only the shown client's listing has its text; the others
+    keep their entries (the "every client" table) without it; switching client renders its text
+    on a worker (the pane says so meanwhile) and drops the previous one's."""
+    from workbench.app.scanpass import TextlessReport
+    from workbench.core.listing import render_listing
+
+    ws = tmp_path / "ws"
+    alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    ctx = win.ctx
+    assert (
+        not isinstance(ctx.listings["claude-code"], TextlessReport)
+        and "alpha" in ctx.listings["claude-code"].text
+    )
+    others = {c: r for c, r in ctx.listings.items() if c != "claude-code"}
+    assert others and all(isinstance(r, TextlessReport) and r.text == "" for r in others.values())
+    cid, rep = next((c, r) for c, r in others.items() if r.state_of(str(alpha)) is not None)
+    assert rep.token_estimate > 0
+    ctx.select_skill(alpha)
+    rows = win.listing.clients_model
+    row = next(r for r in range(rows.rowCount()) if rows._rows[r][0] == cid)
+    assert rows.data(rows.index(row, 2)) == rep.state_of(str(alpha)).state  # from the textless one
+    ctx.set_client(cid)
+    assert ctx.listings_pending and "rendering…" in win.listing.header.text()
+    assert isinstance(ctx.listings["claude-code"], TextlessReport)
+    qtbot.waitUntil(lambda: not ctx.listings_pending, timeout=10_000)
+    full = render_listing(ctx.catalog(cid), ctx.context_tokens)
+    assert ctx.listing().text == full.text and win.listing.text.toPlainText() == full.text
+
+
+def test_a_big_listing_fills_its_table_a_turn_after_its_text(
+    open_window, tmp_path, fake_home, qtbot, monkeypatch
+):
+    """Issue 14: the text and the per-skill table of a listing of more than ``TABLE_LATER``
+    skills are set in two event-loop turns (two short GUI-thread blocks instead of one)."""
+    from workbench.app import listing_pane
+
+    ws = tmp_path / "ws"
+    alpha = write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    pane, ctx = win.listing, win.ctx
+    ctx.select_skill(alpha)
+    monkeypatch.setattr(listing_pane, "TABLE_LATER", 0)
+    pane.table_model.set_report(None, set())
+    pane._shown = None
+    pane.refresh()
+    assert pane.text.toPlainText() == ctx.listing().text and pane.table_model.rowCount() == 0
+    qtbot.waitUntil(lambda: pane.table_model.rowCount() == len(ctx.listing().skills), timeout=5_000)
+    assert pane.table.currentIndex().row() == pane.table_model.row_of_path(str(alpha))  # selected
+
+
+def test_a_long_listing_text_is_set_in_pieces(open_window, tmp_path, fake_home, qtbot, monkeypatch):
+    """Issue 14: a listing text of over ``TEXT_PIECE`` chars is set one piece per event-loop
+    turn (``setPlainText`` of 2.5M chars held the GUI thread up to 0.6 s); the text view then
+    holds exactly the listing, and the selected skill is highlighted once it is whole."""
+    from workbench.app import listing_pane
+
+    ws = tmp_path / "ws"
+    for i in range(12):
+        write_skill(ws / ".claude" / "skills" / f"s{i:02d}", f"s{i:02d}", f"Use when testing {i}.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="opencode")
+    pane, ctx = win.listing, win.ctx
+    last = max(ctx.catalog().skills, key=lambda s: s.name)
+    ctx.select_skill(last.path)
+    monkeypatch.setattr(listing_pane, "TEXT_PIECE", 40)
+    text = ctx.listing().text
+    assert len(listing_pane._pieces(text)) > 3 and "\n".join(listing_pane._pieces(text)) == text
+    pane._text = None
+    pane._set_text(text)
+    assert not pane.text_complete and pane.text.toPlainText() == listing_pane._pieces(text)[0]
+    pane._on_selection()  # no highlight past the pieces set so far (Qt would warn)
+    qtbot.waitUntil(lambda: pane.text_complete, timeout=5_000)
+    assert pane.text.toPlainText() == text
+    rng = pane.highlighted_range()
+    assert rng is not None and last.name in text[rng[0] : rng[1]]
+
+
+def test_a_scan_pass_saves_the_parse_cache_once_at_its_end(tmp_path, fake_home, monkeypatch):
+    """Issue 14: ``discovery.scan`` saves the cache after each client; the window's pass holds
+    those saves: one once the first client is shown (not between it and its tree), one at the
+    end for what the others added."""
+    from workbench.app import scanpass
+    from workbench.core.discovery import ParseCache
+    from workbench.core.model import CLIENT_IDS
+
+    saves: list[int] = []
+    monkeypatch.setattr(ParseCache, "save", lambda self: saves.append(1))
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    cache = scanpass.make_parse_cache({})
+    seen: list[int] = []
+    res = scanpass.scan_everything(
+        Environment(workspace=ws, home=fake_home),
+        cache,
+        200_000,
+        False,
+        emit=lambda _p: seen.append(len(saves)),
+    )
+    assert set(res.catalogs) == set(CLIENT_IDS) and seen == [0, 0] and saves == [1, 1]
+    cache.save()  # outside a pass: at once
+    assert saves == [1, 1, 1]
+
+
+def test_the_scan_job_resumes_once_the_gui_has_run_its_deferred_work(qtbot, tmp_path, fake_home):
+    """Issue 14: after a partial result the scan job waits until the event loop is idle, not
+    one turn: the panes defer work over several turns (text pieces, table), and the job taking
+    the GIL back meanwhile made a 0.5 s GUI block."""
+    import threading
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QTimer
+
+    from workbench.app import scanpass
+    from workbench.app.context import AppContext
+    from workbench.app.settings import Settings
+
+    ws = tmp_path / "ws"
+    write_skill(ws / ".claude" / "skills" / "alpha", "alpha", "Use when testing alpha.")
+    ctx = AppContext(Settings(persist=False), Environment(workspace=ws, home=fake_home), watch=False)
+    res = scanpass.scan_everything(ctx.env, ctx.cache, 200_000, False, clients=["claude-code"])
+    ran: list[int] = []
+    ctx.catalog_changed.connect(
+        lambda: QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: ran.append(1)))
+    )
+    ctx._scan_token = 7
+    ctx._partial_shown.clear()
+    ctx._on_partial(7, res)
+    assert not ctx._partial_shown.is_set()
+    qtbot.waitUntil(ctx._partial_shown.is_set, timeout=5_000)
+    assert ran == [1]  # the two-turn work ran first
+    ctx._partial_shown.clear()
+    ctx._on_partial(7, res)
+    ctx._job = SimpleNamespace(done=threading.Event())  # the scan job, waiting for the GUI
+    assert not ctx.wait_for_scan(300)
+    assert ctx._partial_shown.is_set()  # processEvents never blocks: run by wait_for_scan
+    ctx._job = None

@@ -30,16 +30,18 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QAbstractEventDispatcher, QObject, QTimer, Signal, Slot
 
 from workbench.app.credentials import Credentials
 from workbench.app.scanpass import (
     OverlayParseCache,
     Progress,
     ScanResult,
+    TextlessReport,
     make_parse_cache,
     render_listings,
     scan_everything,
+    without_text,
 )
 from workbench.app.settings import Settings
 from workbench.app.workers import Cancelled, Job, describe, run_in_background
@@ -49,6 +51,7 @@ from workbench.core.model import CLIENT_IDS, Catalog, Environment, Skill
 from workbench.core.rediscover import refresh_all
 
 if TYPE_CHECKING:
+    from workbench.core.parsepool import ParsePool
     from workbench.core.watch import RootWatcher
 
 __all__ = ["AppContext", "ScanResult"]
@@ -65,6 +68,8 @@ class AppContext(QObject):
 
     Signals:
         catalog_changed(): catalogs and/or listings changed (full scan or incremental update).
+        listing_changed(): only listings changed (a background render: the shown client's text,
+            the other clients' listings); the catalogs are the same objects.
         client_changed(str): the current client id.
         context_changed(int): the context size in tokens.
         skill_selected(object): the selected SKILL.md path (``Path``) or None.
@@ -94,6 +99,7 @@ class AppContext(QObject):
     """
 
     catalog_changed = Signal()
+    listing_changed = Signal()
     client_changed = Signal(str)
     context_changed = Signal(int)
     skill_selected = Signal(object)
@@ -116,6 +122,7 @@ class AppContext(QObject):
         context_tokens: int | None = None,
         allow_demo: bool = False,
         watch: bool | None = None,
+        parse_pool: ParsePool | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -128,6 +135,10 @@ class AppContext(QObject):
         self.env.context_tokens = self.context_tokens
         self._overlays: dict[str, str] = {}
         self.cache: OverlayParseCache = make_parse_cache(self._overlays)
+        # processes forked at start-up (``core.parsepool``): the first scan parses there
+        self._parse_pool = parse_pool
+        if parse_pool is not None:
+            self.cache.pool = parse_pool.facts
         self.catalogs: dict[str, Catalog] = {}
         self.listings: dict[str, ListingReport] = {}
         self.errors: dict[str, str] = {}
@@ -145,8 +156,10 @@ class AppContext(QObject):
         self._scan_token = 0
         self._pending_paths: set[str] = set()
         self._listing_token: int | None = None
+        self._text_token: int | None = None  # the shown client's text rendered on a worker
         self._lock = threading.Lock()  # guards the cache between a scan job and GUI updates
         self._partial_shown = threading.Event()  # set once the GUI has shown a partial result
+        self._idle_calls: list[Callable[[], None]] = []  # ``_when_idle``
         self.watch_enabled = bool(settings.get("live_reload") if watch is None else watch)
         self.watcher: RootWatcher | None = None
         self._files_changed.connect(self._on_files_changed)
@@ -202,15 +215,65 @@ class AppContext(QObject):
         """Switch the shown client (emits ``client_changed``; remembered in settings)."""
         if client_id not in CLIENT_IDS or client_id == self.client_id:
             return
+        old = self.listings.get(self.client_id)
+        if old is not None and not isinstance(old, TextlessReport):
+            # only the shown client's listing keeps its text (issue 14: memory)
+            self.listings = {**self.listings, self.client_id: without_text(old)}
         self.client_id = client_id
         self.settings.set("client", client_id)
-        if self._listing_token is not None and client_id in self.catalogs:
-            # its listing is being re-rendered in the background: render it now instead
-            self.listings = {
-                **self.listings,
-                **render_listings({client_id: self.catalogs[client_id]}, self.context_tokens, self.errors),
-            }
         self.client_changed.emit(client_id)
+        self._ensure_text()
+
+    def _ensure_text(self) -> None:
+        """Render the shown client's listing text on a worker when its report has none (a
+        ``TextlessReport``) or is still being re-rendered with the others; the listing pane says
+        "rendering…" until it is set (a 10,000-skill listing took 40-150 ms on the GUI thread)."""
+        cid, cat = self.client_id, self.catalogs.get(self.client_id)
+        rep = self.listings.get(cid)
+        if cat is None or (self._listing_token is None and not isinstance(rep, TextlessReport)):
+            return
+        job = run_in_background(
+            _render_with_errors,
+            {cid: cat},
+            self.context_tokens,
+            [cid],
+            connect={"returned": self._on_text, "errored": self._on_text_failed},
+        )
+        self._text_token = job.token
+
+    @Slot(int, object)
+    def _on_text(
+        self, token: int, result: tuple[dict[str, ListingReport], dict[str, str], list[str]]
+    ) -> None:
+        if token != self._text_token:
+            return
+        self._text_token = None
+        if result[2] != [self.client_id] or self._job is not None:
+            return  # switched again (its own render runs) or a scan will deliver it
+        self._merge_rendered(*result, take=lambda _c: True)
+
+    def _merge_rendered(
+        self,
+        listings: dict[str, ListingReport],
+        errors: dict[str, str],
+        rendered: list[str],
+        take: Callable[[str], bool],
+    ) -> None:
+        """Keep a background render's listings and errors of the clients ``take`` accepts (a
+        rendered client's earlier listing error is replaced by this render's verdict); emits
+        ``listing_changed`` (only the panes that show listings refresh)."""
+        self.listings = {**self.listings, **{c: r for c, r in listings.items() if take(c)}}
+        kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
+        self.errors = {**kept, **{c: e for c, e in errors.items() if take(c)}}
+        self.listing_changed.emit()
+
+    def _on_text_failed(self, token: int, error: BaseException) -> None:
+        """The shown client's background render failed: logged and shown."""
+        if token != self._text_token:
+            return
+        self._text_token = None
+        log.warning("rendering the listing of %s failed: %s", self.client_id, error)
+        self.problem.emit(f"Listing of {self.client_id} not rendered: {describe(error)}")
 
     def set_context_tokens(self, tokens: int) -> None:
         """Change the context window (tokens > 0); re-renders every listing synchronously
@@ -350,10 +413,32 @@ class AppContext(QObject):
             self.extra_root, self.treatment = res.extra_root, res.treatment
             self._set_notes(res.notes)
             self.catalog_changed.emit()
-            QTimer.singleShot(0, self, self._partial_shown.set)  # after the panes' zero-timers
+            self._when_idle(self._partial_shown.set)  # after every turn the panes queued
         finally:
             if token != self._scan_token or not self.catalogs:
                 self._partial_shown.set()
+
+    def _when_idle(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` once the event loop has nothing left to do (``aboutToBlock``; in
+        ``wait_for_scan``, after each ``processEvents``): the panes defer work by a turn or
+        several (listing text in pieces, its table a turn later), and the scan job must not take
+        the GIL back before they are done (issue 14: a 0.5 s block)."""
+        disp = QAbstractEventDispatcher.instance()
+        if disp is None:  # pragma: no cover - no event loop in this thread
+            QTimer.singleShot(0, self, fn)
+            return
+        if not self._idle_calls:
+            disp.aboutToBlock.connect(self._run_idle)
+        self._idle_calls.append(fn)
+
+    def _run_idle(self) -> None:
+        calls, self._idle_calls = self._idle_calls, []
+        if calls:
+            disp = QAbstractEventDispatcher.instance()
+            if disp is not None:
+                disp.aboutToBlock.disconnect(self._run_idle)
+        for fn in calls:
+            fn()
 
     def wait_for_scan(self, timeout_ms: int = 60_000) -> bool:
         """Block (processing events) until no scan and no background listing render runs.
@@ -361,13 +446,14 @@ class AppContext(QObject):
         from PySide6.QtCore import QCoreApplication, QEventLoop
 
         deadline = time.monotonic() + timeout_ms / 1000
-        while (self._job is not None or self._listing_token is not None) and time.monotonic() < deadline:
+        while (self._job is not None or self.listings_pending) and time.monotonic() < deadline:
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            self._run_idle()  # processEvents never blocks: no ``aboutToBlock``
             if self._job is not None:
                 self._job.done.wait(0.01)
             else:
                 time.sleep(0.005)
-        return self._job is None and self._listing_token is None
+        return self._job is None and not self.listings_pending
 
     @Slot(int, int, int)
     def _on_progress(self, token: int, done: int, total: int) -> None:
@@ -386,9 +472,11 @@ class AppContext(QObject):
         self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
         self.demo, self.extra_root, self.treatment = res.demo, res.extra_root, res.treatment
         self.scan_seconds = res.seconds
+        self._end_parse_pool()
         self._set_notes(res.notes)
         self.catalog_changed.emit()
         self.scan_finished.emit(res.seconds)
+        self._ensure_text()  # switched during the scan: its listing came without text
         self._start_watcher()
         if self._pending_paths or self._overlays:
             self._pending_paths |= set(self._overlays)
@@ -400,11 +488,20 @@ class AppContext(QObject):
         if token != self._scan_token:
             return
         self._job = None
+        self._end_parse_pool()
         line = describe(error)
         if line == "cancelled" or isinstance(error, Cancelled):
             return
         log.warning("scan of %s failed: %s", self.env.workspace, error)
         self.scan_failed.emit(line)
+
+    def _end_parse_pool(self) -> None:
+        """The start-up parse pool served the first scan: end its processes (later scans parse
+        in this process: they read few files, or fork a pool of their own when they may)."""
+        pool, self._parse_pool = self._parse_pool, None
+        if pool is not None:
+            self.cache.pool = None
+            pool.shutdown()
 
     def _set_notes(self, notes: list[str]) -> None:
         if notes != self.notes:
@@ -485,14 +582,16 @@ class AppContext(QObject):
                 _render_with_errors,
                 others,
                 self.context_tokens,
+                [],  # not shown: no text
                 connect={"returned": self._on_other_listings, "errored": self._on_other_listings_failed},
             )
             self._listing_token = job.token
 
     @property
     def listings_pending(self) -> bool:
-        """True while other clients' listings are being re-rendered in the background."""
-        return self._listing_token is not None
+        """True while other clients' listings (or the shown client's text) are being rendered
+        in the background."""
+        return self._listing_token is not None or self._text_token is not None
 
     @Slot(int, object)
     def _on_other_listings(
@@ -501,14 +600,7 @@ class AppContext(QObject):
         if token != self._listing_token:
             return
         self._listing_token = None
-        listings, errors, rendered = result
-        merged = dict(self.listings)
-        merged.update({c: r for c, r in listings.items() if c != self.client_id})
-        self.listings = merged
-        # a client's listing error is replaced by this render's verdict
-        kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
-        self.errors = {**kept, **{c: e for c, e in errors.items() if c != self.client_id}}
-        self.catalog_changed.emit()
+        self._merge_rendered(*result, take=lambda c: c != self.client_id)
 
     def _on_other_listings_failed(self, token: int, error: BaseException) -> None:
         """The background render itself failed (not one client's listing): logged and shown."""
@@ -561,6 +653,7 @@ class AppContext(QObject):
             self._partial_shown.set()  # a job waiting for the GUI goes on to see the cancel
             self._job.done.wait(10)
             self._job = None
+        self._end_parse_pool()
         if self.watcher is not None:
             try:
                 self.watcher.stop()
@@ -569,11 +662,12 @@ class AppContext(QObject):
 
 
 def _render_with_errors(
-    catalogs: dict[str, Catalog], context_tokens: int | None
+    catalogs: dict[str, Catalog], context_tokens: int | None, keep_text: list[str]
 ) -> tuple[dict[str, ListingReport], dict[str, str], list[str]]:
-    """``render_listings`` on a worker: (listings, errors, the client ids rendered)."""
+    """``render_listings`` on a worker (texts kept for ``keep_text`` only): (listings, errors,
+    the client ids rendered)."""
     errors: dict[str, str] = {}
-    return render_listings(catalogs, context_tokens, errors), errors, list(catalogs)
+    return render_listings(catalogs, context_tokens, errors, keep_text), errors, list(catalogs)
 
 
 def _skill_md_for(path: Path) -> Path | None:

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.app import icons
+from workbench.app.scanpass import TextlessReport
 from workbench.app.settings import CONTEXT_PRESETS
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.model import CLIENT_IDS
@@ -314,6 +315,30 @@ def entry_range(text: str, name: str, path: str | None) -> tuple[int, int] | Non
 # -- widget --------------------------------------------------------------------------------
 
 
+#: A listing text is set in pieces of about this many chars, one per event-loop turn.
+TEXT_PIECE = 100_000
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut at the first newline after every ``TEXT_PIECE`` chars (each cut newline
+    dropped: ``appendPlainText`` adds it back), so that ``"\\n".join(pieces) == text``."""
+    out: list[str] = []
+    start = 0
+    while len(text) - start > TEXT_PIECE:
+        cut = text.find("\n", start + TEXT_PIECE)
+        if cut < 0:
+            break
+        out.append(text[start:cut])
+        start = cut + 1
+    out.append(text[start:])
+    return out
+
+
+#: Listings of more skills than this fill their table an event-loop turn after their text
+#: (issue 14: text and table of 10,000 skills in one turn blocked the GUI thread ~80-100 ms).
+TABLE_LATER = 2000
+
+
 def _fit_columns(table: QTableView, few_rows: bool = False) -> None:
     """Every column as wide as its header and cells; the last one (notes, reasons) takes the rest
     and wraps (issue 13: fixed widths cut "Description chars" and long names). Rows are as high
@@ -348,6 +373,7 @@ class ListingPane(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self._text: str | None = None
+        self._pieces: tuple[list[str], int] = ([""], 1)  # pieces of ``_text``, how many are set
         self._shown: tuple | None = None
         self._bar_style: str | None = None
         self.header = QLabel(self)
@@ -401,6 +427,7 @@ class ListingPane(QWidget):
         lay.addWidget(self.header)
         lay.addWidget(split, 1)
         ctx.catalog_changed.connect(self._on_catalog)
+        ctx.listing_changed.connect(self.refresh)
         ctx.client_changed.connect(lambda _c: self.refresh())
         ctx.skill_selected.connect(lambda _p: self._on_selection())
         ctx.loaded_changed.connect(self.refresh)
@@ -420,11 +447,14 @@ class ListingPane(QWidget):
         """Re-read the report of the current client (cheap: nothing is redone when the report
         and the loaded names are the ones already shown)."""
         rep = self.ctx.listing()
+        rendering = isinstance(rep, TextlessReport)  # its text is being rendered (AppContext)
+        if rendering:
+            rep = None
         key = (
             id(rep),
             self.ctx.client_id,
             frozenset(self.ctx.loaded_names),
-            rep is None and self.ctx.scanning,
+            rep is None and (self.ctx.scanning or rendering),
         )
         if rep is not None and key == self._shown:
             self._on_selection()
@@ -434,7 +464,7 @@ class ListingPane(QWidget):
         if rep is None:
             self._set_text("")
             why = self.ctx.errors.get(self.ctx.client_id, "") or (
-                "scanning…" if self.ctx.scanning else "no listing"
+                "scanning…" if self.ctx.scanning else "rendering…" if rendering else "no listing"
             )
             self.header.setText(f"<b>{name}</b>: no listing — {_esc(why)}")
             self.bar.setRange(0, 1)
@@ -490,13 +520,21 @@ class ListingPane(QWidget):
         self.estimate.setText(est)
         self.estimate.setToolTip("\n".join(assumptions))
         self._set_text(rep.text)
+        if len(rep.skills) > TABLE_LATER:  # the table a turn later: two short GUI blocks, not one
+            shown = self._shown
+            QTimer.singleShot(0, self, lambda: self._fill_table(rep) if self._shown == shown else None)
+        else:
+            self._fill_table(rep, select=False)
+
+    def _fill_table(self, rep: Any, select: bool = True) -> None:
+        """The per-skill table, warnings and notes of ``rep``."""
         self.table_model.set_report(rep, self.ctx.loaded_names)
         # two-line rows only when a note may need them (OpenCode and Gemini CLI write none)
         _set_row_lines(self.table, 2 if any(r.note for r in rep.skills) else 1)
         lines = []
         for title, items in (
             ("Warnings", rep.warnings),
-            ("Assumptions", assumptions),
+            ("Assumptions", list(rep.assumptions)),
             ("Notes", rep.info),
         ):
             if items:
@@ -506,6 +544,8 @@ class ListingPane(QWidget):
         self.notes.setPlainText("\n".join(lines))
         n_warn = len(rep.warnings)
         self.tabs.setTabText(2, f"Warnings ({n_warn})" if n_warn else "Warnings")
+        if select:
+            self._on_selection()
 
     def _set_bar_style(self, css: str) -> None:
         if css != self._bar_style:  # restyling is slow; only when the colour changes
@@ -513,10 +553,34 @@ class ListingPane(QWidget):
             self.bar.setStyleSheet(css)
 
     def _set_text(self, text: str) -> None:
+        """Show ``text``; one of over ``TEXT_PIECE`` chars is set in pieces, one per event-loop
+        turn (issue 14: ``setPlainText`` of a 2.5M-char listing held the GUI thread 0.2-0.6 s),
+        and highlighted once whole (``text_complete``)."""
         if text != self._text:
             self._text = text
-            self.text.setPlainText(text if text else "")
+            pieces = _pieces(text)
+            self._pieces = (pieces, 1)
+            self.text.setPlainText(pieces[0])
             self.text.setPlaceholderText("(the client sends no listing)")
+            if len(pieces) > 1:
+                QTimer.singleShot(0, self, self._next_piece)
+
+    def _next_piece(self) -> None:
+        pieces, i = self._pieces
+        if i >= len(pieces):
+            return  # another text was set meanwhile
+        self.text.appendPlainText(pieces[i])  # a new line, then the piece (split at a newline)
+        self._pieces = (pieces, i + 1)
+        if i + 1 < len(pieces):
+            QTimer.singleShot(0, self, self._next_piece)
+        else:
+            self._highlight()
+
+    @property
+    def text_complete(self) -> bool:
+        """The whole listing text is in the text view (see ``_set_text``)."""
+        pieces, i = self._pieces
+        return i >= len(pieces)
 
     def _on_selection(self) -> None:
         path = self.ctx.selected_path
@@ -529,6 +593,8 @@ class ListingPane(QWidget):
                 self.table.scrollTo(self.table_model.index(row, 0))
 
     def _highlight(self) -> None:
+        if not self.text_complete:
+            return  # positions past the pieces set so far: once the text is whole
         rep = self.ctx.listing()
         text = self._text or ""
         sels = []

@@ -24,9 +24,12 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from workbench.options import UsageError, client_ids, environment_from_args
+
+if TYPE_CHECKING:
+    from workbench.core.parsepool import ParsePool
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +68,27 @@ def _parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None = None, env=None):
+def start_parse_pool(args: Any, env: Any) -> ParsePool | None:
+    """Fork the window's parse processes now (``core.parsepool.ParsePool.start``), before Qt
+    and any thread; they parse the SKILL.md files of a WORKSPACE argument at once (none without
+    one: the current folder may be anything). None when processes cannot be used here."""
+    from workbench.core.parsepool import ParsePool
+
+    named = getattr(args, "workspace", None) is not None
+    return ParsePool.start(speculate=env.workspace if named else None)
+
+
+def build_window(
+    args: Any,
+    *,
+    persist_settings: bool = True,
+    watch: bool | None = None,
+    env=None,
+    parse_pool: ParsePool | None = None,
+):
     """Create (settings, context, window) from parsed gui args, start the scan; no event loop.
 
+    ``parse_pool`` (``start_parse_pool``): the first scan parses in it, then it is shut down.
     Raises UsageError for bad options (missing workspace, bad --client). Needs a QApplication.
     """
     from workbench.app.context import AppContext
@@ -87,6 +108,7 @@ def build_window(args: Any, *, persist_settings: bool = True, watch: bool | None
         context_tokens=args.context_tokens,
         allow_demo=allow_demo,
         watch=watch,
+        parse_pool=parse_pool,
     )
     ctx.workspace_mode = getattr(args, "workspace_mode", None) or "auto"  # --as
     ctx.rescan()  # start scanning first: the window is built while the worker scans
@@ -130,13 +152,24 @@ def run_gui(args: Any) -> int:
     """Open the window; return the process exit code (0 ok, 2 usage error via UsageError)."""
     screenshot: Path | None = getattr(args, "screenshot", None)
     size = _parse_size(getattr(args, "size", None) or "1400x900")
+    client_ids(args, allow_all=False)  # bad options fail before Qt starts (no display needed)
+    env = environment_from_args(args)
+    pool = start_parse_pool(args, env)  # before Qt is imported: the only thread forks
+    try:
+        return _run_gui(args, env, screenshot, size, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def _run_gui(
+    args: Any, env: Any, screenshot: Path | None, size: tuple[int, int], pool: ParsePool | None
+) -> int:
     from workbench.app.main_window import TAB_KEYS
 
     view = getattr(args, "view", None)
     if view is not None and view not in TAB_KEYS:
         raise UsageError(f"--view {view!r}: expected one of {', '.join(TAB_KEYS)}")
-    client_ids(args, allow_all=False)  # bad options fail before Qt starts (no display needed)
-    env = environment_from_args(args)
     if screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if (
@@ -165,7 +198,9 @@ def run_gui(args: Any) -> int:
     from workbench.app import errorhook
 
     if screenshot is not None:
-        _settings, ctx, win = build_window(args, persist_settings=False, watch=False, env=env)
+        _settings, ctx, win = build_window(
+            args, persist_settings=False, watch=False, env=env, parse_pool=pool
+        )
         win.resize(*size)
         win.show()
         try:
@@ -177,7 +212,7 @@ def run_gui(args: Any) -> int:
             ctx.shutdown()
             win.close()
         return 0
-    _settings, ctx, win = build_window(args, env=env)
+    _settings, ctx, win = build_window(args, env=env, parse_pool=pool)
     errorhook.install(win)
     if view:
         win.show_tab(view)

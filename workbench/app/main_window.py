@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_statusbar()
         ctx.catalog_changed.connect(self._update_status)
+        ctx.listing_changed.connect(self._update_status)
         ctx.client_changed.connect(self._on_client)
         ctx.scan_started.connect(self._on_scan_started)
         ctx.scan_progress.connect(self._on_progress)
@@ -519,6 +520,9 @@ class MainWindow(QMainWindow):
         self.ctx.flush_updates()
         for _ in range(3):
             QCoreApplication.processEvents()
+        deadline = time.monotonic() + timeout_ms / 1000
+        while not self.listing.text_complete and time.monotonic() < deadline:
+            QCoreApplication.processEvents()  # a long listing text is set in pieces
         return ok
 
     def settle_tab(self, key: str, timeout_s: float = 30.0) -> bool:

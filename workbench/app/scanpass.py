@@ -11,11 +11,12 @@ listed, and one client's failure recorded (and logged) without hiding the others
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,33 @@ class OverlayParseCache(ParseCache):
         super().__init__(persist=persist)
         self.overlays = overlays
         self._overlay_memo: dict[tuple[str, int], SkillFile] = {}
+        self._holding = False
+        self._save_due = False
+
+    def save(self) -> None:
+        """``ParseCache.save``, or only noted while ``holding_saves`` (``discovery.scan`` saves
+        after each client: writing the facts and folder listings of 10,000 files after the
+        first one delayed the tree, issue 14)."""
+        if self._holding:
+            self._save_due = True
+        else:
+            super().save()
+
+    @contextlib.contextmanager
+    def holding_saves(self) -> Iterator[None]:
+        """Saves asked for inside the block are done by ``save_due`` or when it ends."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+            self.save_due()
+
+    def save_due(self) -> None:
+        """Do the save ``holding_saves`` held back, if any."""
+        if self._save_due:
+            self._save_due = False
+            super().save()
 
     def get(self, path: Path | str) -> SkillFile:
         """The parsed buffer when one is applied for ``path``, else ``ParseCache.get``."""
@@ -101,19 +129,40 @@ def make_parse_cache(overlays: dict[str, str]) -> OverlayParseCache:
         return OverlayParseCache(overlays)
 
 
+class TextlessReport(ListingReport):
+    """A ``ListingReport`` without its ``text`` ("", everything else kept: entries, budget,
+    counts, warnings). The window keeps only the shown client's listing text (issue 14: the 8
+    other texts of a 10,000-skill tree were ~16 MB); ``AppContext`` renders a client's text
+    again when it is shown."""
+
+
+def without_text(rep: ListingReport) -> TextlessReport:
+    """``rep`` as a ``TextlessReport`` (``token_estimate`` stays that of the text)."""
+    kept = {f.name: getattr(rep, f.name) for f in dataclasses.fields(rep) if f.name != "text"}
+    return TextlessReport(text="", **kept)
+
+
 def render_listings(
-    catalogs: dict[str, Catalog], context_tokens: int | None, errors: dict[str, str] | None = None
+    catalogs: dict[str, Catalog],
+    context_tokens: int | None,
+    errors: dict[str, str] | None = None,
+    keep_text: Iterable[str] | None = None,
 ) -> dict[str, ListingReport]:
-    """client id -> ``listing.render_listing(catalog, context_tokens)``. A client whose listing
-    fails is left out, its error recorded in ``errors`` (one line) and logged with the traceback."""
+    """client id -> ``listing.render_listing(catalog, context_tokens)``; the clients not in
+    ``keep_text`` (None = every client) get a ``TextlessReport``, each text dropped as soon as
+    it is rendered. A client whose listing fails is left out, its error recorded in ``errors``
+    (one line) and logged with the traceback."""
+    keep = None if keep_text is None else set(keep_text)
     out: dict[str, ListingReport] = {}
     for cid, cat in catalogs.items():
         try:
-            out[cid] = render_listing(cat, context_tokens, None)
+            rep = render_listing(cat, context_tokens, None)
         except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
             log.warning("listing of %s failed", cid, exc_info=True)
             if errors is not None:
                 errors[cid] = f"listing failed: {type(exc).__name__}: {exc}"
+            continue
+        out[cid] = rep if keep is None or cid in keep else without_text(rep)
     return out
 
 
@@ -147,7 +196,9 @@ def _scan_first(
     emit: Callable[[ScanResult], None] | None,
     allow_demo: bool,
 ) -> int:
-    """Scan ``clients[0]`` and ``emit`` a partial result; returns how many clients were done."""
+    """Scan ``clients[0]`` and ``emit`` a partial result twice: its catalog alone (the tree is
+    shown while its listing is rendered), then with its listing. Returns how many clients were
+    done."""
     if emit is None or not clients:
         return 0
     res = sp.res
@@ -156,11 +207,13 @@ def _scan_first(
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
     part = dataclasses.replace(
-        res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes)
+        res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes), listings={}
     )
-    part.listings = render_listings(part.catalogs, context_tokens, part.errors)
-    res.listings.update(part.listings)
     emit(part)
+    errors = dict(part.errors)  # the GUI holds ``part.errors`` now: not changed from here
+    listings = render_listings(part.catalogs, context_tokens, errors)
+    res.listings.update(listings)
+    emit(dataclasses.replace(part, listings=listings, errors=errors))
     return 1
 
 
@@ -196,7 +249,8 @@ def scan_everything(
     emit: Callable[[ScanResult], None] | None = None,
     workspace_mode: str = "auto",
 ) -> ScanResult:
-    """Scan every client (sharing ``cache``) and render every listing. Runs on a worker thread.
+    """Scan every client (sharing ``cache``) and render every listing (only the first client's
+    with its text: the others are ``TextlessReport``s). Runs on a worker thread.
 
     * ``workspace_mode`` (auto|project|collection, ``discovery.apply_workspace_mode`` on a copy
       of ``env``): a collection of skills is shown as if installed where each client looks,
@@ -205,9 +259,9 @@ def scan_everything(
       demo is scanned instead, with a note.
 
     ``progress(done, total)`` counts clients scanned (+1 for the listings). ``emit(result)``, if
-    given, receives a partial ``ScanResult`` with only the first client (catalog + listing) as
-    soon as it is ready, so the window shows something while the others are scanned (put the
-    current client first in ``clients``). Never raises for a client's failure (recorded in
+    given, receives a partial ``ScanResult`` with only the first client's catalog as soon as it
+    is ready (no listing yet), then the same with its listing, so the window shows something
+    while the others are scanned (put the current client first in ``clients``). Never raises for a client's failure (recorded in
     ``ScanResult.errors``); raises ValueError for an unknown ``workspace_mode`` and
     ``workers.Cancelled`` from ``progress`` when the job was cancelled.
     """
@@ -215,7 +269,8 @@ def scan_everything(
     # otherwise a full collection over the ~450k objects of 9 catalogs of 10,000 skills runs on
     # whichever thread allocates next and holds the GIL ~0.7 s, a freeze of the GUI thread (issue
     # 14). Catalogs form no cycles, so they are still freed by reference counting when replaced.
-    with gc_paused():
+    held = cache.holding_saves() if isinstance(cache, OverlayParseCache) else contextlib.nullcontext()
+    with gc_paused(), held:
         res = _scan_everything(
             env, cache, context_tokens, allow_demo, clients, progress, emit, workspace_mode
         )
@@ -245,13 +300,16 @@ def _scan_everything(
     total = len(clients) + 1
     sp = _Pass(env, cache, res, progress, total)
     first = _scan_first(sp, clients, context_tokens, emit, allow_demo)
+    if isinstance(cache, OverlayParseCache):
+        cache.save_due()  # the tree is shown: write what the first client parsed (fewer objects
+        # alive now than at the end of the pass, so the written blob adds less to the peak RSS)
     sp.scan(clients[first:], offset=first)
     # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
     if allow_demo and not any(c.listed() for c in res.catalogs.values()):
         _use_demo(sp, clients)
     todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}
-    res.listings.update(render_listings(todo, context_tokens, res.errors))
+    res.listings.update(render_listings(todo, context_tokens, res.errors, keep_text=clients[:1]))
     if progress:
         progress(total, total)
     res.seconds = time.perf_counter() - t0

@@ -482,6 +482,7 @@ class SkillsPanel(QWidget):
         lay.addWidget(self.legend)
         lay.addWidget(self.tree)
         ctx.catalog_changed.connect(self.reload)
+        ctx.listing_changed.connect(self.reload)  # the Status column's listing outcomes
         ctx.client_changed.connect(lambda _c: self.reload())
         ctx.skill_selected.connect(self._follow_selection)
         ctx.loaded_changed.connect(lambda: self.model.set_loaded(ctx.loaded_names))

@@ -113,6 +113,9 @@ class ParseCache:
         self.hits = 0
         self.misses = 0
         self.store = None
+        #: ``prefetch`` parses through this when set, even while other threads run: a
+        #: ``core.parsepool.ParsePool.facts`` (processes forked before any thread), or None.
+        self.pool: Callable[[list[str]], list[tuple[Any, ...] | None] | None] | None = None
         if persist:
             from workbench.core.cache.parsestore import ParseStore
 
@@ -155,13 +158,34 @@ class ParseCache:
     def prefetch(self, paths: Iterable[Path | str], jobs: int | None = None) -> int:
         """Parse the files of ``paths`` that are neither in memory nor in the store in ``jobs``
         forked processes (None = both cores from ``PREFETCH_MIN`` files, when the caller runs no
-        other thread). Workers send back compact parse facts; the ``SkillFile``s built from them
+        other thread; through ``self.pool`` when set). Workers send back compact parse facts; the ``SkillFile``s built from them
         read their text lazily (``skillfile.skillfile_from_facts``). Returns how many files were
         parsed in workers (0 = nothing to do or serial; ``get`` then parses as usual).
         ``prefetcher`` does the same in steps (files added while others are parsed)."""
+        if self.pool is not None:  # processes started before any thread (``core.parsepool``)
+            return self._prefetch_pooled(paths)
         pf = self.prefetcher(jobs)
         pf.add(paths)
         return pf.finish()
+
+    def _prefetch_pooled(self, paths: Iterable[Path | str]) -> int:
+        """``prefetch`` through ``self.pool``: the unparsed files' facts from those processes."""
+        stored = self.store._load() if self.store is not None else {}
+        todo: list[tuple[str, os.stat_result, Path | str]] = []
+        for p in paths:
+            key = str(p)
+            st = self._unparsed(key, stored)
+            if st is not None:
+                todo.append((key, st, p))
+        pool = self.pool
+        parsed = pool([k for k, _, _ in todo]) if todo and pool is not None else None
+        if parsed is None:
+            return 0
+        n = 0
+        for (key, st, path), facts in zip(todo, parsed):
+            if facts is not None and self._put_facts(key, st, path, facts):
+                n += 1
+        return n
 
     def prefetcher(self, jobs: int | None = None) -> Prefetcher:
         """A ``Prefetcher`` for this cache: ``add(paths)`` as they are found (the parse starts in
