@@ -63,3 +63,12 @@ def test_catalog_rules_split_equals_alone(corpus: Path, monkeypatch, profile):
     assert calls, "the catalog work was not split"
     assert split == alone
     assert any(d["code"] in ("DESC009", "CAT001", "CAT002") for _p, ds in alone for d in ds)
+
+
+def test_forbid_stops_every_later_fork(monkeypatch):
+    monkeypatch.setattr(forkrun, "_forbidden", None)
+    monkeypatch.setattr(forkrun.os, "cpu_count", lambda: 2)
+    assert forkrun.fork_ok() in (True, False)  # other threads of the test run may exist
+    forkrun.forbid("Qt threads")
+    assert forkrun.fork_ok() is False
+    assert forkrun.split_map(lambda xs: [x + 1 for x in xs], list(range(10)), 2) == list(range(1, 11))

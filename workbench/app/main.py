@@ -182,6 +182,11 @@ def _run_gui(
             "no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use "
             "--screenshot PNG, or set QT_QPA_PLATFORM=offscreen"
         )
+    from workbench.core import forkrun
+
+    # Qt starts threads that ``threading`` cannot see: no fork from here on (the parse
+    # processes, ``pool``, were forked before).
+    forkrun.forbid("the window runs Qt threads")
     from PySide6.QtWidgets import QApplication
 
     from workbench.app import _shiboken_none

@@ -27,10 +27,29 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+#: Why this process must not fork any more (``forbid``), or None.
+_forbidden: str | None = None
+
+
+def forbid(reason: str) -> None:
+    """From now on ``fork_ok()`` is False in this process: it runs threads that ``threading``
+    does not count (the window: Qt's own threads and a scan on a Qt worker thread). Forking then
+    may copy a lock another thread holds and deadlock the child. The window forks its parse
+    processes before that (``core.parsepool``)."""
+    global _forbidden
+    _forbidden = reason
+
+
 def fork_ok() -> bool:
-    """Whether this process may fork a helper: ``fork`` exists, there is more than one core and no
-    other thread runs (a thread holding a lock at the fork would deadlock the child)."""
-    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
+    """Whether this process may fork a helper: ``fork`` exists, there is more than one core, no
+    other thread runs (a thread holding a lock at the fork would deadlock the child) and
+    ``forbid`` was not called."""
+    return (
+        _forbidden is None
+        and hasattr(os, "fork")
+        and (os.cpu_count() or 1) > 1
+        and threading.active_count() == 1
+    )
 
 
 def fork_call(fn: Callable[[], Any], in_child: Callable[[], None] | None = None) -> Callable[[], Any | None]:
