@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -55,6 +56,7 @@ from workbench.core import phasetimer
 from workbench.core.cache.fscache import default_dir_cache, snapshot
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, Diagnostic, lint_paths, load_rules
+from workbench.core.lint.batch import LintFeed
 from workbench.core.lint.profiles import profile_for_location
 from workbench.core.lint.records import diagnostic_records, severity_totals
 from workbench.core.skillfile import special_file_problem
@@ -129,7 +131,11 @@ def _with_names(args: argparse.Namespace, pid: str):
 
 
 def lint_groups(
-    args: argparse.Namespace, paths: list[Path], walked: dict[str, list[Path]] | None = None
+    args: argparse.Namespace,
+    paths: list[Path],
+    walked: dict[str, list[Path]] | None = None,
+    feed: LintFeed | None = None,
+    caches: Callable[[Any], Any] | None = None,
 ) -> list[tuple]:
     """[(profile, source, paths)]: what to lint with which profile. ``--profile`` (or
     ``--client``) = one group, source None. Otherwise each SKILL.md gets the profile of the client
@@ -137,24 +143,97 @@ def lint_groups(
     claude-code, ...; source = that root) and the rest ``agentskills`` (source "default"); the
     files of one group form the catalog of the cross-skill rules (one client's catalog).
     ``walked``: filled with ``{os.fspath(folder): its SKILL.md files}`` for each folder PATH this
-    walked, for ``lint_paths(walked=)`` (one walk for both)."""
+    walked, for ``lint_paths(walked=)`` (one walk for both). ``feed``: a ``batch.LintFeed`` that
+    gets every SKILL.md as the walk finds it, with its group's profile object and ``caches(profile)``
+    (its ``ResultCache`` or None), so that linting starts during the walk."""
     pid = args.profile or args.client
-    if pid is not None:
-        return [(_with_names(args, pid), None, paths)]
+    fixed = _with_names(args, pid) if pid is not None else None
+    if fixed is not None and feed is None:
+        return [(fixed, None, paths)]
+    profs: dict[str, Any] = {}
+
+    def prof_of(gid: str) -> Any:
+        got = profs.get(gid)
+        if got is None:
+            got = profs[gid] = _with_names(args, gid)
+        return got
+
+    fed = 0
+    on_file: Callable[[str], None] | None = None
+    if feed is not None:
+
+        def on_file(f: str) -> None:
+            nonlocal fed
+            fed += 1
+            if fixed is not None:
+                pr = fixed
+            else:
+                loc = _location(f)
+                pr = prof_of(loc[0] if loc else "agentskills")
+            feed.add(f, pr, caches(pr) if caches is not None else None)
+
     dirs = default_dir_cache() if args.cache else None
     groups: dict[tuple[str, str], list[Path]] = {}
     for p in paths:
-        found = find_skill_files(p, dirs=dirs)
+        before = fed
+        found = find_skill_files(p, dirs=dirs, on_file=on_file)
+        if on_file is not None and fed == before:  # a file or a skill folder: not walked
+            for f in found:
+                on_file(os.fspath(f))
         if walked is not None and os.path.isdir(p) and p.name.lower() != "skill.md":
             walked[os.fspath(p)] = found
+        if fixed is not None:
+            continue
         files = found or [p]  # no SKILL.md: STR002 under the default
         for f in files:
-            loc = profile_for_location(f) if f is not p or p.name.lower() == "skill.md" else None
+            loc = _location(os.fspath(f)) if f is not p or p.name.lower() == "skill.md" else None
             groups.setdefault(loc or ("agentskills", "default"), []).append(f)
+    if fixed is not None:
+        return [(fixed, None, paths)]
     if len(groups) == 1:  # the PATHs as given (lint_paths walks them with its caches)
         ((gid, src),) = groups
-        return [(_with_names(args, gid), src, paths)]
-    return [(_with_names(args, gid), src, fs) for (gid, src), fs in groups.items()]
+        return [(prof_of(gid), src, paths)]
+    return [(prof_of(gid), src, fs) for (gid, src), fs in groups.items()]
+
+
+def _location(f: str) -> tuple[str, str] | None:
+    """``profile_for_location(f)``, at once for the usual absolute path without a dot-folder."""
+    if f[:1] == os.sep and os.sep + "." not in f:
+        return None
+    return profile_for_location(f)
+
+
+class Caches:
+    """The result caches of one ``workbench lint`` run: one ``ResultCache`` per profile object
+    (``__call__``), sharing one ``ParseStore``; None when caching is off or no cache folder can
+    be written. ``save()`` writes them all (atomically, each file complete)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.by_profile: dict[int, Any] = {}
+        self._store: Any = None
+
+    def __call__(self, prof: Any) -> Any:
+        if not self.enabled:
+            return None
+        got = self.by_profile.get(id(prof), False)
+        if got is False:
+            from workbench.core.cache.parsestore import ParseStore
+            from workbench.core.cache.resultcache import ResultCache
+
+            try:
+                if self._store is None:
+                    self._store = ParseStore()
+                got = ResultCache(prof, parse_store=self._store)
+            except OSError:  # no writable cache folder: lint without one
+                got = None
+            self.by_profile[id(prof)] = got
+        return got
+
+    def save(self) -> None:
+        for c in self.by_profile.values():
+            if c is not None:
+                c.save()
 
 
 def profile_note(groups: list[tuple], results_by_group: list[dict]) -> str:
@@ -200,15 +279,22 @@ def _run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     walked: dict[str, list[Path]] = {}
+    # Decision: the CLI uses the persistent result cache by default (results are identical:
+    # an entry is only used while the file, its folder listings and profile/rules are unchanged).
+    caches = Caches(bool(args.cache))
+    feed = LintFeed(args.jobs)
     with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
-        groups = lint_groups(args, paths, walked)
+        # the walk feeds the lint workers as it finds files (batch.LintFeed)
+        groups = lint_groups(args, paths, walked, feed, caches)
         phasetimer.mark("walk")
-        # Decision: the CLI uses the persistent result cache by default (results are identical:
-        # an entry is only used while the file, its folder listings and profile/rules are unchanged).
+        feed.finish()
+        phasetimer.mark("compute")
         per_group = [
-            lint_paths(ps, profile=pr, jobs=args.jobs, cache=bool(args.cache), walked=walked)
+            lint_paths(ps, profile=pr, jobs=args.jobs, cache=caches(pr), walked=walked, feed=feed, save=False)
             for pr, _s, ps in groups
         ]
+        caches.save()
+        phasetimer.mark("save")
     prof = groups[0][0]
     results = per_group[0]
     if len(per_group) > 1:
