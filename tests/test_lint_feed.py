@@ -74,3 +74,16 @@ def test_on_file_sees_every_file_the_walk_returns(corpus, tmp_path):
     seen.clear()
     assert find_skill_files(root, dirs=dirs, on_file=seen.append) == got  # a remembered walk
     assert sorted(seen) == sorted(map(str, got))
+
+
+def test_caches_saved_on_a_thread_equal_a_save_here(corpus, tmp_path, capsys, monkeypatch):
+    """``Caches.save_async`` (the report is written while a thread saves): the files are on
+    disk when ``main`` returns, equal to those saved before the report."""
+    from workbench.commands import lint as lint_cmd
+
+    root = _tree(corpus, tmp_path / "t")
+    args = [str(root), "--format", "json", "--jobs", "1"]
+    threaded = _run(capsys, monkeypatch, tmp_path / "h1", *args)
+    monkeypatch.setattr(lint_cmd.Caches, "save_async", lambda self: (self.save(), lambda: None)[1])
+    here = _run(capsys, monkeypatch, tmp_path / "h2", *args)
+    assert threaded == here and len(here[2]) >= 3
