@@ -44,6 +44,7 @@ PATH arguments (decisions; the spec was silent):
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -288,6 +289,25 @@ def run(args: argparse.Namespace) -> int:
         phasetimer.dump()
 
 
+def _lint(
+    args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None
+) -> tuple[list[dict], list[tuple]]:
+    """Walk ``paths`` (feeding ``feed``), lint each group: (results per group, groups)."""
+    walked: dict[str, list[Path]] = {}
+    with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
+        # the walk feeds the lint workers as it finds files (batch.LintFeed)
+        groups = lint_groups(args, paths, walked, feed, caches)
+        phasetimer.mark("walk")
+        if feed is not None:
+            feed.finish()
+        phasetimer.mark("compute")
+        per_group = [
+            lint_paths(ps, profile=pr, jobs=args.jobs, cache=caches(pr), walked=walked, feed=feed, save=False)
+            for pr, _s, ps in groups
+        ]
+    return per_group, groups
+
+
 def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     fmt = args.format
     if fmt not in FORMATS:
@@ -297,21 +317,19 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    walked: dict[str, list[Path]] = {}
     # Decision: the CLI uses the persistent result cache by default (results are identical:
     # an entry is only used while the file, its folder listings and profile/rules are unchanged).
     caches = Caches(bool(args.cache))
-    feed = LintFeed(args.jobs)
-    with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
-        # the walk feeds the lint workers as it finds files (batch.LintFeed)
-        groups = lint_groups(args, paths, walked, feed, caches)
-        phasetimer.mark("walk")
-        feed.finish()
-        phasetimer.mark("compute")
-        per_group = [
-            lint_paths(ps, profile=pr, jobs=args.jobs, cache=caches(pr), walked=walked, feed=feed, save=False)
-            for pr, _s, ps in groups
-        ]
+    feed: LintFeed | None = LintFeed(args.jobs)
+    if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
+        feed = None
+    gc_was = gc.isenabled()
+    gc.disable()  # as lint_paths does: the walk and the pool's share leave no cycles either
+    try:
+        per_group, groups = _lint(args, paths, caches, feed)
+    finally:
+        if gc_was:
+            gc.enable()
     saved.append(caches.save_async())  # written on a thread while the report is written here
     phasetimer.mark("save")
     prof = groups[0][0]
