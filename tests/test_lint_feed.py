@@ -87,3 +87,17 @@ def test_caches_saved_on_a_thread_equal_a_save_here(corpus, tmp_path, capsys, mo
     monkeypatch.setattr(lint_cmd.Caches, "save_async", lambda self: (self.save(), lambda: None)[1])
     here = _run(capsys, monkeypatch, tmp_path / "h2", *args)
     assert threaded == here and len(here[2]) >= 3
+
+
+def test_needs_save_says_whether_save_would_write(tmp_path):
+    """A warm ``workbench lint`` starts no saving thread (``Caches.save_async``)."""
+    from workbench.core.cache.parsestore import ParseStore
+    from workbench.core.cache.resultcache import ResultCache
+    from workbench.core.lint.profiles import lint_profile
+
+    c = ResultCache(lint_profile("agentskills"), tmp_path / "r", parse_store=ParseStore(tmp_path / "p"))
+    assert not c.needs_save
+    c.parse_store.put_entry("/x/SKILL.md", (1, 2, 3, b""))
+    assert c.needs_save
+    c.save()
+    assert not c.needs_save and (tmp_path / "p" / "facts.marshal").is_file()

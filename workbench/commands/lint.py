@@ -246,8 +246,8 @@ class Caches:
         copy-on-write faults: the report took +0.05 s CPU)."""
         import threading
 
-        if not any(c is not None for c in self.by_profile.values()):
-            return lambda: None
+        if not any(c is not None and c.needs_save for c in self.by_profile.values()):
+            return lambda: None  # a warm run: nothing changed
         t = threading.Thread(target=self.save, name="workbench-lint-save")
         t.start()
         return t.join
