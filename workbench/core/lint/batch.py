@@ -12,8 +12,6 @@ import hashlib
 import logging
 import marshal
 import os
-import shutil
-import tempfile
 from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -362,26 +360,15 @@ def records_chunk(
 
 
 def _chunk_blob(
-    paths: list[str], prof: Profile, cache_racy: int | None, store_racy: int | None, out: str | None = None
-) -> bytes | str | list[Row]:
+    paths: list[str], prof: Profile, cache_racy: int | None, store_racy: int | None
+) -> bytes | list[Row]:
     """``records_chunk`` in a pool worker, sent back as one ``marshal`` blob (cheaper to send
-    and to read than pickling each row); the rows themselves when marshal cannot store them.
-    ``out``: the blob is written to that file instead and its name returned (a blob larger than
-    the pipe's buffer waits for the parent's result thread, which waits for the GIL of a busy
-    parent: measured, a worker fed during the walk did a third of its work)."""
+    and to read than pickling each row); the rows themselves when marshal cannot store them."""
     rows = records_chunk(paths, prof, cache_racy, store_racy)
     try:
-        blob = marshal.dumps(rows)
+        return marshal.dumps(rows)
     except ValueError:
         return rows
-    if out is None:
-        return blob
-    try:
-        with open(out, "wb") as fh:
-            fh.write(blob)
-    except OSError:
-        return blob
-    return out
 
 
 def parallel_ok() -> bool:
@@ -445,7 +432,8 @@ class LintFeed:
     (its ``ResultCache`` or None) is looked up first: a file whose entry is still valid is not
     computed (the entry is kept for ``lookup``). Once ``PARALLEL_MIN_FILES`` files wait (``jobs``
     None = auto, as in ``lint_paths``; 1 = never) ``jobs - 1`` forked workers start and take
-    ``CHUNK_MAX``-file chunks while the caller walks on. ``finish()`` submits the rest and lints
+    ``CHUNK_MAX``-file chunks while the caller walks on (each chunk's rows come back as one
+    ``marshal`` blob; a temp file per chunk instead of the pipe made no difference). ``finish()`` submits the rest and lints
     from the back in this process each chunk no worker has started (``_run_parallel``'s
     balance). Afterwards ``lint_paths(feed=)`` takes the rows (``take``) instead of computing
     them: same rows, same cache entries (``records_chunk`` with the cache's racy limits). When
@@ -461,7 +449,6 @@ class LintFeed:
         self._tasks: list[tuple[Profile, tuple[int | None, int | None], list[str], Any]] = []
         self._rows: dict[int, dict[str, Row]] = {}
         self._pool: Any = None
-        self._dir: str | None = None  #: where workers leave their blobs (``_chunk_blob(out=)``)
         self._gc_was = False
         self._off = (jobs is not None and jobs <= 1) or (jobs is None and (os.cpu_count() or 1) < 2)
         self._count = 0
@@ -541,10 +528,6 @@ class LintFeed:
         self._gc_was = gc.isenabled()
         gc.disable()
         try:
-            self._dir = tempfile.mkdtemp(prefix="workbench-lint-")
-        except OSError:
-            self._dir = None
-        try:
             ctx = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=ctx)
         except Exception:  # noqa: BLE001 - OSError, no processes: lint_paths works serially
@@ -560,9 +543,8 @@ class LintFeed:
             while len(keys) >= size or (keys and final):
                 chunk = keys[:size]
                 del keys[:size]
-                out = None if self._dir is None else os.path.join(self._dir, f"{len(self._tasks)}.marshal")
                 try:
-                    fut = self._pool.submit(_chunk_blob, chunk, prof, *limits, out)
+                    fut = self._pool.submit(_chunk_blob, chunk, prof, *limits)
                 except Exception:  # noqa: BLE001 - a broken pool: the rest is done serially
                     log.debug("lint pool failed; linting serially", exc_info=True)
                     self._off = True
@@ -592,9 +574,6 @@ class LintFeed:
                 if rows is None:
                     try:
                         blob = fut.result()
-                        if isinstance(blob, str):
-                            with open(blob, "rb") as fh:
-                                blob = fh.read()
                     except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: done serially
                         log.debug("lint pool failed; linting serially", exc_info=True)
                         ok = False
@@ -606,9 +585,6 @@ class LintFeed:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             self._off = True
-            if self._dir is not None:
-                shutil.rmtree(self._dir, ignore_errors=True)
-                self._dir = None
             if self._gc_was:
                 gc.enable()
         return ok
