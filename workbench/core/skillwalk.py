@@ -6,7 +6,7 @@ watcher; kept apart from the lint package so that importing it loads no rules.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from stat import S_ISDIR
 
@@ -35,7 +35,9 @@ def walk_tree(
         yield dirpath, dirnames, filenames
 
 
-def find_skill_files(path: Path | str, *, dirs: DirCache | None = None) -> list[Path]:
+def find_skill_files(
+    path: Path | str, *, dirs: DirCache | None = None, on_file: Callable[[str], object] | None = None
+) -> list[Path]:
     """The SKILL.md files a PATH names: the file itself; ``DIR/SKILL.md`` (or ``DIR/skill.md``)
     for a skill folder; otherwise every ``SKILL.md`` below DIR, skipping ``.git`` and
     ``node_modules`` (dot-folders are walked, like discovery does). Sorted. Symlinked folders are
@@ -50,7 +52,11 @@ def find_skill_files(path: Path | str, *, dirs: DirCache | None = None) -> list[
     is named SKILL.md (any case).
 
     ``dirs``: a ``workbench.core.cache.fscache.DirCache`` answering folder listings from their mtime
-    (one stat per folder instead of a scandir); None lists every folder."""
+    (one stat per folder instead of a scandir); None lists every folder.
+
+    ``on_file``: called with each SKILL.md path (a str) of a walk below DIR as the walk finds it,
+    in walk order (``workbench lint`` starts linting while the walk goes on); a path it is given
+    may still be dropped from the result (a file reached again through a symlinked folder)."""
     p = Path(path)
     # os.path.isfile/isdir, not Path's: they answer False instead of raising PermissionError
     # (a folder without search permission, mode 0444, as a non-root user)
@@ -65,7 +71,7 @@ def find_skill_files(path: Path | str, *, dirs: DirCache | None = None) -> list[
     for name in ("SKILL.md", "skill.md"):
         if name in names and (os.path.isfile(p / name) or not entry_exists(p / name)):
             return [p / name]
-    return [_fast_path(f) for f in _find_below(str(p), dirs)]
+    return [_fast_path(f) for f in _find_below(str(p), dirs, on_file)]
 
 
 def entry_exists(p: Path) -> bool:
@@ -80,17 +86,22 @@ def entry_exists(p: Path) -> bool:
     return True
 
 
-def _find_below(top: str, dirs: DirCache | None = None) -> list[str]:
+def _find_below(
+    top: str, dirs: DirCache | None = None, on_file: Callable[[str], object] | None = None
+) -> list[str]:
     """Every SKILL.md entry below ``top`` (str paths, path order): the files below it, through
     symlinked folders too (each real folder once, a link back to an ancestor is a cycle and is
     not entered; a file reached twice is kept once, by real path), plus SKILL.md entries that
     are not files (a folder, a symlink to a folder: ``STR003`` reports them). With a
     ``DirCache`` the whole result is remembered while no folder it listed changed (and it met
-    no symlink)."""
+    no symlink). ``on_file``: see ``find_skill_files``."""
     wkey = f"find3\0{top}"  # 3: symlinked folders are followed (older walks are not reused)
     if dirs is not None:
         got = dirs.walk_result(wkey)
         if got is not None:
+            if on_file is not None:
+                for f in got:
+                    on_file(f)
             return list(got)
     listing = dirs.listing if dirs is not None else scan_listing
     found: list[str] = []
@@ -115,7 +126,10 @@ def _find_below(top: str, dirs: DirCache | None = None) -> list[str]:
         if sk != SKILL_NONE:
             # Any SKILL.md entry: a file, or (reported by STR003, never opened) a folder, a FIFO,
             # a broken/looping symlink or a symlink to a folder.
-            found.append(join(d, "SKILL.md"))
+            f = join(d, "SKILL.md")
+            found.append(f)
+            if on_file is not None:
+                on_file(f)
         prefix = d if d.endswith(os.sep) else d + os.sep
         for name in lst[1]:
             if name not in SKIP_DIRS:

@@ -320,6 +320,16 @@ class ResultCache(EntryFile):
             entries[key] = ent[:9] + (fingerprint, cat)
             self._dirty = True
 
+    @property
+    def needs_save(self) -> bool:
+        """Whether ``save()`` would write anything (this cache, its listings or parse store)."""
+        store = self.parse_store
+        return (
+            self._dirty
+            or (self._dirs is not None and self._dirs._dirty)
+            or bool(store is not None and getattr(store, "_dirty", False))
+        )
+
     def save(self) -> bool:
         """Write the cache file atomically when something changed. Returns True when written;
         an OSError (read-only cache folder, disk full) is noted and swallowed. Also saves the

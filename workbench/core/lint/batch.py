@@ -13,6 +13,7 @@ import logging
 import marshal
 import os
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -62,6 +63,8 @@ def lint_paths(
     jobs: int | None = None,
     cache: ResultCache | bool | None = None,
     walked: dict[str, list[Path]] | None = None,
+    feed: LintFeed | None = None,
+    save: bool = True,
 ) -> dict[Path, Sequence[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
 
@@ -81,6 +84,9 @@ def lint_paths(
             ``fscache.DirCache``. None/False = no cache.
         walked: ``{os.fspath(folder): find_skill_files(folder)}`` for folders of ``paths`` the
             caller has already walked (``workbench lint``'s grouping walk): not walked again.
+        feed: a ``LintFeed`` the caller's walk fed with these files (same ``profile`` object and
+            ``cache``) and ``finish``ed: its rows and look-ups are used instead of computing.
+        save: False = the caller saves ``cache`` (``cache.save()``) when it suits it.
 
     Returns {SKILL.md path: diagnostics}, in path order. Each value is a
     ``records.DiagnosticList`` (a read-only sequence whose ``Diagnostic`` objects are built on
@@ -105,7 +111,7 @@ def lint_paths(
     gc.disable()  # allocation-heavy; the cyclic GC would rescan the cache's tables many times
     try:
         with snapshot():  # every path stat'ed once per run (walk, cache validity, dependencies)
-            return _lint_paths(paths, prof, catalog, jobs, rc, walked or {})
+            return _lint_paths(paths, prof, catalog, jobs, rc, walked or {}, feed, save)
     finally:
         if gc_was:
             gc.enable()
@@ -118,6 +124,8 @@ def _lint_paths(
     jobs: int | None,
     cache: ResultCache | None,
     walked: dict[str, list[Path]],
+    feed: LintFeed | None = None,
+    save: bool = True,
 ) -> dict[Path, Sequence[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
@@ -155,10 +163,10 @@ def _lint_paths(
     out: dict[Path, Sequence[Diagnostic]] = {}
     if uniq:
         phasetimer.mark("walk")
-        recs = _collect(keys, prof, jobs, cache, stats)
+        recs = _collect(keys, prof, jobs, cache, stats, feed)
         out.update(_with_catalog(uniq, keys, recs, prof, catalog, cache))
         phasetimer.mark("catalog")
-        if cache is not None:
+        if cache is not None and save:
             cache.save()
             phasetimer.mark("save")
     for d in empty_dirs:
@@ -268,6 +276,7 @@ def _collect(
     jobs: int | None,
     cache: ResultCache | None,
     stats: dict[str, os.stat_result],
+    feed: LintFeed | None = None,
 ) -> list[Collected]:
     """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
     (in ``jobs`` processes). New records are stored in the cache (the entries are built where the
@@ -275,7 +284,7 @@ def _collect(
     out: list[Collected | None] = [None] * len(keys)
     todo: list[int] = []
     if cache is not None:
-        lookup = cache.lookup
+        lookup = cache.lookup if feed is None else partial(feed.lookup, prof, cache)
         for i, k in enumerate(keys):
             ent = lookup(k, stats.get(k))
             if ent is None:
@@ -293,11 +302,7 @@ def _collect(
         # corpus files; the YAML loader is disposed), so only a pathological file's cycles wait
         # for the collector, until ``lint_paths`` returns.
         store = cache.parse_store if cache is not None else None
-        limits = (
-            None if cache is None else cache.racy_ns,
-            None if store is None else store.racy_ns,
-        )
-        rows = _compute([keys[i] for i in todo], prof, jobs, limits)
+        rows = _compute([keys[i] for i in todo], prof, jobs, _limits(cache), feed)
         phasetimer.mark("compute")
         if cache is None:
             for i, (diags, facts) in zip(todo, rows):
@@ -320,10 +325,20 @@ def _collect(
 
 
 def _compute(
-    paths: list[str], prof: Profile, jobs: int | None, limits: tuple[int | None, int | None]
+    paths: list[str],
+    prof: Profile,
+    jobs: int | None,
+    limits: tuple[int | None, int | None],
+    feed: LintFeed | None = None,
 ) -> list[Row]:
     """``records_chunk`` rows for ``paths``, serially or in ``jobs`` processes (None = auto);
-    ``limits``: ``records_chunk``'s ``cache_racy``/``store_racy``."""
+    ``limits``: ``records_chunk``'s ``cache_racy``/``store_racy``. Rows ``feed`` computed are
+    taken from it."""
+    known = feed.take(prof) if feed is not None else None
+    if known:
+        rest = [p for p in paths if p not in known]
+        more = iter(_compute(rest, prof, jobs, limits) if rest else ())
+        return [known[p] if p in known else next(more) for p in paths]
     load_rules()
     n = len(paths)
     if jobs is None:
@@ -421,31 +436,194 @@ def chunk_size(n: int, jobs: int) -> int:
 def _run_parallel(
     paths: list[str], prof: Profile, jobs: int, limits: tuple[int | None, int | None]
 ) -> list[Row] | None:
-    """``records_chunk`` over ``jobs`` processes: ``jobs - 1`` forked workers take chunks from
-    the front while this process works from the back (each chunk it can still cancel in the pool
-    it does itself), so no core waits for the parent and half the rows never cross a pipe.
-    None when processes cannot be used."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
+    """``records_chunk`` over ``jobs`` processes (``LintFeed``: ``jobs - 1`` forked workers, and
+    this process from the back). None when processes cannot be used."""
     if not parallel_ok():
         return None
-    size = chunk_size(len(paths), jobs)
-    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
-    got: list[Any] = [None] * len(chunks)
-    try:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=ctx) as ex:
-            futs = [ex.submit(_chunk_blob, c, prof, *limits) for c in chunks]
-            for j in range(len(chunks) - 1, -1, -1):
-                if not futs[j].cancel():
-                    break  # a worker has it (and every chunk before it)
-                got[j] = records_chunk(chunks[j], prof, *limits)
-            for j, fut in enumerate(futs):
-                if got[j] is None:
-                    blob = fut.result()
-                    got[j] = marshal.loads(blob) if isinstance(blob, bytes) else blob
-    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError, pickling: do it serially
-        log.debug("lint pool failed; linting serially", exc_info=True)
+    feed = LintFeed(jobs)
+    if not feed.start():
         return None
-    return [r for chunk in got for r in chunk]
+    feed.queue_all(paths, prof, limits)
+    if not feed.finish():
+        return None
+    got = feed.take(prof)
+    return [got[p] for p in paths]
+
+
+class LintFeed:
+    """Per-file lint work started while the files are still being found (``workbench lint``:
+    the walk's ``find_skill_files(on_file=)``), as ``discovery.Prefetcher`` does for a scan.
+
+    ``add(path, prof, cache)`` queues a SKILL.md (str path) to lint with ``prof``; ``cache``
+    (its ``ResultCache`` or None) is looked up first: a file whose entry is still valid is not
+    computed (the entry is kept for ``lookup``). Once ``PARALLEL_MIN_FILES`` files wait (``jobs``
+    None = auto, as in ``lint_paths``; 1 = never) ``jobs - 1`` forked workers start and take
+    ``CHUNK_MAX``-file chunks while the caller walks on (each chunk's rows come back as one
+    ``marshal`` blob; a temp file per chunk instead of the pipe made no difference). ``finish()`` submits the rest and lints
+    from the back in this process each chunk no worker has started (``_run_parallel``'s
+    balance). Afterwards ``lint_paths(feed=)`` takes the rows (``take``) instead of computing
+    them: same rows, same cache entries (``records_chunk`` with the cache's racy limits). When
+    the pool never starts (few files, one core, another thread) or fails, nothing is computed
+    here and ``lint_paths`` does it. Use from one thread."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = jobs
+        #: look-ups ``add`` made, per profile (by id): key -> the valid entry or None (a miss)
+        self._looked: dict[int, dict[str, CacheEntry | None]] = {}
+        #: per profile (by id): (profile, limits, keys waiting for a chunk, keys seen)
+        self._waiting: dict[int, tuple[Profile, tuple[int | None, int | None], list[str], set[str]]] = {}
+        self._tasks: list[tuple[Profile, tuple[int | None, int | None], list[str], Any]] = []
+        self._rows: dict[int, dict[str, Row]] = {}
+        self._pool: Any = None
+        self._gc_was = False
+        self._off = (jobs is not None and jobs <= 1) or (jobs is None and (os.cpu_count() or 1) < 2)
+        self._count = 0
+
+    @property
+    def active(self) -> bool:
+        """False when this feed will never start workers (``jobs`` 1, one core, a failed pool):
+        the caller need not feed it."""
+        return not self._off
+
+    def add(self, path: str, prof: Profile, cache: ResultCache | None = None) -> None:
+        """Queue ``path`` (a SKILL.md as the walk found it) for ``prof`` unless already queued
+        or still valid in ``cache`` (the same cache must then be given to ``lint_paths``)."""
+        key = abskey(path)
+        w = self._waiting.get(id(prof))
+        if w is None:
+            w = self._waiting[id(prof)] = (prof, _limits(cache), [], set())
+        if key in w[3]:
+            return
+        w[3].add(key)
+        if cache is not None:
+            looked = self._looked.get(id(prof))
+            if looked is None:
+                looked = self._looked[id(prof)] = {}
+            ent = looked[key] = cache.lookup(key)
+            if ent is not None:
+                return
+        keys = w[2]
+        keys.append(key)
+        self._count += 1
+        if self._off:
+            return
+        if self._pool is None and (self._count < PARALLEL_MIN_FILES or not self.start()):
+            return
+        if len(keys) >= CHUNK_MAX:
+            self._submit(CHUNK_MAX, final=False)
+
+    def queue_all(self, keys: Iterable[str], prof: Profile, limits: tuple[int | None, int | None]) -> None:
+        """Queue absolute paths for ``finish`` (no cache look-up, none sent yet; ``limits``:
+        ``records_chunk``'s)."""
+        w = self._waiting.get(id(prof))
+        if w is None:
+            w = self._waiting[id(prof)] = (prof, limits, [], set())
+        w[2].extend(keys)
+
+    def lookup(
+        self, prof: Profile, cache: ResultCache, key: str, st: os.stat_result | None
+    ) -> CacheEntry | None:
+        """``cache.lookup(key, st)``, answered from ``add``'s look-up when it made one."""
+        looked = self._looked.get(id(prof))
+        if looked is not None:
+            if key in looked:
+                return looked.pop(key)
+        return cache.lookup(key, st)
+
+    def start(self) -> bool:
+        """Start the workers (the rules are loaded first, so they inherit them); False when
+        processes cannot be used here (the feed then computes nothing)."""
+        if self._pool is not None:
+            return True
+        if self._off:
+            return False
+        jobs = self.jobs
+        if jobs is None:
+            cpus = os.cpu_count() or 1
+            jobs = min(cpus, 8) if cpus > 1 else 1
+        if jobs <= 1 or not parallel_ok():
+            self._off = True
+            return False
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        load_rules()
+        self.jobs = jobs
+        # as in lint_paths: the cyclic GC off in the workers (they inherit it) and here until
+        # ``finish`` (measured: on, it cost the fed run ~0.3 s more CPU at 10k files)
+        self._gc_was = gc.isenabled()
+        gc.disable()
+        try:
+            ctx = multiprocessing.get_context("fork")
+            self._pool = ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=ctx)
+        except Exception:  # noqa: BLE001 - OSError, no processes: lint_paths works serially
+            log.debug("lint pool failed; linting serially", exc_info=True)
+            self._off = True
+            return False
+        return True
+
+    def _submit(self, size: int, final: bool) -> None:
+        """Send the waiting files to the pool in chunks of ``size``: full chunks only unless
+        ``final``."""
+        for prof, limits, keys, _seen in self._waiting.values():
+            while len(keys) >= size or (keys and final):
+                chunk = keys[:size]
+                del keys[:size]
+                try:
+                    fut = self._pool.submit(_chunk_blob, chunk, prof, *limits)
+                except Exception:  # noqa: BLE001 - a broken pool: the rest is done serially
+                    log.debug("lint pool failed; linting serially", exc_info=True)
+                    self._off = True
+                    keys[:0] = chunk
+                    return
+                self._tasks.append((prof, limits, chunk, fut))
+
+    def finish(self) -> bool:
+        """Lint what is queued (workers and this process, see the class) and stop the pool.
+        False when the pool did not start or failed (the rows it has are still taken)."""
+        if self._pool is None:
+            return False
+        ok = True
+        try:
+            if not self._off:
+                left = sum(len(w[2]) for w in self._waiting.values())
+                self._submit(chunk_size(left, self.jobs or 2), final=True)
+            tasks = self._tasks
+            done: list[Any] = [None] * len(tasks)
+            for j in range(len(tasks) - 1, -1, -1):
+                prof, limits, chunk, fut = tasks[j]
+                if not fut.cancel():
+                    break  # a worker has it (and every chunk before it)
+                done[j] = records_chunk(chunk, prof, *limits)
+            for j, (prof, _lim, chunk, fut) in enumerate(tasks):
+                rows = done[j]
+                if rows is None:
+                    try:
+                        blob = fut.result()
+                    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: done serially
+                        log.debug("lint pool failed; linting serially", exc_info=True)
+                        ok = False
+                        continue
+                    rows = marshal.loads(blob) if isinstance(blob, bytes) else blob
+                self._rows.setdefault(id(prof), {}).update(zip(chunk, rows))
+        finally:
+            self._tasks = []
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+            self._off = True
+            if self._gc_was:
+                gc.enable()
+        return ok
+
+    def take(self, prof: Profile) -> dict[str, Row]:
+        """The rows computed for ``prof`` (absolute path -> ``records_chunk`` row), handed over
+        once."""
+        return self._rows.pop(id(prof), {})
+
+
+def _limits(cache: ResultCache | None) -> tuple[int | None, int | None]:
+    """``records_chunk``'s ``cache_racy``/``store_racy`` for ``cache`` (None: no entries)."""
+    if cache is None:
+        return (None, None)
+    store = cache.parse_store
+    return (cache.racy_ns, None if store is None else store.racy_ns)

@@ -22,8 +22,6 @@ FAIL (profile=claude-code):
 
 from collections.abc import Iterator
 
-import pathspec
-
 from workbench.core.clients.claude_code.profile import glob_problem
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
@@ -47,6 +45,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             f.value_span, "paths is empty: the skill never activates automatically", severity=WARNING
         )
         return
+    import pathspec  # on first use: ~10 ms at start-up, and CC010 is off outside claude-code
+
     for p in pats:
         why = glob_problem(p)
         if why:
