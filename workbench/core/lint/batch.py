@@ -24,7 +24,7 @@ from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.cache.parsestore import stored_facts
 from workbench.core.cache.resultcache import make_entry
 from workbench.core.cache.skillfacts import skillfile_facts
-from workbench.core.forkrun import split_map
+from workbench.core.forkrun import fork_ok, split_map
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
@@ -398,11 +398,11 @@ def _chunk_blob(
 
 
 def parallel_ok() -> bool:
-    """Whether a forked process pool may be used here (no other thread runs; fork exists)."""
+    """Whether a forked process pool may be used here (``forkrun.fork_ok``: no other thread,
+    two cores, no ``forkrun.forbid``; and multiprocessing's ``fork`` start method exists)."""
     import multiprocessing
-    import threading
 
-    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+    return fork_ok() and "fork" in multiprocessing.get_all_start_methods()
 
 
 def lint_records(
