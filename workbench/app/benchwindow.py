@@ -52,6 +52,9 @@ def main(argv: list[str]) -> int:
     args = gui_parser().parse_args([argv[0], "--home", argv[1], "--screenshot", os.devnull])
     env = environment_from_args(args)
     pool = start_parse_pool(args, env)  # as ``main.run_gui``: before Qt, the only thread forks
+    from workbench.core import forkrun
+
+    forkrun.forbid("the window runs Qt threads")  # as ``main._run_gui``
 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
