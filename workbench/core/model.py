@@ -90,6 +90,22 @@ def find_git_root(start: Path) -> Path | None:
     return None
 
 
+def absolute_path(p: str | os.PathLike[str]) -> Path:
+    """``p`` with ``~`` expanded, made absolute, and its ``..`` parts removed when that names the
+    same folder (``../shared/corpus`` given in ``/x/main`` -> ``/x/shared/corpus``, as a user
+    expects to see it). A ``..`` after a symlink can lead elsewhere than the lexical
+    ``normpath``: then, and for a path that does not exist, the ``..`` stays (the kernel's
+    reading is the right one and no symlink is resolved)."""
+    a = Path(p).expanduser().absolute()
+    if ".." not in a.parts:
+        return a
+    n = Path(os.path.normpath(a))
+    try:
+        return n if os.path.samestat(os.stat(a), os.stat(n)) else a
+    except OSError:
+        return a
+
+
 @dataclass
 class Environment:
     """The simulated machine a client runs on. Defaults come from the real machine.
@@ -127,11 +143,11 @@ class Environment:
     collection: bool = False
 
     def __post_init__(self) -> None:
-        self.workspace = Path(self.workspace).expanduser().absolute()
-        self.home = Path(self.home).expanduser().absolute()
-        self.cwd = Path(self.cwd).expanduser().absolute() if self.cwd else self.workspace
-        self.touched = [Path(p).expanduser().absolute() for p in self.touched]
-        self.extra_roots = [Path(p).expanduser().absolute() for p in self.extra_roots]
+        self.workspace = absolute_path(self.workspace)
+        self.home = absolute_path(self.home)
+        self.cwd = absolute_path(self.cwd) if self.cwd else self.workspace
+        self.touched = [absolute_path(p) for p in self.touched]
+        self.extra_roots = [absolute_path(p) for p in self.extra_roots]
         self._git_root: Path | None | bool = False
 
     @property
