@@ -214,11 +214,11 @@ def test_timestamps_and_non_str_values_keep_their_types():
     ],
 )
 def test_fast_path_is_path(s: str) -> None:
-    """``fileread.fast_path`` (the reader's cheap ``Path``) equals ``Path(s)`` in every way the
+    """``fscache.fast_path`` (the walkers' and the reader's cheap ``Path``) equals ``Path(s)`` in every way the
     rest of the code looks at it."""
     from pathlib import Path
 
-    from workbench.core.fileread import fast_path
+    from workbench.core.cache.fscache import fast_path
 
     got, want = fast_path(s), Path(s)
     assert (type(got), got, str(got), got.parts, hash(got)) == (

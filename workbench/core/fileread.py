@@ -7,8 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import stat as _stat
-import sys
-from pathlib import Path, PosixPath
+from pathlib import Path
 
 O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
@@ -62,31 +61,6 @@ def read_fd(fd: int, size: int, want: int) -> bytes:
         total += len(chunk)
         n = min(65536, want - total)
     return parts[0] if len(parts) == 1 else b"".join(parts)
-
-
-_from_parsed = (
-    getattr(PosixPath, "_from_parsed_parts", None)
-    if sys.version_info < (3, 12) and os.name == "posix"
-    else None
-)
-
-
-def fast_path(s: str) -> Path:
-    """``Path(s)``, equal and of the same class, at about a third of the cost for the usual
-    walker output: an absolute, normalised POSIX path (no ``//``, ``/./``, ``/.`` or trailing
-    ``/``; Python 3.11's ``PurePath._from_parsed_parts``, which skips the parse). Any other
-    string, platform or Python version gets ``Path(s)``. Raises what ``Path(s)`` raises."""
-    if (
-        _from_parsed is not None
-        and s[:1] == "/"
-        and "//" not in s
-        and "/./" not in s
-        and not s.endswith(("/", "/."))
-    ):
-        p: Path = _from_parsed("", "/", ["/", *s[1:].split("/")])
-        p._str = s  # type: ignore[attr-defined]  # its str(), known: not joined again on first use
-        return p
-    return Path(s)
 
 
 #: ``stat`` file types that are not regular files, as ``special_file_problem`` names them.

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 # Moved out (re-exported here: ``from workbench.core.skillfile import load_yaml`` keeps working).
-from workbench.core.fileread import O_NONBLOCK, fast_path, read_fd
+from workbench.core.cache.fscache import fast_path
+from workbench.core.fileread import O_NONBLOCK, read_fd
 from workbench.core.fileread import file_identity as file_identity
 from workbench.core.fileread import read_regular_file as read_regular_file
 from workbench.core.fileread import special_file_problem as special_file_problem
