@@ -168,3 +168,30 @@ def test_collection_window_heatmap_exports(qtbot, collection, tmp_path, artifact
     assert win.start()
     qtbot.waitUntil(lambda: not win.running and win.reports and win.reports[0].mode == "batch", timeout=60000)
     assert win.view.matrix.to_json()["matrix"] == m.to_json()["matrix"] and f.invalid == []
+
+
+def test_closing_detaches_a_running_batch_eval(qtbot, small, tmp_path):
+    """Closing the app while a batch eval polls: polling stops at once, nothing is cancelled on the
+    server, no signal reaches the closed pane, the flow's SDK client is closed, and a new pane
+    ("Resume batch…") still finds the batch pending."""
+    f = small["fake"]
+    f.batch_seconds = 30.0
+    pane = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)
+    pane.batch_poll_seconds = 30.0
+    pane.skill_combo.setCurrentText("pdf")
+    pane.set_queries(QS)
+    pane.batch_check.setChecked(True)
+    assert pane.start_run()
+    qtbot.waitUntil(lambda: len(pane.batches().pending()) == 1, timeout=60000)
+    flow = pane.batches().flow
+    ended = []
+    flow.ended.connect(lambda: ended.append(1))
+    sdk = flow._own_sdk
+    assert sdk is not None
+    pane.shutdown(timeout=10.0)
+    assert not flow.running and flow._own_sdk is None and sdk.is_closed()
+    assert all(b.cancel_at is None for b in f.batches.values())
+    qtbot.wait(200)
+    assert ended == []
+    pane2 = _pane(qtbot, small["env"], small["cat"], tmp_path, url=f.url)
+    assert len(pane2.batches().pending()) == 1

@@ -471,7 +471,14 @@ class EvalsPane(QWidget):
         return True
 
     def shutdown(self, timeout: float = 10.0) -> None:
-        """Cancel a direct run or improvement loop and wait for it (runs in flight are closed)."""
+        """Cancel a direct run or improvement loop and wait for it (runs in flight are closed);
+        detach a running batch eval (pane or collection window): polling stops, the batches stay
+        on the server for "Resume batch…", the flow's SDK client is closed."""
+        flows = [getattr(getattr(self, "_batches", None), "flow", None)]
+        flows.append(getattr(getattr(self, "collection_window", None), "flow", None))
+        for flow in flows:
+            if flow is not None:
+                flow.detach(timeout)
         job = self._job
         if isinstance(job, Job) and not job.done.is_set():
             job.cancel()

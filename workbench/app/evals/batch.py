@@ -5,7 +5,10 @@ GUI thread, on the app's runner. Thin over ``workbench.core.evals.batch``.
 roots, extra)`` runs ``runners_fn()`` and the cost estimate in the background, asks ``confirm(est)
 -> bool`` on the GUI thread (default: a ``QMessageBox`` with the estimate), then submits, polls and
 collects in the background. ``resume(rec, catalog, sdk, store)`` picks up a stored batch eval.
-``cancel()`` cancels the batches on the server (what had finished is still collected). Signals:
+``cancel()`` cancels the batches on the server (what had finished is still collected).
+``detach(timeout)`` (window closing): stops polling and waits for the worker, leaves the batches
+running on the server (the stored record lets "Resume batch…" collect them after a restart),
+emits nothing more and closes the flow's SDK client. Signals:
 ``progress(dict)`` (the batch poll events), ``estimated(dict)``, ``submitted(dict)`` (the record),
 ``done(list, object)`` (reports, ``BatchEval``), ``failed(str)``, ``ended()`` (always, last).
 ``close_sdk=True`` (``start``/``resume``) hands the SDK client to the flow: closed on ``ended``.
@@ -68,6 +71,7 @@ class BatchFlow(QObject):
         self.batch: Any = None
         self.last_estimate: dict | None = None
         self._cancel = threading.Event()
+        self._detached = threading.Event()
         self._job: Any = None
         self._own_sdk: Any = None  # the client to close when the flow ends (``close_sdk=True``)
         self.ended.connect(self._close_sdk)
@@ -95,8 +99,10 @@ class BatchFlow(QObject):
         )
 
     def _fail(self, exc: BaseException) -> None:
-        log.warning("batch eval failed", exc_info=exc)
         self._job = None
+        if self._detached.is_set():
+            return
+        log.warning("batch eval failed", exc_info=exc)
         self.failed.emit(describe(exc))
         self.ended.emit()
 
@@ -151,9 +157,11 @@ class BatchFlow(QObject):
         emit({"type": "submitted", "record": rec})
         return self._wait(be, emit)
 
-    def _wait(self, be: Any, emit: Callable[[Any], None]) -> tuple:
+    def _wait(self, be: Any, emit: Callable[[Any], None]) -> tuple | None:
         interval = self.poll_seconds
         while not be.wait(self._cancel, emit, poll_seconds=interval):
+            if self._detached.is_set():
+                return None  # detached: the batches go on on the server
             # Cancel pressed: cancel on the server, then poll (every second at most) until the
             # batch has ended; what had finished is collected
             be.cancel()
@@ -180,14 +188,28 @@ class BatchFlow(QObject):
         self._run(work, self._collected)
 
     def _collected(self, res: Any) -> None:
-        reports, be = res
         self._job = None
+        if res is None or self._detached.is_set():
+            return
+        reports, be = res
         self.done.emit(reports, be)
         self.ended.emit()
 
     def cancel(self) -> None:
         """Cancel the batches on the server (results so far are still collected)."""
         self._cancel.set()
+
+    def detach(self, timeout: float = 10.0) -> None:
+        """Stop polling without cancelling anything on the server (the app is closing): wait up to
+        ``timeout`` seconds for the worker, emit no more signals, close the SDK client this flow
+        owns (``close_sdk=True``). A stored batch eval is collected later by "Resume batch…"."""
+        self._detached.set()
+        self._cancel.set()
+        job = self._job
+        if job is not None:
+            job.wait(timeout)
+        self._job = None
+        self._close_sdk()
 
 
 def batch_status(ev: dict) -> str:
