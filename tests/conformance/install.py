@@ -9,9 +9,11 @@ Options: client ids to install (default: every runnable client whose runner exis
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from workbench.core.capture import RUNNABLE_CLIENTS, get_runner
 
@@ -28,15 +30,32 @@ def install(client_id: str) -> bool:
         return False
     prefix = runner.install_dir()
     prefix.mkdir(parents=True, exist_ok=True)
-    pkgs = [f"{runner.npm_package}@{runner.version}", *runner.extra_packages]
-    print(f"{client_id}: npm install {' '.join(pkgs)} into {prefix}", flush=True)
-    done = subprocess.run(
-        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *pkgs]
-    )
-    ok = done.returncode == 0 and runner.lab_executable() is not None
+    env = dict(os.environ)
+    if runner.extra_packages:
+        # The extras first (OpenClaw's Node 24): the client's own install scripts then run with
+        # that Node first on PATH. OpenClaw 2026.9.6's preinstall refuses Node 20, the system's
+        # Node on these machines, so installing both in one npm call failed on a fresh machine.
+        print(f"{client_id}: npm install {' '.join(runner.extra_packages)} into {prefix}", flush=True)
+        first = _npm_install(npm, prefix, list(runner.extra_packages), env)
+        if first != 0:
+            print(f"{client_id}: install of {runner.extra_packages} failed (exit {first})", file=sys.stderr)
+            return False
+        if runner.node_dir:
+            node_bin = prefix / runner.node_dir / "bin"
+            env["PATH"] = os.pathsep.join([str(node_bin), env.get("PATH", "")])
+    pkg = f"{runner.npm_package}@{runner.version}"
+    print(f"{client_id}: npm install {pkg} into {prefix}", flush=True)
+    code = _npm_install(npm, prefix, [pkg, *runner.extra_packages], env)
+    ok = code == 0 and runner.lab_executable() is not None
     if not ok:
-        print(f"{client_id}: install failed (exit {done.returncode})", file=sys.stderr)
+        print(f"{client_id}: install failed (exit {code})", file=sys.stderr)
     return ok
+
+
+def _npm_install(npm: str, prefix: Path, pkgs: list[str], env: dict[str, str]) -> int:
+    """``npm install --prefix PREFIX PKGS`` with ``env``; returns npm's exit code."""
+    argv = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--loglevel=error", *pkgs]
+    return subprocess.run(argv, env=env).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
