@@ -256,6 +256,38 @@ _add(
 )
 
 
+def _copilot_names(extra: int) -> Callable[[Path, Path], None]:
+    """Entries fill the 15,000-char budget exactly (``_copilot_edge``), then 76 skills go to the
+    "invoke by name" line: its prefix (46 chars) + their names + ", " separators total
+    ``5,000 + extra`` chars, so the cap's edge falls on the last of them (built-ins follow it)."""
+
+    def build(ws: Path, home: Path) -> None:
+        root = ws / ".github/skills"
+        for i in range(36):
+            write_skill(root, f"s-{i:03d}", name=f"s-{i:03d}", description=_desc_len(399))
+        write_skill(root, "s-036", name="s-036", description=_desc_len(636))
+        lengths = [64] * 75 + [4 + extra]  # 46 + 75*64 + 4 + 75*2 = 5,000
+        for i, n in enumerate(lengths):
+            name = (f"t-{i:02d}-" + "n" * 64)[:n]
+            write_skill(root, name, name=name, description="Past the entry budget.")
+
+    return build
+
+
+_add(
+    "copilot-names-cap-exact",
+    "Copilot CLI: the 'invoke by name' line, prefix included, is exactly 5,000 chars (kept whole)",
+    _copilot_names(0),
+    ("copilot-cli",),
+)
+_add(
+    "copilot-names-cap-one-over",
+    "Copilot CLI: the 'invoke by name' line would be 5,001 chars (its last name is dropped)",
+    _copilot_names(1),
+    ("copilot-cli",),
+)
+
+
 def _copilot_unicode(ws: Path, home: Path) -> None:
     for i in range(45):
         write_skill(

@@ -4,6 +4,8 @@ needed: these pin the rules the lab checked on Codex 0.169.0, Gemini CLI 0.61.0,
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import os
 from pathlib import Path
@@ -289,6 +291,29 @@ def test_copilot_budget_edge_and_overflow_line(tmp_path):
     assert rep.budget_used == 14_364
     assert "(invoke by name): s-036, s-037," in rep.text
     assert rep.state_of("s-036").state == "name-only"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_copilot_name_line_counts_its_prefix(tmp_path, extra):
+    """Lab (Copilot CLI 1.0.102, copilot-names-cap-exact / -one-over): the 5,000-char cap of the
+    "invoke by name" line counts its 46-char prefix but not the "... and N more" tail."""
+    env = mkenv(tmp_path)
+    root = env.workspace / ".github/skills"
+    for i in range(36):
+        write_skill(root / f"s-{i:03d}", f"s-{i:03d}", "d" * 300)
+    write_skill(root / "s-036", "s-036", "d" * 537)
+    names = [(f"t-{i:02d}-" + "n" * 64)[:n] for i, n in enumerate([64] * 75 + [4 + extra])]
+    for n in names:
+        write_skill(root / n, n, "Past the entry budget.")
+    rep = render_listing(scan(env, "copilot-cli"))
+    line = next(ln for ln in rep.text.splitlines() if ln.startswith("Additional skills"))
+    head = line.split("... and ")[0]
+    assert rep.budget_used == 15_000 and not any("5,000" in a for a in rep.assumptions)
+    if extra == 0:
+        assert len(head) == 5_000 and head.endswith(names[-1]) and line.endswith("... and 2 more")
+    else:
+        assert head.endswith(names[-2]) and line.endswith("... and 3 more")
+        assert rep.state_of(names[-1]).state == "omitted"
 
 
 def test_copilot_escaping_and_captured_builtins(tmp_path):

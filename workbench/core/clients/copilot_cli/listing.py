@@ -19,7 +19,10 @@ Order: the user's skills (``CopilotCliProfile.listing_order``), then the client'
 ``entry.length + 1`` (JavaScript length: UTF-16 code units, so an emoji counts 2; lab:
 copilot-budget-unicode) stays <= 15,000 (exactly 15,000 fits, 15,001 does not); at the first that
 does not fit, it and every later skill (built-ins included) go to the one "invoke by name" line
-(names joined with ", "; capped at 5,000 chars as in VS Code, *unverified*).
+(names joined with ", "; the 5,000-char cap counts the line's prefix "Additional skills available
+(invoke by name): " with the names but not the "... and N more" tail: a line of exactly 5,000 such
+chars is kept whole, one more char drops the last name; lab: copilot-names-cap-exact / -one-over.
+VS Code's source counts the names alone, so the two clients cut this line 46 chars apart).
 
 Built-ins: their listed texts come from ``options["client_texts"]["builtins"]`` (a capture of the
 installed client; ``workbench.core.listingkit.CLIENT_TEXTS``); without it each description is a
@@ -34,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.core.clients.copilot_cli.builtins import BUILTINS
 from workbench.core.clients.copilot_cli.profile import CLIENT_VERSION, PROFILE
-from workbench.core.clients.vscode_copilot.listing import overflow_line
+from workbench.core.clients.vscode_copilot.listing import OVERFLOW_PREFIX, overflow_line
 from workbench.core.listingkit import (
     ListingReport,
     ListingState,
@@ -121,7 +124,7 @@ def render(
             break
         used += js_len(text) + 1
         lines.append(text)
-    line, shown = overflow_line([it[0] for it in items[cut:]], NAMES_BUDGET)
+    line, shown = overflow_line([it[0] for it in items[cut:]], NAMES_BUDGET - js_len(OVERFLOW_PREFIX))
     if line:
         lines.append(line)
     entries: list[SkillListing] = []
@@ -151,7 +154,7 @@ def render(
             f"{budget:,}-char skills budget with descriptions; the rest are listed by "
             "name only."
         )
-    assumptions = ["The 5,000-char cap on the 'invoke by name' line is assumed (as in VS Code)."]
+    assumptions: list[str] = []
     if builtins and not real:
         assumptions.append(
             f"Built-in skill descriptions are placeholders of their real lengths "

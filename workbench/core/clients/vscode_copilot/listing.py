@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 CLIENT = "vscode-copilot"
 ENTRY_BUDGET = 15_000
 NAMES_BUDGET = 5_000
+OVERFLOW_PREFIX = "Additional skills available (invoke by name): "
+"""The "invoke by name" line's start (46 chars). VS Code's cap counts the names alone; GitHub
+Copilot CLI's counts this prefix too (lab: copilot-names-cap-exact / -one-over, Copilot CLI 1.0.102)."""
 LINE_1 = "Here is a list of skills that contain domain specific knowledge on a variety of topics."
 LINE_2_READ = (
     "Each skill comes with a description of the topic and a file path that contains the "
@@ -94,7 +97,7 @@ def overflow_line(
         return "", shown
     remaining = len(names) - len(shown)
     more = f"... and {remaining} more" if remaining > 0 else ""
-    return f"Additional skills available (invoke by name): {', '.join(shown)}{more}", shown
+    return f"{OVERFLOW_PREFIX}{', '.join(shown)}{more}", shown
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:
