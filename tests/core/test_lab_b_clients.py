@@ -4,11 +4,11 @@ needed: these pin the rules the lab checked on Codex 0.169.0, Gemini CLI 0.61.0,
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import os
 from pathlib import Path
+
+import pytest
 
 from tests.core.test_clients_rules import mkenv
 from tests.helpers import write_skill

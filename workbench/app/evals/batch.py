@@ -152,7 +152,7 @@ class BatchFlow(QObject):
 
     def _submit_wait(
         self, be: Any, store: Any, workspace: Any, roots: Any, est: dict, extra: Any, emit: Callable
-    ) -> tuple:
+    ) -> tuple | None:
         rec = be.submit(store, workspace=workspace, roots=roots, estimate=est, extra=extra)
         emit({"type": "submitted", "record": rec})
         return self._wait(be, emit)
@@ -179,7 +179,7 @@ class BatchFlow(QObject):
         self._cancel = threading.Event()
         self._own_sdk = sdk if close_sdk else None
 
-        def work(emit: Callable[[Any], None]) -> tuple:
+        def work(emit: Callable[[Any], None]) -> tuple | None:
             be = BatchEval.from_record(rec, catalog, sdk, settings=settings)
             be.store = store
             self.batch = be

@@ -6,8 +6,11 @@ Observed on GitHub Copilot CLI 1.0.102 by the conformance lab (the request's ``t
 * **Load tool** — ``skill`` with ``{skill: string}`` (required), "Load a skill into the main
   conversation". The client's own tool description is not reproduced (its text is the client's);
   the workbench offers a short one of its own.
-* **Result** — not captured by the lab (the stand-in never calls the tool): the workbench returns
-  the SKILL.md body with its base directory (unverified shape).
+* **Result** — measured on 1.0.102 (lab: a scripted ``skill`` call): a one-line ``tool_result``,
+  then the body in a ``<skill-context>`` user block with the base directory and the skill's files
+  (``skillcontext.py``). The real client sends that block as its own user message after the
+  tool_result's; the workbench appends it to the same user turn (``ToolOutcome.extra_blocks``),
+  which the Messages API treats alike (consecutive user turns are merged).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from workbench.core.chat.loadkit import (
     find_listed,
     make_read_tool,
 )
+from workbench.core.clients.copilot_cli.builtins import BUILTINS
+from workbench.core.clients.copilot_cli.profile import CLIENT_VERSION
+from workbench.core.clients.copilot_cli.skillcontext import LOADED, NOT_FOUND, skill_context
 
 
 class CopilotCliLoader(Loader):
@@ -45,10 +51,17 @@ class CopilotCliLoader(Loader):
         name = inp.get("skill")
         skill = find_listed(ctx.skills, name)
         if skill is None:
-            return ToolOutcome(f"Skill not found: {name}", is_error=True, resolved=str(name))
-        text = f"Base directory for this skill: {skill.dir}\n\n{current_body(skill).strip()}"
+            names = [s.name for s in ctx.skills] + [b for b, _ in BUILTINS.get(CLIENT_VERSION, ())]
+            text = NOT_FOUND.format(name=name, names=", ".join(names))
+            return ToolOutcome(text, resolved=str(name))
+        block = skill_context(skill.name, skill.dir, current_body(skill))
         return ToolOutcome(
-            text, skill=skill.name, skill_path=str(skill.path), resolved=skill.name, body_chars=len(text)
+            LOADED.format(name=skill.name),
+            skill=skill.name,
+            skill_path=str(skill.path),
+            resolved=skill.name,
+            body_chars=len(block),
+            extra_blocks=[{"type": "text", "text": block}],
         )
 
 
@@ -58,5 +71,5 @@ LOADER = CopilotCliLoader(
     placement_note="system prompt: <available_skills> inside the <skill> tool section",
     load_tool="skill",
     source="observed on GitHub Copilot CLI 1.0.102 (conformance lab)",
-    unverified=["the skill tool's result shape", "the file-read tool's name and parameters"],
+    unverified=["the file-read tool's name and parameters"],
 )
