@@ -79,6 +79,16 @@ class SafeTextStream:
         self._stream.write(out)
         return len(s)
 
+    def write_escaped(self, s: str) -> int:
+        """``write(s)`` for a text the caller built from ``escape_unsafe``'d pieces (``workbench
+        lint --format json`` from the result cache's escaped JSON text): no second scan for
+        unsafe characters, only the stream encoding's ``\\uXXXX`` escapes."""
+        out = s
+        if self._encoding and not out.isascii():
+            out = out.encode(self._encoding, "workbench-u-escape").decode(self._encoding)
+        self._stream.write(out)
+        return len(s)
+
     def writelines(self, lines: Any) -> None:
         for line in lines:
             self.write(line)

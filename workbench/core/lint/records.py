@@ -13,12 +13,24 @@ import marshal
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
+from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.types import ERROR, SEVERITY_RANK, Diagnostic, Fix, TextEdit
+from workbench.core.text import escape_unsafe
 
 #: An encoded ``Diagnostic`` (see the module docstring).
 DiagTuple = tuple[Any, ...]
 #: Encoded diagnostics, or a ``marshal`` blob of a tuple of them (decoded on first use).
 DiagSource = bytes | tuple[DiagTuple, ...] | list[DiagTuple]
+#: A file's ``json_fragment`` and the same text through ``text.escape_unsafe`` (None when that
+#: changes nothing, the usual case): what the result cache keeps so that a warm ``workbench lint
+#: --format json`` joins stored text instead of decoding and formatting every diagnostic.
+RenderedJson = tuple[str, str | None]
+
+#: Separates the diagnostics of a ``json_fragment``: a tab (JSON escapes it inside strings, the
+#: template writes none, and ``text.escape_unsafe`` keeps it).
+FRAGMENT_SEP = "\t"
+#: The text before each diagnostic object's path in the ``--format json`` report (indent 2).
+DIAG_HEAD = '\n    {\n      "path": '
 
 _SEV_INDEX = {ERROR: 0, "warning": 1, "info": 2}
 
@@ -84,6 +96,54 @@ def _tuples(src: DiagSource) -> Sequence[DiagTuple]:
     return src
 
 
+def json_fragment(records: Iterable[DiagTuple]) -> str:
+    """The ``workbench lint --format json`` text of one file's diagnostics (``DiagTuple``s in
+    report order) without their path: per diagnostic its object's text after ``"path": PATH``
+    (from ``,\\n      "line": `` to the closing ``\\n    }``, as ``json.dumps(indent=2,
+    ensure_ascii=False)`` writes it nested in the report's list), joined with ``FRAGMENT_SEP``;
+    "" for none. ``json_diagnostics`` puts the paths back."""
+    enc = encode_basestring
+    out: list[str] = []
+    add = out.append
+    for t in records:
+        s = (
+            f',\n      "line": {t[0]},\n      "column": {t[1]},\n      "end_line": {t[2]},'
+            f'\n      "end_column": {t[3]},\n      "severity": {enc(t[4])},\n      "code": {enc(t[5])},'
+            f'\n      "message": {enc(t[6])},\n      "rule": {enc(t[8])}'
+        )
+        if t[9]:
+            s += ',\n      "unverified": true'
+        fx = t[7]
+        if fx is not None:
+            edits = [
+                {"line": e[0], "column": e[1], "end_line": e[2], "end_column": e[3], "new_text": e[4]}
+                for e in fx[1]
+            ]
+            s += ',\n      "fix": ' + dumps_indented({"title": fx[0], "edits": edits}, level=3)
+        add(s + "\n    }")
+    return FRAGMENT_SEP.join(out)
+
+
+def rendered_json(records: Iterable[DiagTuple]) -> RenderedJson:
+    """``(json_fragment(records), its escape_unsafe'd text or None when the same)``."""
+    raw = json_fragment(records)
+    esc = escape_unsafe(raw)
+    return (raw, None if esc is raw or esc == raw else esc)
+
+
+def json_diagnostics(parts: Iterable[tuple[str, str]]) -> str:
+    """The ``"diagnostics"`` list of the ``--format json`` report, from ``[`` to ``]`` (nested at
+    level 1 as ``json.dumps(indent=2)`` writes it), from ``(encoded path, json_fragment)`` pairs
+    in report order (the path as ``json.encoder.encode_basestring`` gives it). One
+    ``str.replace`` per file puts its path before each of its diagnostics."""
+    out: list[str] = []
+    for ps, frag in parts:
+        if frag:
+            head = DIAG_HEAD + ps
+            out.append(head + frag.replace(FRAGMENT_SEP, "," + head))
+    return "[" + ",".join(out) + "\n  ]" if out else "[]"
+
+
 class DiagnosticList(Sequence[Diagnostic]):
     """The diagnostics of one file, sorted by position, built on first use.
 
@@ -96,16 +156,22 @@ class DiagnosticList(Sequence[Diagnostic]):
     as a plain ``list``. ``list(dl)`` gives a mutable copy.
     """
 
-    __slots__ = ("_src", "_cat", "_counts", "_items")
+    __slots__ = ("_src", "_cat", "_counts", "_items", "_json")
 
     def __init__(
-        self, src: DiagSource = (), cat: DiagSource = (), counts: tuple[int, int, int] | None = None
+        self,
+        src: DiagSource = (),
+        cat: DiagSource = (),
+        counts: tuple[int, int, int] | None = None,
+        json: RenderedJson | None = None,
     ):
-        # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand)
+        # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand);
+        # ``json``: their ``rendered_json`` when known (the result cache keeps it)
         self._src = src
         self._cat = cat
         self._counts = counts
         self._items: list[Diagnostic] | None = None
+        self._json = json
 
     @classmethod
     def of(cls, diags: Iterable[Diagnostic]) -> DiagnosticList:
@@ -121,6 +187,20 @@ class DiagnosticList(Sequence[Diagnostic]):
             return [encode_diag(d) for d in self._items]
         src, cat = _tuples(self._src), _tuples(self._cat)
         return sorted((*src, *cat), key=tuple_sort_key) if cat else list(src)
+
+    def rendered(self) -> RenderedJson:
+        """``rendered_json(self.records())``, computed once (or as the result cache gave it)."""
+        j = self._json
+        if j is None:
+            j = self._json = rendered_json(self.records())
+        return j
+
+    def json_fragment(self, escaped: bool = False) -> str:
+        """``json_fragment(self.records())``; ``escaped``: through ``text.escape_unsafe`` (what a
+        ``text.SafeTextStream`` would write), without decoding anything when the result cache
+        held the text."""
+        raw, esc = self.rendered()
+        return esc if escaped and esc is not None else raw
 
     def _built(self) -> list[Diagnostic]:
         items = self._items
