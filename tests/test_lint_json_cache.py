@@ -1,6 +1,6 @@
 """Issue 14 round 5 (output): a warm ``workbench lint --format json`` joins each file's JSON text
-kept in the result cache (``records.rendered_json``) and writes it escaped in one call
-(``SafeTextStream.write_escaped``); the report stays byte for byte the same."""
+kept in the result cache (``records.escaped_json``) and writes it escaped in one call
+(``SafeTextStream.write_escaped_utf8``); the report stays byte for byte the same."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from workbench.commands.lint import json_text, write_json
 from workbench.core.cache.parsestore import ParseStore
 from workbench.core.cache.resultcache import ResultCache
 from workbench.core.lint import lint_paths
-from workbench.core.lint.records import DiagnosticList, json_diagnostics, json_fragment, rendered_json
+from workbench.core.lint.records import DiagnosticList, escaped_json, json_diagnostics, json_fragment
 from workbench.core.text import SafeTextStream, escape_unsafe
 
 _DESC = "description: Use when testing. Same.\n"
@@ -83,20 +83,29 @@ def test_json_diagnostics_puts_each_path_back():
         (2, 1, 2, 1, "info", "X2", "n", None, "r", True),
     ]
     frag = json_fragment(recs)
-    raw, esc = rendered_json(recs)
-    assert raw == frag and esc == escape_unsafe(frag) and "\\u009b" in esc
-    assert rendered_json(recs[1:])[1] is None  # nothing to escape: not stored twice
+    assert escaped_json(recs) == escape_unsafe(frag).encode() and b"\\u009b" in escaped_json(recs)
     assert frag.count("\t") == 1  # the separator; the message's tab is escaped by JSON
-    got = json.loads(
-        "[" + json_diagnostics([('"/p"', frag), ('"/q"', ""), ('"/r"', json_fragment(recs[:1]))])[1:]
-    )
+    parts = [(b'"/p"', frag.encode()), (b'"/q"', b""), (b'"/r"', json_fragment(recs[:1]).encode())]
+    got = json.loads(b"".join(json_diagnostics(parts)))
     assert [d["path"] for d in got] == ["/p", "/p", "/r"]
     assert got[0]["message"] == "m\t\x85" and got[1]["unverified"] is True
-    assert json_diagnostics([('"/q"', "")]) == "[]"
+    assert json_diagnostics([(b'"/q"', b"")]) == [b"[]"]
 
 
 class _Latin1(io.StringIO):
     encoding = "latin-1"
+
+
+class _Utf8(io.TextIOWrapper):
+    """A UTF-8 text stream over bytes (as ``sys.stdout``): the report goes to its buffer."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", newline="")
+
+    def getvalue(self) -> str:
+        self.flush()
+        data: bytes = self.buffer.getvalue()  # type: ignore[attr-defined]
+        return data.decode("utf-8")
 
 
 def test_write_json_escapes_once_for_a_safe_stream(tmp_path):
@@ -107,12 +116,22 @@ def test_write_json_escapes_once_for_a_safe_stream(tmp_path):
     plain = io.StringIO()
     write_json(plain, res, summary, "agentskills", {"profile_source": "option"})
     assert plain.getvalue() == want  # a plain stream gets the plain text
-    for sink in (io.StringIO(), _Latin1()):
+    for sink in (io.StringIO(), _Latin1(), _Utf8()):
         safe = SafeTextStream(sink)
         write_json(safe, res, summary, "agentskills", {"profile_source": "option"})
         ref = type(sink)()
         SafeTextStream(ref).write(want)
         assert sink.getvalue() == ref.getvalue()
+    assert "\\u0085" in sink.getvalue()
     latin = _Latin1()
     SafeTextStream(latin).write_escaped("é ✓ \x85")  # already escaped text: only the encoding
     assert latin.getvalue() == "é \\u2713 \x85"
+
+
+def test_write_escaped_utf8_keeps_the_order_of_text_writes():
+    sink = _Utf8()
+    safe = SafeTextStream(sink)
+    safe.write("a\x85")
+    safe.write_escaped_utf8("é\n".encode())
+    safe.write("z")
+    assert sink.getvalue() == "a\\u0085é\nz"

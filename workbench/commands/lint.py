@@ -246,10 +246,10 @@ class Caches:
     def save_async(self) -> Callable[[], None]:
         """``save()`` on a thread while this one goes on (``workbench lint`` writes its report
         meanwhile); returns the function that waits for it (call it before exiting: the files
-        are then complete, each written atomically). Of a save at 10k files (~0.07 s) the write,
-        its sha256 and the fsyncs (~0.04 s) release the GIL; ``marshal.dumps`` does not. A
-        forked child instead cost more than the save (fork of a 110 MB process 20-30 ms, then
-        copy-on-write faults: the report took +0.05 s CPU)."""
+        are then complete, each written atomically: ``fscache.write_cache_file``). Of a save at
+        10k files the write releases the GIL; ``marshal.dumps`` does not. A forked child instead
+        cost more than the save (fork of a 110 MB process 20-30 ms, then copy-on-write faults:
+        the report took +0.05 s CPU)."""
         import threading
 
         if not any(c is not None and c.needs_save for c in self.by_profile.values()):
@@ -428,33 +428,43 @@ def json_text(
 ) -> str:
     """The ``--format json`` document (ending in a newline), character for character what
     ``json.dumps({"diagnostics": [dict(path=str(p), **d.to_json()) ...], "summary": summary,
-    "profile": profile_id}, indent=2, ensure_ascii=False)`` gives, joined from each file's
-    ``records.json_fragment`` (``DiagnosticList.json_fragment``: kept in the result cache, or
-    written from the compact records with one template per diagnostic, ~5x less time than
-    building 35,000 ``Diagnostic`` objects for the standard encoder's pure-Python indenting
-    path). ``escaped``: the text through ``text.escape_unsafe`` (for
-    ``SafeTextStream.write_escaped``), made of the cache's escaped pieces."""
+    "profile": profile_id}, indent=2, ensure_ascii=False)`` gives (``json_bytes`` decoded)."""
+    return json_bytes(results, summary, profile_id, extra, escaped).decode("utf-8", "surrogatepass")
+
+
+def json_bytes(
+    results: dict, summary: dict, profile_id: str, extra: dict | None = None, escaped: bool = False
+) -> bytes:
+    """``json_text`` UTF-8 encoded (``surrogatepass``), joined from each file's
+    ``records.json_fragment`` (written from the compact records with one template per
+    diagnostic: ~5x less time than 35,000 ``Diagnostic`` objects through the standard encoder's
+    pure-Python indenting path). ``escaped``: the text through ``text.escape_unsafe`` (what
+    ``SafeTextStream`` writes), then each file's ``DiagnosticList.escaped_json``, kept in the
+    result cache: a warm run decodes and formats no diagnostic."""
     enc = encode_basestring
     esc = escape_unsafe if escaped else str
 
-    def frag(ds: Any) -> str:
-        if isinstance(ds, DiagnosticList):
-            return ds.json_fragment(escaped)
-        return esc(json_fragment(diagnostic_records(ds)))
+    def frag(ds: Any) -> bytes:
+        if escaped and isinstance(ds, DiagnosticList):
+            return ds.escaped_json()
+        return esc(json_fragment(diagnostic_records(ds))).encode("utf-8", "surrogatepass")
 
-    body = json_diagnostics((esc(enc(str(path))), frag(ds)) for path, ds in results.items())
+    body = json_diagnostics(
+        (esc(enc(str(path))).encode("utf-8", "surrogatepass"), frag(ds)) for path, ds in results.items()
+    )
     tail = "".join(f',\n  {enc(k)}: ' + dumps_indented(v, level=1) for k, v in (extra or {}).items())
     rest = ',\n  "summary": ' + dumps_indented(summary, level=1) + ',\n  "profile": ' + enc(profile_id) + tail
-    return '{\n  "diagnostics": ' + body + esc(rest) + "\n}\n"
+    end = (esc(rest) + "\n}\n").encode("utf-8", "surrogatepass")
+    return b"".join([b'{\n  "diagnostics": ', *body, end])  # one copy of the ~16 MB
 
 
 def write_json(out: Any, results: dict, summary: dict, profile_id: str, extra: dict | None = None) -> None:
     """Write ``json_text`` to ``out`` in one call: to a ``text.SafeTextStream`` (what
-    ``workbench.cli.main`` installs) its escaped form through ``write_escaped`` (no second scan
-    of the ~6 MB report), to any other stream the plain text."""
-    write_escaped = getattr(out, "write_escaped", None)
-    if write_escaped is not None:
-        write_escaped(json_text(results, summary, profile_id, extra, escaped=True))
+    ``workbench.cli.main`` installs) its escaped UTF-8 bytes (``write_escaped_utf8``: no second
+    scan of the ~16 MB report, no str of it), to any other stream the plain text."""
+    write_utf8 = getattr(out, "write_escaped_utf8", None)
+    if write_utf8 is not None:
+        write_utf8(json_bytes(results, summary, profile_id, extra, escaped=True))
     else:
         out.write(json_text(results, summary, profile_id, extra))
 

@@ -12,7 +12,7 @@ with ``fscache.write_cache_file``, format ``marshal`` of plain tuples/dicts/str/
   diagnostics and the facts the catalog rules need (``workbench.core.lint.runner.lint_record``);
   plus the catalog rules' diagnostics for this file and the fingerprint of the catalog they were
   computed against (``put_catalog``), with the file's rendered ``--format json`` text when
-  ``lint_paths(render_json=True)`` made it (``lint.records.rendered_json``);
+  ``lint_paths(render_json=True)`` made it (``lint.records.escaped_json``);
 * the key of the whole file: a hash of the lint/skillfile source code (``rules_version``: any code
   change invalidates everything) and of the profile's settings (``profile_fingerprint``).
 
@@ -91,10 +91,9 @@ class CatalogResult(NamedTuple):
     warnings: int
     infos: int
     diags: bytes  #: marshal blob of ``lint.records.DiagTuple``s
-    #: the file's whole ``--format json`` text without its path (``lint.records.json_fragment``
+    #: the file's whole ``--format json`` text without its path (``lint.records.escaped_json``
     #: of its per-file and catalog diagnostics), or None when not rendered yet
-    json: str | None
-    json_escaped: str | None  #: ``json`` through ``text.escape_unsafe`` when that changes it
+    json: bytes | None
 
     @property
     def counts(self) -> tuple[int, int, int]:
@@ -313,11 +312,11 @@ class ResultCache(EntryFile):
         key: str,
         fingerprint: str,
         diags: tuple[Any, ...],
-        json: tuple[str, str | None] | None = None,
+        json: bytes | None = None,
     ) -> None:
         """Remember the catalog rules' diagnostics (as tuples) of the entry at ``key`` for the
         catalog ``fingerprint`` (stored as a plain ``CatalogResult``), and ``json``: the file's
-        ``lint.records.rendered_json`` (per-file and catalog diagnostics) when rendered. No-op
+        ``lint.records.escaped_json`` (per-file and catalog diagnostics) when rendered. No-op
         when the entry is gone."""
         with self._lock:
             entries = self._load()
@@ -331,8 +330,7 @@ class ResultCache(EntryFile):
             counts = [0, 0, 0]
             for t in diags:
                 counts[_SEV_INDEX.get(t[4], 2)] += 1
-            raw, esc = json if json is not None else (None, None)
-            cat = (counts[0], counts[1], counts[2], blob, raw, esc)  # a CatalogResult, stored plain
+            cat = (counts[0], counts[1], counts[2], blob, json)  # a CatalogResult, stored plain
             if ent[9] == fingerprint and ent[10] == cat:  # CacheEntry's cat_fp, cat
                 return
             entries[key] = ent[:9] + (fingerprint, cat)

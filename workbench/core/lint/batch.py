@@ -79,7 +79,7 @@ def lint_paths(
             ``cache``) and ``finish``ed: its rows and look-ups are used instead of computing.
         save: False = the caller saves ``cache`` (``cache.save()``) when it suits it.
         render_json: each file's ``DiagnosticList`` also holds its ``--format json`` text
-            (``records.rendered_json``, kept in ``cache`` with the catalog results: a warm
+            (``records.escaped_json``, kept in ``cache`` with the catalog results: a warm
             ``workbench lint --format json`` joins stored text; ``catalogpass.with_catalog``).
 
     Returns {SKILL.md path: diagnostics}, in path order. Each value is a

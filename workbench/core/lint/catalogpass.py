@@ -1,7 +1,7 @@
 """The catalog pass of ``lint_paths``: every file's per-file results plus the catalog rules'
 (duplicate names/descriptions, listing budget: ``runner.CATALOG_RULES``), reused from the result
 cache while the catalog is the same, and each file's rendered ``--format json`` text
-(``records.rendered_json``) kept with them when asked for.
+(``records.escaped_json``) kept with them when asked for.
 
 Public: ``Collected`` (one file's per-file results), ``with_catalog``, ``fingerprint``,
 ``CATALOG_SPLIT_MIN``. Never raises on a skill file's content.
@@ -24,7 +24,6 @@ from workbench.core.lint.records import (
     DiagnosticList,
     DiagSource,
     DiagTuple,
-    RenderedJson,
     encode_diag,
     severity_counts,
 )
@@ -71,7 +70,7 @@ def with_catalog(
 ) -> dict[Path, DiagnosticList]:
     """Each file's ``DiagnosticList``: its per-file diagnostics plus the catalog rules' (reused
     from the cache while the catalog fingerprint is the same, else run on its facts).
-    ``render_json``: each list also gets its ``records.rendered_json`` text, from the cache when
+    ``render_json``: each list also gets its ``records.escaped_json`` text, from the cache when
     it was stored with the catalog results (a warm run decodes no diagnostic), else rendered
     here (in the forked half for the files whose catalog rules run) and stored with them."""
     index: CatalogIndex | None = None
@@ -98,14 +97,14 @@ def with_catalog(
         ent = rec.entry
         cat = ent.cat if ent is not None and ent.cat_fp == fp else None
         if cat is not None:
-            # a CatalogResult: (errors, warnings, infos, blob decoded lazily, json, json_escaped)
+            # a CatalogResult: (errors, warnings, infos, blob decoded lazily, escaped JSON text)
             c = rec.counts
-            js: RenderedJson | None = None if cat[4] is None else (cat[4], cat[5])
+            js: bytes | None = cat[4]
             dl = done[i] = DiagnosticList(
                 rec.diags, cat[3], (c[0] + cat[0], c[1] + cat[1], c[2] + cat[2]), js
             )
             if render_json and js is None and cache is not None and rec.cacheable:
-                cache.put_catalog(keys[i], fp, marshal.loads(cat[3]), dl.rendered())
+                cache.put_catalog(keys[i], fp, marshal.loads(cat[3]), dl.escaped_json())
             hits += 1
         else:
             todo.append(i)
@@ -114,7 +113,7 @@ def with_catalog(
             index = CatalogIndex([CatalogEntry(r.name, r.desc, p) for p, r in zip(files, recs)], keys)
         idx = index
 
-        def run(some: Sequence[int]) -> list[tuple[tuple[DiagTuple, ...], RenderedJson | None]]:
+        def run(some: Sequence[int]) -> list[tuple[tuple[DiagTuple, ...], bytes | None]]:
             got = []
             for i in some:
                 rec = recs[i]
@@ -123,7 +122,7 @@ def with_catalog(
                     facts = marshal.loads(facts)
                 ctx = FactsContext(facts, files[i], prof, idx, keys[i])
                 found = tuple(map(encode_diag, run_rules(cat_rules, ctx)))
-                js = DiagnosticList(rec.diags, found).rendered() if render_json else None
+                js = DiagnosticList(rec.diags, found).escaped_json() if render_json else None
                 got.append((found, js))
             return got
 

@@ -21,11 +21,6 @@ from workbench.core.text import escape_unsafe
 DiagTuple = tuple[Any, ...]
 #: Encoded diagnostics, or a ``marshal`` blob of a tuple of them (decoded on first use).
 DiagSource = bytes | tuple[DiagTuple, ...] | list[DiagTuple]
-#: A file's ``json_fragment`` and the same text through ``text.escape_unsafe`` (None when that
-#: changes nothing, the usual case): what the result cache keeps so that a warm ``workbench lint
-#: --format json`` joins stored text instead of decoding and formatting every diagnostic.
-RenderedJson = tuple[str, str | None]
-
 #: Separates the diagnostics of a ``json_fragment``: a tab (JSON escapes it inside strings, the
 #: template writes none, and ``text.escape_unsafe`` keeps it).
 FRAGMENT_SEP = "\t"
@@ -124,24 +119,38 @@ def json_fragment(records: Iterable[DiagTuple]) -> str:
     return FRAGMENT_SEP.join(out)
 
 
-def rendered_json(records: Iterable[DiagTuple]) -> RenderedJson:
-    """``(json_fragment(records), its escape_unsafe'd text or None when the same)``."""
-    raw = json_fragment(records)
-    esc = escape_unsafe(raw)
-    return (raw, None if esc is raw or esc == raw else esc)
+def escaped_json(records: Iterable[DiagTuple]) -> bytes:
+    """``json_fragment(records)`` through ``text.escape_unsafe``, UTF-8 encoded: what the result
+    cache keeps (``put_catalog``) so that a warm ``workbench lint --format json`` joins stored
+    bytes instead of decoding and formatting every diagnostic (bytes: one byte per character
+    of the usual text where a ``str`` holding one emoji takes four, and no decoding on load).
+    Escaped text holds no lone surrogate, so the encoding never fails."""
+    return escape_unsafe(json_fragment(records)).encode("utf-8")
 
 
-def json_diagnostics(parts: Iterable[tuple[str, str]]) -> str:
+_SEP_B, _HEAD_B = FRAGMENT_SEP.encode(), DIAG_HEAD.encode()
+
+
+def json_diagnostics(parts: Iterable[tuple[bytes, bytes]]) -> list[bytes]:
     """The ``"diagnostics"`` list of the ``--format json`` report, from ``[`` to ``]`` (nested at
-    level 1 as ``json.dumps(indent=2)`` writes it), from ``(encoded path, json_fragment)`` pairs
-    in report order (the path as ``json.encoder.encode_basestring`` gives it). One
-    ``str.replace`` per file puts its path before each of its diagnostics."""
-    out: list[str] = []
+    level 1 as ``json.dumps(indent=2)`` writes it), UTF-8 encoded (lone surrogates as
+    ``surrogatepass`` writes them), as pieces to join once with the rest of the report: from
+    ``(encoded path, json_fragment)`` pairs in report order, both encoded the same way (the
+    path as ``json.encoder.encode_basestring`` gives it). One ``bytes.replace`` per file puts
+    its path before each of its diagnostics."""
+    out: list[bytes] = [b"["]
+    add = out.append
+    sep = b""
     for ps, frag in parts:
         if frag:
-            head = DIAG_HEAD + ps
-            out.append(head + frag.replace(FRAGMENT_SEP, "," + head))
-    return "[" + ",".join(out) + "\n  ]" if out else "[]"
+            head = _HEAD_B + ps
+            add(sep + head)
+            add(frag.replace(_SEP_B, b"," + head))
+            sep = b","
+    if len(out) == 1:
+        return [b"[]"]
+    add(b"\n  ]")
+    return out
 
 
 class DiagnosticList(Sequence[Diagnostic]):
@@ -163,10 +172,10 @@ class DiagnosticList(Sequence[Diagnostic]):
         src: DiagSource = (),
         cat: DiagSource = (),
         counts: tuple[int, int, int] | None = None,
-        json: RenderedJson | None = None,
+        json: bytes | None = None,
     ):
         # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand);
-        # ``json``: their ``rendered_json`` when known (the result cache keeps it)
+        # ``json``: their ``escaped_json`` when known (the result cache keeps it)
         self._src = src
         self._cat = cat
         self._counts = counts
@@ -188,19 +197,13 @@ class DiagnosticList(Sequence[Diagnostic]):
         src, cat = _tuples(self._src), _tuples(self._cat)
         return sorted((*src, *cat), key=tuple_sort_key) if cat else list(src)
 
-    def rendered(self) -> RenderedJson:
-        """``rendered_json(self.records())``, computed once (or as the result cache gave it)."""
+    def escaped_json(self) -> bytes:
+        """``escaped_json(self.records())``, computed once, or as the result cache gave it
+        (then no diagnostic is decoded)."""
         j = self._json
         if j is None:
-            j = self._json = rendered_json(self.records())
+            j = self._json = escaped_json(self.records())
         return j
-
-    def json_fragment(self, escaped: bool = False) -> str:
-        """``json_fragment(self.records())``; ``escaped``: through ``text.escape_unsafe`` (what a
-        ``text.SafeTextStream`` would write), without decoding anything when the result cache
-        held the text."""
-        raw, esc = self.rendered()
-        return esc if escaped and esc is not None else raw
 
     def _built(self) -> list[Diagnostic]:
         items = self._items
