@@ -135,3 +135,21 @@ def test_write_escaped_utf8_keeps_the_order_of_text_writes():
     safe.write_escaped_utf8("é\n".encode())
     safe.write("z")
     assert sink.getvalue() == "a\\u0085é\nz"
+
+
+def test_lint_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
+    """``workbench lint`` registers ``gc.freeze`` at exit once (the interpreter's last cyclic
+    GC pass over the caches is skipped); the report is unchanged."""
+    import atexit
+    import gc
+
+    from workbench.cli import main
+    from workbench.commands import lint as lintcmd
+
+    hooks: list = []
+    monkeypatch.setattr(atexit, "register", hooks.append)
+    monkeypatch.setattr(lintcmd, "_exit_hook", False)
+    write_skill(tmp_path / "a", raw="---\nname: a\ndescription: Use when testing.\n---\n# A\n")
+    for _ in range(2):
+        assert main(["lint", str(tmp_path / "a"), "--no-cache"]) == 0
+    assert hooks == [gc.freeze]
