@@ -25,7 +25,7 @@ from workbench.core.cache.parsestore import stored_facts
 from workbench.core.cache.resultcache import make_entry
 from workbench.core.cache.skillfacts import skillfile_facts
 from workbench.core.forkrun import fork_ok
-from workbench.core.lint.catalogpass import CATALOG_SPLIT_MIN, Collected, with_catalog  # noqa: F401 - re-exported
+from workbench.core.lint.catalogpass import Collected, with_catalog
 from workbench.core.lint.facts import LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import Counts, DiagnosticList, severity_counts
