@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core import forkrun
-from workbench.core.lint import batch, lint_paths
+from workbench.core.lint import catalogpass, lint_paths
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
@@ -55,7 +55,7 @@ def test_catalog_rules_split_equals_alone(corpus: Path, monkeypatch, profile):
     monkeypatch.setattr(forkrun, "fork_ok", lambda: False)
     alone = _flat(lint_paths(dirs, profile, jobs=1))
     monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
-    monkeypatch.setattr(batch, "CATALOG_SPLIT_MIN", 2)
+    monkeypatch.setattr(catalogpass, "CATALOG_SPLIT_MIN", 2)
     calls = []
     real = forkrun.fork_call
     monkeypatch.setattr(forkrun, "fork_call", lambda fn, in_child=None: calls.append(1) or real(fn, in_child))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.cache.fscache import write_cache_file
 from workbench.core.cache.resultcache import ResultCache, profile_fingerprint, rules_version
 from workbench.core.lint import (
     PROFILES,
@@ -194,7 +195,7 @@ def test_malformed_entry_is_a_miss(tree, tmp_path):
     blob = marshal.loads(c.path.read_bytes())
     key = next(iter(blob["entries"]))
     blob["entries"][key] = ("junk",)
-    c.path.write_bytes(marshal.dumps(blob))
+    write_cache_file(c.path, blob, [])
     c2 = ResultCache(prof, tmp_path / "c")
     assert lint_paths([tree], prof, cache=c2) == _reference(tree, "agentskills")
     assert c2.misses == 1

@@ -59,10 +59,16 @@ from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint import PROFILE_IDS, PROFILES, Diagnostic, lint_paths, load_rules
 from workbench.core.lint.batch import LintFeed
 from workbench.core.lint.profiles import profile_for_location
-from workbench.core.lint.records import diagnostic_records, severity_totals
+from workbench.core.lint.records import (
+    DiagnosticList,
+    diagnostic_records,
+    json_diagnostics,
+    json_fragment,
+    severity_totals,
+)
 from workbench.core.skillfile import special_file_problem
 from workbench.core.skillwalk import entry_exists, find_skill_files
-from workbench.core.text import plural  # noqa: F401 - also re-exported for callers
+from workbench.core.text import escape_unsafe, plural  # plural: also re-exported for callers
 from workbench.options import UsageError
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
@@ -240,10 +246,10 @@ class Caches:
     def save_async(self) -> Callable[[], None]:
         """``save()`` on a thread while this one goes on (``workbench lint`` writes its report
         meanwhile); returns the function that waits for it (call it before exiting: the files
-        are then complete, each written atomically). Of a save at 10k files (~0.07 s) the write,
-        its sha256 and the fsyncs (~0.04 s) release the GIL; ``marshal.dumps`` does not. A
-        forked child instead cost more than the save (fork of a 110 MB process 20-30 ms, then
-        copy-on-write faults: the report took +0.05 s CPU)."""
+        are then complete, each written atomically: ``fscache.write_cache_file``). Of a save at
+        10k files the write releases the GIL; ``marshal.dumps`` does not. A forked child instead
+        cost more than the save (fork of a 110 MB process 20-30 ms, then copy-on-write faults:
+        the report took +0.05 s CPU)."""
         import threading
 
         if not any(c is not None and c.needs_save for c in self.by_profile.values()):
@@ -279,6 +285,7 @@ def profile_note(groups: list[tuple], results_by_group: list[dict]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     phasetimer.mark("start")  # the interpreter, the imports, the arguments
+    skip_exit_collection()
     saved: list[Callable[[], None]] = []
     try:
         return _run(args, saved)
@@ -287,6 +294,24 @@ def run(args: argparse.Namespace) -> int:
             wait()
         phasetimer.mark("output")
         phasetimer.dump()
+
+
+def skip_exit_collection() -> None:
+    """Make the interpreter's exit skip the cyclic GC's last full pass (``atexit``:
+    ``gc.freeze()``, registered once): at 10k skills it traverses the caches' ~300k objects,
+    ~35 ms of a warm ``workbench lint``'s ~0.5 s CPU. The objects are still freed and their
+    finalizers run (the modules are cleared as usual); a cycle still alive at exit is not
+    collected, which the process ending makes moot. In-process callers (tests) only see it when
+    their process exits."""
+    global _exit_hook
+    if not _exit_hook:
+        import atexit
+
+        atexit.register(gc.freeze)
+        _exit_hook = True
+
+
+_exit_hook = False
 
 
 def _lint(
@@ -301,8 +326,20 @@ def _lint(
         if feed is not None:
             feed.finish()
         phasetimer.mark("compute")
+        # one group's --format json report is joined from each file's JSON text (json_text),
+        # kept in the result cache with its catalog results
+        render = args.format == "json" and len(groups) == 1
         per_group = [
-            lint_paths(ps, profile=pr, jobs=args.jobs, cache=caches(pr), walked=walked, feed=feed, save=False)
+            lint_paths(
+                ps,
+                profile=pr,
+                jobs=args.jobs,
+                cache=caches(pr),
+                walked=walked,
+                feed=feed,
+                save=False,
+                render_json=render,
+            )
             for pr, _s, ps in groups
         ]
     return per_group, groups
@@ -324,12 +361,26 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
         feed = None
     gc_was = gc.isenabled()
-    gc.disable()  # as lint_paths does: the walk and the pool's share leave no cycles either
+    # as lint_paths does: the walk, the pool's share and the report leave no cycles either (the
+    # report's ~100k strings would otherwise make the collector traverse the cache's tables)
+    gc.disable()
     try:
-        per_group, groups = _lint(args, paths, caches, feed)
+        return _report(args, *_lint(args, paths, caches, feed), caches, saved)
     finally:
         if gc_was:
             gc.enable()
+
+
+def _report(
+    args: argparse.Namespace,
+    per_group: list[dict],
+    groups: list[tuple],
+    caches: Caches,
+    saved: list[Callable[[], None]],
+) -> int:
+    """Start saving ``caches``, write the report of ``per_group`` in ``args.format``: the exit
+    code."""
+    fmt = args.format
     saved.append(caches.save_async())  # written on a thread while the report is written here
     phasetimer.mark("save")
     prof = groups[0][0]
@@ -364,7 +415,7 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
         }
         source = sources.pop() if len(sources) == 1 else "location"
         if len(groups) == 1:  # the fast path: from the compact records
-            out.write(json_text(results, summary, profile_id, {"profile_source": source}))
+            write_json(out, results, summary, profile_id, {"profile_source": source})
         else:  # mixed profiles: each diagnostic says its own
             profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
             flat = [(path, d) for path, ds in results.items() for d in ds]
@@ -391,48 +442,50 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     return 1 if summary["errors"] else 0
 
 
-def json_text(results: dict, summary: dict, profile_id: str, extra: dict | None = None) -> str:
+def json_text(
+    results: dict, summary: dict, profile_id: str, extra: dict | None = None, escaped: bool = False
+) -> str:
     """The ``--format json`` document (ending in a newline), character for character what
     ``json.dumps({"diagnostics": [dict(path=str(p), **d.to_json()) ...], "summary": summary,
-    "profile": profile_id}, indent=2, ensure_ascii=False)`` gives, written from each file's
-    compact records (``DiagnosticList.records``) with one template per diagnostic: ~5x less
-    time than building 35,000 ``Diagnostic`` objects and their dicts for the standard encoder's
-    pure-Python indenting path."""
+    "profile": profile_id}, indent=2, ensure_ascii=False)`` gives (``json_bytes`` decoded)."""
+    return json_bytes(results, summary, profile_id, extra, escaped).decode("utf-8", "surrogatepass")
+
+
+def json_bytes(
+    results: dict, summary: dict, profile_id: str, extra: dict | None = None, escaped: bool = False
+) -> bytes:
+    """``json_text`` UTF-8 encoded (``surrogatepass``), joined from each file's
+    ``records.json_fragment`` (written from the compact records with one template per
+    diagnostic: ~5x less time than 35,000 ``Diagnostic`` objects through the standard encoder's
+    pure-Python indenting path). ``escaped``: the text through ``text.escape_unsafe`` (what
+    ``SafeTextStream`` writes), then each file's ``DiagnosticList.escaped_json``, kept in the
+    result cache: a warm run decodes and formats no diagnostic."""
     enc = encode_basestring
-    parts: list[str] = []
-    add = parts.append
-    sep = "\n    {\n      \"path\": "
-    for path, ds in results.items():
-        ps = enc(str(path))
-        for t in diagnostic_records(ds):
-            add(
-                f'{sep}{ps},\n      "line": {t[0]},\n      "column": {t[1]},\n      "end_line": {t[2]},'
-                f'\n      "end_column": {t[3]},\n      "severity": {enc(t[4])},\n      "code": {enc(t[5])},'
-                f'\n      "message": {enc(t[6])},\n      "rule": {enc(t[8])}'
-            )
-            if t[9]:
-                add(',\n      "unverified": true')
-            fx = t[7]
-            if fx is not None:
-                edits = [
-                    {"line": e[0], "column": e[1], "end_line": e[2], "end_column": e[3], "new_text": e[4]}
-                    for e in fx[1]
-                ]
-                add(',\n      "fix": ' + dumps_indented({"title": fx[0], "edits": edits}, level=3))
-            add("\n    }")
-            sep = ",\n    {\n      \"path\": "
-    body = "".join(parts)
-    tail = "".join(f',\n  {enc(k)}: ' + dumps_indented(v, level=1) for k, v in (extra or {}).items())
-    return (
-        '{\n  "diagnostics": '
-        + (f"[{body}\n  ]" if body else "[]")
-        + ',\n  "summary": '
-        + dumps_indented(summary, level=1)
-        + ',\n  "profile": '
-        + enc(profile_id)
-        + tail
-        + "\n}\n"
+    esc = escape_unsafe if escaped else str
+
+    def frag(ds: Any) -> bytes:
+        if escaped and isinstance(ds, DiagnosticList):
+            return ds.escaped_json()
+        return esc(json_fragment(diagnostic_records(ds))).encode("utf-8", "surrogatepass")
+
+    body = json_diagnostics(
+        (esc(enc(str(path))).encode("utf-8", "surrogatepass"), frag(ds)) for path, ds in results.items()
     )
+    tail = "".join(f',\n  {enc(k)}: ' + dumps_indented(v, level=1) for k, v in (extra or {}).items())
+    rest = ',\n  "summary": ' + dumps_indented(summary, level=1) + ',\n  "profile": ' + enc(profile_id) + tail
+    end = (esc(rest) + "\n}\n").encode("utf-8", "surrogatepass")
+    return b"".join([b'{\n  "diagnostics": ', *body, end])  # one copy of the ~16 MB
+
+
+def write_json(out: Any, results: dict, summary: dict, profile_id: str, extra: dict | None = None) -> None:
+    """Write ``json_text`` to ``out`` in one call: to a ``text.SafeTextStream`` (what
+    ``workbench.cli.main`` installs) its escaped UTF-8 bytes (``write_escaped_utf8``: no second
+    scan of the ~16 MB report, no str of it), to any other stream the plain text."""
+    write_utf8 = getattr(out, "write_escaped_utf8", None)
+    if write_utf8 is not None:
+        write_utf8(json_bytes(results, summary, profile_id, extra, escaped=True))
+    else:
+        out.write(json_text(results, summary, profile_id, extra))
 
 
 def check_path(p: Path) -> None:

@@ -7,7 +7,7 @@ pipe, as one ``marshal`` blob (so results must be marshal-able: tuples, lists, d
 float, bytes, None, bool).
 
 Callers: ``workbench scan --client all`` (half the clients' scan + listing + JSON,
-``commands/scan._split``) and the lint catalog rules (``lint.batch._with_catalog``).
+``commands/scan._split``) and the lint catalog rules (``lint.catalogpass.with_catalog``).
 A fork + pipe costs ~10-20 ms on this 2-core machine with a 200 MB heap; callers only fork
 above a size where the halved work pays for that.
 """

@@ -79,6 +79,28 @@ class SafeTextStream:
         self._stream.write(out)
         return len(s)
 
+    def write_escaped(self, s: str) -> int:
+        """``write(s)`` for a text the caller built from ``escape_unsafe``'d pieces (``workbench
+        lint --format json`` from the result cache's escaped JSON text): no second scan for
+        unsafe characters, only the stream encoding's ``\\uXXXX`` escapes."""
+        out = s
+        if self._encoding and not out.isascii():
+            out = out.encode(self._encoding, "workbench-u-escape").decode(self._encoding)
+        self._stream.write(out)
+        return len(s)
+
+    def write_escaped_utf8(self, data: bytes) -> None:
+        """``write_escaped(data.decode())`` for the UTF-8 bytes of an escaped text, without the
+        str: to a UTF-8 stream with a binary ``buffer`` (``sys.stdout``) the bytes go straight
+        to the buffer (after flushing the text layer, so the order is kept)."""
+        buf = getattr(self._stream, "buffer", None)
+        enc = (getattr(self._stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if enc == "utf8" and buf is not None:  # (not utf-8-sig: its BOM comes with the first write)
+            self._stream.flush()
+            buf.write(data)
+        else:
+            self.write_escaped(data.decode("utf-8"))
+
     def writelines(self, lines: Any) -> None:
         for line in lines:
             self.write(line)

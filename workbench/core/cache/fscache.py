@@ -17,8 +17,8 @@ Two speed levers for scanning and linting large trees (HACKING.md "Performance")
   symlinks (their targets may change without touching the folder) are stat'ed again, and
   listings of folders modified less than ``RACY_NS`` before they were read are not kept (a later
   change in the same clock tick could keep the mtime). Persisted with ``marshal`` under
-  ``appdirs.cache_dir()/fs/dirs.marshal`` (written atomically); a cache file that cannot be read
-  or has another format is ignored (and rebuilt).
+  ``appdirs.cache_dir()/fs/dirs.marshal`` (``write_cache_file``: temp file + rename); a cache
+  file that cannot be read, is incomplete or has another format is ignored (and rebuilt).
 
 Listing shape (``DirCache.listing(path)``): ``Listing(skill, dirs, links)`` where ``skill`` is
 ``SKILL_NONE``/``SKILL_FILE``/``SKILL_LINK``/``SKILL_DIR``/``SKILL_OTHER`` (what the ``SKILL.md``
@@ -33,14 +33,13 @@ import logging
 import marshal
 import os
 import stat as _stat
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
-
-from workbench.core.safefile import atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +141,13 @@ def load_cache_file(
         blob = read_blob(path)
     except OSError:
         return None, False
+    if not cache_file_intact(blob):  # cut short, or not written by write_cache_file
+        notes.append(f"{path}: incomplete cache file ignored; rebuilt")
+        return None, True
     was = gc.isenabled()
     gc.disable()
     try:
-        obj = marshal.loads(blob)
+        obj = marshal.loads(blob)  # (it ignores the trailer after the data)
         if isinstance(obj, dict) and accept(obj):
             return obj, False
         notes.append(f"{path}: written by another version; rebuilt")
@@ -219,17 +221,52 @@ def trim_oldest(table: dict[str, Any], limit: int) -> None:
             del table[k]
 
 
+#: What ends every file ``write_cache_file`` writes, followed by the length of the marshal data
+#: before it (8 bytes, little-endian): a file without it is incomplete (``cache_file_intact``).
+CACHE_TRAILER = b"\0wbcache"
+
+
 def write_cache_file(path: str | os.PathLike[str], obj: dict[str, Any], notes: list[Any]) -> bool:
-    """marshal ``obj`` and write it atomically (creating the folder). Returns False, with a note,
-    on an OSError (read-only cache folder, disk full); never raises."""
+    """marshal ``obj`` and write it in place of ``path`` (creating the folder), followed by
+    ``CACHE_TRAILER`` and the data's length. Returns False, with a note, on an OSError
+    (read-only cache folder, disk full); never raises.
+
+    Decision (issue 14): a cache is rebuildable, so the file is written to a temp file in the
+    same folder and renamed over ``path`` (``os.replace``: a reader sees the old file or the
+    new one, never a mix) without ``safefile.atomic_write``'s fsyncs and sha256 (~25 ms of a
+    10k-skill save). A file cut short anyway (a crash before the data reached the disk, a full
+    disk, a copy) lacks the trailer or its length: ``load_cache_file`` ignores it and the cache
+    is rebuilt (``tests/core/test_cache_file.py``)."""
     blob = marshal.dumps(obj)
+    p = Path(path)
+    tmp: str | None = None
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(os.fspath(path), blob)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(blob)
+            fh.write(CACHE_TRAILER + len(blob).to_bytes(8, "little"))
+        os.replace(tmp, p)
     except (OSError, ValueError) as exc:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         notes.append(f"{path}: cache not saved ({exc})")
         return False
     return True
+
+
+def cache_file_intact(blob: bytes | Any) -> bool:
+    """Whether ``blob`` (a cache file's bytes or ``mmap``) ends with ``CACHE_TRAILER`` and the
+    length of the data before it, as ``write_cache_file`` leaves it."""
+    n = len(blob) - len(CACHE_TRAILER) - 8
+    return (
+        n >= 0
+        and blob[n : n + len(CACHE_TRAILER)] == CACHE_TRAILER
+        and int.from_bytes(blob[n + len(CACHE_TRAILER) :], "little") == n
+    )
 
 
 def current_memo() -> dict[str, Any] | None:

@@ -2,7 +2,7 @@
 per file and a table look-up instead of read + parse + rules.
 
 What is stored (one file per profile under ``appdirs.cache_dir()/results/``, written atomically
-with ``safefile.atomic_write``, format ``marshal`` of plain tuples/dicts/str/int/bytes):
+with ``fscache.write_cache_file``, format ``marshal`` of plain tuples/dicts/str/int/bytes):
 
 * per SKILL.md (key: absolute path string) an ``Entry`` tuple: its identity ``(size, mtime_ns,
   st_ino)``, the identity of every other path the result depends on (the skill folder and the
@@ -11,7 +11,8 @@ with ``safefile.atomic_write``, format ``marshal`` of plain tuples/dicts/str/int
   per-file diagnostics, and two ``marshal`` blobs decoded only when needed: the per-file
   diagnostics and the facts the catalog rules need (``workbench.core.lint.runner.lint_record``);
   plus the catalog rules' diagnostics for this file and the fingerprint of the catalog they were
-  computed against (``put_catalog``);
+  computed against (``put_catalog``), with the file's rendered ``--format json`` text when
+  ``lint_paths(render_json=True)`` made it (``lint.records.escaped_json``);
 * the key of the whole file: a hash of the lint/skillfile source code (``rules_version``: any code
   change invalidates everything) and of the profile's settings (``profile_fingerprint``).
 
@@ -80,7 +81,7 @@ __all__ = [
 ]
 
 #: Bumped when the layout of the stored records changes.
-FORMAT = 2
+FORMAT = 3
 
 
 class CatalogResult(NamedTuple):
@@ -90,6 +91,9 @@ class CatalogResult(NamedTuple):
     warnings: int
     infos: int
     diags: bytes  #: marshal blob of ``lint.records.DiagTuple``s
+    #: the file's whole ``--format json`` text without its path (``lint.records.escaped_json``
+    #: of its per-file and catalog diagnostics), or None when not rendered yet
+    json: bytes | None
 
     @property
     def counts(self) -> tuple[int, int, int]:
@@ -110,7 +114,7 @@ class CacheEntry(NamedTuple):
     diags: bytes  #: marshal blob of the per-file diagnostics (``lint.records.DiagTuple``s)
     facts: bytes  #: marshal blob of the file's ``lint.facts.LintFacts`` (as a plain tuple)
     cat_fp: str | None  #: the catalog fingerprint ``cat`` was computed for
-    cat: tuple[int, int, int, bytes] | None  #: a ``CatalogResult`` (as a plain tuple)
+    cat: tuple[Any, ...] | None  #: a ``CatalogResult`` (as a plain tuple)
 
 
 #: Files (and folders) modified less than this many nanoseconds before a run are not cached.
@@ -124,12 +128,17 @@ _version: str | None = None
 
 def rules_version() -> str:
     """A hex hash of the source of everything a lint result depends on: ``workbench/core/lint/``
-    (engine, context, profiles, every rule), ``skillfile.py`` and this module. Computed once per
-    process (~90 small files)."""
+    (engine, context, profiles, every rule), ``skillfile.py``, ``text.py`` and ``jsontext.py``
+    (the stored JSON text) and this module. Computed once per process (~90 small files)."""
     global _version
     if _version is None:
         h = hashlib.sha256(str(FORMAT).encode())
-        files = sorted((_PKG / "lint").rglob("*.py")) + [_PKG / "skillfile.py", Path(__file__).resolve()]
+        files = sorted((_PKG / "lint").rglob("*.py")) + [
+            _PKG / "skillfile.py",
+            _PKG / "text.py",  # escape_unsafe: the stored JSON text is escaped with it
+            _PKG / "jsontext.py",
+            Path(__file__).resolve(),
+        ]
         for f in files:
             try:
                 data = f.read_bytes()
@@ -298,9 +307,16 @@ class ResultCache(EntryFile):
         self.put_entry(key, ent)
         return True
 
-    def put_catalog(self, key: str, fingerprint: str, diags: tuple[Any, ...]) -> None:
+    def put_catalog(
+        self,
+        key: str,
+        fingerprint: str,
+        diags: tuple[Any, ...],
+        json: bytes | None = None,
+    ) -> None:
         """Remember the catalog rules' diagnostics (as tuples) of the entry at ``key`` for the
-        catalog ``fingerprint`` (stored as ``(errors, warnings, infos, marshal blob)``). No-op
+        catalog ``fingerprint`` (stored as a plain ``CatalogResult``), and ``json``: the file's
+        ``lint.records.escaped_json`` (per-file and catalog diagnostics) when rendered. No-op
         when the entry is gone."""
         with self._lock:
             entries = self._load()
@@ -314,7 +330,7 @@ class ResultCache(EntryFile):
             counts = [0, 0, 0]
             for t in diags:
                 counts[_SEV_INDEX.get(t[4], 2)] += 1
-            cat = (counts[0], counts[1], counts[2], blob)  # a CatalogResult, stored plain
+            cat = (counts[0], counts[1], counts[2], blob, json)  # a CatalogResult, stored plain
             if ent[9] == fingerprint and ent[10] == cat:  # CacheEntry's cat_fp, cat
                 return
             entries[key] = ent[:9] + (fingerprint, cat)

@@ -2,13 +2,13 @@
 pool), then the catalog rules over every file's facts.
 
 Public: ``lint_paths`` (re-exported by ``workbench.core.lint``), ``lint_records``,
-``PARALLEL_MIN_FILES``, ``parallel_ok``. Never raises on a skill file's content.
+``PARALLEL_MIN_FILES``, ``parallel_ok``, ``LintFeed``; the catalog pass is
+``catalogpass.with_catalog``. Never raises on a skill file's content.
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import marshal
 import os
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from workbench.core import phasetimer
 from workbench.core.cache.fscache import abskey, snapshot
@@ -24,20 +24,13 @@ from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.cache.parsestore import stored_facts
 from workbench.core.cache.resultcache import make_entry
 from workbench.core.cache.skillfacts import skillfile_facts
-from workbench.core.forkrun import fork_ok, split_map
-from workbench.core.lint.context import CatalogEntry, CatalogIndex
-from workbench.core.lint.facts import FactsContext, LintFacts, cat_desc, cat_name
+from workbench.core.forkrun import fork_ok
+from workbench.core.lint.catalogpass import Collected, with_catalog
+from workbench.core.lint.facts import LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
-from workbench.core.lint.records import (
-    Counts,
-    DiagnosticList,
-    DiagSource,
-    DiagTuple,
-    encode_diag,
-    severity_counts,
-)
+from workbench.core.lint.records import Counts, DiagnosticList, severity_counts
 from workbench.core.lint.ruleset import load_rules
-from workbench.core.lint.runner import FileRecord, catalog_rules, lint_record_batch, run_rules
+from workbench.core.lint.runner import FileRecord, lint_record_batch
 from workbench.core.lint.types import ERROR, Diagnostic
 from workbench.core.skillwalk import entry_exists, find_skill_files
 
@@ -48,9 +41,6 @@ log = logging.getLogger(__name__)
 
 #: Below this many files ``lint_paths(jobs=None)`` stays serial (a pool costs ~50 ms to start).
 PARALLEL_MIN_FILES = 200
-#: ``_with_catalog`` splits the catalog rules' work with a forked child from this many files to
-#: run them on (~25-40 µs per file; a fork + pipe costs ~10-20 ms).
-CATALOG_SPLIT_MIN = 2000
 #: Files per chunk sent to a pool worker: at least / at most (see ``_run_parallel``).
 CHUNK_MIN, CHUNK_MAX = 25, 50
 
@@ -65,6 +55,7 @@ def lint_paths(
     walked: dict[str, list[Path]] | None = None,
     feed: LintFeed | None = None,
     save: bool = True,
+    render_json: bool = False,
 ) -> dict[Path, Sequence[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
 
@@ -87,6 +78,9 @@ def lint_paths(
         feed: a ``LintFeed`` the caller's walk fed with these files (same ``profile`` object and
             ``cache``) and ``finish``ed: its rows and look-ups are used instead of computing.
         save: False = the caller saves ``cache`` (``cache.save()``) when it suits it.
+        render_json: each file's ``DiagnosticList`` also holds its ``--format json`` text
+            (``records.escaped_json``, kept in ``cache`` with the catalog results: a warm
+            ``workbench lint --format json`` joins stored text; ``catalogpass.with_catalog``).
 
     Returns {SKILL.md path: diagnostics}, in path order. Each value is a
     ``records.DiagnosticList`` (a read-only sequence whose ``Diagnostic`` objects are built on
@@ -111,7 +105,7 @@ def lint_paths(
     gc.disable()  # allocation-heavy; the cyclic GC would rescan the cache's tables many times
     try:
         with snapshot():  # every path stat'ed once per run (walk, cache validity, dependencies)
-            return _lint_paths(paths, prof, catalog, jobs, rc, walked or {}, feed, save)
+            return _lint_paths(paths, prof, catalog, jobs, rc, walked or {}, feed, save, render_json)
     finally:
         if gc_was:
             gc.enable()
@@ -126,6 +120,7 @@ def _lint_paths(
     walked: dict[str, list[Path]],
     feed: LintFeed | None = None,
     save: bool = True,
+    render_json: bool = False,
 ) -> dict[Path, Sequence[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
@@ -164,7 +159,7 @@ def _lint_paths(
     if uniq:
         phasetimer.mark("walk")
         recs = _collect(keys, prof, jobs, cache, stats, feed)
-        out.update(_with_catalog(uniq, keys, recs, prof, catalog, cache))
+        out.update(with_catalog(uniq, keys, recs, prof, catalog, cache, render_json))
         phasetimer.mark("catalog")
         if cache is not None and save:
             cache.save()
@@ -175,99 +170,12 @@ def _lint_paths(
     return out
 
 
-def _fingerprint(keys: list[str], names: Iterable[tuple[str, str]]) -> str:
-    """A hash of the catalog the catalog rules see: every (path, name, description)."""
-    parts: list[str] = []
-    for k, (n, d) in zip(keys, names):
-        parts += (k, n, d)
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
 #: What a worker returns per file (``records_chunk``), a plain tuple so that a chunk is one
 #: ``marshal`` blob: without a cache ``(diags, facts)``; with one ``(name, desc, entry, diags,
 #: facts, parse_entry)`` where ``entry`` is the ``resultcache.make_entry`` tuple (its blobs then
 #: stand for ``diags``/``facts``, which are None) or None (not storable: the record itself), and
 #: ``parse_entry`` the ``parsestore.stored_facts`` tuple or None.
 Row = tuple[Any, ...]
-
-
-class Collected(NamedTuple):
-    """One file's per-file results as ``_with_catalog`` needs them."""
-
-    diags: DiagSource  #: the per-file rules' encoded diagnostics (or their marshal blob)
-    counts: Counts  #: their severity counts
-    facts: bytes | LintFacts  #: the file's facts (or their marshal blob)
-    name: str  #: the catalog name
-    desc: str  #: the catalog description
-    entry: CacheEntry | None  #: the valid cache entry it came from, or None
-    cacheable: bool  #: the cache holds this file now (its catalog results may be stored)
-
-
-def _with_catalog(
-    files: list[Path],
-    keys: list[str],
-    recs: list[Collected],
-    prof: Profile,
-    catalog: Any,
-    cache: ResultCache | None,
-) -> dict[Path, DiagnosticList]:
-    """Each file's ``DiagnosticList``: its per-file diagnostics plus the catalog rules' (reused
-    from the cache while the catalog fingerprint is the same, else run on its facts)."""
-    index: CatalogIndex | None = None
-    if catalog is None:
-        fp = _fingerprint(keys, ((r.name, r.desc) for r in recs))
-    else:
-        index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
-        entries = index.entries
-        # "x": never equal to a files-only fingerprint
-        fp = "x" + _fingerprint(
-            [index.key(e) or "" for e in entries], ((e.name, e.description) for e in entries)
-        )
-    # Every file's catalog results cached for this catalog (a warm run): the rules are not even
-    # loaded (an entry holds them only when the catalog rules were active under the same profile
-    # and rules version, which the cache is keyed on).
-    hit_all = all(r.entry is not None and r.entry.cat_fp == fp for r in recs)
-    cat_rules = [] if hit_all else catalog_rules(prof)
-    if not cat_rules and not hit_all:
-        return {f: DiagnosticList(rec.diags, (), rec.counts) for f, rec in zip(files, recs)}
-    done: list[DiagnosticList | None] = [None] * len(files)
-    todo: list[int] = []
-    hits = 0
-    for i, rec in enumerate(recs):
-        ent = rec.entry
-        if ent is not None and ent.cat_fp == fp and ent.cat is not None:
-            e, w, n, blob = ent.cat  # a CatalogResult; its blob is decoded lazily
-            c = rec.counts
-            done[i] = DiagnosticList(rec.diags, blob, (c[0] + e, c[1] + w, c[2] + n))
-            hits += 1
-        else:
-            todo.append(i)
-    if todo:
-        if index is None:
-            index = CatalogIndex([CatalogEntry(r.name, r.desc, p) for p, r in zip(files, recs)], keys)
-        idx = index
-
-        def run(some: Sequence[int]) -> list[tuple[DiagTuple, ...]]:
-            got = []
-            for i in some:
-                facts = recs[i].facts
-                if isinstance(facts, bytes):
-                    facts = marshal.loads(facts)
-                ctx = FactsContext(facts, files[i], prof, idx, keys[i])
-                got.append(tuple(map(encode_diag, run_rules(cat_rules, ctx))))
-            return got
-
-        # The catalog rules over many files: half of them in a forked child (it inherits the
-        # index; only the encoded diagnostics come back).
-        for i, cat_src in zip(todo, split_map(run, todo, CATALOG_SPLIT_MIN)):
-            rec = recs[i]
-            if cache is not None and rec.cacheable:
-                cache.put_catalog(keys[i], fp, cat_src)
-            done[i] = DiagnosticList(rec.diags, cat_src, rec.counts.plus(severity_counts(cat_src)))
-    out = {f: d for f, d in zip(files, done) if d is not None}
-    if cache is not None:
-        cache.catalog_hits += hits
-    return out
 
 
 def _collect(

@@ -13,12 +13,19 @@ import marshal
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
+from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.types import ERROR, SEVERITY_RANK, Diagnostic, Fix, TextEdit
+from workbench.core.text import escape_unsafe
 
 #: An encoded ``Diagnostic`` (see the module docstring).
 DiagTuple = tuple[Any, ...]
 #: Encoded diagnostics, or a ``marshal`` blob of a tuple of them (decoded on first use).
 DiagSource = bytes | tuple[DiagTuple, ...] | list[DiagTuple]
+#: Separates the diagnostics of a ``json_fragment``: a tab (JSON escapes it inside strings, the
+#: template writes none, and ``text.escape_unsafe`` keeps it).
+FRAGMENT_SEP = "\t"
+#: The text before each diagnostic object's path in the ``--format json`` report (indent 2).
+DIAG_HEAD = '\n    {\n      "path": '
 
 _SEV_INDEX = {ERROR: 0, "warning": 1, "info": 2}
 
@@ -84,6 +91,68 @@ def _tuples(src: DiagSource) -> Sequence[DiagTuple]:
     return src
 
 
+def json_fragment(records: Iterable[DiagTuple]) -> str:
+    """The ``workbench lint --format json`` text of one file's diagnostics (``DiagTuple``s in
+    report order) without their path: per diagnostic its object's text after ``"path": PATH``
+    (from ``,\\n      "line": `` to the closing ``\\n    }``, as ``json.dumps(indent=2,
+    ensure_ascii=False)`` writes it nested in the report's list), joined with ``FRAGMENT_SEP``;
+    "" for none. ``json_diagnostics`` puts the paths back."""
+    enc = encode_basestring
+    out: list[str] = []
+    add = out.append
+    for t in records:
+        s = (
+            f',\n      "line": {t[0]},\n      "column": {t[1]},\n      "end_line": {t[2]},'
+            f'\n      "end_column": {t[3]},\n      "severity": {enc(t[4])},\n      "code": {enc(t[5])},'
+            f'\n      "message": {enc(t[6])},\n      "rule": {enc(t[8])}'
+        )
+        if t[9]:
+            s += ',\n      "unverified": true'
+        fx = t[7]
+        if fx is not None:
+            edits = [
+                {"line": e[0], "column": e[1], "end_line": e[2], "end_column": e[3], "new_text": e[4]}
+                for e in fx[1]
+            ]
+            s += ',\n      "fix": ' + dumps_indented({"title": fx[0], "edits": edits}, level=3)
+        add(s + "\n    }")
+    return FRAGMENT_SEP.join(out)
+
+
+def escaped_json(records: Iterable[DiagTuple]) -> bytes:
+    """``json_fragment(records)`` through ``text.escape_unsafe``, UTF-8 encoded: what the result
+    cache keeps (``put_catalog``) so that a warm ``workbench lint --format json`` joins stored
+    bytes instead of decoding and formatting every diagnostic (bytes: one byte per character
+    of the usual text where a ``str`` holding one emoji takes four, and no decoding on load).
+    Escaped text holds no lone surrogate, so the encoding never fails."""
+    return escape_unsafe(json_fragment(records)).encode("utf-8")
+
+
+_SEP_B, _HEAD_B = FRAGMENT_SEP.encode(), DIAG_HEAD.encode()
+
+
+def json_diagnostics(parts: Iterable[tuple[bytes, bytes]]) -> list[bytes]:
+    """The ``"diagnostics"`` list of the ``--format json`` report, from ``[`` to ``]`` (nested at
+    level 1 as ``json.dumps(indent=2)`` writes it), UTF-8 encoded (lone surrogates as
+    ``surrogatepass`` writes them), as pieces to join once with the rest of the report: from
+    ``(encoded path, json_fragment)`` pairs in report order, both encoded the same way (the
+    path as ``json.encoder.encode_basestring`` gives it). One ``bytes.replace`` per file puts
+    its path before each of its diagnostics."""
+    out: list[bytes] = [b"["]
+    add = out.append
+    sep = b""
+    for ps, frag in parts:
+        if frag:
+            head = _HEAD_B + ps
+            add(sep + head)
+            add(frag.replace(_SEP_B, b"," + head))
+            sep = b","
+    if len(out) == 1:
+        return [b"[]"]
+    add(b"\n  ]")
+    return out
+
+
 class DiagnosticList(Sequence[Diagnostic]):
     """The diagnostics of one file, sorted by position, built on first use.
 
@@ -96,16 +165,22 @@ class DiagnosticList(Sequence[Diagnostic]):
     as a plain ``list``. ``list(dl)`` gives a mutable copy.
     """
 
-    __slots__ = ("_src", "_cat", "_counts", "_items")
+    __slots__ = ("_src", "_cat", "_counts", "_items", "_json")
 
     def __init__(
-        self, src: DiagSource = (), cat: DiagSource = (), counts: tuple[int, int, int] | None = None
+        self,
+        src: DiagSource = (),
+        cat: DiagSource = (),
+        counts: tuple[int, int, int] | None = None,
+        json: bytes | None = None,
     ):
-        # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand)
+        # ``counts``: severity totals of ``src`` and ``cat`` together (None = count on demand);
+        # ``json``: their ``escaped_json`` when known (the result cache keeps it)
         self._src = src
         self._cat = cat
         self._counts = counts
         self._items: list[Diagnostic] | None = None
+        self._json = json
 
     @classmethod
     def of(cls, diags: Iterable[Diagnostic]) -> DiagnosticList:
@@ -121,6 +196,14 @@ class DiagnosticList(Sequence[Diagnostic]):
             return [encode_diag(d) for d in self._items]
         src, cat = _tuples(self._src), _tuples(self._cat)
         return sorted((*src, *cat), key=tuple_sort_key) if cat else list(src)
+
+    def escaped_json(self) -> bytes:
+        """``escaped_json(self.records())``, computed once, or as the result cache gave it
+        (then no diagnostic is decoded)."""
+        j = self._json
+        if j is None:
+            j = self._json = escaped_json(self.records())
+        return j
 
     def _built(self) -> list[Diagnostic]:
         items = self._items

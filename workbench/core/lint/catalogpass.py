@@ -1,0 +1,139 @@
+"""The catalog pass of ``lint_paths``: every file's per-file results plus the catalog rules'
+(duplicate names/descriptions, listing budget: ``runner.CATALOG_RULES``), reused from the result
+cache while the catalog is the same, and each file's rendered ``--format json`` text
+(``records.escaped_json``) kept with them when asked for.
+
+Public: ``Collected`` (one file's per-file results), ``with_catalog``, ``fingerprint``,
+``CATALOG_SPLIT_MIN``. Never raises on a skill file's content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from workbench.core.forkrun import split_map
+from workbench.core.lint.context import CatalogEntry, CatalogIndex
+from workbench.core.lint.facts import FactsContext, LintFacts
+from workbench.core.lint.profiles import Profile
+from workbench.core.lint.records import (
+    Counts,
+    DiagnosticList,
+    DiagSource,
+    DiagTuple,
+    encode_diag,
+    severity_counts,
+)
+from workbench.core.lint.runner import catalog_rules, run_rules
+
+if TYPE_CHECKING:
+    from workbench.core.cache.resultcache import CacheEntry, ResultCache
+
+__all__ = ["CATALOG_SPLIT_MIN", "Collected", "fingerprint", "with_catalog"]
+
+#: ``with_catalog`` splits the catalog rules' work with a forked child from this many files to
+#: run them on (~25-40 µs per file; a fork + pipe costs ~10-20 ms).
+CATALOG_SPLIT_MIN = 2000
+
+
+class Collected(NamedTuple):
+    """One file's per-file results as ``with_catalog`` needs them."""
+
+    diags: DiagSource  #: the per-file rules' encoded diagnostics (or their marshal blob)
+    counts: Counts  #: their severity counts
+    facts: bytes | LintFacts  #: the file's facts (or their marshal blob)
+    name: str  #: the catalog name
+    desc: str  #: the catalog description
+    entry: CacheEntry | None  #: the valid cache entry it came from, or None
+    cacheable: bool  #: the cache holds this file now (its catalog results may be stored)
+
+
+def fingerprint(keys: list[str], names: Iterable[tuple[str, str]]) -> str:
+    """A hash of the catalog the catalog rules see: every (path, name, description)."""
+    parts: list[str] = []
+    for k, (n, d) in zip(keys, names):
+        parts += (k, n, d)
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def with_catalog(
+    files: list[Path],
+    keys: list[str],
+    recs: list[Collected],
+    prof: Profile,
+    catalog: Any,
+    cache: ResultCache | None,
+    render_json: bool = False,
+) -> dict[Path, DiagnosticList]:
+    """Each file's ``DiagnosticList``: its per-file diagnostics plus the catalog rules' (reused
+    from the cache while the catalog fingerprint is the same, else run on its facts).
+    ``render_json``: each list also gets its ``records.escaped_json`` text, from the cache when
+    it was stored with the catalog results (a warm run decodes no diagnostic), else rendered
+    here (in the forked half for the files whose catalog rules run) and stored with them."""
+    index: CatalogIndex | None = None
+    if catalog is None:
+        fp = fingerprint(keys, ((r.name, r.desc) for r in recs))
+    else:
+        index = catalog if isinstance(catalog, CatalogIndex) else CatalogIndex(catalog)
+        entries = index.entries
+        # "x": never equal to a files-only fingerprint
+        fp = "x" + fingerprint(
+            [index.key(e) or "" for e in entries], ((e.name, e.description) for e in entries)
+        )
+    # Every file's catalog results cached for this catalog (a warm run): the rules are not even
+    # loaded (an entry holds them only when the catalog rules were active under the same profile
+    # and rules version, which the cache is keyed on).
+    hit_all = all(r.entry is not None and r.entry.cat_fp == fp for r in recs)
+    cat_rules = [] if hit_all else catalog_rules(prof)
+    if not cat_rules and not hit_all:
+        return {f: DiagnosticList(rec.diags, (), rec.counts) for f, rec in zip(files, recs)}
+    done: list[DiagnosticList | None] = [None] * len(files)
+    todo: list[int] = []
+    hits = 0
+    for i, rec in enumerate(recs):
+        ent = rec.entry
+        cat = ent.cat if ent is not None and ent.cat_fp == fp else None
+        if cat is not None:
+            # a CatalogResult: (errors, warnings, infos, blob decoded lazily, escaped JSON text)
+            c = rec.counts
+            js: bytes | None = cat[4]
+            dl = done[i] = DiagnosticList(
+                rec.diags, cat[3], (c[0] + cat[0], c[1] + cat[1], c[2] + cat[2]), js
+            )
+            if render_json and js is None and cache is not None and rec.cacheable:
+                cache.put_catalog(keys[i], fp, marshal.loads(cat[3]), dl.escaped_json())
+            hits += 1
+        else:
+            todo.append(i)
+    if todo:
+        if index is None:
+            index = CatalogIndex([CatalogEntry(r.name, r.desc, p) for p, r in zip(files, recs)], keys)
+        idx = index
+
+        def run(some: Sequence[int]) -> list[tuple[tuple[DiagTuple, ...], bytes | None]]:
+            got = []
+            for i in some:
+                rec = recs[i]
+                facts = rec.facts
+                if isinstance(facts, bytes):
+                    facts = marshal.loads(facts)
+                ctx = FactsContext(facts, files[i], prof, idx, keys[i])
+                found = tuple(map(encode_diag, run_rules(cat_rules, ctx)))
+                js = DiagnosticList(rec.diags, found).escaped_json() if render_json else None
+                got.append((found, js))
+            return got
+
+        # The catalog rules over many files: half of them in a forked child (it inherits the
+        # index; only the encoded diagnostics and their JSON text come back).
+        for i, (cat_src, js) in zip(todo, split_map(run, todo, CATALOG_SPLIT_MIN)):
+            rec = recs[i]
+            if cache is not None and rec.cacheable:
+                cache.put_catalog(keys[i], fp, cat_src, js)
+            done[i] = DiagnosticList(rec.diags, cat_src, rec.counts.plus(severity_counts(cat_src)), js)
+    out = {f: d for f, d in zip(files, done) if d is not None}
+    if cache is not None:
+        cache.catalog_hits += hits
+    return out
