@@ -207,6 +207,7 @@ class LintContext:
         self._line_starts: list[int] | None = None
         self._npos = 0  # positions answered without the line table (``pos``)
         self._lines: list[str] | None = None
+        self._nlines = -1
         self._parts: list[str] | None = None
         self._fences: list[Fence] | None = None
         self._links: list[tuple[str, int, int]] | None = None
@@ -300,6 +301,49 @@ class LintContext:
                 [ln[:-1] if ln.endswith("\r") else ln for ln in parts] if "\r" in self.text else parts
             )
         return self._lines
+
+    @property
+    def line_count(self) -> int:
+        """``len(lines)``, counted without splitting the text (computed once)."""
+        n = self._nlines
+        if n < 0:
+            n = self._nlines = self.text.count("\n") + 1
+        return n
+
+    def line_len(self, line: int) -> int:
+        """``len(lines[line - 1])`` for a 1-based line in ``1..line_count``, without splitting the
+        whole text when the line table is not built yet (most files only measure the lines
+        their findings are on)."""
+        lines = self._lines
+        if lines is not None:
+            return len(lines[line - 1])
+        ls = self._line_starts
+        if ls is None and line > 64:
+            return len(self.lines[line - 1])
+        if ls is None:
+            return len(self.get_line(line))
+        t = self.text
+        s = ls[line - 1]
+        e = ls[line] - 1 if line < len(ls) else len(t)
+        if e > s and t[e - 1] == "\r":
+            e -= 1
+        return e - s
+
+    def head_lines(self, k: int) -> list[str]:
+        """``lines[:k]`` (the first ``k`` lines without line endings) without splitting the rest
+        of the text."""
+        lines = self._lines
+        if lines is not None or k <= 0:
+            return (lines or [])[: max(k, 0)]
+        t, e = self.text, -1
+        for _ in range(k):
+            e = t.find("\n", e + 1)
+            if e == -1:
+                break
+        head = t.split("\n") if e == -1 else t[:e].split("\n")
+        if "\r" in t:
+            head = [ln[:-1] if ln.endswith("\r") else ln for ln in head]
+        return head[:k]
 
     def _split_lines(self) -> list[str]:
         """``text.split("\\n")`` (done once for ``lines`` and ``line_starts``; do not modify)."""
@@ -417,6 +461,9 @@ class LintContext:
                 if m0:
                     cands.insert(0, (0, m0.end(), m0[1], m0[2]))
             cur = None  # (start offset, marker, lang)
+            # line numbers counted from the previous fence's (self.pos would build the line table
+            # once a file has more than a few fences)
+            at, at_line = 0, -1
             for ls, le, marker, rest in cands:
                 rest = rest.rstrip("\r")
                 if cur is None:
@@ -424,16 +471,22 @@ class LintContext:
                         continue
                     cur = (ls, marker, rest.strip().split(" ")[0].lower() if rest.strip() else "")
                 elif marker[0] == cur[1][0] and len(marker) >= len(cur[1]) and not rest.strip():
-                    out.append(
-                        Fence(base + cur[0], base + le, self.pos(base + cur[0])[0], cur[1], cur[2], True)
-                    )
+                    at_line = self._line_from(base + cur[0], at, at_line)
+                    at = base + cur[0]
+                    out.append(Fence(at, base + le, at_line, cur[1], cur[2], True))
                     cur = None
             if cur is not None:
-                out.append(
-                    Fence(base + cur[0], len(self.text), self.pos(base + cur[0])[0], cur[1], cur[2], False)
-                )
+                at_line = self._line_from(base + cur[0], at, at_line)
+                out.append(Fence(base + cur[0], len(self.text), at_line, cur[1], cur[2], False))
             self._fences = out
         return self._fences
+
+    def _line_from(self, offset: int, prev: int, prev_line: int) -> int:
+        """The 1-based line of ``offset``, given the line of an earlier offset ``prev``
+        (``prev_line`` -1: none yet)."""
+        if prev_line < 0:
+            return self.pos(offset)[0]
+        return prev_line + self.text.count("\n", prev, offset)
 
     def in_code(self, offset: int) -> bool:
         """True when the offset is inside a fenced code block."""

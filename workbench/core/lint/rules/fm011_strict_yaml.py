@@ -77,7 +77,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                     _sp(node), "YAML alias: strict YAML parsers (skills-ref) reject anchors and aliases"
                 )
     # anchors and explicit tags (not visible on nodes): scan the frontmatter source
-    fm_lines = ctx.lines[1 : (ctx.sf.close_line or 1) - 1]
+    fm_lines = ctx.head_lines((ctx.sf.close_line or 1) - 1)[1:]
     for i, s in enumerate(fm_lines):
         if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
             continue
