@@ -4,6 +4,8 @@ fence), and the rewritten rule patterns match exactly what the old ones matched 
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,3 +52,54 @@ def test_many_lines_at_the_end():
     ctx = _ctx(text)
     assert ctx.line_len(204) == 1 and ctx.line_len(205) == 4
     assert ctx._lines is not None  # past line 64 without the table: the lines are split once
+
+
+def _old_sec005_maybe(b: bytes) -> bool:
+    from workbench.core.lint.rules import sec005_encoded_blob as s
+
+    return s._RUN_B64 in b.translate(s._T_B64) or s._RUN_HEX in b.translate(s._T_HEX)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a" * 60, "0f" * 30, "Z9+/" * 20, "deadbeef" * 8, " ", "\n", "=", "é", "g" * 70]),
+        max_size=12,
+    )
+)
+def test_sec005_precheck_equals_the_two_translates(parts):
+    from workbench.core.lint.rules.sec005_encoded_blob import _maybe
+
+    data = "".join(parts).encode()
+    assert _maybe(data) == _old_sec005_maybe(data)
+
+
+def test_odd_is_odd_bytes_of_the_file():
+    from workbench.core.lint.context import odd_bytes
+
+    ctx = _ctx("---\nname: a\ndescription: b\n---\né\x1b\u202e plain\n")
+    assert ctx.odd == odd_bytes(ctx.utf8) == "é\x1b\u202e".encode()
+
+
+#: ``context._LINK`` before its link text was unrolled (round 5)
+_LINK_OLD = re.compile(
+    r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
+)
+_LINKY = st.text(alphabet=st.sampled_from(list("[]()\\<>\"' \na.`")), max_size=200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINKY)
+def test_link_pattern_equals_the_old_one(text):
+    from workbench.core.lint.context import _LINK
+
+    def found(rx):
+        return [(m.span(), m.span(1)) for m in rx.finditer(text)]
+
+    assert found(_LINK) == found(_LINK_OLD)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from([" ", "\t", "\n", "\u3000", "\x1c", "a", "\r"]), max_size=20))
+def test_body003_blank_test_equals_strip(body):
+    assert (not body or body.isspace()) == (not body.strip())

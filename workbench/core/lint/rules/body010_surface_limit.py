@@ -45,8 +45,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         (l1, _), (l2, _) = ctx.pos(lost[0]), ctx.pos(max(lost[0], lost[1] - 1))
         keep = f"the first {s.head:,}" + (f" and last {s.tail:,}" if s.tail else "")
+        # the start of the line after line l1 (= line_starts[l1], without building the table)
+        nl = text.find("\n", lost[0])
         yield Finding(
-            ctx.span(lost[0], min(lost[1], ctx.line_starts[l1] if l1 < len(ctx.line_starts) else lost[1])),
+            ctx.span(lost[0], min(lost[1], nl + 1 if nl != -1 else lost[1])),
             f"{s.title} passes only {keep} {s.unit} of this {len(text.encode()):,}-byte file: "
             f"lines {l1}–{l2} do not reach the model ({s.source})",
         )
