@@ -103,3 +103,144 @@ def test_link_pattern_equals_the_old_one(text):
 @given(st.text(alphabet=st.sampled_from([" ", "\t", "\n", "\u3000", "\x1c", "a", "\r"]), max_size=20))
 def test_body003_blank_test_equals_strip(body):
     assert (not body or body.isspace()) == (not body.strip())
+
+
+def _old_fences(ctx: LintContext) -> list[tuple[int, int, int, str, str, bool]]:
+    """``LintContext.fences`` before round 5 (candidate tuples, ``pos`` per fence)."""
+    from workbench.core.lint.context import _FENCE_AT, _FENCE_NL
+
+    out = []
+    body, base = ctx.body, ctx.body_offset
+    cands: list[tuple[int, int, str, str]] = []
+    if "```" in body or "~~~" in body:
+        cands = [(m.start() + 1, m.end(), m[1], m[2]) for m in _FENCE_NL.finditer(body)]
+        m0 = _FENCE_AT.match(body)
+        if m0:
+            cands.insert(0, (0, m0.end(), m0[1], m0[2]))
+    cur = None
+    for ls, le, marker, rest in cands:
+        rest = rest.rstrip("\r")
+        if cur is None:
+            if marker[0] == "`" and "`" in rest:
+                continue
+            cur = (ls, marker, rest.strip().split(" ")[0].lower() if rest.strip() else "")
+        elif marker[0] == cur[1][0] and len(marker) >= len(cur[1]) and not rest.strip():
+            out.append((base + cur[0], base + le, ctx.pos(base + cur[0])[0], cur[1], cur[2], True))
+            cur = None
+    if cur is not None:
+        out.append((base + cur[0], len(ctx.text), ctx.pos(base + cur[0])[0], cur[1], cur[2], False))
+    return out
+
+
+_FENCE_LINES = st.sampled_from(
+    [
+        "```",
+        "~~~~",
+        "```Py x",
+        "  ```",
+        "text",
+        "",
+        "    ```",
+        "``` x`",
+        "~~~ a\r",
+        "```\r",
+        " ~~~",
+        "````",
+        "\u3000",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_FENCE_LINES, max_size=40), st.booleans())
+def test_fences_equal_the_old_scan(parts, frontmatter):
+    text = ("---\nname: a\ndescription: b\n---\n" if frontmatter else "") + "\n".join(parts)
+    got = [(f.start, f.end, f.line, f.marker, f.lang, f.closed) for f in _ctx(text).fences]
+    assert got == _old_fences(_ctx(text))
+
+
+def _old_fm011(ctx: LintContext) -> list[tuple[object, str]]:
+    """FM011's findings before round 5 (node walk and line scan whenever a trigger occurs)."""
+    from workbench.core.lint.rules import fm011_strict_yaml as m
+
+    if ctx.sf.state != "ok":
+        return []
+    fm = ctx.sf.frontmatter
+    if not any(c in fm for c in "[{&*!"):
+        return []
+    out: list[tuple[object, str]] = []
+    seen: set[int] = set()
+    for f in ctx.fields.values():
+        if f.node is not None:
+            out += [(m._sp(node), kind) for kind, node in m._walk(f.node, seen)]
+    for i, s in enumerate(ctx.lines[1 : (ctx.sf.close_line or 1) - 1]):
+        if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
+            continue
+        head = s.split(": ", 1)
+        val_start = len(head[0]) + 1 if len(head) == 2 else 0
+        for mt in m._ANCHOR_TAG.finditer(s, val_start):
+            tok = mt.group(1)
+            q = s[: mt.start(1)]
+            if tok.startswith("*") or q.count('"') % 2 or q.count("'") % 2:
+                continue
+            out.append(((i + 2, mt.start(1) + 1, i + 2, mt.end(1) + 1), tok))
+    return out
+
+
+_YAML_LINES = st.sampled_from(
+    [
+        "a: [x, y]",
+        "b: &anc v",
+        "c: *anc",
+        "d: !!str 5",
+        "e: {k: v}",
+        "f: plain! yes",
+        "g:\n  - x\n  - [y]",
+        "h: 'q[x'",
+        "i: \"a & b\"",
+        "j:\n  <<: *anc",
+        "k: &m {z: 1}",
+        "l: !custom x",
+        "# c: &x",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_YAML_LINES, max_size=6, unique=True))
+def test_fm011_equals_the_old_walk(lines):
+    from workbench.core.lint.rules import fm011_strict_yaml
+
+    text = "---\nname: a\ndescription: b\n" + "\n".join(lines) + "\n---\nbody\n"
+
+    def key(sp: object) -> tuple[int, int, int, int]:
+        return sp if isinstance(sp, tuple) else (sp.line, sp.column, sp.end_line, sp.end_column)  # type: ignore[attr-defined,return-value]
+
+    got = []
+    for f in fm011_strict_yaml.check(_ctx(text)):
+        msg = f.message
+        kind = (
+            "flow"
+            if msg.startswith("flow")
+            else "alias"
+            if msg.startswith("YAML alias")
+            else msg.split("'")[1]
+        )
+        got.append((key(f.span), kind))
+    assert got == [(key(sp), kind) for sp, kind in _old_fm011(_ctx(text))]
+
+
+def test_body010_counts_the_bytes_of_a_long_non_ascii_file():
+    from workbench.core.lint.rules import body010_surface_limit
+
+    text = "---\nname: a\ndescription: b\n---\n" + "é ü\n" * 3000
+    found = list(body010_surface_limit.check(_ctx(text)))
+    assert found and f"{len(text.encode()):,}-byte file" in found[0].message
+    ctx = _ctx(text)  # a text holding a lone surrogate (an editor buffer could)
+    ctx.text = text + "\ud800"
+    try:
+        list(body010_surface_limit.check(ctx))
+    except UnicodeEncodeError:
+        pass  # as before: text.encode() raises (the runner reports LINT000)
+    else:
+        raise AssertionError("a lone surrogate must take the old path")

@@ -480,31 +480,36 @@ class LintContext:
         if self._fences is None:
             out: list[Fence] = []
             body, base = self.body, self.body_offset
-            # candidate lines: up to 3 spaces, then ``` or ~~~ (found in C by one regex pass)
-            cands: list[tuple[int, int, str, str]] = []  # (line start, line end, marker, rest)
-            if "```" in body or "~~~" in body:
-                cands = [(m.start() + 1, m.end(), m[1], m[2]) for m in _FENCE_NL.finditer(body)]
-                m0 = _FENCE_AT.match(body)
-                if m0:
-                    cands.insert(0, (0, m0.end(), m0[1], m0[2]))
-            cur = None  # (start offset, marker, lang)
+            if "```" not in body and "~~~" not in body:
+                self._fences = out
+                return out
+            # candidate lines: up to 3 spaces, then ``` or ~~~ (found in C by one regex pass; the
+            # match after a line break starts at that "\n")
+            cands = list(_FENCE_NL.finditer(body))
+            m0 = _FENCE_AT.match(body)
+            if m0:
+                cands.insert(0, m0)
+            cur = None  # (start offset in body, marker, lang)
             # line numbers counted from the previous fence's (self.pos would build the line table
             # once a file has more than a few fences)
             at, at_line = 0, -1
-            for ls, le, marker, rest in cands:
-                rest = rest.rstrip("\r")
+            for m in cands:
+                marker, rest = m.group(1, 2)  # rest: up to the "\n" ("\r" included: strip() drops it)
                 if cur is None:
                     if marker[0] == "`" and "`" in rest:
                         continue
-                    cur = (ls, marker, rest.strip().split(" ")[0].lower() if rest.strip() else "")
+                    info = rest.strip()
+                    cur = (m.start() + (m is not m0), marker, info.split(" ")[0].lower() if info else "")
                 elif marker[0] == cur[1][0] and len(marker) >= len(cur[1]) and not rest.strip():
-                    at_line = self._line_from(base + cur[0], at, at_line)
-                    at = base + cur[0]
-                    out.append(Fence(at, base + le, at_line, cur[1], cur[2], True))
+                    start = base + cur[0]
+                    at_line = self._line_from(start, at, at_line)
+                    at = start
+                    out.append(Fence(start, base + m.end(), at_line, cur[1], cur[2], True))
                     cur = None
             if cur is not None:
-                at_line = self._line_from(base + cur[0], at, at_line)
-                out.append(Fence(base + cur[0], len(self.text), at_line, cur[1], cur[2], False))
+                start = base + cur[0]
+                at_line = self._line_from(start, at, at_line)
+                out.append(Fence(start, len(self.text), at_line, cur[1], cur[2], False))
             self._fences = out
         return self._fences
 
