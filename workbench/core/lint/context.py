@@ -75,12 +75,9 @@ _PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
 
 def odd_bytes(data: bytes) -> bytes:
-    """``data`` (UTF-8) without printable ASCII, tab, LF and CR: the control bytes and the bytes
-    of non-ASCII characters, each character's bytes still together (a lead byte is never
-    deleted, nor its continuation bytes), so a multi-byte character is found in it exactly when
-    it is in ``data``. One ``bytes.translate`` (~1 ns/byte): ~6 µs per corpus file (4.7 KB
-    average, loaded 2-core VM), then each ``in`` on the rest ~0, against ~40 µs for one
-    character-class regex search of the str. ``LintContext.odd`` keeps it per file."""
+    """``data`` (UTF-8) without printable ASCII, tab, LF and CR: control bytes and whole non-ASCII
+    characters (a multi-byte character is in it exactly when it is in ``data``). One
+    ``bytes.translate`` (~6 µs per corpus file vs ~40 for a regex over the str); ``LintContext.odd``."""
     return data.translate(None, _PLAIN)
 
 
@@ -323,16 +320,15 @@ class LintContext:
 
     @property
     def line_count(self) -> int:
-        """``len(lines)``, counted without splitting the text (computed once)."""
+        """``len(lines)``, counted without splitting the text."""
         n = self._nlines
         if n < 0:
             n = self._nlines = self.text.count("\n") + 1
         return n
 
     def line_len(self, line: int) -> int:
-        """``len(lines[line - 1])`` for a 1-based line in ``1..line_count``, without splitting the
-        whole text when the line table is not built yet (most files only measure the lines
-        their findings are on)."""
+        """``len(lines[line - 1])`` for a 1-based line in ``1..line_count``; splits the text only
+        for a line past 64 when neither ``lines`` nor ``line_starts`` is built yet."""
         lines = self._lines
         if lines is not None:
             return len(lines[line - 1])
@@ -349,8 +345,7 @@ class LintContext:
         return e - s
 
     def head_lines(self, k: int) -> list[str]:
-        """``lines[:k]`` (the first ``k`` lines without line endings) without splitting the rest
-        of the text."""
+        """``lines[:k]`` (the first ``k`` lines, no line endings) without splitting the rest."""
         lines = self._lines
         if lines is not None or k <= 0:
             return (lines or [])[: max(k, 0)]
@@ -451,8 +446,7 @@ class LintContext:
 
     @property
     def odd(self) -> bytes:
-        """``odd_bytes(utf8)``: the file's control and non-ASCII bytes (cached; SEC002, SEC003 and
-        SEC006 pre-check it; empty for most files)."""
+        """``odd_bytes(utf8)``, once per file (SEC002/003/006's pre-check; empty for most files)."""
         if self._odd is None:
             self._odd = odd_bytes(self.utf8)
         return self._odd
@@ -483,16 +477,13 @@ class LintContext:
             if "```" not in body and "~~~" not in body:
                 self._fences = out
                 return out
-            # candidate lines: up to 3 spaces, then ``` or ~~~ (found in C by one regex pass; the
-            # match after a line break starts at that "\n")
+            # candidate lines: up to 3 spaces, then ``` or ~~~ (one regex pass; a match starts at "\n")
             cands = list(_FENCE_NL.finditer(body))
             m0 = _FENCE_AT.match(body)
             if m0:
                 cands.insert(0, m0)
             cur = None  # (start offset in body, marker, lang)
-            # line numbers counted from the previous fence's (self.pos would build the line table
-            # once a file has more than a few fences)
-            at, at_line = 0, -1
+            at, at_line = 0, -1  # lines counted from the previous fence (no line table)
             for m in cands:
                 marker, rest = m.group(1, 2)  # rest: up to the "\n" ("\r" included: strip() drops it)
                 if cur is None:
@@ -514,8 +505,7 @@ class LintContext:
         return self._fences
 
     def _line_from(self, offset: int, prev: int, prev_line: int) -> int:
-        """The 1-based line of ``offset``, given the line of an earlier offset ``prev``
-        (``prev_line`` -1: none yet)."""
+        """The 1-based line of ``offset``, given ``prev_line`` of an earlier ``prev`` (-1: none)."""
         if prev_line < 0:
             return self.pos(offset)[0]
         return prev_line + self.text.count("\n", prev, offset)
