@@ -61,6 +61,7 @@ class _Ctx:
         self.text = text
         self.is_ascii = text.isascii()
         self.utf8 = text.encode("utf-8", "surrogatepass")
+        self.odd = sec002_bidi.odd_bytes(self.utf8)
 
 
 def _new_gates(text: str) -> tuple[bool, bool, bool]:

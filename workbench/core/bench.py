@@ -48,9 +48,10 @@ its target for 10,000 skills and whether it is met; other sizes are scaled linea
 * ``lint_one_cli``: ``workbench lint ONE/SKILL.md`` (the pre-commit case, empty cache);
 * ``floor``: walking TREE, reading every SKILL.md and parsing its frontmatter with PyYAML's C
   loader in this process, the least any linter must do; ``lint_cold_1`` is compared to it;
-* ``rules``: each per-file rule's cost in µs per file over a sample (``rule_costs``), with the
-  shared lazily computed parts of the context (lines, fences, links, folder listing) timed apart
-  as ``(context)``; rules above ``RULE_BUDGET_US`` are listed.
+* ``rules``: each per-file rule's cost in µs per file over a sample (``rule_costs``), run as the
+  runner runs them (rule-major, ``BATCH_FILES``-file batches; a shared lazy part of the context
+  is charged to the first rule asking, and timed apart in ``shared_us``); rules above
+  ``RULE_BUDGET_US`` are listed.
 
 Every timing is wall-clock seconds (``perf_counter``) with the process CPU seconds beside it
 (``process_time``; children of a pool not included): on a shared machine the CPU figure is the

@@ -43,10 +43,13 @@ class Surface:
     def limit(self) -> int:
         return self.head + self.tail
 
-    def lost_range(self, text: str) -> tuple[int, int] | None:
-        """``(start, end)`` character offsets of ``text`` the model does not get, or None."""
+    def lost_range(self, text: str, data: bytes | None = None) -> tuple[int, int] | None:
+        """``(start, end)`` character offsets of ``text`` the model does not get, or None.
+        ``data``: ``text.encode("utf-8")`` when the caller has it (saves encoding it again).
+        Raises UnicodeEncodeError for a text with lone surrogates (without ``data``)."""
         if self.unit == "bytes":
-            data = text.encode("utf-8")
+            if data is None:
+                data = text.encode("utf-8")
             if len(data) <= self.limit:
                 return None
             start, end = self.head, len(data) - self.tail

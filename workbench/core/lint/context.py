@@ -62,8 +62,23 @@ _UNSET = object()
 #: ``LintContext.pos`` answers this many positions by counting before it builds the line table.
 _POS_DIRECT = 16
 # The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
-# fast search again); the target, its offsets and the line are the same either way.
-_LINK = re.compile(r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
+# fast search again); the target, its offsets and the line are the same either way. The link
+# text is the unrolled form of ``(?:[^\]\\\n]|\\.)*`` (same strings, no alternation per character:
+# tests/lint/test_context_scan.py).
+_LINK = re.compile(
+    r"\[[^\]\\\n]*(?:\\.[^\]\\\n]*)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
+)
+
+
+#: Printable ASCII, tab, LF and CR: what ``odd_bytes`` deletes.
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+
+
+def odd_bytes(data: bytes) -> bytes:
+    """``data`` (UTF-8) without printable ASCII, tab, LF and CR: control bytes and whole non-ASCII
+    characters (a multi-byte character is in it exactly when it is in ``data``). One
+    ``bytes.translate`` (~6 µs per corpus file vs ~40 for a regex over the str); ``LintContext.odd``."""
+    return data.translate(None, _PLAIN)
 
 
 def _listing(folder: str) -> list[str]:
@@ -207,6 +222,7 @@ class LintContext:
         self._line_starts: list[int] | None = None
         self._npos = 0  # positions answered without the line table (``pos``)
         self._lines: list[str] | None = None
+        self._nlines = -1
         self._parts: list[str] | None = None
         self._fences: list[Fence] | None = None
         self._links: list[tuple[str, int, int]] | None = None
@@ -215,6 +231,7 @@ class LintContext:
         self._body: str | None = None
         self._ascii: bool | None = None
         self._utf8: bytes | None = None
+        self._odd: bytes | None = None
         self._dircache: dict[str, frozenset[str]] = {}
         self._skill_dir: Path | None = None
         #: Paths outside SKILL.md whose state the result depends on (folders listed, files read);
@@ -300,6 +317,47 @@ class LintContext:
                 [ln[:-1] if ln.endswith("\r") else ln for ln in parts] if "\r" in self.text else parts
             )
         return self._lines
+
+    @property
+    def line_count(self) -> int:
+        """``len(lines)``, counted without splitting the text."""
+        n = self._nlines
+        if n < 0:
+            n = self._nlines = self.text.count("\n") + 1
+        return n
+
+    def line_len(self, line: int) -> int:
+        """``len(lines[line - 1])`` for a 1-based line in ``1..line_count``; splits the text only
+        for a line past 64 when neither ``lines`` nor ``line_starts`` is built yet."""
+        lines = self._lines
+        if lines is not None:
+            return len(lines[line - 1])
+        ls = self._line_starts
+        if ls is None and line > 64:
+            return len(self.lines[line - 1])
+        if ls is None:
+            return len(self.get_line(line))
+        t = self.text
+        s = ls[line - 1]
+        e = ls[line] - 1 if line < len(ls) else len(t)
+        if e > s and t[e - 1] == "\r":
+            e -= 1
+        return e - s
+
+    def head_lines(self, k: int) -> list[str]:
+        """``lines[:k]`` (the first ``k`` lines, no line endings) without splitting the rest."""
+        lines = self._lines
+        if lines is not None or k <= 0:
+            return (lines or [])[: max(k, 0)]
+        t, e = self.text, -1
+        for _ in range(k):
+            e = t.find("\n", e + 1)
+            if e == -1:
+                break
+        head = t.split("\n") if e == -1 else t[:e].split("\n")
+        if "\r" in t:
+            head = [ln[:-1] if ln.endswith("\r") else ln for ln in head]
+        return head[:k]
 
     def _split_lines(self) -> list[str]:
         """``text.split("\\n")`` (done once for ``lines`` and ``line_starts``; do not modify)."""
@@ -387,6 +445,13 @@ class LintContext:
         return self._utf8
 
     @property
+    def odd(self) -> bytes:
+        """``odd_bytes(utf8)``, once per file (SEC002/003/006's pre-check; empty for most files)."""
+        if self._odd is None:
+            self._odd = odd_bytes(self.utf8)
+        return self._odd
+
+    @property
     def is_ascii(self) -> bool:
         """The whole text is ASCII (lets Unicode rules return at once)."""
         if self._ascii is None:
@@ -409,31 +474,41 @@ class LintContext:
         if self._fences is None:
             out: list[Fence] = []
             body, base = self.body, self.body_offset
-            # candidate lines: up to 3 spaces, then ``` or ~~~ (found in C by one regex pass)
-            cands: list[tuple[int, int, str, str]] = []  # (line start, line end, marker, rest)
-            if "```" in body or "~~~" in body:
-                cands = [(m.start() + 1, m.end(), m[1], m[2]) for m in _FENCE_NL.finditer(body)]
-                m0 = _FENCE_AT.match(body)
-                if m0:
-                    cands.insert(0, (0, m0.end(), m0[1], m0[2]))
-            cur = None  # (start offset, marker, lang)
-            for ls, le, marker, rest in cands:
-                rest = rest.rstrip("\r")
+            if "```" not in body and "~~~" not in body:
+                self._fences = out
+                return out
+            # candidate lines: up to 3 spaces, then ``` or ~~~ (one regex pass; a match starts at "\n")
+            cands = list(_FENCE_NL.finditer(body))
+            m0 = _FENCE_AT.match(body)
+            if m0:
+                cands.insert(0, m0)
+            cur = None  # (start offset in body, marker, lang)
+            at, at_line = 0, -1  # lines counted from the previous fence (no line table)
+            for m in cands:
+                marker, rest = m.group(1, 2)  # rest: up to the "\n" ("\r" included: strip() drops it)
                 if cur is None:
                     if marker[0] == "`" and "`" in rest:
                         continue
-                    cur = (ls, marker, rest.strip().split(" ")[0].lower() if rest.strip() else "")
+                    info = rest.strip()
+                    cur = (m.start() + (m is not m0), marker, info.split(" ")[0].lower() if info else "")
                 elif marker[0] == cur[1][0] and len(marker) >= len(cur[1]) and not rest.strip():
-                    out.append(
-                        Fence(base + cur[0], base + le, self.pos(base + cur[0])[0], cur[1], cur[2], True)
-                    )
+                    start = base + cur[0]
+                    at_line = self._line_from(start, at, at_line)
+                    at = start
+                    out.append(Fence(start, base + m.end(), at_line, cur[1], cur[2], True))
                     cur = None
             if cur is not None:
-                out.append(
-                    Fence(base + cur[0], len(self.text), self.pos(base + cur[0])[0], cur[1], cur[2], False)
-                )
+                start = base + cur[0]
+                at_line = self._line_from(start, at, at_line)
+                out.append(Fence(start, len(self.text), at_line, cur[1], cur[2], False))
             self._fences = out
         return self._fences
+
+    def _line_from(self, offset: int, prev: int, prev_line: int) -> int:
+        """The 1-based line of ``offset``, given ``prev_line`` of an earlier ``prev`` (-1: none)."""
+        if prev_line < 0:
+            return self.pos(offset)[0]
+        return prev_line + self.text.count("\n", prev, offset)
 
     def in_code(self, offset: int) -> bool:
         """True when the offset is inside a fenced code block."""

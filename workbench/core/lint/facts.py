@@ -127,6 +127,16 @@ class FactsContext:
         self.dir_name = os.path.basename(os.path.dirname(os.fspath(path))) or None
 
     @property
+    def line_count(self) -> int:
+        """The file's number of lines (``LintContext.line_count``)."""
+        return self.lines.n
+
+    def line_len(self, line: int) -> int:
+        """The length of a 1-based line in ``1..line_count`` (0 past the kept head lines)."""
+        head = self.lines.head
+        return head[line - 1] if 0 < line <= len(head) else 0
+
+    @property
     def fields(self) -> dict[str, _LiteField]:
         """The kept frontmatter fields (name, description, when_to_use, disable-model-invocation)."""
         return {k: _LiteField(v, sp) for k, (v, sp) in self._fields.items()}

@@ -64,14 +64,10 @@ def catalog_rules(profile: Profile) -> list[tuple[Rule, str]]:
     return [(r, s) for r, s in active_rules(profile) if r.code in CATALOG_RULES]
 
 
-class _Lines(Protocol):
-    def __len__(self) -> int: ...
-    def __getitem__(self, i: int) -> str: ...
-
-
 class _HasLines(Protocol):
     @property
-    def lines(self) -> _Lines: ...
+    def line_count(self) -> int: ...
+    def line_len(self, line: int) -> int: ...
 
 
 def clamp(d: Diagnostic, ctx: _HasLines) -> Diagnostic:
@@ -86,15 +82,16 @@ def clamp(d: Diagnostic, ctx: _HasLines) -> Diagnostic:
 def clamp_range(
     line: int, column: int, end_line: int, end_column: int, ctx: _HasLines
 ) -> tuple[int, int, int, int]:
-    """The range (1-based, end column exclusive) kept inside ``ctx.lines``: what ``clamp`` does."""
-    lines = ctx.lines
-    if line == end_line and 0 < line <= len(lines) and 0 < column <= end_column <= len(lines[line - 1]) + 1:
+    """The range (1-based, end column exclusive) kept inside the text's lines (``ctx.line_count``
+    lines, ``ctx.line_len(n)`` characters each): what ``clamp`` does."""
+    count = ctx.line_count
+    if line == end_line and 0 < line <= count and 0 < column <= end_column <= ctx.line_len(line) + 1:
         return line, column, end_line, end_column  # the usual case: a range on one existing line
-    n = max(1, len(lines))
+    n = max(1, count)
 
     def fix_pos(line: int, col: int) -> tuple[int, int]:
         line = min(max(1, line), n)
-        ln = len(lines[line - 1]) if len(lines) else 0
+        ln = ctx.line_len(line) if count else 0
         return line, min(max(1, col), ln + 1)
 
     l1, c1 = fix_pos(line, column)
@@ -284,7 +281,6 @@ def lint_facts(ctx: LintContext) -> LintFacts:
             v = plain_value(f.value) if k in _KEEP_VALUE else 0
             fields[k] = (v, (sp.line, sp.column, sp.end_line, sp.end_column))
             last = max(last, sp.end_line)
-    lines = ctx.lines
     name = ctx.name_str() if ctx.has_fields else None
     desc = ctx.description_str() if ctx.has_fields else None
     cn, cd = catalog_name(sf), catalog_desc(sf)
@@ -294,8 +290,8 @@ def lint_facts(ctx: LintContext) -> LintFacts:
         name,
         desc,
         fields,
-        [len(x) for x in lines[:last]],
-        len(lines),
+        [len(x) for x in ctx.head_lines(last)],
+        ctx.line_count,
         None if cn == name else cn,
         None if cd == desc else cd,
     )

@@ -30,9 +30,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     t = ctx.text
     if t.count("\n", 0, 200_000) < LIMIT:
         return
-    n = len(ctx.lines) - (1 if t.endswith("\n") else 0)
+    n = ctx.line_count - (1 if t.endswith("\n") else 0)
     if n > LIMIT:
-        ln = min(LIMIT + 1, len(ctx.lines))
+        ln = min(LIMIT + 1, ctx.line_count)
         yield Finding(
             ctx.line_span(ln),
             f"SKILL.md has {n} lines; keep it under {LIMIT} and move details into references/ files",

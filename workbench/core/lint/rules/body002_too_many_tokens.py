@@ -33,7 +33,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     body = ctx.body
     n = estimate_tokens(len(body))
-    line = ctx.sf.body_line if ctx.sf.body_line <= len(ctx.lines) else 1
+    line = ctx.sf.body_line if ctx.sf.body_line <= ctx.line_count else 1
     yield Finding(
         ctx.line_span(line),
         f"the body is ≈{n:,} tokens (estimate: {len(body):,} chars / 4); keep it "

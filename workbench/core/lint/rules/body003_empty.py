@@ -26,7 +26,8 @@ from workbench.core.lint.registry import Finding, rule
 def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state not in ("ok", "yaml-error", "not-mapping", "empty"):
         return
-    if not ctx.body.strip():
+    body = ctx.body
+    if not body or body.isspace():  # = not body.strip(), without the copy
         ln = ctx.sf.close_line or 1
         yield Finding(
             ctx.line_span(ln), "the body is empty: loading the skill gives the agent no instructions"

@@ -40,11 +40,11 @@ def local_target(target: str) -> str | None:
 
 @rule("BODY005", "broken-link", "warning")
 def check(ctx: LintContext) -> Iterator[Finding]:
-    d = ctx.skill_dir
-    if d is None or not ctx.links:
+    key = ctx.self_key  # the absolute, normalised SKILL.md path; None exactly without a path
+    if key is None or not ctx.links:
         return
-    # = normpath(abspath(d)): the folder of the absolute, normalised SKILL.md path
-    root = os.path.dirname(ctx.self_key) if ctx.self_key else os.path.normpath(os.path.abspath(d))
+    # = normpath(abspath(skill_dir)), without building the parent Path
+    root = os.path.dirname(key)
     for target, s, e in ctx.links:
         t = local_target(target)
         if t is None:

@@ -21,11 +21,16 @@ FAIL (profile=codex):
     <<12000 chars>>
 """
 
+import re
 from collections.abc import Iterator
 
 from workbench.core.clients.surfaces import surfaces_for
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
+
+#: A lone surrogate's UTF-8 (``surrogatepass``) lead bytes: ``ctx.utf8`` then differs from
+#: ``text.encode()`` (which raises).
+_SURROGATE = re.compile(b"\xed[\xa0-\xbf]")
 
 
 @rule(
@@ -39,14 +44,18 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if len(text) <= 5000:  # below every surface (bytes >= chars)
         return
     client = ctx.profile.client
+    # the cached UTF-8 bytes = text.encode() unless the text holds a lone surrogate
+    data = ctx.utf8 if ctx.is_ascii or _SURROGATE.search(ctx.odd) is None else None
     for s in surfaces_for(client):
-        lost = s.lost_range(text)
+        lost = s.lost_range(text, data)
         if lost is None:
             continue
         (l1, _), (l2, _) = ctx.pos(lost[0]), ctx.pos(max(lost[0], lost[1] - 1))
         keep = f"the first {s.head:,}" + (f" and last {s.tail:,}" if s.tail else "")
+        # the start of the line after line l1 (= line_starts[l1], without building the table)
+        nl = text.find("\n", lost[0])
         yield Finding(
-            ctx.span(lost[0], min(lost[1], ctx.line_starts[l1] if l1 < len(ctx.line_starts) else lost[1])),
-            f"{s.title} passes only {keep} {s.unit} of this {len(text.encode()):,}-byte file: "
+            ctx.span(lost[0], min(lost[1], nl + 1 if nl != -1 else lost[1])),
+            f"{s.title} passes only {keep} {s.unit} of this {len(text.encode() if data is None else data):,}-byte file: "
             f"lines {l1}–{l2} do not reach the model ({s.source})",
         )

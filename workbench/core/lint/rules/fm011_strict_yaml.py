@@ -62,7 +62,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if not any(c in fm for c in "[{&*!"):
         return
     seen: set[int] = set()
-    for f in ctx.fields.values():
+    # a flow collection needs "[" or "{", an alias (or a node met twice) a "*": without them the
+    # node walk finds nothing
+    for f in ctx.fields.values() if any(c in fm for c in "[{*") else ():
         if f.node is None:
             continue
         for kind, node in _walk(f.node, seen):
@@ -77,7 +79,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                     _sp(node), "YAML alias: strict YAML parsers (skills-ref) reject anchors and aliases"
                 )
     # anchors and explicit tags (not visible on nodes): scan the frontmatter source
-    fm_lines = ctx.lines[1 : (ctx.sf.close_line or 1) - 1]
+    if "&" not in fm and "!" not in fm:
+        return
+    fm_lines = ctx.head_lines((ctx.sf.close_line or 1) - 1)[1:]
     for i, s in enumerate(fm_lines):
         if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
             continue

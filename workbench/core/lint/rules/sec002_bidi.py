@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from workbench.core.lint.context import odd_bytes as odd_bytes
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.riskpatterns import BIDI_CHARS
@@ -39,24 +40,6 @@ Run = tuple[int, int, list[str], list[tuple[int, int]]]
 
 #: The pre-check (SEC002, SEC003, SEC006): the characters' UTF-8 bytes searched in ``odd_bytes``.
 BIDI_UTF8 = tuple(c.encode() for c in BIDI_CHARS)
-#: Printable ASCII, tab, LF and CR: what ``odd_bytes`` deletes.
-_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-_LAST: list[tuple[bytes, bytes]] = [(b"", b"")]
-
-
-def odd_bytes(data: bytes) -> bytes:
-    """``data`` (UTF-8) without printable ASCII, tab, LF and CR: the control bytes and the bytes
-    of non-ASCII characters, each character's bytes still together (a lead byte is never
-    deleted, nor its continuation bytes), so a multi-byte character is found in it exactly when
-    it is in ``data``. One ``bytes.translate`` (~1 ns/byte); the last result is kept, for the
-    rules that ask for the same file one after the other. Per file on the corpus (4.7 KB
-    average, loaded 2-core VM): ~6 µs, then each ``in`` on the rest ~0, against ~40 µs for one
-    character-class regex search of the str."""
-    last = _LAST[0]  # one (data, result) pair, replaced whole: safe between threads
-    if last[0] is not data:
-        last = _LAST[0] = (data, data.translate(None, _PLAIN))
-    return last[1]
-
 
 #: At most this many findings per rule and file (``findings_per_line``): a file of 300,000
 #: scattered characters gets 50 findings, the last one counting the rest, and one fix removing all.
@@ -114,7 +97,7 @@ def findings_per_line(ctx: LintContext, runs: list[Run]) -> list[tuple[Span, str
 def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.is_ascii:
         return
-    odd = odd_bytes(ctx.utf8)
+    odd = ctx.odd
     if not any(c in odd for c in BIDI_UTF8):
         return
     text = ctx.text

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, odd_bytes, removal
+from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
 from workbench.core.riskpatterns import INVISIBLE_BMP
 from workbench.core.riskpatterns import INVISIBLE_RE as INVISIBLE
 
@@ -54,7 +54,7 @@ def _allowed(text: str, s: int, e: int) -> bool:
 def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.is_ascii:
         return
-    odd = odd_bytes(ctx.utf8)
+    odd = ctx.odd
     if not any(c in odd for c in _UTF8):
         return
     text = ctx.text

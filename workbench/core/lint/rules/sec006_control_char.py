@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, odd_bytes, removal
+from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
 
 if TYPE_CHECKING:
     from workbench.core.lint.context import LintContext
@@ -42,7 +42,7 @@ _ANY_UTF8 = re.compile(b"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
 
 
 def _has_control(ctx: LintContext) -> bool:
-    odd = odd_bytes(ctx.utf8)
+    odd = ctx.odd
     if odd and _ANY_UTF8.search(odd) is not None:
         return True
     text = ctx.text
