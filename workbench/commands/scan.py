@@ -275,7 +275,16 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
             got = [_client_json(env, cid, cache, walks, banner) for cid in cids]
             return [escape_unsafe_utf8(t) for t in got] if as_bytes else list(got)
 
-        write_utf8(sys.stdout, _json_parts(args.client == "all", ids, _split(ids, texts, cache)))
+        # the caches are complete after ``prepare``: saved once, on a thread started after the
+        # helper's fork, while the helper finishes and the report is written
+        cache.defer_saves()
+        saving: list[Callable[[], None]] = []
+        try:
+            parts = _split(ids, texts, cache, then=lambda: saving.append(cache.save_async()))
+            write_utf8(sys.stdout, _json_parts(args.client == "all", ids, parts))
+        finally:
+            for join in saving:
+                join()
         return 0
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
     if banner:
@@ -330,13 +339,23 @@ _COST = {"claude-code": 1.6, "codex": 2.4, "openclaw": 1.8, "gemini-cli": 1.4, "
 SPLIT_MIN = 500
 
 
-def _split(ids: list[str], work: Callable[[list[str]], list[Any]], cache: ParseCache) -> list[Any]:
+def _split(
+    ids: list[str],
+    work: Callable[[list[str]], list[Any]],
+    cache: ParseCache,
+    then: Callable[[], object] | None = None,
+) -> list[Any]:
     """``work(ids)`` (one str or bytes per client, in order), with about half of the clients' cost run
     in a forked helper process when there are two cores, no other thread and at least
     ``SPLIT_MIN`` parsed files; the helper sends its texts back through a pipe (``marshal``)
-    and writes no cache (``ParseCache.detach``). A helper that fails is redone here."""
+    and writes no cache (``ParseCache.detach``). A helper that fails is redone here. ``then()``
+    runs once this process's share is done, before it waits for the helper (may start a
+    thread: the fork is behind it)."""
     if len(ids) < 2 or len(cache) < SPLIT_MIN or not fork_ok():
-        return work(ids)
+        got_all = work(ids)
+        if then is not None:
+            then()
+        return got_all
     mine: list[str] = []
     theirs: list[str] = []
     load = [0.0, 0.0]
@@ -346,6 +365,8 @@ def _split(ids: list[str], work: Callable[[list[str]], list[Any]], cache: ParseC
         load[side] += _COST.get(cid, 1.0)
     helper = _fork(lambda: work(theirs), cache)
     got = dict(zip(mine, work(mine)))
+    if then is not None:
+        then()
     back = helper()
     got.update(zip(theirs, back if back is not None and len(back) == len(theirs) else work(theirs)))
     return [got[c] for c in ids]
