@@ -107,3 +107,35 @@ def test_catalog_json_text_equals_json_dumps(tmp_path):
         assert scancmd.catalog_json_text(cat) == json.dumps(scancmd.catalog_json(cat), ensure_ascii=False)
         seen.update(s.status for s in cat.skills)
     assert {SkillStatus.LISTED, SkillStatus.SHADOWED, SkillStatus.SKIPPED} <= seen
+
+
+def test_split_bytes_escaped_and_caches_saved(capsys, tree, monkeypatch, tmp_path):
+    """The split path writes each client's text as escaped UTF-8 bytes (``text.write_utf8``):
+    the same as the text path; its caches are saved on a thread and a warm run agrees."""
+    import os
+    import time
+
+    d = tree / "odd"
+    d.mkdir()
+    (d / "SKILL.md").write_text(
+        "---\nname: odd\ndescription: caf\u00e9 \x1b[31m red \u0085 \u00a9\n---\nBody\n"
+    )
+    old = time.time() - 60
+    for dp, _dn, fn in os.walk(tree):
+        for f in fn:
+            os.utime(os.path.join(dp, f), (old, old))
+        os.utime(dp, (old, old))
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
+    monkeypatch.setattr(scancmd, "utf8_buffer", lambda _s: None)  # the text path
+    one = _scan_all(capsys, tree)
+    assert "\\u001b[31m" in one and "\\u0085" in one and "\u00e9" in one
+    monkeypatch.undo()
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
+    monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
+    home = tmp_path / "h2"
+    monkeypatch.setenv("WORKBENCH_HOME", str(home))
+    assert _scan_all(capsys, tree) == one
+    saved = sorted(p.name for p in home.rglob("*.marshal"))
+    assert "dirs.marshal" in saved and "facts.marshal" in saved
+    assert _scan_all(capsys, tree) == one  # warm

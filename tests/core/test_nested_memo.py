@@ -54,3 +54,28 @@ def test_racy_folders_are_not_remembered(tmp_path):
     cc._NESTED_MEMO.pop(str(ws), None)
     assert cc.nested_skill_parents(str(ws)) == [str(ws / "pkg")]
     assert str(ws) not in cc._NESTED_MEMO
+
+
+def test_search_reuses_the_snapshot_dir_cache(tmp_path):
+    """Inside ``fscache.snapshot(dirs=d)`` the search lists folders through ``d`` (the scan CLI:
+    the extra root's walk already listed them), with the same answer."""
+    from workbench.core.cache.fscache import DirCache, listing, scan_listing, snapshot
+    from workbench.core.clients.walk import EXTRA_RULES, walk
+
+    ws = tmp_path / "ws"
+    (ws / "apps/web/.claude/skills").mkdir(parents=True)
+    (ws / "apps/web/SKILL.md").write_text("---\nname: web\n---\n")
+    _age(ws)
+    want = _fresh(ws)
+    d = DirCache(persist=False)
+    with snapshot(dirs=d):
+        walk(ws, EXTRA_RULES, dirs=d)
+        hits, misses = d.hits, d.misses
+        assert _fresh(ws) == want
+        assert d.hits > hits and d.misses == misses  # every folder from d
+        assert listing(str(ws)) == listing(str(ws))
+    assert listing(str(ws)) == scan_listing(str(ws))  # outside: no cache
+    with snapshot(), snapshot(dirs=d):  # a nested block may bring the cache
+        before = d.hits
+        listing(str(ws))
+        assert d.hits == before + 1

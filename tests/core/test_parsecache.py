@@ -346,3 +346,20 @@ def test_walk_reports_each_file_as_met(tree):
     walk(tree, EXTRA_RULES, dirs=dirs)
     again: list[str] = []
     assert walk(tree, EXTRA_RULES, dirs=dirs, on_file=again.append) == found
+
+
+def test_deferred_saves_are_written_by_save_async(tree, tmp_path):
+    """``defer_saves``: a scan's ``save`` writes nothing; ``save_async`` writes it all on a
+    thread (the scan CLI), and a new cache object then reads every file from it."""
+    env = _env(tmp_path, tree)
+    ref = _plain(env)
+    c1 = ParseCache(persist=tmp_path / "c")
+    c1.defer_saves()
+    assert _json(scan_all(env, c1)) == ref
+    assert not c1.store.path.exists() and not c1.dirs.path.exists()
+    c1.save_async()()
+    assert c1.store.path.is_file() and c1.dirs.path.is_file()
+    fscache._defaults.clear()  # as a new process
+    c2 = ParseCache(persist=tmp_path / "c")
+    assert _json(scan_all(env, c2)) == ref
+    assert c2.store.hits >= 6 and c2.dirs.misses == 0

@@ -23,11 +23,14 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from workbench.core.cache.fscache import snapshot
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
 from workbench.core.forkrun import fork_call, fork_ok
 from workbench.core.model import Catalog, Skill, SkillStatus
+from workbench.core.text import escape_unsafe_utf8, utf8_buffer, write_utf8
 from workbench.options import (
     UsageError,
     add_workspace_mode_option,
@@ -241,6 +244,15 @@ def _run(args: argparse.Namespace) -> int:
     # Persistent parse facts and folder listings (appdirs.cache_dir()): a second scan of an
     # unchanged tree reads no SKILL.md. --no-cache turns it off.
     cache = ParseCache(persist=not getattr(args, "no_cache", False))
+    # one stat per path for the whole command, and the walks' folder listings reused by the
+    # searches without a cache argument (Claude Code's nested roots: ``fscache.listing``)
+    with snapshot(dirs=cache.dirs):
+        return _scan_command(args, env, ids, cache)
+
+
+def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCache) -> int:
+    """``_run`` after the options: the scan, listings and output of every client of ``ids``."""
+    fmt = args.format
     walks: dict = {}
     # the --root folders' files are parsed (forked workers) during the workspace treatment
     pf = start_parse(env, cache, walks)
@@ -255,11 +267,24 @@ def _run(args: argparse.Namespace) -> int:
     banner = f"{treatment.banner} (--as project to turn this off)" if treatment.mode == "collection" else ""
     if fmt == "json" and all(counts.values()):
         # no catalog is empty (no hint needs the others): each client on its own, half of them
-        # in a forked helper process (``_split``)
-        parts = _split(
-            ids, lambda cids: [_client_json(env, cid, cache, walks, banner) for cid in cids], cache
-        )
-        sys.stdout.write(_json_output(args.client == "all", ids, parts))
+        # in a forked helper process (``_split``); each text escaped and encoded where it is
+        # made when stdout takes bytes (``text.utf8_buffer``)
+        as_bytes = utf8_buffer(sys.stdout) is not None
+
+        def texts(cids: list[str]) -> list[str | bytes]:
+            got = [_client_json(env, cid, cache, walks, banner) for cid in cids]
+            return [escape_unsafe_utf8(t) for t in got] if as_bytes else list(got)
+
+        # the caches are complete after ``prepare``: saved once, on a thread started after the
+        # helper's fork, while the helper finishes and the report is written
+        cache.defer_saves()
+        saving: list[Callable[[], None]] = []
+        try:
+            parts = _split(ids, texts, cache, then=lambda: saving.append(cache.save_async()))
+            write_utf8(sys.stdout, _json_parts(args.client == "all", ids, parts))
+        finally:
+            for join in saving:
+                join()
         return 0
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
     if banner:
@@ -280,11 +305,20 @@ def _run(args: argparse.Namespace) -> int:
 def _json_output(every: bool, ids: list[str], parts: list[str]) -> str:
     """The command's JSON output from each client's ``catalog_json_text``: one object, or
     ``{"clients": {id: object}}`` for ``--client all`` (= ``json.dumps`` of the whole)."""
+    return "".join(_json_parts(every, ids, parts))  # type: ignore[arg-type]
+
+
+def _json_parts(every: bool, ids: list[str], parts: list[Any]) -> list[Any]:
+    """``_json_output`` as pieces to join: each client's text (``str``, or its
+    ``escape_unsafe_utf8`` bytes) between ``str`` glue."""
     if not every:
-        return parts[0] + "\n"
-    return (
-        "{" + _dumps("clients") + ": {" + ", ".join(f"{_dumps(c)}: {p}" for c, p in zip(ids, parts)) + "}}\n"
-    )
+        return [parts[0], "\n"]
+    out: list[Any] = ["{" + _dumps("clients") + ": {"]
+    for i, (c, p) in enumerate(zip(ids, parts)):
+        out.append(f"{', ' if i else ''}{_dumps(c)}: ")
+        out.append(p)
+    out.append("}}\n")
+    return out
 
 
 def _client_json(env, cid: str, cache: ParseCache, walks: dict, banner: str) -> str:
@@ -305,13 +339,23 @@ _COST = {"claude-code": 1.6, "codex": 2.4, "openclaw": 1.8, "gemini-cli": 1.4, "
 SPLIT_MIN = 500
 
 
-def _split(ids: list[str], work: Callable[[list[str]], list[str]], cache: ParseCache) -> list[str]:
-    """``work(ids)`` (one str per client, in order), with about half of the clients' cost run
+def _split(
+    ids: list[str],
+    work: Callable[[list[str]], list[Any]],
+    cache: ParseCache,
+    then: Callable[[], object] | None = None,
+) -> list[Any]:
+    """``work(ids)`` (one str or bytes per client, in order), with about half of the clients' cost run
     in a forked helper process when there are two cores, no other thread and at least
-    ``SPLIT_MIN`` parsed files; the helper sends its strings back through a pipe (``marshal``)
-    and writes no cache (``ParseCache.detach``). A helper that fails is redone here."""
+    ``SPLIT_MIN`` parsed files; the helper sends its texts back through a pipe (``marshal``)
+    and writes no cache (``ParseCache.detach``). A helper that fails is redone here. ``then()``
+    runs once this process's share is done, before it waits for the helper (may start a
+    thread: the fork is behind it)."""
     if len(ids) < 2 or len(cache) < SPLIT_MIN or not fork_ok():
-        return work(ids)
+        got_all = work(ids)
+        if then is not None:
+            then()
+        return got_all
     mine: list[str] = []
     theirs: list[str] = []
     load = [0.0, 0.0]
@@ -321,12 +365,14 @@ def _split(ids: list[str], work: Callable[[list[str]], list[str]], cache: ParseC
         load[side] += _COST.get(cid, 1.0)
     helper = _fork(lambda: work(theirs), cache)
     got = dict(zip(mine, work(mine)))
+    if then is not None:
+        then()
     back = helper()
     got.update(zip(theirs, back if back is not None and len(back) == len(theirs) else work(theirs)))
     return [got[c] for c in ids]
 
 
-def _fork(fn: Callable[[], list[str]], cache: ParseCache) -> Callable[[], list[str] | None]:
+def _fork(fn: Callable[[], list[Any]], cache: ParseCache) -> Callable[[], list[Any] | None]:
     """Run ``fn`` in a forked child that writes no cache (``forkrun.fork_call``); returns a
     function that waits for its result (None when the child failed)."""
     return fork_call(fn, cache.detach)

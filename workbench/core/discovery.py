@@ -112,6 +112,7 @@ class ParseCache:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        self._deferred = False
         self.store = None
         #: ``prefetch`` parses through this when set, even while other threads run: a
         #: ``core.parsepool.ParsePool.facts`` (processes forked before any thread), or None.
@@ -218,10 +219,27 @@ class ParseCache:
 
     def save(self) -> None:
         """Write the persistent parse facts and folder listings when they changed (no-op for an
-        in-memory cache)."""
+        in-memory cache, or after ``defer_saves`` until ``save_async``)."""
+        if not self._deferred:
+            self._write()
+
+    def _write(self) -> None:
         if self.store is not None:
             self.store.save()
         self.dirs.save()
+
+    def defer_saves(self) -> None:
+        """``save`` does nothing from now on: the caller saves once with ``save_async`` (the
+        scan CLI, on a thread while the helper finishes and the report is written)."""
+        self._deferred = True
+
+    def save_async(self) -> Callable[[], None]:
+        """Write what ``save`` would on a new thread; returns a function that waits for it (call
+        it before the process exits). ``save`` stays deferred. Start it only where no fork
+        follows (``forkrun.fork_ok`` refuses to fork while another thread runs)."""
+        t = threading.Thread(target=self._write, name="workbench-cache-save")
+        t.start()
+        return t.join
 
     def detach(self) -> None:
         """Stop persisting: ``save`` writes nothing from now on (a forked helper process that

@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "snapshot",
+    "listing",
+    "is_symlink",
+    "is_file",
     "stat",
     "mtime",
     "fast_path",
@@ -79,18 +82,38 @@ _os_stat = os.stat
 
 
 @contextmanager
-def snapshot() -> Iterator[dict[str, Any]]:
+def snapshot(dirs: DirCache | None = None) -> Iterator[dict[str, Any]]:
     """Memoise ``stat()`` for this thread until the block ends (nested blocks share the outer
-    memo). Yields the memo (path str -> ``os.stat_result`` or None)."""
+    memo). Yields the memo (path str -> ``os.stat_result`` or None). ``dirs``: a ``DirCache``
+    that ``listing()`` answers from inside the block (a search without a cache argument, e.g.
+    Claude Code's nested-root search, then reuses the listings of the scan's walks); a nested
+    block's ``dirs`` applies when the outer block gave none."""
     memo = getattr(_local, "memo", None)
     if memo is not None:
-        yield memo
+        if dirs is None or getattr(_local, "dirs", None) is not None:
+            yield memo
+            return
+        _local.dirs = dirs
+        try:
+            yield memo
+        finally:
+            _local.dirs = None
         return
     memo = _local.memo = {}
+    _local.dirs = dirs
     try:
         yield memo
     finally:
         _local.memo = None
+        _local.dirs = None
+
+
+def listing(path: str) -> Listing | tuple[Any, ...] | None:
+    """The listing of folder ``path`` (``DirCache.listing``'s shape): from the ``DirCache`` of
+    the open ``snapshot(dirs=)`` on this thread, else ``scan_listing``. None when it cannot be
+    listed."""
+    dirs = getattr(_local, "dirs", None)
+    return dirs.listing(path) if dirs is not None else scan_listing(path)
 
 
 def stat(path: str) -> os.stat_result | None:
@@ -334,6 +357,36 @@ def fast_path(s: str) -> Path:
     return _fast(s) if _fast is not None else Path(s)
 
 
+def is_symlink(path: str) -> bool:
+    """``os.path.islink(path)``, answered without a system call from the listing of its folder
+    in the open ``snapshot(dirs=)``'s ``DirCache`` when that holds it (unchanged mtime), else by
+    ``lstat``. ``path``: an absolute normalised str (a walk's result)."""
+    dirs = getattr(_local, "dirs", None)
+    if dirs is not None:
+        folder, _, name = path.rpartition("/")
+        ent = dirs.cached_listing(folder) if folder and os.sep == "/" else None
+        if ent is not None:
+            if name == "SKILL.md":
+                return bool(ent[0] == SKILL_LINK)
+            return name in ent[2]
+    return os.path.islink(path)
+
+
+def is_file(path: str) -> bool:
+    """``os.path.isfile(path)``; False without a system call when the open ``snapshot(dirs=)``'s
+    ``DirCache`` holds the listing of the folder above ``path``'s folder and that folder is not
+    among its sub-folders or symlinks (e.g. ``<skill>/agents/openai.yaml`` of a skill folder
+    without ``agents/``: the walk listed the skill folder). ``path``: an absolute normalised str."""
+    dirs = getattr(_local, "dirs", None)
+    if dirs is not None and os.sep == "/":
+        folder = path.rpartition("/")[0]
+        top, _, name = folder.rpartition("/")
+        ent = dirs.cached_listing(top) if top and name else None
+        if ent is not None and name not in ent[1] and name not in ent[2]:
+            return False
+    return os.path.isfile(path)
+
+
 # ----------------------------------------------------------------------------------------
 # folder listings
 
@@ -505,6 +558,16 @@ class DirCache:
                 table[path] = (got.skill, got.dirs, got.links, m)
                 self._dirty = True
         return got
+
+    def cached_listing(self, path: str) -> tuple[Any, ...] | None:
+        """The stored listing of folder ``path`` when its mtime (``stat``, memoised in the
+        snapshot) is the one it was stored with, else None (never lists the folder)."""
+        table = self._table if self._table is not None else self._load()
+        ent = table.get(path)
+        if ent is None or type(ent) is not tuple or len(ent) != 4:
+            return None
+        st = stat(path)
+        return ent if st is not None and ent[3] == st.st_mtime_ns else None
 
     def forget(self, path: str | None = None) -> None:
         """Drop one folder's listing (or every listing when None)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any
@@ -347,6 +347,18 @@ def system_folder_problem(real: str) -> str | None:
     return None
 
 
+def rules_key(rules: WalkRules) -> str:
+    """``rules`` as text that is the same in every process (the persisted walk key): each field
+    in order, sets as sorted tuples (a frozenset's ``repr`` order depends on the hash seed, so
+    ``repr(rules)`` differed between processes and a new process never reused a stored walk)."""
+    return repr(
+        tuple(
+            tuple(sorted(v)) if isinstance(v, frozenset) else v
+            for v in (getattr(rules, f.name) for f in fields(rules))
+        )
+    )
+
+
 def walk(
     root: Path, rules: WalkRules, dirs: DirCache | None = None, on_file: Callable[[str], Any] | None = None
 ) -> list[Found]:
@@ -371,7 +383,7 @@ def walk(
         root_real = root_s
     # A whole walk is remembered (``DirCache.put_walk``) when it met no symlink: while every
     # folder it listed keeps its mtime, the same files are found with the same reasons.
-    wkey = f"{_WALK_VERSION}\0{root_s}\0{root_real}\0{rules!r}" if dirs is not None else ""
+    wkey = f"{_WALK_VERSION}\0{root_s}\0{root_real}\0{rules_key(rules)}" if dirs is not None else ""
     if dirs is not None:
         got = dirs.walk_result(wkey)
         if got is not None:

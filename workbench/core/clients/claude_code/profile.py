@@ -26,7 +26,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.cache.fscache import RACY_NS, scan_listing
+from workbench.core.cache.fscache import RACY_NS
+from workbench.core.cache.fscache import listing as fs_listing
 from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
@@ -400,7 +401,7 @@ def nested_skill_parents(cwd: str) -> list[str]:
         # real sub-folders only: symlinked folders are not entered (decision: a link to /
         # walked the machine)
         st = fs_stat(d)
-        lst = scan_listing(d)
+        lst = fs_listing(d)  # the scan's walks' listings inside ``snapshot(dirs=)``
         visited.append(d)
         mtimes.append(-1 if st is None or lst is None else st.st_mtime_ns)
         if lst is None:

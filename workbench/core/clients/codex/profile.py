@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from workbench.core.cache.fscache import is_file, is_symlink
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import CommonProfile, WalkRules, folder_name, memo_file, unreadable
 from workbench.core.model import Environment, Root, Skill, SkillStatus
@@ -184,7 +185,7 @@ class CodexProfile(CommonProfile):
         namespacing. Description: whitespace collapsed, required non-empty, cut to 1,021 chars + "..."
         past 1,024."""
         folder = folder_name(found) or "skill"
-        if os.path.islink(found.path):
+        if is_symlink(str(found.path)):  # from the walk's listing when it has it
             return ReadResult(
                 False,
                 name=folder,
@@ -296,7 +297,7 @@ class CodexProfile(CommonProfile):
         if enabled is False:
             return (SkillStatus.HIDDEN, "disabled by [[skills.config]] enabled = false in config.toml")
         oy = os.path.join(os.path.dirname(str(skill.path)), "agents", "openai.yaml")
-        if os.path.isfile(oy):
+        if is_file(oy):  # no system call when the walk's listing shows no agents/ folder
             meta = memo_file(oy, "openai.yaml", _load_openai_yaml)
             if isinstance(meta, dict):
                 pol = meta.get("policy")

@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from workbench.core.cache.fscache import is_symlink
 from workbench.core.clients.base import Found, ReadResult
 from workbench.core.clients.common import (
     CommonProfile,
@@ -190,7 +191,7 @@ class OpenClawProfile(CommonProfile):
                         f.depth,
                         f"past the first {MAX_SKILLS_PER_SOURCE} skills of this folder, which OpenClaw loads",
                     )
-            if f.skip_reason is None and os.path.islink(f.path):
+            if f.skip_reason is None and is_symlink(str(f.path)):
                 real = os.path.realpath(f.path)
                 if real != base and not real.startswith(base + os.sep):
                     f = Found(
