@@ -84,28 +84,28 @@ def escape_unsafe_utf8(s: str) -> bytes:
 
 
 def utf8_buffer(stream: Any) -> Any | None:
-    """The binary buffer under ``stream`` that ``escape_unsafe_utf8`` bytes may be written to
-    directly (``write_utf8``): ``stream`` is a ``SafeTextStream`` over a UTF-8 text stream
-    that has a ``buffer`` and writes ``\n`` as is. None otherwise (write ``str`` to
-    ``stream``)."""
-    if not isinstance(stream, SafeTextStream) or stream._encoding is not None or os.linesep != "\n":
+    """The binary buffer under ``stream`` that escaped UTF-8 bytes (``escape_unsafe_utf8``) may
+    be written to directly: ``stream`` is a ``SafeTextStream`` over a UTF-8 text stream (not
+    utf-8-sig: its BOM comes with the first text write) that has a ``buffer`` and writes ``\n``
+    as is. None otherwise (write ``str`` to ``stream``). The one test for "bytes may bypass the
+    text layer", used by ``write_utf8`` and ``SafeTextStream.write_escaped_utf8``."""
+    if not isinstance(stream, SafeTextStream) or os.linesep != "\n":
         return None
-    return getattr(stream._stream, "buffer", None)
+    enc = (getattr(stream._stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return getattr(stream._stream, "buffer", None) if enc == "utf8" else None
 
 
 def write_utf8(stream: Any, parts: list[bytes | str]) -> None:
     """Write ``parts`` to ``stream`` as ``stream.write("".join(parts))`` would, with ``bytes``
-    parts already made by ``escape_unsafe_utf8``: straight to ``utf8_buffer(stream)`` (what
-    was written as text is flushed first; the buffer is flushed after), so a large report
-    is neither joined into one ``str`` nor escaped and encoded again. Without such a buffer
-    the bytes parts are decoded and written as text. Raises what the stream's write raises."""
-    buf = utf8_buffer(stream)
-    if buf is None:
-        stream.write("".join(p if isinstance(p, str) else p.decode("utf-8") for p in parts))
-        return
-    stream.flush()
-    buf.write(b"".join(p if isinstance(p, bytes) else escape_unsafe_utf8(p) for p in parts))
-    buf.flush()
+    parts already made by ``escape_unsafe_utf8`` (``str`` parts are escaped here): through
+    ``SafeTextStream.write_escaped_utf8``, so a large report is neither joined into one ``str``
+    nor escaped and encoded again. Other streams get the decoded text. Raises what the
+    stream's write raises."""
+    data = b"".join(p if isinstance(p, bytes) else escape_unsafe_utf8(p) for p in parts)
+    if isinstance(stream, SafeTextStream):
+        stream.write_escaped_utf8(data)
+    else:
+        stream.write(data.decode("utf-8"))
 
 
 class SafeTextStream:
@@ -141,15 +141,16 @@ class SafeTextStream:
 
     def write_escaped_utf8(self, data: bytes) -> None:
         """``write_escaped(data.decode())`` for the UTF-8 bytes of an escaped text, without the
-        str: to a UTF-8 stream with a binary ``buffer`` (``sys.stdout``) the bytes go straight
-        to the buffer (after flushing the text layer, so the order is kept)."""
-        buf = getattr(self._stream, "buffer", None)
-        enc = (getattr(self._stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-        if enc == "utf8" and buf is not None:  # (not utf-8-sig: its BOM comes with the first write)
-            self._stream.flush()
-            buf.write(data)
-        else:
+        str: when ``utf8_buffer(self)`` allows it (``sys.stdout`` in a UTF-8 locale) the bytes go
+        straight to the binary buffer (the text layer is flushed first and the buffer after, so
+        the order of writes is kept)."""
+        buf = utf8_buffer(self)
+        if buf is None:
             self.write_escaped(data.decode("utf-8"))
+            return
+        self._stream.flush()
+        buf.write(data)
+        buf.flush()
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
