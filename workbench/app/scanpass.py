@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.app.memory import ValueSharer, release_free_memory
 from workbench.core import demo
 from workbench.core.discovery import ParseCache, WorkspaceTreatment, apply_workspace_mode, scan
 from workbench.core.listing import ListingReport, render_listing
@@ -168,25 +169,43 @@ def render_listings(
 
 @dataclass
 class _Pass:
-    """One scan pass: scans clients of ``env`` into ``res`` (sharing ``cache``), counting progress."""
+    """One scan pass: scans clients of ``env`` into ``res`` (sharing ``cache``), counting progress.
+
+    Each client's listing is rendered right after its scan (``render_after``: its text kept only
+    for ``keep_text``) and its skills share the equal values of the clients before it
+    (``memory.ValueSharer``): the pass's peak memory is then one client's transient on top of
+    what the window keeps, not eight listings rendered at the end (issue 14)."""
 
     env: Environment
     cache: ParseCache
     res: ScanResult
     progress: Progress | None
     total: int
+    context_tokens: int | None = None
+    keep_text: str | None = None
+    sharer: ValueSharer = field(default_factory=ValueSharer)
 
-    def scan(self, clients: list[str], offset: int = 0) -> None:
-        """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``)."""
+    def scan(self, clients: list[str], offset: int = 0, render: bool = True) -> None:
+        """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``), then
+        (``render``) its listing into ``res.listings``."""
         res = self.res
         for i, cid in enumerate(clients, offset):
             try:
-                res.catalogs[cid] = scan(self.env, cid, cache=self.cache, _walks=res.walks)
+                res.catalogs[cid] = cat = scan(self.env, cid, cache=self.cache, _walks=res.walks)
             except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
                 log.warning("scan of %s failed", cid, exc_info=True)
                 res.errors[cid] = f"scan failed: {type(exc).__name__}: {exc}"
+            else:
+                self.sharer.share(cat)
+                if render:
+                    self.render_after(cid, cat)
             if self.progress:
                 self.progress(i + 1, self.total)
+
+    def render_after(self, cid: str, cat: Catalog) -> None:
+        """``cid``'s listing into ``res.listings`` (without its text unless ``keep_text``)."""
+        keep = [cid] if cid == self.keep_text else []
+        self.res.listings.update(render_listings({cid: cat}, self.context_tokens, self.res.errors, keep))
 
 
 def _scan_first(
@@ -202,7 +221,7 @@ def _scan_first(
     if emit is None or not clients:
         return 0
     res = sp.res
-    sp.scan(clients[:1])
+    sp.scan(clients[:1], render=False)
     cat = res.catalogs.get(clients[0])
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
@@ -236,7 +255,7 @@ def _use_demo(sp: _Pass, clients: list[str]) -> None:
     res.treatment = res.extra_root = None
     demo.ensure_demo_proposal(denv)  # the Workshop tab has something to review
     res.walks = {}
-    dataclasses.replace(sp, env=denv).scan(clients)
+    dataclasses.replace(sp, env=denv, sharer=ValueSharer()).scan(clients)
 
 
 def scan_everything(
@@ -275,6 +294,7 @@ def scan_everything(
             env, cache, context_tokens, allow_demo, clients, progress, emit, workspace_mode
         )
         gc.freeze()
+    release_free_memory()  # the listings' transients, freed in this thread's arena
     return res
 
 
@@ -298,18 +318,18 @@ def _scan_everything(
         res.notes.append(t.banner)
     clients = list(clients)
     total = len(clients) + 1
-    sp = _Pass(env, cache, res, progress, total)
+    sp = _Pass(env, cache, res, progress, total, context_tokens, clients[0] if clients else None)
     first = _scan_first(sp, clients, context_tokens, emit, allow_demo)
     if isinstance(cache, OverlayParseCache):
         cache.save_due()  # the tree is shown: write what the first client parsed (fewer objects
         # alive now than at the end of the pass, so the written blob adds less to the peak RSS)
+    if first and clients[0] in res.catalogs and clients[0] not in res.listings:
+        sp.render_after(clients[0], res.catalogs[clients[0]])  # not shown early (demo check)
     sp.scan(clients[first:], offset=first)
     # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
     if allow_demo and not any(c.listed() for c in res.catalogs.values()):
         _use_demo(sp, clients)
-    todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}
-    res.listings.update(render_listings(todo, context_tokens, res.errors, keep_text=clients[:1]))
     if progress:
         progress(total, total)
     res.seconds = time.perf_counter() - t0
