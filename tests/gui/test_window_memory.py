@@ -92,16 +92,20 @@ def test_value_sharer_swaps_only_equal_values(tmp_path):
     a = skill("".join(["Use ", "when x."]), {"name": "a"}, [])  # built: two equal str objects
     b = skill("".join(["Use when", " x."]), {"name": "a"}, ["rule"])
     c = skill("Other.", {"name": "a", "x": 1}, ["rule"])
-    other = Skill(tmp_path / "b" / "SKILL.md", root, "b", "Use when x.")
+    d = skill("".join(["Oth", "er."]), {"name": "a", "x": 1}, [])
+    other = Skill(tmp_path / "b" / "SKILL.md", root, "b", "Use when x.", unverified=["rule"])
     sharer = ValueSharer()
     assert sharer.share(Catalog("codex", env, [root], [a])) == 0
-    assert sharer.share(Catalog("cursor", env, [root], [b, other])) == 3  # description, fields, flags
+    assert sharer.share(Catalog("cursor", env, [root], [b, other])) == 4  # desc, fields, flags, unverified
     assert b.description is a.description and b.fields is a.fields and b.flags is a.flags
     assert b.unverified == ["rule"] and b.unverified is not a.unverified  # not equal: kept
+    assert other.unverified is b.unverified  # equal lists shared across paths
     assert other.description == "Use when x." and other.flags is not a.flags  # another path
     sharer.share(Catalog("gemini-cli", env, [root], [c]))
     assert c.description == "Other." and c.fields == {"name": "a", "x": 1} and c.fields is not a.fields
-    assert c.unverified is not b.unverified  # the first skill of a path is the reference
+    assert c.unverified is b.unverified
+    sharer.share(Catalog("opencode", env, [root], [d]))  # any earlier value of the path, not only the first
+    assert d.description is c.description and d.fields is c.fields and d.unverified is a.unverified
 
 
 def test_release_free_memory_is_safe_to_call(monkeypatch):

@@ -33,33 +33,49 @@ SHARED_ATTRS = ("name", "description", "reason", "parse_note", "fields", "flags"
 
 class ValueSharer:
     """Makes the skills of later catalogs reuse the equal values of earlier ones (same SKILL.md
-    path). Not thread-safe: one scan pass uses one (on its worker thread)."""
+    path; ``unverified`` lists of any path). Not thread-safe: one scan pass uses one (on its
+    worker thread)."""
 
     def __init__(self) -> None:
-        self._first: dict[str, Skill] = {}  # str(SKILL.md path) -> the first skill seen for it
+        # str(SKILL.md path) -> earlier skills of it that brought a value not seen before
+        self._seen: dict[str, list[Skill]] = {}
+        self._lists: dict[tuple[str, ...], list[str]] = {}  # non-empty ``unverified`` by content
 
     def share(self, catalog: Catalog) -> int:
-        """Point ``catalog``'s skills at the equal values (``SHARED_ATTRS``) of the first skill
-        seen for the same path in an earlier ``share`` call; its other skills become the
-        reference for later calls. Call it once the client's scan is done (it only swaps equal
-        values: every attribute compares equal before and after). Returns how many values now
-        point at an earlier skill's object."""
-        first = self._first
+        """Point ``catalog``'s skills at equal values (``SHARED_ATTRS``) that skills of the same
+        path had in earlier ``share`` calls (and at an equal ``unverified`` list of any skill);
+        a skill with a value not seen before becomes a reference for later calls. Call it once
+        the client's scan is done (it only swaps equal values: every attribute compares equal
+        before and after). Returns how many values now point at another skill's object."""
+        seen, lists = self._seen, self._lists
         shared = 0
         for s in catalog.skills:
+            unv = s.unverified
+            if unv:
+                ref = lists.setdefault(tuple(unv), unv)
+                if ref is not unv:
+                    s.unverified = ref
+                    shared += 1
             key = str(s.path)
-            ref = first.get(key)
-            if ref is None:
-                first[key] = s
+            refs = seen.get(key)
+            if refs is None:
+                seen[key] = [s]
                 continue
-            if ref is s:
-                continue
+            new = False
             for attr in SHARED_ATTRS:
                 mine: Any = getattr(s, attr)
-                theirs: Any = getattr(ref, attr)
-                if mine is not theirs and type(mine) is type(theirs) and mine == theirs:
-                    setattr(s, attr, theirs)
-                    shared += 1
+                for r in refs:
+                    v = getattr(r, attr)
+                    if v is mine:
+                        break
+                    if type(v) is type(mine) and v == mine:
+                        setattr(s, attr, v)
+                        shared += 1
+                        break
+                else:
+                    new = True
+            if new:
+                refs.append(s)
         return shared
 
 
