@@ -460,6 +460,16 @@ class ListingPane(QWidget):
             self._on_selection()
             return
         self._shown = key
+        # QProgressBar.setValue repaints at once (synchronously: the whole window, the tree's
+        # rows through its Python model, issue 14); with updates off it is painted a turn later
+        self.bar.setUpdatesEnabled(False)
+        try:
+            self._show(rep, rendering)
+        finally:
+            self.bar.setUpdatesEnabled(True)
+        self._on_selection()
+
+    def _show(self, rep: Any | None, rendering: bool) -> None:
         name = DISPLAY_NAMES.get(self.ctx.client_id, self.ctx.client_id)
         if rep is None:
             self._set_text("")
@@ -475,7 +485,6 @@ class ListingPane(QWidget):
             self.notes.setPlainText("")
         else:
             self._show_report(rep, name)
-        self._on_selection()
 
     def _show_report(self, rep: Any, name: str) -> None:
         counts = rep.counts()

@@ -58,6 +58,19 @@ _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
 FETCH_CHUNK = 300
 #: Roots with up to this many skills are given to the view whole (the corpus' 1,241 in one root).
 WHOLE_ROOT_MAX = 2000
+# Roles as plain ints (a ``Qt.ItemDataRole.X`` look-up and enum compare cost ~0.5 us each, and
+# the view asks ~10 roles per cell: measuring 100 rows' widths took 36 ms of the GUI thread).
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_SKILL, _PATH, _STATUS, _FILTER = (int(r) for r in (SkillRole, PathRole, StatusRole, FilterRole))
+#: The roles ``SkillsTreeModel.data`` answers; any other (font, alignment, size hint, check
+#: state...) is None at once, before the index is looked at.
+_ROLES = frozenset(
+    (_DISPLAY, _DECORATION, _TOOLTIP, _FOREGROUND, _BACKGROUND, _SKILL, _PATH, _STATUS, _FILTER)
+)
 _SKILL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _ROOT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
@@ -301,28 +314,29 @@ class SkillsTreeModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         return _ROOT_FLAGS if index.internalId() == _ROOT_ID else _SKILL_FLAGS
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Override QAbstractItemModel::data."""
-        if not index.isValid():
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        """Override QAbstractItemModel::data (roles it does not answer return at once: the
+        view asks a dozen per cell)."""
+        if role not in _ROLES or not index.isValid():
             return None
-        if index.internalId() == _ROOT_ID:
+        iid = index.internalId()
+        if iid == _ROOT_ID:
             return self._root_data(index.row(), index.column(), role)
-        r = index.internalId() - 1
-        if r >= len(self._children) or index.row() >= len(self._children[r]):
+        kids = self._children[iid - 1] if iid <= len(self._children) else ()
+        row = index.row()
+        if row >= len(kids):
             return None
-        return self._skill_data(self._children[r][index.row()], index.column(), role)
+        return self._skill_data(kids[row], index.column(), role)
 
     def _root_data(self, row: int, col: int, role: int) -> Any:
         if row >= len(self._roots):
             return None
         r = self._roots[row]
-        n = len(self._children[row])
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             if col == 0:
                 return root_label(r)
             if col == 1:
+                n = len(self._children[row])
                 return f"{n} skill{'s' if n != 1 else ''}" if r.exists else "missing"
             if col == 2:
                 return r.scope
@@ -331,9 +345,10 @@ class SkillsTreeModel(QAbstractItemModel):
                 if r.condition:
                     bits.append(r.condition)
                 return " — ".join(bits)
-        if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return icons.root_icon(r.exists)
-        if role == Qt.ItemDataRole.ToolTipRole:
+            return None
+        if role == _DECORATION:
+            return icons.root_icon(r.exists) if col == 0 else None
+        if role == _TOOLTIP:
             t = [
                 f"<b>{_esc(root_label(r))}</b>",
                 _esc(str(r.path)),
@@ -346,49 +361,68 @@ class SkillsTreeModel(QAbstractItemModel):
             elif r.note:
                 t.append(_esc(r.note))
             return "<br>".join(t)
-        if role == Qt.ItemDataRole.ForegroundRole and not r.exists:
-            return QBrush(QColor("#8c959f"))
-        if role == SkillRole:
+        if role == _FOREGROUND:
+            return None if r.exists else _brush("hex", "#8c959f")
+        if role == _SKILL:
             return r
-        if role == PathRole:
+        if role == _PATH:
             return str(r.path)
-        if role == StatusRole:
-            return ""
-        if role == FilterRole:
+        if role == _STATUS or role == _FILTER:
             return ""
         return None
 
     def _skill_data(self, s: Skill, col: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             if col == 0:
-                return s.name + ("  (?)" if s.unverified else "")
+                return s.name + "  (?)" if s.unverified else s.name
             if col == 1:
                 return outcome_label(s, self.states)
             if col == 2:
                 return s.root.scope
             if col == 3:
                 return s.description.replace("\n", " ")[:300]
-        if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return icons.status_icon(s.status, bool(s.unverified))
-        if role == Qt.ItemDataRole.ToolTipRole:
+            return None
+        if role == _DECORATION:
+            return icons.status_icon(s.status, bool(s.unverified)) if col == 0 else None
+        if role == _FOREGROUND:
+            return _brush("status", s.status) if col == 1 else None
+        if role == _BACKGROUND:
+            return _brush("color", "listing", "loaded_bg") if s.name in self.loaded_names else None
+        if role == _TOOLTIP:
             return skill_tooltip(s)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
-            return QBrush(icons.status_color(s.status))
-        if role == Qt.ItemDataRole.BackgroundRole and s.name in self.loaded_names:
-            return QBrush(icons.color("listing", "loaded_bg"))
-        if role == SkillRole:
+        if role == _SKILL:
             return s
-        if role == PathRole:
+        if role == _PATH:
             return str(s.path)
-        if role == StatusRole:
+        if role == _STATUS:
             return s.status
-        if role == FilterRole:  # after NUL: the listing outcome, for status:omitted / is:truncated
+        if role == _FILTER:  # after NUL: the listing outcome, for status:omitted / is:truncated
             return (
                 " ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
                 + "\0"
                 + outcome(s, self.states)
             )
         return None
+
+
+_brushes: dict[tuple[str, ...], QBrush] = {}
+
+
+def _brush(*key: str) -> QBrush:
+    """One ``QBrush`` per colour (``("status", STATUS)``, ``("color", *theme keys)`` or
+    ``("hex", "#rrggbb")``): the view asks for them on every paint."""
+    b = _brushes.get(key)
+    if b is None:
+        kind, *rest = key
+        c = (
+            icons.status_color(rest[0])
+            if kind == "status"
+            else icons.color(*rest)
+            if kind == "color"
+            else QColor(rest[0])
+        )
+        b = _brushes[key] = QBrush(c)
+    return b
 
 
 class SkillFilterProxy(QSortFilterProxyModel):
