@@ -70,3 +70,37 @@ def test_the_budget_bar_is_set_with_its_updates_on_again(open_window, tmp_path, 
     assert bar.updatesEnabled() and bar.format() not in ("", "no listing")
     win.ctx.set_context_tokens(16_000)
     assert bar.updatesEnabled() and bar.maximum() >= 1
+
+
+def test_a_big_root_is_filled_one_chunk_per_turn_after_a_reset(
+    open_window, tmp_path, fake_home, monkeypatch, qtbot
+):
+    """Issue 14: the reset gives the view FETCH_CHUNK rows of a big root; the panel adds one
+    chunk per event-loop turn up to FIRST_ROWS (the rest on scroll, as before)."""
+    from workbench.app import skills_tree
+
+    monkeypatch.setattr(skills_tree, "FETCH_CHUNK", 3)
+    monkeypatch.setattr(skills_tree, "FIRST_ROWS", 8)
+    monkeypatch.setattr(skills_tree, "WHOLE_ROOT_MAX", 4)
+    ws = tmp_path / "coll"
+    for i in range(11):
+        write_skill(ws / f"s{i:02d}", f"s{i:02d}", f"Use when testing {i}.")
+    win = open_window(Environment(workspace=ws, home=fake_home), client_id="claude-code")
+    panel = win.skills
+    m = panel.model
+    big = next(r for r in range(m.rowCount()) if m.skill_count() and len(m._children[r]) == 11)
+    cat = m.catalog()
+    m.set_catalog(None)
+    panel.reload()  # a reset: FETCH_CHUNK rows now, the next chunks on later turns
+    # (this small view also fetches on its own while its viewport is not full)
+    qtbot.waitUntil(lambda: m.rowCount(m.index(big, 0)) >= 8, timeout=5_000)
+    assert m.skill_count() == 11 and m.catalog() is cat
+    fresh = skills_tree.SkillsTreeModel()
+    fresh.set_catalog(cat)
+    steps = [fresh.rowCount(fresh.index(big, 0))]
+    while fresh.fill_step(8):
+        steps.append(fresh.rowCount(fresh.index(big, 0)))
+    steps.append(fresh.rowCount(fresh.index(big, 0)))
+    assert steps == [3, 6, 8]  # not beyond FIRST_ROWS: the rest on scroll (fetchMore)
+    fresh.fetchMore(fresh.index(big, 0))
+    assert fresh.rowCount(fresh.index(big, 0)) == 11 and not fresh.fill_step(8)

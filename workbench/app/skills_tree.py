@@ -9,7 +9,8 @@ matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a s
 
 Roots of more than ``WHOLE_ROOT_MAX`` skills are fetched in chunks (``canFetchMore``/``fetchMore``,
 ``FETCH_CHUNK`` rows, issue 14): the view lays out and measures only the rows fetched so far, so
-a root of 10,000 skills costs the GUI thread what 300 do; scrolling to the end fetches the next
+a root of 10,000 skills costs the GUI thread what 300 do; after a reset ``SkillsPanel`` gives it
+one more chunk per event-loop turn up to ``FIRST_ROWS``; scrolling to the end fetches the next
 chunk, and filtering, selecting or ``index_of_path`` fetch what they need first.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
@@ -29,8 +30,8 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -52,19 +53,20 @@ StatusRole = Qt.ItemDataRole.UserRole + 3  #: str: status (skill rows), "" for r
 FilterRole = Qt.ItemDataRole.UserRole + 4  #: str: lower-case text the filter searches
 
 COLUMNS = ("Name", "Status", "Scope", "Description")
+_NCOLS = len(COLUMNS)
 _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
 #: Skill rows of a root the view sees at first and per ``fetchMore`` (issue 14: laying out and
 #: measuring 10,000 rows through the Python model held the GUI thread 0.3-1.4 s).
-FETCH_CHUNK = 300
+FETCH_CHUNK = 100
+FIRST_ROWS = 300  #: rows of a big root ``SkillsPanel`` fills after a reset, a chunk per turn
 #: Roots with up to this many skills are given to the view whole (the corpus' 1,241 in one root).
 WHOLE_ROOT_MAX = 2000
 # Roles as plain ints (a ``Qt.ItemDataRole.X`` look-up and enum compare cost ~0.5 us each, and
 # the view asks ~10 roles per cell: measuring 100 rows' widths took 36 ms of the GUI thread).
-_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
-_DECORATION = int(Qt.ItemDataRole.DecorationRole)
-_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
-_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
-_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_R = Qt.ItemDataRole
+_DISPLAY, _DECORATION, _TOOLTIP, _FOREGROUND, _BACKGROUND = (
+    int(r) for r in (_R.DisplayRole, _R.DecorationRole, _R.ToolTipRole, _R.ForegroundRole, _R.BackgroundRole)
+)
 _SKILL, _PATH, _STATUS, _FILTER = (int(r) for r in (SkillRole, PathRole, StatusRole, FilterRole))
 #: The roles ``SkillsTreeModel.data`` answers; any other (font, alignment, size hint, check
 #: state...) is None at once, before the index is looked at.
@@ -233,6 +235,17 @@ class SkillsTreeModel(QAbstractItemModel):
         for r, kids in enumerate(self._children):
             self.fetch_to(r, len(kids))
 
+    def fill_step(self, upto: int) -> bool:
+        """Give the view the next ``FETCH_CHUNK`` rows of every big root that has fewer than
+        ``upto`` fetched; True while one still has fewer (call again on a later turn)."""
+        more = False
+        for r, kids in enumerate(self._children):
+            have = self._fetched[r]
+            if have < min(upto, len(kids)):
+                self.fetch_to(r, min(have + FETCH_CHUNK, upto))
+                more = more or self._fetched[r] < min(upto, len(kids))
+        return more
+
     def skill_count(self) -> int:
         """Skills in the model, fetched by the view or not."""
         return sum(len(k) for k in self._children)
@@ -248,19 +261,18 @@ class SkillsTreeModel(QAbstractItemModel):
         column: int,
         parent: QModelIndex | QPersistentModelIndex = QModelIndex(),  # noqa: B008
     ) -> QModelIndex:
-        """Override QAbstractItemModel::index."""
-        if column < 0 or column >= len(COLUMNS) or row < 0:
+        """Override QAbstractItemModel::index (the view and the proxy call it thousands of times
+        per layout: few calls into Qt)."""
+        if not 0 <= column < _NCOLS or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            if row >= len(self._roots):
-                return QModelIndex()
-            return self.createIndex(row, column, _ROOT_ID)
-        if parent.internalId() != _ROOT_ID or parent.column() != 0:
+            return self.createIndex(row, column, _ROOT_ID) if row < len(self._roots) else QModelIndex()
+        if parent.internalId() != _ROOT_ID or parent.column():
             return QModelIndex()
         r = parent.row()
-        if r >= len(self._fetched) or row >= self._fetched[r]:
-            return QModelIndex()
-        return self.createIndex(row, column, r + 1)
+        if r < len(self._fetched) and row < self._fetched[r]:
+            return self.createIndex(row, column, r + 1)
+        return QModelIndex()
 
     def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         """Override QAbstractItemModel::parent."""
@@ -362,7 +374,7 @@ class SkillsTreeModel(QAbstractItemModel):
                 t.append(_esc(r.note))
             return "<br>".join(t)
         if role == _FOREGROUND:
-            return None if r.exists else _brush("hex", "#8c959f")
+            return None if r.exists else icons.brush("hex", "#8c959f")
         if role == _SKILL:
             return r
         if role == _PATH:
@@ -385,9 +397,9 @@ class SkillsTreeModel(QAbstractItemModel):
         if role == _DECORATION:
             return icons.status_icon(s.status, bool(s.unverified)) if col == 0 else None
         if role == _FOREGROUND:
-            return _brush("status", s.status) if col == 1 else None
+            return icons.brush("status", s.status) if col == 1 else None
         if role == _BACKGROUND:
-            return _brush("color", "listing", "loaded_bg") if s.name in self.loaded_names else None
+            return icons.brush("color", "listing", "loaded_bg") if s.name in self.loaded_names else None
         if role == _TOOLTIP:
             return skill_tooltip(s)
         if role == _SKILL:
@@ -403,26 +415,6 @@ class SkillsTreeModel(QAbstractItemModel):
                 + outcome(s, self.states)
             )
         return None
-
-
-_brushes: dict[tuple[str, ...], QBrush] = {}
-
-
-def _brush(*key: str) -> QBrush:
-    """One ``QBrush`` per colour (``("status", STATUS)``, ``("color", *theme keys)`` or
-    ``("hex", "#rrggbb")``): the view asks for them on every paint."""
-    b = _brushes.get(key)
-    if b is None:
-        kind, *rest = key
-        c = (
-            icons.status_color(rest[0])
-            if kind == "status"
-            else icons.color(*rest)
-            if kind == "color"
-            else QColor(rest[0])
-        )
-        b = _brushes[key] = QBrush(c)
-    return b
 
 
 class SkillFilterProxy(QSortFilterProxyModel):
@@ -515,6 +507,7 @@ class SkillsPanel(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.legend)
         lay.addWidget(self.tree)
+        self._fill_token = 0
         ctx.catalog_changed.connect(self.reload)
         ctx.listing_changed.connect(self.reload)  # the Status column's listing outcomes
         ctx.client_changed.connect(lambda _c: self.reload())
@@ -556,6 +549,15 @@ class SkillsPanel(QWidget):
             self.tree.resizeColumnToContents(col)
         if self.ctx.selected_path is not None:
             self._follow_selection(self.ctx.selected_path)
+        self._fill_token += 1
+        token = self._fill_token
+        QTimer.singleShot(0, self, lambda: self._fill_more(token))
+
+    def _fill_more(self, token: int) -> None:
+        """One more chunk of the big roots' rows per event-loop turn (``FIRST_ROWS``), until a
+        newer reload starts its own fill."""
+        if token == self._fill_token and self.model.fill_step(FIRST_ROWS):
+            QTimer.singleShot(0, self, lambda: self._fill_more(token))
 
     def focus_filter(self) -> None:
         self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
