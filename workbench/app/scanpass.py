@@ -188,7 +188,8 @@ class _Pass:
 
     def scan(self, clients: list[str], offset: int = 0, render: bool = True) -> None:
         """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``), then
-        (``render``) its listing into ``res.listings``."""
+        (``render``) shares its values and renders its listing into ``res.listings`` (without
+        ``render`` the caller does both: ``render_after``)."""
         res = self.res
         for i, cid in enumerate(clients, offset):
             try:
@@ -197,14 +198,17 @@ class _Pass:
                 log.warning("scan of %s failed", cid, exc_info=True)
                 res.errors[cid] = f"scan failed: {type(exc).__name__}: {exc}"
             else:
-                self.sharer.share(cat)
                 if render:
+                    self.sharer.share(cat)
                     self.render_after(cid, cat)
             if self.progress:
                 self.progress(i + 1, self.total)
 
-    def render_after(self, cid: str, cat: Catalog) -> None:
-        """``cid``'s listing into ``res.listings`` (without its text unless ``keep_text``)."""
+    def render_after(self, cid: str, cat: Catalog, share: bool = False) -> None:
+        """``cid``'s listing into ``res.listings`` (without its text unless ``keep_text``);
+        ``share``: its values shared first (``ValueSharer.share``)."""
+        if share:
+            self.sharer.share(cat)
         keep = [cid] if cid == self.keep_text else []
         self.res.listings.update(render_listings({cid: cat}, self.context_tokens, self.res.errors, keep))
         locale_key.cache_clear()  # 10,000 names' sort keys (~3 MB): not kept while the others scan
@@ -232,6 +236,7 @@ def _scan_first(
     )
     emit(part)
     errors = dict(part.errors)  # the GUI holds ``part.errors`` now: not changed from here
+    sp.sharer.share(cat)  # the reference for the other clients' values (after the tree is shown)
     listings = render_listings(part.catalogs, context_tokens, errors)
     res.listings.update(listings)
     emit(dataclasses.replace(part, listings=listings, errors=errors))
@@ -326,7 +331,7 @@ def _scan_everything(
         cache.save_due()  # the tree is shown: write what the first client parsed (fewer objects
         # alive now than at the end of the pass, so the written blob adds less to the peak RSS)
     if first and clients[0] in res.catalogs and clients[0] not in res.listings:
-        sp.render_after(clients[0], res.catalogs[clients[0]])  # not shown early (demo check)
+        sp.render_after(clients[0], res.catalogs[clients[0]], share=True)  # not shown early
     sp.scan(clients[first:], offset=first)
     # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
