@@ -212,6 +212,7 @@ class _Pass:
         keep = [cid] if cid == self.keep_text else []
         self.res.listings.update(render_listings({cid: cat}, self.context_tokens, self.res.errors, keep))
         locale_key.cache_clear()  # 10,000 names' sort keys (~3 MB): not kept while the others scan
+        release_free_memory()  # the render's transient (its text), before the next client grows
 
 
 def _scan_first(
