@@ -14,10 +14,12 @@ line and exits:
   the GUI thread after the window is shown (a gap is time the event loop could not run: work on
   the GUI thread), and how many gaps exceeded 50 ms; ``window_build_s``: building the window
   and its first layout and paint (before the event loop; not counted as a block);
+* ``max_block_cpu_ms``: the most CPU the GUI thread itself used in one gap (``time.thread_time``:
+  what a busy machine does not stretch, unlike the gap; waiting for the GIL is not counted);
 * ``rss_mb``: the process's peak resident set size (MB, ``VmHWM``; see ``_peak_rss_mb``).
 
-``--stacks`` (after the three arguments) adds ``blocks_at`` (``[end, ms]`` of every block over
-50 ms, ``end`` in seconds from the same origin) and ``blocks``: for the longest GUI-thread blocks, the
+``--stacks`` (after the three arguments) adds ``blocks_at`` (``[end, ms, cpu ms]`` of every block
+over 50 ms, ``end`` in seconds from the same origin, ``cpu ms`` the GUI thread's CPU in it) and ``blocks``: for the longest GUI-thread blocks, the
 block's length and where the GUI thread was (innermost frames, sampled every 10 ms by a watchdog
 thread while a block lasts: the most frequent place first). A thread waiting for the GIL held by
 the background scan shows the line it waits on.
@@ -70,16 +72,19 @@ def main(argv: list[str]) -> int:
     app.processEvents()  # the first layout and paint: part of showing the window (not a block)
     out: dict = {"window_build_s": round(time.perf_counter() - t_build, 3)}
     gaps: list[float] = []
+    cpu_gaps: list[float] = []  # the GUI thread's own CPU seconds in each gap
     last = [time.perf_counter()]
+    last_cpu = [time.thread_time()]
 
     over: list[list[float]] = []  # [seconds since T0 at the block's end, ms] of blocks > 50 ms
 
     def tick() -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         gaps.append(now - last[0])
+        cpu_gaps.append(cpu - last_cpu[0])
         if gaps[-1] > 0.050:
-            over.append([round(now - T0, 3), round(1000 * gaps[-1], 1)])
-        last[0] = now
+            over.append([round(now - T0, 3), round(1000 * gaps[-1], 1), round(1000 * cpu_gaps[-1], 1)])
+        last[0], last_cpu[0] = now, cpu
 
     def check() -> None:  # after the widgets' own slots for the change have run
         now = time.perf_counter()
@@ -107,6 +112,7 @@ def main(argv: list[str]) -> int:
         out["blocks_at"] = over
     out["max_block_ms"] = round(1000 * max(gaps, default=0.0), 1)
     out["blocks_over_50ms"] = sum(1 for g in gaps if g > 0.050)
+    out["max_block_cpu_ms"] = round(1000 * max(cpu_gaps, default=0.0), 1)
     out["rss_mb"] = _peak_rss_mb(resource)
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
 from workbench.core.demo import resources_dir
 
@@ -245,3 +245,24 @@ def render_app_icon_pngs(out_dir: Path | None = None) -> list[Path]:
         atomic_write(path, png_bytes(img))
         out.append(path)
     return out
+
+
+_brushes: dict[tuple[str, ...], QBrush] = {}
+
+
+def brush(kind: str, *keys: str) -> QBrush:
+    """One shared ``QBrush`` per colour: ``("status", STATUS)`` (``status_color``), ``("color",
+    *theme keys)`` (``color``) or ``("hex", "#rrggbb")``. Views ask a model for brushes on every
+    paint: one object each instead of a new one per cell."""
+    key = (kind, *keys)
+    b = _brushes.get(key)
+    if b is None:
+        c = (
+            status_color(keys[0])
+            if kind == "status"
+            else color(*keys)
+            if kind == "color"
+            else QColor(keys[0])
+        )
+        b = _brushes[key] = QBrush(c)
+    return b

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.app.memory import ValueSharer, release_free_memory
 from workbench.core import demo
 from workbench.core.discovery import ParseCache, WorkspaceTreatment, apply_workspace_mode, scan
-from workbench.core.listing import ListingReport, render_listing
+from workbench.core.listing import ListingReport, locale_key, render_listing
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, gc_paused
 from workbench.core.skillfile import SkillFile, parse_skill_text
 
@@ -48,7 +49,8 @@ class ScanResult:
         demo: True when the bundled demo replaced an empty workspace.
         extra_root: the workspace when it was added as an extra root, else None.
         treatment: how the workspace is shown (``discovery.WorkspaceTreatment``), None for the demo.
-        walks: discovery's walk memo for this pass (identical walks shared across clients).
+        walks: discovery's walk memo for this pass (identical walks shared across clients),
+            emptied once the pass is done.
     """
 
     env: Environment
@@ -168,25 +170,49 @@ def render_listings(
 
 @dataclass
 class _Pass:
-    """One scan pass: scans clients of ``env`` into ``res`` (sharing ``cache``), counting progress."""
+    """One scan pass: scans clients of ``env`` into ``res`` (sharing ``cache``), counting progress.
+
+    Each client's listing is rendered right after its scan (``render_after``: its text kept only
+    for ``keep_text``) and its skills share the equal values of the clients before it
+    (``memory.ValueSharer``): the pass's peak memory is then one client's transient on top of
+    what the window keeps, not eight listings rendered at the end (issue 14)."""
 
     env: Environment
     cache: ParseCache
     res: ScanResult
     progress: Progress | None
     total: int
+    context_tokens: int | None = None
+    keep_text: str | None = None
+    sharer: ValueSharer = field(default_factory=ValueSharer)
 
-    def scan(self, clients: list[str], offset: int = 0) -> None:
-        """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``)."""
+    def scan(self, clients: list[str], offset: int = 0, render: bool = True) -> None:
+        """``discovery.scan`` each client into ``res`` (a failure goes to ``res.errors``), then
+        (``render``) shares its values and renders its listing into ``res.listings`` (without
+        ``render`` the caller does both: ``render_after``)."""
         res = self.res
         for i, cid in enumerate(clients, offset):
             try:
-                res.catalogs[cid] = scan(self.env, cid, cache=self.cache, _walks=res.walks)
+                res.catalogs[cid] = cat = scan(self.env, cid, cache=self.cache, _walks=res.walks)
             except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
                 log.warning("scan of %s failed", cid, exc_info=True)
                 res.errors[cid] = f"scan failed: {type(exc).__name__}: {exc}"
+            else:
+                if render:
+                    self.sharer.share(cat)
+                    self.render_after(cid, cat)
             if self.progress:
                 self.progress(i + 1, self.total)
+
+    def render_after(self, cid: str, cat: Catalog, share: bool = False) -> None:
+        """``cid``'s listing into ``res.listings`` (without its text unless ``keep_text``);
+        ``share``: its values shared first (``ValueSharer.share``)."""
+        if share:
+            self.sharer.share(cat)
+        keep = [cid] if cid == self.keep_text else []
+        self.res.listings.update(render_listings({cid: cat}, self.context_tokens, self.res.errors, keep))
+        locale_key.cache_clear()  # 10,000 names' sort keys (~3 MB): not kept while the others scan
+        release_free_memory()  # the render's transient (its text), before the next client grows
 
 
 def _scan_first(
@@ -202,7 +228,7 @@ def _scan_first(
     if emit is None or not clients:
         return 0
     res = sp.res
-    sp.scan(clients[:1])
+    sp.scan(clients[:1], render=False)
     cat = res.catalogs.get(clients[0])
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
@@ -211,6 +237,7 @@ def _scan_first(
     )
     emit(part)
     errors = dict(part.errors)  # the GUI holds ``part.errors`` now: not changed from here
+    sp.sharer.share(cat)  # the reference for the other clients' values (after the tree is shown)
     listings = render_listings(part.catalogs, context_tokens, errors)
     res.listings.update(listings)
     emit(dataclasses.replace(part, listings=listings, errors=errors))
@@ -236,7 +263,7 @@ def _use_demo(sp: _Pass, clients: list[str]) -> None:
     res.treatment = res.extra_root = None
     demo.ensure_demo_proposal(denv)  # the Workshop tab has something to review
     res.walks = {}
-    dataclasses.replace(sp, env=denv).scan(clients)
+    dataclasses.replace(sp, env=denv, sharer=ValueSharer()).scan(clients)
 
 
 def scan_everything(
@@ -275,6 +302,7 @@ def scan_everything(
             env, cache, context_tokens, allow_demo, clients, progress, emit, workspace_mode
         )
         gc.freeze()
+    release_free_memory()  # the listings' transients, freed in this thread's arena
     return res
 
 
@@ -298,18 +326,19 @@ def _scan_everything(
         res.notes.append(t.banner)
     clients = list(clients)
     total = len(clients) + 1
-    sp = _Pass(env, cache, res, progress, total)
+    sp = _Pass(env, cache, res, progress, total, context_tokens, clients[0] if clients else None)
     first = _scan_first(sp, clients, context_tokens, emit, allow_demo)
     if isinstance(cache, OverlayParseCache):
         cache.save_due()  # the tree is shown: write what the first client parsed (fewer objects
         # alive now than at the end of the pass, so the written blob adds less to the peak RSS)
+    if first and clients[0] in res.catalogs and clients[0] not in res.listings:
+        sp.render_after(clients[0], res.catalogs[clients[0]], share=True)  # not shown early
     sp.scan(clients[first:], offset=first)
     # "No skills" = no client would list any (skills only waiting for a touch, hidden or skipped
     # don't count): e.g. `workbench` run in this repository, whose demo folders hold nested roots.
     if allow_demo and not any(c.listed() for c in res.catalogs.values()):
         _use_demo(sp, clients)
-    todo = {c: cat for c, cat in res.catalogs.items() if c not in res.listings}
-    res.listings.update(render_listings(todo, context_tokens, res.errors, keep_text=clients[:1]))
+    res.walks.clear()  # the pass's walk memo (~6 MB of ``Found``s at 10,000 skills): done
     if progress:
         progress(total, total)
     res.seconds = time.perf_counter() - t0

@@ -9,7 +9,8 @@ matches). ``SkillsPanel`` is the widget: filter box, legend, tree; selecting a s
 
 Roots of more than ``WHOLE_ROOT_MAX`` skills are fetched in chunks (``canFetchMore``/``fetchMore``,
 ``FETCH_CHUNK`` rows, issue 14): the view lays out and measures only the rows fetched so far, so
-a root of 10,000 skills costs the GUI thread what 300 do; scrolling to the end fetches the next
+a root of 10,000 skills costs the GUI thread what 300 do; after a reset ``SkillsPanel`` gives it
+one more chunk per event-loop turn up to ``FIRST_ROWS``; scrolling to the end fetches the next
 chunk, and filtering, selecting or ``index_of_path`` fetch what they need first.
 
 Columns: Name (status icon; amber dot when a rule applied to it is unverified), Status, Scope,
@@ -29,8 +30,8 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -52,12 +53,26 @@ StatusRole = Qt.ItemDataRole.UserRole + 3  #: str: status (skill rows), "" for r
 FilterRole = Qt.ItemDataRole.UserRole + 4  #: str: lower-case text the filter searches
 
 COLUMNS = ("Name", "Status", "Scope", "Description")
+_NCOLS = len(COLUMNS)
 _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
 #: Skill rows of a root the view sees at first and per ``fetchMore`` (issue 14: laying out and
 #: measuring 10,000 rows through the Python model held the GUI thread 0.3-1.4 s).
-FETCH_CHUNK = 300
+FETCH_CHUNK = 100
+FIRST_ROWS = 300  #: rows of a big root ``SkillsPanel`` fills after a reset, a chunk per turn
 #: Roots with up to this many skills are given to the view whole (the corpus' 1,241 in one root).
 WHOLE_ROOT_MAX = 2000
+# Roles as plain ints (a ``Qt.ItemDataRole.X`` look-up and enum compare cost ~0.5 us each, and
+# the view asks ~10 roles per cell: measuring 100 rows' widths took 36 ms of the GUI thread).
+_R = Qt.ItemDataRole
+_DISPLAY, _DECORATION, _TOOLTIP, _FOREGROUND, _BACKGROUND = (
+    int(r) for r in (_R.DisplayRole, _R.DecorationRole, _R.ToolTipRole, _R.ForegroundRole, _R.BackgroundRole)
+)
+_SKILL, _PATH, _STATUS, _FILTER = (int(r) for r in (SkillRole, PathRole, StatusRole, FilterRole))
+#: The roles ``SkillsTreeModel.data`` answers; any other (font, alignment, size hint, check
+#: state...) is None at once, before the index is looked at.
+_ROLES = frozenset(
+    (_DISPLAY, _DECORATION, _TOOLTIP, _FOREGROUND, _BACKGROUND, _SKILL, _PATH, _STATUS, _FILTER)
+)
 _SKILL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _ROOT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
@@ -220,6 +235,17 @@ class SkillsTreeModel(QAbstractItemModel):
         for r, kids in enumerate(self._children):
             self.fetch_to(r, len(kids))
 
+    def fill_step(self, upto: int) -> bool:
+        """Give the view the next ``FETCH_CHUNK`` rows of every big root that has fewer than
+        ``upto`` fetched; True while one still has fewer (call again on a later turn)."""
+        more = False
+        for r, kids in enumerate(self._children):
+            have = self._fetched[r]
+            if have < min(upto, len(kids)):
+                self.fetch_to(r, min(have + FETCH_CHUNK, upto))
+                more = more or self._fetched[r] < min(upto, len(kids))
+        return more
+
     def skill_count(self) -> int:
         """Skills in the model, fetched by the view or not."""
         return sum(len(k) for k in self._children)
@@ -235,19 +261,18 @@ class SkillsTreeModel(QAbstractItemModel):
         column: int,
         parent: QModelIndex | QPersistentModelIndex = QModelIndex(),  # noqa: B008
     ) -> QModelIndex:
-        """Override QAbstractItemModel::index."""
-        if column < 0 or column >= len(COLUMNS) or row < 0:
+        """Override QAbstractItemModel::index (the view and the proxy call it thousands of times
+        per layout: few calls into Qt)."""
+        if not 0 <= column < _NCOLS or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            if row >= len(self._roots):
-                return QModelIndex()
-            return self.createIndex(row, column, _ROOT_ID)
-        if parent.internalId() != _ROOT_ID or parent.column() != 0:
+            return self.createIndex(row, column, _ROOT_ID) if row < len(self._roots) else QModelIndex()
+        if parent.internalId() != _ROOT_ID or parent.column():
             return QModelIndex()
         r = parent.row()
-        if r >= len(self._fetched) or row >= self._fetched[r]:
-            return QModelIndex()
-        return self.createIndex(row, column, r + 1)
+        if r < len(self._fetched) and row < self._fetched[r]:
+            return self.createIndex(row, column, r + 1)
+        return QModelIndex()
 
     def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         """Override QAbstractItemModel::parent."""
@@ -301,28 +326,29 @@ class SkillsTreeModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         return _ROOT_FLAGS if index.internalId() == _ROOT_ID else _SKILL_FLAGS
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Override QAbstractItemModel::data."""
-        if not index.isValid():
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        """Override QAbstractItemModel::data (roles it does not answer return at once: the
+        view asks a dozen per cell)."""
+        if role not in _ROLES or not index.isValid():
             return None
-        if index.internalId() == _ROOT_ID:
+        iid = index.internalId()
+        if iid == _ROOT_ID:
             return self._root_data(index.row(), index.column(), role)
-        r = index.internalId() - 1
-        if r >= len(self._children) or index.row() >= len(self._children[r]):
+        kids = self._children[iid - 1] if iid <= len(self._children) else ()
+        row = index.row()
+        if row >= len(kids):
             return None
-        return self._skill_data(self._children[r][index.row()], index.column(), role)
+        return self._skill_data(kids[row], index.column(), role)
 
     def _root_data(self, row: int, col: int, role: int) -> Any:
         if row >= len(self._roots):
             return None
         r = self._roots[row]
-        n = len(self._children[row])
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             if col == 0:
                 return root_label(r)
             if col == 1:
+                n = len(self._children[row])
                 return f"{n} skill{'s' if n != 1 else ''}" if r.exists else "missing"
             if col == 2:
                 return r.scope
@@ -331,9 +357,10 @@ class SkillsTreeModel(QAbstractItemModel):
                 if r.condition:
                     bits.append(r.condition)
                 return " — ".join(bits)
-        if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return icons.root_icon(r.exists)
-        if role == Qt.ItemDataRole.ToolTipRole:
+            return None
+        if role == _DECORATION:
+            return icons.root_icon(r.exists) if col == 0 else None
+        if role == _TOOLTIP:
             t = [
                 f"<b>{_esc(root_label(r))}</b>",
                 _esc(str(r.path)),
@@ -346,43 +373,42 @@ class SkillsTreeModel(QAbstractItemModel):
             elif r.note:
                 t.append(_esc(r.note))
             return "<br>".join(t)
-        if role == Qt.ItemDataRole.ForegroundRole and not r.exists:
-            return QBrush(QColor("#8c959f"))
-        if role == SkillRole:
+        if role == _FOREGROUND:
+            return None if r.exists else icons.brush("hex", "#8c959f")
+        if role == _SKILL:
             return r
-        if role == PathRole:
+        if role == _PATH:
             return str(r.path)
-        if role == StatusRole:
-            return ""
-        if role == FilterRole:
+        if role == _STATUS or role == _FILTER:
             return ""
         return None
 
     def _skill_data(self, s: Skill, col: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             if col == 0:
-                return s.name + ("  (?)" if s.unverified else "")
+                return s.name + "  (?)" if s.unverified else s.name
             if col == 1:
                 return outcome_label(s, self.states)
             if col == 2:
                 return s.root.scope
             if col == 3:
                 return s.description.replace("\n", " ")[:300]
-        if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return icons.status_icon(s.status, bool(s.unverified))
-        if role == Qt.ItemDataRole.ToolTipRole:
+            return None
+        if role == _DECORATION:
+            return icons.status_icon(s.status, bool(s.unverified)) if col == 0 else None
+        if role == _FOREGROUND:
+            return icons.brush("status", s.status) if col == 1 else None
+        if role == _BACKGROUND:
+            return icons.brush("color", "listing", "loaded_bg") if s.name in self.loaded_names else None
+        if role == _TOOLTIP:
             return skill_tooltip(s)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
-            return QBrush(icons.status_color(s.status))
-        if role == Qt.ItemDataRole.BackgroundRole and s.name in self.loaded_names:
-            return QBrush(icons.color("listing", "loaded_bg"))
-        if role == SkillRole:
+        if role == _SKILL:
             return s
-        if role == PathRole:
+        if role == _PATH:
             return str(s.path)
-        if role == StatusRole:
+        if role == _STATUS:
             return s.status
-        if role == FilterRole:  # after NUL: the listing outcome, for status:omitted / is:truncated
+        if role == _FILTER:  # after NUL: the listing outcome, for status:omitted / is:truncated
             return (
                 " ".join((s.name, s.description, s.status, s.reason, str(s.path))).lower()
                 + "\0"
@@ -481,6 +507,7 @@ class SkillsPanel(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.legend)
         lay.addWidget(self.tree)
+        self._fill_token = 0
         ctx.catalog_changed.connect(self.reload)
         ctx.listing_changed.connect(self.reload)  # the Status column's listing outcomes
         ctx.client_changed.connect(lambda _c: self.reload())
@@ -522,6 +549,15 @@ class SkillsPanel(QWidget):
             self.tree.resizeColumnToContents(col)
         if self.ctx.selected_path is not None:
             self._follow_selection(self.ctx.selected_path)
+        self._fill_token += 1
+        token = self._fill_token
+        QTimer.singleShot(0, self, lambda: self._fill_more(token))
+
+    def _fill_more(self, token: int) -> None:
+        """One more chunk of the big roots' rows per event-loop turn (``FIRST_ROWS``), until a
+        newer reload starts its own fill."""
+        if token == self._fill_token and self.model.fill_step(FIRST_ROWS):
+            QTimer.singleShot(0, self, lambda: self._fill_more(token))
 
     def focus_filter(self) -> None:
         self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
