@@ -175,6 +175,9 @@ def test_str008_cached_result_follows_the_folders_walked(tmp_path):
         ("Formats code. Use WHEN THE USER ASKS FOR ANYTHING.", True),
         ("Formats code when users mention formatting.", False),
         ("Formats code for every user.", False),
+        ("Formats code. Use when the user asks: 'format this file'.", False),
+        ("Formats code. Use when the user says, 'tidy up', or 'lint'.", False),
+        ("Formats code whenever the user asks, or on save.", True),
     ],
 )
 def test_desc011(desc, fires):

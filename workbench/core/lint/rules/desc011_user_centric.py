@@ -7,8 +7,9 @@ recommends exactly that phrasing ("Use when the user asks to build an MCP server
 own skills use it. Decision: the phrasing itself is fine when it names what the user asks for
 (flagging it gave an info on 44 corpus skills, Anthropic's among them: noise); this rule is an
 info only when the user-centric clause ends without saying what ("when the user asks.", "whenever
-the user wants help,"): such a trigger matches every request, so the agent either loads the skill
-for everything or learns to ignore it.
+the user wants help, or ..."; a colon or a quote after it introduces the request): such a
+trigger matches every request, so the agent either loads the skill for everything or learns to
+ignore it.
 
 PASS:
     ---
@@ -32,7 +33,7 @@ from workbench.core.lint.rules._util import first_line_of
 _VAGUE = re.compile(
     r"(?i)\b(?:when(?:ever)?|if) (?:the |a )?users? (?:asks?|says?|wants?|requests?|mentions?|types?|needs?)"
     r"(?: (?:for|about|to|with))?(?: (?:help|anything|something|assistance|a question|questions|it|this|that))?"
-    r"\s*(?:[.,;:!)]|$)"
+    r"\s*(?:[.;!)]|,\s*(?:or|and|but|then)\b|$)"
 )
 
 
