@@ -85,35 +85,44 @@ def _walk(ctx: LintContext, rel: str, path: str, out: list[tuple[str, int]], bud
             continue
 
 
+def _listed(
+    ctx: LintContext,
+    folder: dict[str, list[str]],
+    rel: str,
+    base: str,
+    names: list[str],
+    out: list[tuple[str, int]],
+    budget: list[int],
+) -> None:
+    """``_walk`` over names ``ctx.folder()`` listed already (``rel`` "" for the top: SKILL.md
+    itself is left out, and its scripts/, references/, assets/ listings are used too)."""
+    me = ctx.path.name if ctx.path is not None else ""
+    for name in names:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        if name.endswith("/"):
+            sub = name[:-1]
+            if rel == "" and sub in folder:
+                _listed(ctx, folder, name, os.path.join(base, sub), folder[sub], out, budget)
+            elif sub not in _SKIPPED:
+                _walk(ctx, rel + name, os.path.join(base, sub), out, budget)
+        elif rel or name != me:
+            try:
+                out.append((rel + name, os.stat(os.path.join(base, name)).st_size))
+            except OSError:
+                continue
+
+
 def file_sizes(ctx: LintContext, folder: dict[str, list[str]], top: str) -> list[tuple[str, int]]:
     """``[(relative path, size)]`` of every regular file under the skill folder ``top`` but
     SKILL.md itself, walking at most ``MAX_ENTRIES`` entries. The listings ``ctx.folder()`` made
     (the top and scripts/, references/, assets/) are reused: those files cost one ``os.stat``
     each; other folders are listed here (and recorded as dependencies). Vanished files and
-    unreadable folders are skipped."""
+    unreadable folders are skipped. Leaves no reference cycle (no recursive closure): the lint
+    runs with the cyclic GC off."""
     out: list[tuple[str, int]] = []
-    budget = [MAX_ENTRIES]
-    me = ctx.path.name if ctx.path is not None else ""
-    stat, join = os.stat, os.path.join
-
-    def listed(rel: str, base: str, names: list[str]) -> None:
-        for name in names:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return
-            if name.endswith("/"):
-                sub = name[:-1]
-                if rel == "" and sub in folder:
-                    listed(name, join(base, sub), folder[sub])
-                elif sub not in _SKIPPED:
-                    _walk(ctx, rel + name, join(base, sub), out, budget)
-            elif rel or name != me:
-                try:
-                    out.append((rel + name, stat(join(base, name)).st_size))
-                except OSError:
-                    continue
-
-    listed("", top, folder[""])
+    _listed(ctx, folder, "", top, folder[""], out, [MAX_ENTRIES])
     return out
 
 
