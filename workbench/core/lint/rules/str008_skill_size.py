@@ -126,16 +126,6 @@ def file_sizes(ctx: LintContext, folder: dict[str, list[str]], top: str) -> list
     return out
 
 
-def _own_size(ctx: LintContext) -> int:
-    raw = ctx.sf.raw  # b"" when too large to read: then ask the file system
-    if raw or ctx.path is None:
-        return len(raw)
-    try:
-        return os.stat(ctx.path).st_size
-    except OSError:
-        return 0
-
-
 def _binary(rel: str) -> bool:
     dot = rel.rfind(".")
     return dot > rel.rfind("/") + 1 and rel[dot:].lower() in BINARY_EXTENSIONS
@@ -147,7 +137,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if not folder or len(folder[""]) == 1 or ctx.path is None:  # SKILL.md alone: nothing to measure
         return
     files = file_sizes(ctx, folder, os.path.dirname(os.fspath(ctx.path)) or ".")
-    total = _own_size(ctx) + sum(size for _rel, size in files)
+    total = ctx.sf.size + sum(size for _rel, size in files)  # size: as read (never loads the file)
     if total > MAX_TOTAL_BYTES:
         yield Finding(
             ctx.top_span(),
