@@ -16,6 +16,9 @@ Formats:
 * github: workflow commands ``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::message``
   (info -> ``::notice``).
 
+Links: ``--check-links`` also requests each external link of the bodies (BODY012,
+``workbench.core.lint.linkcheck``); a default run makes no network request.
+
 Speed: ``--jobs N`` worker processes (default auto: all cores from 200 files on); results are
 cached per file under the app cache folder (``--no-cache`` to bypass; see
 ``workbench.core.cache.resultcache``).
@@ -123,6 +126,12 @@ def add_parser(subparsers, common: argparse.ArgumentParser) -> argparse.Argument
         action="store_false",
         default=True,
         help="do not use or update the result cache (appdirs cache folder)",
+    )
+    p.add_argument(
+        "--check-links",
+        action="store_true",
+        help="also request every external link of the bodies (HEAD, 10 s timeout) and report dead "
+        "ones as BODY012; needs the network, never cached",
     )
     p.set_defaults(client=None)  # lint: --client only selects a profile when given
     return p
@@ -388,6 +397,10 @@ def _report(
     if len(per_group) > 1:
         merged = {k: v for res in per_group for k, v in res.items()}
         results = {k: merged[k] for k in sorted(merged, key=lambda q: q.parts)}
+    if getattr(args, "check_links", False):  # opt-in: the network (core/lint/linkcheck.py)
+        from workbench.core.lint.linkcheck import with_link_diagnostics
+
+        results = with_link_diagnostics(results)
     tot = severity_totals(results)
     basename = os.path.basename
     summary = {

@@ -16,6 +16,7 @@ from workbench.core.lint.rules import (
     body008_absolute_user_path,
     body009_skill_relative_path,
     body010_surface_limit,
+    body011_negative_delta,
     cat001_duplicate_name,
     cat002_listing_budget,
     cc001_model,
@@ -46,6 +47,7 @@ from workbench.core.lint.rules import (
     desc008_restates_name,
     desc009_duplicate,
     desc010_placeholder,
+    desc011_user_centric,
     fld001_unknown_field,
     fld002_compatibility,
     fld003_metadata_map,
@@ -91,4 +93,6 @@ from workbench.core.lint.rules import (
     str004_extraneous_file,
     str005_unknown_directory,
     str006_orphan_file,
+    str007_evals_json,
+    str008_skill_size,
 )
