@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conformance.test_cc_invocation import _tool_use_events
+from tests.conformance.scripted import scripted_call
 from workbench.core.capture import get_runner
-from workbench.core.capture.recorder import RecordedRequest, Reply
-from workbench.core.capture.runner import run_client
 from workbench.core.clients.copilot_cli.skillcontext import LOADED, NOT_FOUND, skill_context
 
 RUNNER = get_runner("copilot-cli")
@@ -30,29 +28,7 @@ BODY = "\n  \n# Tally\n\nAdd them up.   \n\n"
 def _deliver(ws: Path, name: str) -> list[dict]:
     """Run the client in ``ws``, answer its first request with a ``skill`` call for ``name``;
     returns the content blocks of the messages after the assistant's tool_use."""
-    calls = {"n": 0}
-
-    def responder(req: RecordedRequest) -> Reply | None:
-        data = req.json()
-        if req.api != "anthropic-messages" or not isinstance(data, dict):
-            return None
-        if not any(t.get("name") == "skill" for t in data.get("tools") or []):
-            return None
-        calls["n"] += 1
-        if calls["n"] == 1:
-            events = _tool_use_events(data["model"], "skill", {"skill": name})
-            return Reply(headers={"content-type": "text/event-stream"}, events=events)
-        return None
-
-    class Once(type(RUNNER)):  # type: ignore[misc]
-        def done(self, requests: list[RecordedRequest]) -> bool:
-            return calls["n"] >= 2
-
-        def extract(self, req: RecordedRequest):  # the listing is not what this test reads
-            return None
-
-    cap = run_client(Once(), ws, prompt="go", timeout=120, ask_version=False, responder=responder)
-    for req in cap.requests:
+    for req in scripted_call(RUNNER, ws, "skill", {"skill": name}):
         msgs = (req.json() or {}).get("messages") or []
         for k, m in enumerate(msgs):
             if m["role"] == "assistant" and any(b.get("type") == "tool_use" for b in m["content"]):
