@@ -158,7 +158,7 @@ def test_github_format(tmp_path, capsys):
 
 
 def test_github_escaping():
-    from workbench.commands.lint import github_line
+    from workbench.commands.lint_formats import github_line
     from workbench.core.lint import Diagnostic
 
     ln = github_line(Path("a,b:c/SKILL.md"), Diagnostic(1, 1, 1, 2, "info", "X", "50% done\nnext"))

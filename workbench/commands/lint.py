@@ -54,7 +54,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from workbench.commands.lint_formats import github_line, to_sarif  # also re-exported
 from workbench.core import phasetimer
 from workbench.core.cache.fscache import default_dir_cache, snapshot
 from workbench.core.jsontext import dumps_indented, encode_basestring
@@ -443,6 +442,8 @@ def _report(
                 + "\n"
             )
     else:
+        from workbench.commands.lint_formats import github_line, to_sarif  # only for these formats
+
         flat = [(path, d) for path, ds in results.items() for d in ds]
         if fmt == "sarif":
             out.write(dumps_indented(to_sarif(flat, profile_id)) + "\n")
