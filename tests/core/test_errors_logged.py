@@ -70,21 +70,21 @@ class _NoPool:
 def test_a_pool_that_cannot_start_is_logged_at_debug(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The parse pool (discovery) and the lint pool (batch) fall back to serial work: expected on
+    """The parse pool (parsecache) and the lint pool (batch) fall back to serial work: expected on
     some machines, so debug, not warning."""
-    from workbench.core import discovery
+    from workbench.core import parsecache
     from workbench.core.lint import batch
     from workbench.core.lint.profiles import lint_profile
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _NoPool)
     monkeypatch.setattr(batch, "parallel_ok", lambda: True)
-    monkeypatch.setattr(discovery, "fork_ok", lambda: True)
+    monkeypatch.setattr(parsecache, "fork_ok", lambda: True)
     (tmp_path / "SKILL.md").write_text("---\nname: a\n---\n")
     with caplog.at_level(logging.DEBUG):
-        pf = discovery.ParseCache().prefetcher(jobs=2)
+        pf = parsecache.ParseCache().prefetcher(jobs=2)
         pf.add([str(tmp_path / "SKILL.md")])
         assert pf.finish() == 0
         assert batch._run_parallel(["/nope/SKILL.md"], lint_profile("agentskills"), 2, (None, None)) is None
-    assert len(_crashed(caplog, "workbench.core.discovery", logging.DEBUG)) == 1
+    assert len(_crashed(caplog, "workbench.core.parsecache", logging.DEBUG)) == 1
     assert len(_crashed(caplog, "workbench.core.lint.batch", logging.DEBUG)) == 1
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -313,22 +313,22 @@ def test_all_clients_in_scan_all_read_from_the_store(tree, tmp_path):
 def test_prefetcher_fed_in_pieces_equals_one_scan_per_client(corpus, tmp_path, monkeypatch):
     """``prepare`` feeds the parse pool while it walks (small chunks here); the catalogs equal
     each client scanned on its own with a fresh cache (no shared pass, no pool)."""
-    from workbench.core import discovery
+    from workbench.core import parsecache
     from workbench.core.discovery import scan
     from workbench.core.model import CLIENT_IDS
 
     root = (corpus / "openclaw").resolve()
     env = _env(tmp_path, root)
     ref = {cid: scan(env, cid, ParseCache()).to_json() for cid in CLIENT_IDS}
-    monkeypatch.setattr(discovery, "PREFETCH_MIN", 3)
-    monkeypatch.setattr(discovery, "PREFETCH_CHUNK", 4)
+    monkeypatch.setattr(parsecache, "PREFETCH_MIN", 3)
+    monkeypatch.setattr(parsecache, "PREFETCH_CHUNK", 4)
     paths = [str(p) for p in find_skill_files(root)]
     c = ParseCache(persist=tmp_path / "c")
     pf = c.prefetcher(jobs=2)
     for i in range(0, len(paths), 5):
         pf.add(paths[i : i + 5] + paths[:2])  # a path added twice is parsed once
     got = pf.finish()
-    assert got == len(paths) or not discovery.fork_ok()
+    assert got == len(paths) or not parsecache.fork_ok()
     assert _json(scan_all(env, c)) == ref
     assert _json(scan_all(env, ParseCache(persist=tmp_path / "d"))) == ref
 

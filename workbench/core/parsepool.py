@@ -26,8 +26,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from workbench.core.discovery import PREFETCH_MIN, _facts_chunk
 from workbench.core.forkrun import fork_ok
+from workbench.core.parsecache import PREFETCH_MIN, _facts_chunk
 from workbench.core.skillwalk import walk_tree
 
 log = logging.getLogger(__name__)
@@ -166,7 +166,7 @@ class ParsePool:
         """Parse facts for ``paths`` (path strings), in order: the speculative result when there
         is one, else parsed in the worker processes. None entries = not parsed here (the
         caller parses those itself); None = the pool is shut down or broken. Fewer than
-        ``discovery.PREFETCH_MIN`` files the speculation lacks are left to the caller."""
+        ``parsecache.PREFETCH_MIN`` files the speculation lacks are left to the caller."""
         if self._ex is None:
             return None
         spec = self._speculation()
