@@ -1,7 +1,9 @@
-"""Small helpers for tests: ``from tests.helpers import write_skill``."""
+"""Small helpers for tests: ``from tests.helpers import write_skill, backdate``."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 
@@ -54,3 +56,14 @@ NEG = [
     "translate README to French",
     "draft release notes",
 ]
+
+
+def backdate(root: Path, seconds: float = 60.0) -> None:
+    """Set the mtime (and atime) of ``root`` and every file, folder and link below it to
+    ``seconds`` ago (links themselves, not their targets): the caches store nothing "racily
+    new" (modified less than 2 s before a run), so a test of a warm run ages its tree first."""
+    past = time.time() - seconds
+    for dp, dn, fn in os.walk(root):
+        for name in fn + dn:
+            os.utime(os.path.join(dp, name), (past, past), follow_symlinks=False)
+        os.utime(dp, (past, past))

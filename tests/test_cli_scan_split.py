@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from tests.helpers import backdate
 from workbench.cli import main
 from workbench.commands import scan as scancmd
 from workbench.core.bench import make_tree
@@ -112,19 +113,13 @@ def test_catalog_json_text_equals_json_dumps(tmp_path):
 def test_split_bytes_escaped_and_caches_saved(capsys, tree, monkeypatch, tmp_path):
     """The split path writes each client's text as escaped UTF-8 bytes (``text.write_utf8``):
     the same as the text path; its caches are saved on a thread and a warm run agrees."""
-    import os
-    import time
 
     d = tree / "odd"
     d.mkdir()
     (d / "SKILL.md").write_text(
         "---\nname: odd\ndescription: caf\u00e9 \x1b[31m red \u0085 \u00a9\n---\nBody\n"
     )
-    old = time.time() - 60
-    for dp, _dn, fn in os.walk(tree):
-        for f in fn:
-            os.utime(os.path.join(dp, f), (old, old))
-        os.utime(dp, (old, old))
+    backdate(tree)
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
     monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
     monkeypatch.setattr(scancmd, "utf8_buffer", lambda _s: None)  # the text path

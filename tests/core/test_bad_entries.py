@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import os
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import backdate
 from workbench.cli import main
 from workbench.core.cache import fscache
 from workbench.core.clients.common import EXTRA_RULES, WalkRules, load_json_file, memo_file, walk
@@ -44,14 +44,6 @@ EXPECTED = {
 }
 
 
-def _age(root: Path, seconds: float = 60.0) -> None:
-    past = time.time() - seconds
-    for dp, dn, fn in os.walk(root):
-        for f in fn + dn:
-            os.utime(os.path.join(dp, f), (past, past), follow_symlinks=False)
-        os.utime(dp, (past, past))
-
-
 def make_bad_root(base: Path) -> Path:
     """A root with one good skill and one of every broken entry kind (see ``EXPECTED``)."""
     root = base / "skills"
@@ -68,7 +60,7 @@ def make_bad_root(base: Path) -> Path:
     os.symlink("SKILL.md", root / "self-loop" / "SKILL.md")
     os.symlink("loop", root / "loop")  # a skill folder that loops
     os.symlink(base / "deleted-skill", root / "gone")  # a skill folder whose target is gone
-    _age(base)
+    backdate(base)
     return root
 
 
@@ -216,7 +208,7 @@ def test_walk_without_symlinks_is_remembered_with_its_reasons(tmp_path):
     (root / "fifo").mkdir(parents=True)
     os.mkfifo(root / "fifo" / "SKILL.md")
     (root / "folder" / "SKILL.md").mkdir(parents=True)
-    _age(tmp_path)
+    backdate(tmp_path)
     dc = fscache.DirCache(tmp_path / "fs")
     first = walk(root, EXTRA_RULES, dirs=dc)
     again = walk(root, EXTRA_RULES, dirs=dc)

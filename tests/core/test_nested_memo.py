@@ -4,19 +4,10 @@ change."""
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
+from tests.helpers import backdate
 from workbench.core.clients.claude_code import profile as cc
-
-
-def _age(root: Path) -> None:
-    old = time.time() - 60
-    for d, dirs, _ in os.walk(root):
-        for x in dirs:
-            os.utime(os.path.join(d, x), (old, old))
-    os.utime(root, (old, old))
 
 
 def _fresh(ws: Path) -> list[str]:
@@ -30,7 +21,7 @@ def test_memo_follows_changes(tmp_path):
     (ws / "apps/api/.claude").mkdir(parents=True)  # no skills folder yet
     (ws / ".claude/skills").mkdir(parents=True)  # the workspace's own: not nested
     (ws / "node_modules/x/.claude/skills").mkdir(parents=True)
-    _age(ws)
+    backdate(ws)
     want = [str(ws / "apps/web")]
     assert cc.nested_skill_parents(str(ws)) == want
     assert str(ws) in cc._NESTED_MEMO  # old folders: remembered
@@ -41,7 +32,7 @@ def test_memo_follows_changes(tmp_path):
         == sorted(_fresh(ws))
         == sorted([*want, str(ws / "apps/api")])
     )
-    _age(ws)
+    backdate(ws)
     cc.nested_skill_parents(str(ws))
     (ws / "libs/ui/.claude/skills").mkdir(parents=True)  # a new folder: its parent's mtime changes
     got = cc.nested_skill_parents(str(ws))
@@ -65,7 +56,7 @@ def test_search_reuses_the_snapshot_dir_cache(tmp_path):
     ws = tmp_path / "ws"
     (ws / "apps/web/.claude/skills").mkdir(parents=True)
     (ws / "apps/web/SKILL.md").write_text("---\nname: web\n---\n")
-    _age(ws)
+    backdate(ws)
     want = _fresh(ws)
     d = DirCache(persist=False)
     with snapshot(dirs=d):

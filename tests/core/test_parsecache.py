@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import marshal
 import os
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import backdate
 from workbench.core.cache import fscache
 from workbench.core.cache.fscache import DirCache, snapshot
 from workbench.core.cache.parsestore import ParseStore
@@ -20,14 +20,6 @@ from workbench.core.discovery import ParseCache, scan, scan_all
 from workbench.core.lint import find_skill_files
 from workbench.core.model import CLIENT_IDS, Environment
 from workbench.core.skillfile import read_skill_file
-
-
-def _age(root: Path, seconds: float = 60.0) -> None:
-    past = time.time() - seconds
-    for dp, _dn, fn in os.walk(root):
-        for f in fn:
-            os.utime(os.path.join(dp, f), (past, past), follow_symlinks=False)
-        os.utime(dp, (past, past))
 
 
 def _skill(root: Path, name: str, desc: str, body: str = "# T\n") -> Path:
@@ -62,7 +54,7 @@ def tree(tmp_path: Path) -> Path:
     )
     (root / "deep" / "a" / "b").mkdir(parents=True)
     _skill(root / "deep" / "a" / "b", "leaf", "Deep one. Use when testing depth.")
-    _age(root)
+    backdate(root)
     return root
 
 
@@ -130,19 +122,19 @@ def test_changes_invalidate(tree, tmp_path, change):
         p.write_text(
             "---\nname: pdf-tools\ndescription: Now about Word files. Use when editing .docx.\n---\n"
         )
-        _age(tree / "pdf-tools", 30)
+        backdate(tree / "pdf-tools", 30)
     elif change == "add":
         _skill(tree, "newcomer", "Brand new. Use when testing adds.")
-        _age(tree, 30)
+        backdate(tree, 30)
     elif change == "delete":
         (tree / "dup" / "SKILL.md").unlink()
-        _age(tree, 30)
+        backdate(tree, 30)
     elif change == "rename":
         (tree / "pdf-tools").rename(tree / "pdf-renamed")
-        _age(tree, 30)
+        backdate(tree, 30)
     else:
         _skill(tree / "deep" / "a" / "b", "leaf2", "Another deep one. Use when testing.")
-        _age(tree, 30)
+        backdate(tree, 30)
     fscache._defaults.clear()
     got = _json(scan_all(env, ParseCache(persist=tmp_path / "c")))
     assert got == _plain(env)
@@ -208,13 +200,13 @@ def test_malformed_entries_are_misses(tree, tmp_path):
 def test_dircache_listing_follows_folder_mtime(tmp_path):
     root = tmp_path / "r"
     (root / "a").mkdir(parents=True)
-    _age(root)
+    backdate(root)
     dc = DirCache(persist=False)
     first = dc.listing(str(root))
     assert tuple(first[1]) == ("a",) and dc.misses == 1
     assert dc.listing(str(root))[1] == ("a",) and dc.hits == 1
     (root / "b").mkdir()
-    _age(root, 30)
+    backdate(root, 30)
     assert sorted(dc.listing(str(root))[1]) == ["a", "b"]
     assert dc.misses == 2
 
@@ -225,7 +217,7 @@ def test_symlinks_are_rechecked(tmp_path):
     _skill(target, "linked", "Through a link. Use when testing.")
     root.mkdir()
     os.symlink(target / "linked", root / "linked")
-    _age(tmp_path)
+    backdate(tmp_path)
     env = _env(tmp_path, root)
     c = ParseCache(persist=tmp_path / "c")
     assert [s.name for s in scan(env, "agentskills", c).skills] == ["linked"]
@@ -244,7 +236,7 @@ def test_find_skill_files_with_and_without_dircache(tree, tmp_path):
     (tree / "node_modules" / "x").mkdir(parents=True)
     (tree / "node_modules" / "x" / "SKILL.md").write_text("x")
     os.symlink(tree / "deep", tree / "link")
-    _age(tree)
+    backdate(tree)
     plain = find_skill_files(tree)
     dc = DirCache(tmp_path / "fs")
     with snapshot():

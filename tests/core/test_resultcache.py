@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import backdate
 from workbench.core.cache.fscache import write_cache_file
 from workbench.core.cache.resultcache import ResultCache, profile_fingerprint, rules_version
 from workbench.core.lint import (
@@ -41,15 +42,6 @@ def _skill(
     return p
 
 
-def _age(root: Path, seconds: float = 60.0) -> None:
-    """Back-date every file and folder (the cache never stores racily new files)."""
-    past = time.time() - seconds
-    for dp, _dn, fn in os.walk(root):
-        for f in fn:
-            os.utime(os.path.join(dp, f), (past, past))
-        os.utime(dp, (past, past))
-
-
 def _reference(root: Path, profile: str) -> dict[Path, list]:
     """The pre-cache lint_paths behaviour: parse everything, one catalog, lint_skillfile each."""
     sfs = [read_skill_file(f) for f in find_skill_files(root)]
@@ -75,7 +67,7 @@ def tree(tmp_path: Path) -> Path:
     (root / "bad" / "SKILL.md").write_text("---\nname: bad\ndescription: Use when: colons\n---\nBody\n")
     (root / "nofm").mkdir()
     (root / "nofm" / "SKILL.md").write_text("# just a body\n")
-    _age(root)
+    backdate(root)
     return root
 
 
@@ -139,7 +131,7 @@ def test_folder_change_invalidates_entry(tree, tmp_path):
     first = lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
     assert any("nope.md" in d.message for d in first[p])
     (tree / "pdf-tools" / "references" / "nope.md").write_text("now here")
-    _age(tree / "pdf-tools", 20)
+    backdate(tree / "pdf-tools", 20)
     c = ResultCache(prof, tmp_path / "c")
     res = lint_paths([tree], prof, cache=c)
     assert not any("nope.md" in d.message for d in res[p])
@@ -159,7 +151,7 @@ def test_catalog_rules_recomputed_not_cached(tree, tmp_path):
     prof = PROFILES["claude-code"]
     lint_paths([tree], prof, cache=ResultCache(prof, tmp_path / "c"))
     _skill(tree / "more", "pdf-tools", "Another PDF skill. Use when testing clashes.")
-    _age(tree / "more")
+    backdate(tree / "more")
     c = ResultCache(prof, tmp_path / "c")
     res = lint_paths([tree], prof, cache=c)
     assert res == _reference(tree, "claude-code")
@@ -282,13 +274,13 @@ def test_catalog_results_reused_while_catalog_unchanged(tree, tmp_path):
     # a body edit keeps the catalog: only the edited file's catalog rules run again
     p = tree / "pdf-copy" / "SKILL.md"
     p.write_text(p.read_text() + "\nMore body.\n")
-    _age(tree / "pdf-copy", 20)
+    backdate(tree / "pdf-copy", 20)
     c2 = ResultCache(prof, tmp_path / "c")
     assert lint_paths([tree], prof, cache=c2) == _reference(tree, "claude-code")
     assert c2.catalog_hits == len(ref) - 1 and c2.misses == 1
     # a description edit changes the catalog: every file's catalog rules run again
     p.write_text("---\nname: pdf-copy\ndescription: Something else entirely. Use when testing.\n---\n")
-    _age(tree / "pdf-copy", 10)
+    backdate(tree / "pdf-copy", 10)
     c3 = ResultCache(prof, tmp_path / "c")
     res = lint_paths([tree], prof, cache=c3)
     assert res == _reference(tree, "claude-code")

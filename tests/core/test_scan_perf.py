@@ -4,13 +4,12 @@ pass, and the shortcuts give exactly the results of the plain code paths."""
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import backdate
 from workbench.core import skillfile
 from workbench.core.bench import make_tree
 from workbench.core.clients.copilot_cli.listing import xml_escape
@@ -47,11 +46,7 @@ def _tree(tmp_path: Path, n: int = 60) -> Path:
         p = tree / "odd" / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
-    past = time.time() - 60
-    for dp, _dn, fn in os.walk(tree):
-        for f in fn:
-            os.utime(os.path.join(dp, f), (past, past))
-        os.utime(dp, (past, past))
+    backdate(tree)
     return tree
 
 

@@ -4,12 +4,11 @@ behaviour beyond the docstring examples (positions, thresholds, severities, cach
 from __future__ import annotations
 
 import json
-import os
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import backdate
 from workbench.core.cache.resultcache import ResultCache
 from workbench.core.lint import PROFILES, lint_paths, lint_text
 from workbench.core.lint.rules import str008_skill_size
@@ -35,14 +34,6 @@ def _skill(tmp_path: Path, files: dict[str, str | bytes] | None = None, body: st
 def _diags(folder: Path, code: str, profile: str = "agentskills", cache=None):
     res = lint_paths([folder], profile, cache=cache)
     return [d for ds in res.values() for d in ds if d.code == code]
-
-
-def _age(root: Path, seconds: float = 60.0) -> None:
-    past = time.time() - seconds
-    for dp, _dn, fn in os.walk(root):
-        for f in fn:
-            os.utime(os.path.join(dp, f), (past, past))
-        os.utime(dp, (past, past))
 
 
 # -- STR007 -------------------------------------------------------------------------------
@@ -95,10 +86,10 @@ def test_str007_only_when_the_file_exists(tmp_path):
 def test_str007_cached_result_follows_the_evals_file(tmp_path):
     prof = PROFILES["agentskills"]
     folder = _skill(tmp_path / "s", {"evals/evals.json": "{"})
-    _age(folder)
+    backdate(folder)
     assert _diags(folder, "STR007", cache=ResultCache(prof, tmp_path / "c"))
     (folder / "evals" / "evals.json").write_text('{"evals": []}')
-    _age(folder, 30)
+    backdate(folder, 30)
     c = ResultCache(prof, tmp_path / "c")
     assert not _diags(folder, "STR007", cache=c)
     assert c.misses == 1
@@ -152,10 +143,10 @@ def test_str008_skips_git_and_node_modules_and_stops_at_the_entry_cap(tmp_path, 
 def test_str008_cached_result_follows_the_folders_walked(tmp_path):
     prof = PROFILES["agentskills"]
     folder = _skill(tmp_path / "s", {"scripts/deep/run.py": "print(1)\n"})
-    _age(folder)
+    backdate(folder)
     assert not _diags(folder, "STR008", cache=ResultCache(prof, tmp_path / "c"))
     (folder / "scripts" / "deep" / "run.so").write_bytes(b"\0")
-    _age(folder, 30)
+    backdate(folder, 30)
     c = ResultCache(prof, tmp_path / "c")
     assert [d.message.split(" ")[0] for d in _diags(folder, "STR008", cache=c)] == ["scripts/deep/run.so"]
     assert c.misses == 1
