@@ -133,7 +133,7 @@ def test_a_failed_background_render_is_shown_and_not_pending_forever(ctx, monkey
     def broken(*_a):
         raise RuntimeError("render bug")
 
-    monkeypatch.setattr("workbench.app.context._render_with_errors", broken)
+    monkeypatch.setattr("workbench.app.listingrenders.render_with_errors", broken)
     shown: list[str] = []
     ctx.problem.connect(shown.append)
     with caplog.at_level(logging.WARNING, logger="workbench.app.context"):

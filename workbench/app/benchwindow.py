@@ -16,10 +16,14 @@ line and exits:
   and its first layout and paint (before the event loop; not counted as a block);
 * ``max_block_cpu_ms``: the most CPU the GUI thread itself used in one gap (``time.thread_time``:
   what a busy machine does not stretch, unlike the gap; waiting for the GIL is not counted);
+* ``max_block_asleep_ms``: the longest the GUI thread slept in one gap while not idle: the gap
+  minus its CPU minus its time waiting for a core (``/proc/thread-self/schedstat``, Linux): in
+  practice waiting for the GIL (a gap's 5 ms timer interval itself is not counted as a gap);
 * ``rss_mb``: the process's peak resident set size (MB, ``VmHWM``; see ``_peak_rss_mb``).
 
-``--stacks`` (after the three arguments) adds ``blocks_at`` (``[end, ms, cpu ms]`` of every block
-over 50 ms, ``end`` in seconds from the same origin, ``cpu ms`` the GUI thread's CPU in it) and ``blocks``: for the longest GUI-thread blocks, the
+``--stacks`` (after the three arguments) adds ``blocks_at`` (``[end, ms, cpu ms, run-queue ms]`` of
+every block over 50 ms, ``end`` in seconds from the same origin, ``cpu ms`` the GUI thread's CPU in
+it, ``run-queue ms`` the time it waited for a core: the rest is waiting for the GIL) and ``blocks``: for the longest GUI-thread blocks, the
 block's length and where the GUI thread was (innermost frames, sampled every 10 ms by a watchdog
 thread while a block lasts: the most frequent place first). A thread waiting for the GIL held by
 the background scan shows the line it waits on.
@@ -75,16 +79,20 @@ def main(argv: list[str]) -> int:
     cpu_gaps: list[float] = []  # the GUI thread's own CPU seconds in each gap
     last = [time.perf_counter()]
     last_cpu = [time.thread_time()]
+    last_runq = [_runqueue_s()]
+    slept: list[float] = []  # per gap: wall - CPU - run queue = the GUI thread asleep (GIL, I/O)
 
-    over: list[list[float]] = []  # [seconds since T0 at the block's end, ms] of blocks > 50 ms
+    over: list[list[float]] = []  # [end (s since T0), ms, cpu ms, run-queue ms] of blocks > 50 ms
 
     def tick() -> None:
-        now, cpu = time.perf_counter(), time.thread_time()
+        now, cpu, runq = time.perf_counter(), time.thread_time(), _runqueue_s()
         gaps.append(now - last[0])
         cpu_gaps.append(cpu - last_cpu[0])
+        slept.append(max(0.0, gaps[-1] - cpu_gaps[-1] - (runq - last_runq[0])))
         if gaps[-1] > 0.050:
-            over.append([round(now - T0, 3), round(1000 * gaps[-1], 1), round(1000 * cpu_gaps[-1], 1)])
-        last[0], last_cpu[0] = now, cpu
+            ms = [1000 * gaps[-1], 1000 * cpu_gaps[-1], 1000 * (runq - last_runq[0])]
+            over.append([round(now - T0, 3), *(round(x, 1) for x in ms)])
+        last[0], last_cpu[0], last_runq[0] = now, cpu, runq
 
     def check() -> None:  # after the widgets' own slots for the change have run
         now = time.perf_counter()
@@ -113,6 +121,7 @@ def main(argv: list[str]) -> int:
     out["max_block_ms"] = round(1000 * max(gaps, default=0.0), 1)
     out["blocks_over_50ms"] = sum(1 for g in gaps if g > 0.050)
     out["max_block_cpu_ms"] = round(1000 * max(cpu_gaps, default=0.0), 1)
+    out["max_block_asleep_ms"] = round(1000 * max(slept, default=0.0), 1)
     out["rss_mb"] = _peak_rss_mb(resource)
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
@@ -173,6 +182,17 @@ class _BlockSampler:
             ms = min(ms, round(1000 * (end - start), 1))
             out.append((ms, {"ms": ms, "where": where}))
         return [b for _ms, b in sorted(out, key=lambda x: -x[0])[:8]]
+
+
+def _runqueue_s() -> float:
+    """Seconds the calling thread has waited for a core (Linux ``/proc/thread-self/schedstat``,
+    second field, ns); 0.0 where it is not available. In a block, wall - CPU - this = time the
+    GUI thread slept: waiting for the GIL (or I/O)."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _peak_rss_mb(resource) -> float:

@@ -26,13 +26,15 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractEventDispatcher, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from workbench.app.credentials import Credentials
+from workbench.app.listingrenders import ListingRenders
+from workbench.app.livereload import LiveReload
 from workbench.app.scanpass import (
     OverlayParseCache,
     Progress,
@@ -44,6 +46,7 @@ from workbench.app.scanpass import (
     without_text,
 )
 from workbench.app.settings import Settings
+from workbench.app.turns import LoopTurns
 from workbench.app.workers import Cancelled, Job, describe, run_in_background
 from workbench.core.discovery import WORKSPACE_MODES, WorkspaceTreatment
 from workbench.core.listing import ListingReport
@@ -111,7 +114,6 @@ class AppContext(QObject):
     notes_changed = Signal()
     workspace_changed = Signal()
     problem = Signal(str)
-    _files_changed = Signal(list)  # from the watcher thread -> GUI thread
 
     def __init__(
         self,
@@ -155,22 +157,16 @@ class AppContext(QObject):
         self._job: Job | None = None
         self._scan_token = 0
         self._pending_paths: set[str] = set()
-        self._listing_token: int | None = None
-        self._text_token: int | None = None  # the shown client's text rendered on a worker
         self._lock = threading.Lock()  # guards the cache between a scan job and GUI updates
         self._partial_shown = threading.Event()  # set once the GUI has shown a partial result
-        self._idle_calls: list[Callable[[], None]] = []  # ``_when_idle``
+        self._turns = LoopTurns(self)  # idle calls and the scan's give-way gate
         self.watch_enabled = bool(settings.get("live_reload") if watch is None else watch)
-        self.watcher: RootWatcher | None = None
-        self._files_changed.connect(self._on_files_changed)
+        self._live = LiveReload(self.refresh_paths, self)  # the file watcher (``watcher``)
         self._update_timer = QTimer(self)
         self._update_timer.setSingleShot(True)
         self._update_timer.setInterval(15)  # coalesce keystroke bursts; well under 100 ms
         self._update_timer.timeout.connect(self._apply_pending)
-        self._others_timer = QTimer(self)
-        self._others_timer.setSingleShot(True)
-        self._others_timer.setInterval(300)
-        self._others_timer.timeout.connect(self._render_others)
+        self._renders = ListingRenders(self)  # listings rendered on worker threads
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -222,58 +218,7 @@ class AppContext(QObject):
         self.client_id = client_id
         self.settings.set("client", client_id)
         self.client_changed.emit(client_id)
-        self._ensure_text()
-
-    def _ensure_text(self) -> None:
-        """Render the shown client's listing text on a worker when its report has none (a
-        ``TextlessReport``) or is still being re-rendered with the others; the listing pane says
-        "rendering…" until it is set (a 10,000-skill listing took 40-150 ms on the GUI thread)."""
-        cid, cat = self.client_id, self.catalogs.get(self.client_id)
-        rep = self.listings.get(cid)
-        if cat is None or (self._listing_token is None and not isinstance(rep, TextlessReport)):
-            return
-        job = run_in_background(
-            _render_with_errors,
-            {cid: cat},
-            self.context_tokens,
-            [cid],
-            connect={"returned": self._on_text, "errored": self._on_text_failed},
-        )
-        self._text_token = job.token
-
-    @Slot(int, object)
-    def _on_text(
-        self, token: int, result: tuple[dict[str, ListingReport], dict[str, str], list[str]]
-    ) -> None:
-        if token != self._text_token:
-            return
-        self._text_token = None
-        if result[2] != [self.client_id] or self._job is not None:
-            return  # switched again (its own render runs) or a scan will deliver it
-        self._merge_rendered(*result, take=lambda _c: True)
-
-    def _merge_rendered(
-        self,
-        listings: dict[str, ListingReport],
-        errors: dict[str, str],
-        rendered: list[str],
-        take: Callable[[str], bool],
-    ) -> None:
-        """Keep a background render's listings and errors of the clients ``take`` accepts (a
-        rendered client's earlier listing error is replaced by this render's verdict); emits
-        ``listing_changed`` (only the panes that show listings refresh)."""
-        self.listings = {**self.listings, **{c: r for c, r in listings.items() if take(c)}}
-        kept = {c: e for c, e in self.errors.items() if c not in rendered or not e.startswith("listing")}
-        self.errors = {**kept, **{c: e for c, e in errors.items() if take(c)}}
-        self.listing_changed.emit()
-
-    def _on_text_failed(self, token: int, error: BaseException) -> None:
-        """The shown client's background render failed: logged and shown."""
-        if token != self._text_token:
-            return
-        self._text_token = None
-        log.warning("rendering the listing of %s failed: %s", self.client_id, error)
-        self.problem.emit(f"Listing of {self.client_id} not rendered: {describe(error)}")
+        self._renders.ensure_text()
 
     def set_context_tokens(self, tokens: int) -> None:
         """Change the context window (tokens > 0); re-renders every listing synchronously
@@ -289,7 +234,7 @@ class AppContext(QObject):
         self.listings = {**self.listings, **render_listings(cur, tokens, self.errors)}
         self.context_changed.emit(tokens)
         self.catalog_changed.emit()
-        self._render_others()
+        self._renders.render_others()
 
     def select_skill(self, path: Path | str | None) -> None:
         p = Path(path) if path is not None else None
@@ -364,6 +309,7 @@ class AppContext(QObject):
         )
         self._job = job
         self._scan_token = job.token
+        self._turns.start_slicing()
         self.scan_started.emit()
 
     def _locked_scan(
@@ -385,9 +331,12 @@ class AppContext(QObject):
             assert emit is not None
             self._partial_shown.clear()
             emit(part)
-            self._partial_shown.wait(PARTIAL_WAIT_S)
+            with self._turns.baton.away():  # the GUI thread does not wait for this one meanwhile
+                self._partial_shown.wait(PARTIAL_WAIT_S)
 
-        with self._lock:
+        # the pass runs in slices between the GUI thread's turns (``LoopTurns.baton``; issue 14:
+        # no GUI-thread block over 50 ms)
+        with self._lock, self._turns.baton.applied():
             return scan_everything(
                 env,
                 cache,
@@ -413,32 +362,10 @@ class AppContext(QObject):
             self.extra_root, self.treatment = res.extra_root, res.treatment
             self._set_notes(res.notes)
             self.catalog_changed.emit()
-            self._when_idle(self._partial_shown.set)  # after every turn the panes queued
+            self._turns.when_idle(self._partial_shown.set)  # after every turn the panes queued
         finally:
             if token != self._scan_token or not self.catalogs:
                 self._partial_shown.set()
-
-    def _when_idle(self, fn: Callable[[], None]) -> None:
-        """Call ``fn`` once the event loop has nothing left to do (``aboutToBlock``; in
-        ``wait_for_scan``, after each ``processEvents``): the panes defer work by a turn or
-        several (listing text in pieces, its table a turn later), and the scan job must not take
-        the GIL back before they are done (issue 14: a 0.5 s block)."""
-        disp = QAbstractEventDispatcher.instance()
-        if disp is None:  # pragma: no cover - no event loop in this thread
-            QTimer.singleShot(0, self, fn)
-            return
-        if not self._idle_calls:
-            disp.aboutToBlock.connect(self._run_idle)
-        self._idle_calls.append(fn)
-
-    def _run_idle(self) -> None:
-        calls, self._idle_calls = self._idle_calls, []
-        if calls:
-            disp = QAbstractEventDispatcher.instance()
-            if disp is not None:
-                disp.aboutToBlock.disconnect(self._run_idle)
-        for fn in calls:
-            fn()
 
     def wait_for_scan(self, timeout_ms: int = 60_000) -> bool:
         """Block (processing events) until no scan and no background listing render runs.
@@ -448,9 +375,10 @@ class AppContext(QObject):
         deadline = time.monotonic() + timeout_ms / 1000
         while (self._job is not None or self.listings_pending) and time.monotonic() < deadline:
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-            self._run_idle()  # processEvents never blocks: no ``aboutToBlock``
+            self._turns.run_idle()  # processEvents never blocks: no ``aboutToBlock``
             if self._job is not None:
-                self._job.done.wait(0.01)
+                if not self._turns.baton.run_slice():  # its turns: no timer tick is waited for
+                    self._job.done.wait(0.005)
             else:
                 time.sleep(0.005)
         return self._job is None and not self.listings_pending
@@ -465,8 +393,8 @@ class AppContext(QObject):
         if token != self._scan_token:
             return  # stale: a newer scan was started
         self._job = None
-        self._listing_token = None
-        self._others_timer.stop()
+        self._turns.stop_slicing()
+        self._renders.drop_others()
         self.env = res.env
         self.env.context_tokens = self.context_tokens
         self.catalogs, self.listings, self.errors = res.catalogs, res.listings, res.errors
@@ -476,7 +404,7 @@ class AppContext(QObject):
         self._set_notes(res.notes)
         self.catalog_changed.emit()
         self.scan_finished.emit(res.seconds)
-        self._ensure_text()  # switched during the scan: its listing came without text
+        self._renders.ensure_text()  # switched during the scan: its listing came without text
         self._start_watcher()
         if self._pending_paths or self._overlays:
             self._pending_paths |= set(self._overlays)
@@ -488,6 +416,7 @@ class AppContext(QObject):
         if token != self._scan_token:
             return
         self._job = None
+        self._turns.stop_slicing()
         self._end_parse_pool()
         line = describe(error)
         if line == "cancelled" or isinstance(error, Cancelled):
@@ -539,9 +468,7 @@ class AppContext(QObject):
         if self._update_timer.isActive():
             self._update_timer.stop()
             self._apply_pending()
-        if self._others_timer.isActive():
-            self._others_timer.stop()
-            self._render_others()
+        self._renders.flush()
 
     def _apply_pending(self) -> None:
         """Re-derive the catalogs for the pending paths (no walk), re-render the current
@@ -569,111 +496,37 @@ class AppContext(QObject):
         self.catalog_changed.emit()
         # The other clients' listings are only seen in the all-clients view: re-render them once
         # the edits pause, so a typing burst does not keep a worker busy (and the GIL taken).
-        self._listing_token = -1  # pending (listings_pending is True until they are rendered)
-        self._others_timer.start()
-
-    def _render_others(self) -> None:
-        """Re-render every client's listing but the current one on a worker thread."""
-        self._others_timer.stop()
-        others = {c: cat for c, cat in self.catalogs.items() if c != self.client_id}
-        self._listing_token = None
-        if others:
-            job = run_in_background(
-                _render_with_errors,
-                others,
-                self.context_tokens,
-                [],  # not shown: no text
-                connect={"returned": self._on_other_listings, "errored": self._on_other_listings_failed},
-            )
-            self._listing_token = job.token
+        self._renders.others_due()
 
     @property
     def listings_pending(self) -> bool:
         """True while other clients' listings (or the shown client's text) are being rendered
         in the background."""
-        return self._listing_token is not None or self._text_token is not None
-
-    @Slot(int, object)
-    def _on_other_listings(
-        self, token: int, result: tuple[dict[str, ListingReport], dict[str, str], list[str]]
-    ) -> None:
-        if token != self._listing_token:
-            return
-        self._listing_token = None
-        self._merge_rendered(*result, take=lambda c: c != self.client_id)
-
-    def _on_other_listings_failed(self, token: int, error: BaseException) -> None:
-        """The background render itself failed (not one client's listing): logged and shown."""
-        if token != self._listing_token:
-            return
-        self._listing_token = None
-        log.warning("re-rendering the other clients' listings failed: %s", error)
-        self.problem.emit(f"Listings of the other clients not updated: {describe(error)}")
+        return self._renders.pending
 
     # -- live reload ----------------------------------------------------------------------
+    @property
+    def watcher(self) -> RootWatcher | None:
+        """The running file watcher, or None (``app/livereload``)."""
+        return self._live.watcher
+
     def _start_watcher(self) -> None:
-        if not self.watch_enabled:
-            return
-        from workbench.core.watch import RootWatcher  # watchfiles + anyio: not before the first scan
+        if self.watch_enabled:
+            off = self._live.watch(self.all_roots())
+            if off:
+                self._set_notes([*self.notes, off])
 
-        roots = self.all_roots()
-        try:
-            if self.watcher is None:
-                self.watcher = RootWatcher(roots, self._from_watcher_thread)
-            else:
-                self.watcher.update_paths(roots)
-        except Exception as exc:  # noqa: BLE001 - e.g. inotify limit: keep working without it
-            log.warning("live reload is off", exc_info=True)
-            self._set_notes([*self.notes, f"Live reload is off: {exc}"])
-
-    def _from_watcher_thread(self, batch: list[tuple[str, str]]) -> None:
-        self._files_changed.emit(list(batch))  # queued to the GUI thread
-
-    @Slot(list)
-    def _on_files_changed(self, batch: list) -> None:
-        paths = []
-        for _kind, p in batch:
-            pp = Path(p)
-            paths.append(pp if pp.name == "SKILL.md" else _skill_md_for(pp))
-        self.refresh_paths([p for p in paths if p is not None])
-
-    @contextlib.contextmanager
-    def suppress(self, path: Path | str) -> Iterator[None]:
+    def suppress(self, path: Path | str) -> contextlib.AbstractContextManager[None]:
         """Wrap the app's own save of ``path`` so the watcher does not reload it."""
-        if self.watcher is not None:
-            with self.watcher.suppress(path):
-                yield
-        else:
-            yield
+        return self._live.suppress(path)
 
     def shutdown(self) -> None:
         """Stop the watcher and drop the running scan (window close)."""
+        self._turns.close()  # a job waiting for its turn goes on (to see the cancel)
         if self._job is not None:
             self._job.cancel()
             self._partial_shown.set()  # a job waiting for the GUI goes on to see the cancel
             self._job.done.wait(10)
             self._job = None
         self._end_parse_pool()
-        if self.watcher is not None:
-            try:
-                self.watcher.stop()
-            finally:
-                self.watcher = None
-
-
-def _render_with_errors(
-    catalogs: dict[str, Catalog], context_tokens: int | None, keep_text: list[str]
-) -> tuple[dict[str, ListingReport], dict[str, str], list[str]]:
-    """``render_listings`` on a worker (texts kept for ``keep_text`` only): (listings, errors,
-    the client ids rendered)."""
-    errors: dict[str, str] = {}
-    return render_listings(catalogs, context_tokens, errors, keep_text), errors, list(catalogs)
-
-
-def _skill_md_for(path: Path) -> Path | None:
-    """The SKILL.md a support file belongs to (nearest ancestor folder holding one)."""
-    for folder in list(path.parents)[:12]:
-        cand = folder / "SKILL.md"
-        if cand.is_file():
-            return cand
-    return None
+        self._live.stop()

@@ -22,6 +22,7 @@ import logging
 import sys
 from typing import Any
 
+from workbench.core.giveway import current_baton
 from workbench.core.model import Catalog, Skill
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,10 @@ class ValueSharer:
         before and after). Returns how many values now point at another skill's object."""
         seen, lists = self._seen, self._lists
         shared = 0
+        baton = current_baton()  # turns with the GUI thread (``core.giveway``; the window's scan)
         for s in catalog.skills:
+            if baton is not None:
+                baton.give_way()
             unv = s.unverified
             if unv:
                 ref = lists.setdefault(tuple(unv), unv)

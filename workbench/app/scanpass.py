@@ -24,6 +24,7 @@ from typing import Any
 from workbench.app.memory import ValueSharer, release_free_memory
 from workbench.core import demo
 from workbench.core.discovery import ParseCache, WorkspaceTreatment, apply_workspace_mode, scan
+from workbench.core.giveway import away, give_way
 from workbench.core.listing import ListingReport, locale_key, render_listing
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, gc_paused
 from workbench.core.skillfile import SkillFile, parse_skill_text
@@ -192,6 +193,7 @@ class _Pass:
         ``render`` the caller does both: ``render_after``)."""
         res = self.res
         for i, cid in enumerate(clients, offset):
+            give_way()  # turns with the GUI thread (``core.giveway``; the window's scan job)
             try:
                 res.catalogs[cid] = cat = scan(self.env, cid, cache=self.cache, _walks=res.walks)
             except Exception as exc:  # noqa: BLE001 - one client's bug must not hide the others
@@ -210,9 +212,10 @@ class _Pass:
         if share:
             self.sharer.share(cat)
         keep = [cid] if cid == self.keep_text else []
-        self.res.listings.update(render_listings({cid: cat}, self.context_tokens, self.res.errors, keep))
-        locale_key.cache_clear()  # 10,000 names' sort keys (~3 MB): not kept while the others scan
-        release_free_memory()  # the render's transient (its text), before the next client grows
+        with away():  # a render has no give-way point inside: the GUI thread does not wait for it
+            self.res.listings.update(render_listings({cid: cat}, self.context_tokens, self.res.errors, keep))
+            locale_key.cache_clear()  # 10,000 names' sort keys (~3 MB): not kept meanwhile
+            release_free_memory()  # the render's transient (its text), before the next client grows
 
 
 def _scan_first(
@@ -238,7 +241,8 @@ def _scan_first(
     emit(part)
     errors = dict(part.errors)  # the GUI holds ``part.errors`` now: not changed from here
     sp.sharer.share(cat)  # the reference for the other clients' values (after the tree is shown)
-    listings = render_listings(part.catalogs, context_tokens, errors)
+    with away():  # no give-way point inside a render
+        listings = render_listings(part.catalogs, context_tokens, errors)
     res.listings.update(listings)
     emit(dataclasses.replace(part, listings=listings, errors=errors))
     return 1

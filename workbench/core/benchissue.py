@@ -499,7 +499,8 @@ def issue_lines(res: dict[str, Any]) -> list[str]:
     if w:
         out.append(
             f"window: populated {w.get('populated')} s (runs {w.get('populated_runs')}), complete "
-            f"{w.get('complete')} s, longest GUI-thread block {w.get('max_block_ms')} ms, "
+            f"{w.get('complete')} s, longest GUI-thread block {w.get('max_block_ms')} ms (most GUI "
+            f"CPU in one {w.get('max_block_cpu_ms')} ms, most asleep {w.get('max_block_asleep_ms')} ms), "
             f"{w.get('blocks_over_50ms')} blocks over 50 ms, peak RSS {w.get('rss_mb')} MB"
         )
     elif iss.get("window_skipped"):

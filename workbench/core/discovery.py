@@ -48,6 +48,7 @@ from workbench.core.clients.common import (
     walk,
 )
 from workbench.core.forkrun import fork_ok
+from workbench.core.giveway import current_baton
 from workbench.core.model import CLIENT_IDS, Catalog, Environment, Root, Skill, SkillStatus, gc_paused
 from workbench.core.parsecache import ParseCache, Prefetcher
 from workbench.core.skillfile import SkillFile
@@ -353,10 +354,13 @@ def _scan(
         todo = [f.path for _, fl in found_per_root for f in fl if str(f.path) not in files]
         if todo:
             prefetch(todo)
+    baton = current_baton()  # the window's scan takes turns with the GUI thread (``core.giveway``)
     for root, found_list in found_per_root:
         if not root.exists:
             continue
         for found in found_list:
+            if baton is not None:
+                baton.give_way()
             key = str(found.path)
             sf = files.get(key)
             if sf is None:
