@@ -45,10 +45,14 @@ def test_gemini_load_order_and_override_in_place(tmp_path):
             write_skill(root / f"{n}-{tag}", f"{n}-{tag}")
     write_skill(env.home / ".gemini/skills/shared", "shared", "user copy")
     write_skill(env.workspace / ".agents/skills/shared", "shared", "workspace copy")
-    rep = render_listing(scan(env, "gemini-cli"))
+    cat = scan(env, "gemini-cli")
+    rep = render_listing(cat)
     names = [s.name for s in rep.skills]
     # tiers lowest first, folders in reverse code-point order, the override keeps the first place
     assert names == ["zulu-hg", "shared", "alpha-hg", "Mike-hg", "zulu-wa", "alpha-wa", "Mike-wa"]
+    # only the override carries the first copy's load position (issue 14: memory per skill)
+    keyed = sorted(s.name for s in cat.skills if "gemini_load_key" in s.flags)
+    assert keyed == ["shared"]
     assert "workspace copy" in rep.text and "user copy" not in rep.text
     # the built-ins open the listing (placeholders without a capture)
     assert [b.name for b in rep.builtins] == ["skill-creator", "antigravity-support"]

@@ -219,9 +219,12 @@ class GeminiCliProfile(CommonProfile):
             if self.competes(s):
                 first.setdefault(s.name, key)
         super().resolve_collisions(skills, env)
-        for s in skills:
-            if s.name in first and s.status != SkillStatus.SHADOWED:
-                s.flags["gemini_load_key"] = first[s.name]
+        # Kept only where it differs from the skill's own key (``listing_order`` computes that
+        # one again): 10,000 unique names held ~4.4 MB of keys in the window (issue 14: RSS).
+        for key, s in keyed:
+            got = first.get(s.name)
+            if got is not None and got != key and s.status != SkillStatus.SHADOWED:
+                s.flags["gemini_load_key"] = got
 
     @staticmethod
     def _load_key(s: Skill) -> tuple[int, int, str]:
