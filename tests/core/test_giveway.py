@@ -11,8 +11,10 @@ from workbench.core.giveway import Baton, away, current_baton, give_way
 def _job(
     baton: Baton, steps: int, log: list[str], running: threading.Event, *, slice_s: float = 0.0
 ) -> threading.Thread:
-    """A background thread taking ``steps`` give-way steps on ``baton`` (each step logs "bg")."""
+    """A background thread taking ``steps`` give-way steps on ``baton`` (each step logs "bg");
+    the foreground has given turns before (``run_slice``), so the job waits for them."""
     baton.slice_s = slice_s
+    baton.run_slice()
 
     def run() -> None:
         with baton.applied():
@@ -78,6 +80,7 @@ def test_run_slice_gives_up_after_its_timeout_and_the_job_stops_at_its_next_poin
             give_way()
             steps.append(2)
 
+    baton.run_slice()  # the foreground is there
     t = threading.Thread(target=run, daemon=True)
     t.start()
     _wait(lambda: baton.waiting)
@@ -104,6 +107,7 @@ def test_away_lets_the_foreground_go_on_and_the_job_waits_for_a_turn_after_it():
                 leave.wait(5)
             after.set()
 
+    baton.run_slice()  # the foreground is there
     t = threading.Thread(target=run, daemon=True)
     t.start()
     inside.wait(5)
@@ -135,6 +139,7 @@ def test_leaving_applied_hands_the_turn_back():
             give_way()
             go.wait(5)  # the last slice: ends by leaving the block, not at a point
 
+    baton.run_slice()  # the foreground is there
     t = threading.Thread(target=run, daemon=True)
     t.start()
     _wait(lambda: baton.waiting)
@@ -168,3 +173,32 @@ def test_a_job_nobody_gives_turns_runs_on_after_max_wait_until_turns_come_again(
     while t.is_alive():
         baton.run_slice(timeout_s=1)
     assert baton.slices >= 3
+
+
+def test_after_reset_a_job_runs_unattended_until_the_first_turn_is_given():
+    baton, log = Baton(), []
+    baton.run_slice()
+    baton.reset()  # e.g. a new scan: nothing to show yet
+    baton.slice_s = 0.0
+    go, more = threading.Event(), threading.Event()
+
+    def run() -> None:
+        with baton.applied():
+            for _ in range(100):
+                give_way()  # unattended: never waits
+            log.append("first part")
+            go.set()
+            more.wait(5)
+            give_way()  # turns were given meanwhile: waits for one
+            log.append("second part")
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    assert go.wait(5) and log == ["first part"]
+    assert not baton.run_slice()  # the first turn offered: nobody waits yet
+    more.set()
+    _wait(lambda: baton.waiting)
+    assert log == ["first part"]
+    assert baton.run_slice(timeout_s=5)
+    t.join(5)
+    assert log == ["first part", "second part"]

@@ -53,9 +53,11 @@ def test_the_slicer_gives_turns_from_the_event_loop(qtbot, tmp_path, fake_home):
     ctx = _ctx(tmp_path, fake_home, 20)
     ctx._turns.baton.slice_s = 0.0
     ctx.rescan()
-    assert ctx._turns._slicer.isActive()
+    assert not ctx._turns._slicer.isActive()  # the first client is scanned at full speed
+    qtbot.waitUntil(ctx._turns._slicer.isActive, timeout=60_000)  # from the first partial on
     qtbot.waitUntil(lambda: not ctx.scanning, timeout=60_000)  # qtbot's loop: the timer's turns
     assert ctx._turns.baton.slices > 20 and set(ctx.catalogs) == set(CLIENT_IDS)
+    assert not ctx._turns._slicer.isActive()
 
 
 def test_closing_during_a_scan_ends_the_turns_at_once(qtbot, tmp_path, fake_home):

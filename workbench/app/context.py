@@ -288,6 +288,7 @@ class AppContext(QObject):
         if self._job is not None:
             self._job.cancel()
             self._partial_shown.set()
+        self._turns.baton.reset()  # unattended until the first partial is shown (``_on_partial``)
         env = self.env
         clients = [self.client_id] + [c for c in CLIENT_IDS if c != self.client_id]
         job = run_in_background(
@@ -309,7 +310,6 @@ class AppContext(QObject):
         )
         self._job = job
         self._scan_token = job.token
-        self._turns.start_slicing()
         self.scan_started.emit()
 
     def _locked_scan(
@@ -363,6 +363,9 @@ class AppContext(QObject):
             self._set_notes(res.notes)
             self.catalog_changed.emit()
             self._turns.when_idle(self._partial_shown.set)  # after every turn the panes queued
+            # From now on the job runs in slices between the GUI's turns (before, the window had
+            # nothing to show: the first client is scanned at full speed).
+            self._turns.start_slicing()
         finally:
             if token != self._scan_token or not self.catalogs:
                 self._partial_shown.set()

@@ -52,6 +52,7 @@ class Baton:
         self._waiting = False  # the background waits for a turn at a give-way point
         self._released = False  # no more turns: give_way is a no-op
         self._unattended = False  # no turn came within max_wait_s: run on until run_slice
+        self._given = False  # the foreground has called ``run_slice`` since ``reset``
         self._slice_end = 0.0
 
     # -- background side ---------------------------------------------------------------------
@@ -72,10 +73,11 @@ class Baton:
     @contextmanager
     def applied(self) -> Iterator[Baton]:
         """In the background thread: ``give_way()`` takes turns on this baton inside the block
-        (the first slice starts at once). Leaving the block hands the turn back for good."""
+        (the first slice starts at once; before the foreground's first ``run_slice`` since
+        ``reset``, the job runs unattended). Leaving the block hands the turn back for good."""
         outer = getattr(_local, "baton", None)
         _local.baton = self
-        self._unattended = False
+        self._unattended = not self._given  # until the foreground gives turns, none is awaited
         self._slice_end = time.perf_counter() + self.slice_s
         try:
             yield self
@@ -105,6 +107,7 @@ class Baton:
         wait until it gives the turn back (at most ``timeout_s``: then both run on). Returns True
         when a slice was started."""
         with self._cv:
+            self._given = True
             self._unattended = False  # turns are given: an unattended job waits for them again
             if not self._waiting or self._released:
                 return False
@@ -114,6 +117,13 @@ class Baton:
             if not self._cv.wait_for(lambda: not self._bg_turn or self._released, timeout_s):
                 self._bg_turn = False  # it goes on until its next give-way point, then waits
         return True
+
+    def reset(self) -> None:
+        """Before a new job: it runs unattended until the foreground's first ``run_slice``
+        (e.g. the window gives turns only once it has something to show)."""
+        with self._cv:
+            self._given = False
+            self._unattended = True
 
     def release(self) -> None:
         """No more turns: a waiting background job goes on, ``give_way`` returns at once."""
