@@ -24,11 +24,10 @@ from workbench.core.lint.records import (
     DiagnosticList,
     DiagSource,
     DiagTuple,
-    encode_diag,
     merged_json,
     severity_counts,
 )
-from workbench.core.lint.runner import catalog_rules, run_rules
+from workbench.core.lint.runner import BATCH_FILES, catalog_rules, run_encoded_batch
 
 if TYPE_CHECKING:
     from workbench.core.cache.resultcache import CacheEntry, ResultCache
@@ -122,21 +121,28 @@ def with_catalog(
 
         def run(some: Sequence[int]) -> list[tuple[tuple[DiagTuple, ...], bytes | None]]:
             got = []
-            for i in some:
-                rec = recs[i]
-                facts = rec.facts
-                if isinstance(facts, bytes):
-                    facts = marshal.loads(facts)
-                ctx = FactsContext(facts, files[i], prof, idx, keys[i])
-                found = tuple(map(encode_diag, run_rules(cat_rules, ctx)))
-                js = None
-                if render_json:
-                    # the worker's text of the per-file diagnostics, the catalog rules' put in
-                    # place; rendered here only when no worker did
-                    js = None if rec.json is None else merged_json(rec.diags, rec.json, found)
-                    if js is None:
-                        js = DiagnosticList(rec.diags, found).escaped_json()
-                got.append((found, js))
+            loads = marshal.loads
+            for b in range(0, len(some), BATCH_FILES):  # rule-major, as the per-file rules
+                part = some[b : b + BATCH_FILES]
+                ctxs = []
+                for i in part:
+                    facts = recs[i].facts
+                    ctxs.append(
+                        FactsContext(
+                            loads(facts) if isinstance(facts, bytes) else facts, files[i], prof, idx, keys[i]
+                        )
+                    )
+                for i, diags in zip(part, run_encoded_batch(cat_rules, ctxs)):
+                    rec = recs[i]
+                    found = tuple(diags)
+                    js = None
+                    if render_json:
+                        # the worker's text of the per-file diagnostics, the catalog rules' put
+                        # in place; rendered here only when no worker did
+                        js = None if rec.json is None else merged_json(rec.diags, rec.json, found)
+                        if js is None:
+                            js = DiagnosticList(rec.diags, found).escaped_json()
+                    got.append((found, js))
             return got
 
         # The catalog rules over many files: half of them in a forked child (it inherits the

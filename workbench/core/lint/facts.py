@@ -124,7 +124,11 @@ class FactsContext:
         self.profile = profile
         self.catalog = catalog
         self.self_key = os.path.abspath(path) if key is None else key
-        self.dir_name = os.path.basename(os.path.dirname(os.fspath(path))) or None
+
+    @property
+    def dir_name(self) -> str | None:
+        """The skill folder's name (``LintContext.dir_name``; computed when a rule asks)."""
+        return os.path.basename(os.path.dirname(os.fspath(self.path))) or None
 
     @property
     def line_count(self) -> int:
