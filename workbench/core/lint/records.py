@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, overload
 
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.types import ERROR, SEVERITY_RANK, Diagnostic, Fix, TextEdit
-from workbench.core.text import escape_unsafe
+from workbench.core.text import escape_unsafe_utf8
 
 #: An encoded ``Diagnostic`` (see the module docstring).
 DiagTuple = tuple[Any, ...]
@@ -126,7 +126,7 @@ def escaped_json(records: Iterable[DiagTuple]) -> bytes:
     bytes instead of decoding and formatting every diagnostic (bytes: one byte per character
     of the usual text where a ``str`` holding one emoji takes four, and no decoding on load).
     Escaped text holds no lone surrogate, so the encoding never fails."""
-    return escape_unsafe(json_fragment(records)).encode("utf-8")
+    return escape_unsafe_utf8(json_fragment(records))  # = escape_unsafe(...).encode("utf-8")
 
 
 _SEP_B, _HEAD_B = FRAGMENT_SEP.encode(), DIAG_HEAD.encode()
