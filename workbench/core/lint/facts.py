@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.profiles import Profile
 from workbench.core.skillfile import Span
+from workbench.core.spans import mkspan
 
 #: A field as the facts keep it: (value reduced by ``plain_value``, (line, column, end_line, end_column)).
 FactField = tuple[Any, tuple[int, int, int, int]]
@@ -66,7 +67,7 @@ class _LiteField:
 
     @property
     def value_span(self) -> Span:
-        return Span(*self._span)
+        return mkspan(*self._span)
 
 
 class _HeadLines:
