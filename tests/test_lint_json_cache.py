@@ -6,16 +6,28 @@ from __future__ import annotations
 
 import io
 import json
+import marshal
 import os
 import time
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import write_skill
 from workbench.commands.lint import json_text, write_json
 from workbench.core.cache.parsestore import ParseStore
 from workbench.core.cache.resultcache import ResultCache
-from workbench.core.lint import lint_paths
-from workbench.core.lint.records import DiagnosticList, escaped_json, json_diagnostics, json_fragment
+from workbench.core.lint import batch, catalogpass, lint_paths
+from workbench.core.lint import records as records_mod
+from workbench.core.lint.records import (
+    DiagnosticList,
+    escaped_json,
+    json_diagnostics,
+    json_fragment,
+    merged_json,
+    tuple_sort_key,
+)
 from workbench.core.text import SafeTextStream, escape_unsafe
 
 _DESC = "description: Use when testing. Same.\n"
@@ -153,3 +165,50 @@ def test_lint_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
     for _ in range(2):
         assert main(["lint", str(tmp_path / "a"), "--no-cache"]) == 0
     assert hooks == [gc.freeze]
+
+
+_DIAG = st.tuples(
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.sampled_from(["error", "warning", "info"]),
+    st.sampled_from(["A1", "B2", "CAT001"]),
+    st.text(alphabet="ab\t\x85é\ud800 ", max_size=3),
+    st.none() | st.just(("t\x9b", ((1, 1, 1, 2, "\x85"),))),
+    st.just("r"),
+    st.booleans(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_DIAG, max_size=6), st.lists(_DIAG, max_size=4))
+def test_merged_json_puts_the_catalog_pieces_in_place(src, more):
+    """Issue 14 round 6: the workers render each file's per-file diagnostics; the catalog pass
+    puts its own findings' pieces in place (``records.merged_json``) = rendering them all."""
+    src.sort(key=tuple_sort_key)
+    want = DiagnosticList(src, more).escaped_json()
+    assert merged_json(src, escaped_json(src), more) == want
+    assert merged_json(marshal.dumps(tuple(src)), escaped_json(src), more) == want
+    if len(src) > 1 and more:  # a text that does not hold one piece per diagnostic
+        assert merged_json(src, escaped_json(src[1:]), more) is None
+
+
+def test_worker_rendered_json_equals_the_parents(tmp_path, monkeypatch):
+    """``records_chunk(render=True)`` (what ``LintFeed(render_json=True)`` makes the workers do)
+    gives the catalog pass the per-file text: same report as rendering it all in the parent."""
+    t = _tree(tmp_path)
+    summary = {"files": 3, "errors": 0, "warnings": 0, "infos": 0}
+    calls: list[int] = []
+    real = records_mod.merged_json
+
+    def spy(*a):
+        calls.append(1)
+        return real(*a)
+
+    monkeypatch.setattr(catalogpass, "merged_json", spy)
+    got = lint_paths([t], "agentskills", render_json=True)
+    assert len(calls) == 3  # every file's text came from its records_chunk row
+    assert json_text(got, summary, "agentskills") == _want(lint_paths([t], "agentskills"))
+    feed = batch.LintFeed(1, render_json=True)
+    assert not feed.active and feed.render_json

@@ -13,17 +13,22 @@ def test_others_than_stops_at_the_limit(monkeypatch) -> None:
     entries = [CatalogEntry("s", "same", Path(f"/c/s{i}/SKILL.md")) for i in range(2000)]
     index = CatalogIndex(entries)
     calls = 0
-    real = index.key
 
-    def key(e: CatalogEntry) -> str | None:
-        nonlocal calls
-        calls += 1
-        return real(e)
+    class Keys(dict):  # the entries' keys, counting the look-ups
+        def get(self, k, default=None):
+            nonlocal calls
+            calls += 1
+            return super().get(k, default)
 
-    monkeypatch.setattr(index, "key", key)
+    monkeypatch.setattr(index, "keys", Keys(index.keys))
     got = index.others_than("/c/s0/SKILL.md", index.by_desc["same"], limit=3)
     assert [e.path for e in got] == [Path(f"/c/s{i}/SKILL.md") for i in (1, 2, 3)]
     assert calls == 4
+    assert index.others_than("/c/s0/SKILL.md", index.by_desc["same"], limit=0) == []
+    assert [e.path for e in index.others_than(None, index.by_desc["same"], limit=2)] == [
+        Path("/c/s0/SKILL.md"),
+        Path("/c/s1/SKILL.md"),
+    ]
     assert len(index.others_than("/c/s0/SKILL.md", index.by_desc["same"])) == 1999
 
 

@@ -244,3 +244,24 @@ def test_body010_counts_the_bytes_of_a_long_non_ascii_file():
         pass  # as before: text.encode() raises (the runner reports LINT000)
     else:
         raise AssertionError("a lone surrogate must take the old path")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 12_000), st.text(alphabet=st.sampled_from(["a", "é", "\n", "✓"]), max_size=40))
+def test_surface_lost_range_of_ascii_text_needs_no_decoding(n, tail):
+    """Issue 14 round 6: an ASCII text's lost range is its byte range (no decode of the bytes)."""
+    from workbench.core.clients.surfaces import SURFACES
+
+    for text in ("a" * n, "a" * n + tail):
+        data = text.encode()
+        for s in SURFACES:
+            want = None
+            if s.unit == "bytes" and len(data) > s.limit:
+                end = len(data) - s.tail
+                want = (
+                    len(data[: s.head].decode("utf-8", "ignore")),
+                    len(data[:end].decode("utf-8", "ignore")),
+                )
+            elif s.unit != "bytes" and len(text) > s.limit:
+                want = (s.head, len(text) - s.tail)
+            assert s.lost_range(text, data) == want == s.lost_range(text)

@@ -362,7 +362,8 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     # Decision: the CLI uses the persistent result cache by default (results are identical:
     # an entry is only used while the file, its folder listings and profile/rules are unchanged).
     caches = Caches(bool(args.cache))
-    feed: LintFeed | None = LintFeed(args.jobs)
+    # the workers render each file's --format json text as they lint it (catalogpass merges)
+    feed: LintFeed | None = LintFeed(args.jobs, render_json=fmt == "json")
     if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
         feed = None
     gc_was = gc.isenabled()

@@ -53,6 +53,8 @@ class Surface:
             if len(data) <= self.limit:
                 return None
             start, end = self.head, len(data) - self.tail
+            if len(data) == len(text):  # ASCII: byte offsets are character offsets
+                return (start, end)
             return (len(data[:start].decode("utf-8", "ignore")), len(data[:end].decode("utf-8", "ignore")))
         if len(text) <= self.limit:
             return None

@@ -28,7 +28,7 @@ from workbench.core.forkrun import fork_ok
 from workbench.core.lint.catalogpass import Collected, with_catalog
 from workbench.core.lint.facts import LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
-from workbench.core.lint.records import Counts, DiagnosticList, severity_counts
+from workbench.core.lint.records import Counts, DiagnosticList, escaped_json, severity_counts
 from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.runner import FileRecord, lint_record_batch
 from workbench.core.lint.types import ERROR, Diagnostic
@@ -158,7 +158,7 @@ def _lint_paths(
     out: dict[Path, Sequence[Diagnostic]] = {}
     if uniq:
         phasetimer.mark("walk")
-        recs = _collect(keys, prof, jobs, cache, stats, feed)
+        recs = _collect(keys, prof, jobs, cache, stats, feed, render_json)
         out.update(with_catalog(uniq, keys, recs, prof, catalog, cache, render_json))
         phasetimer.mark("catalog")
         if cache is not None and save:
@@ -171,11 +171,14 @@ def _lint_paths(
 
 
 #: What a worker returns per file (``records_chunk``), a plain tuple so that a chunk is one
-#: ``marshal`` blob: without a cache ``(diags, facts)``; with one ``(name, desc, entry, diags,
-#: facts, parse_entry)`` where ``entry`` is the ``resultcache.make_entry`` tuple (its blobs then
-#: stand for ``diags``/``facts``, which are None) or None (not storable: the record itself), and
-#: ``parse_entry`` the ``parsestore.stored_facts`` tuple or None.
+#: ``marshal`` blob: without a cache ``(diags, facts, json)``; with one ``(name, desc, entry,
+#: diags, facts, parse_entry, json)`` where ``entry`` is the ``resultcache.make_entry`` tuple
+#: (its blobs then stand for ``diags``/``facts``, which are None) or None (not storable: the
+#: record itself), ``parse_entry`` the ``parsestore.stored_facts`` tuple or None, and ``json``
+#: the per-file diagnostics' ``records.escaped_json`` when asked for (``render``), else None.
 Row = tuple[Any, ...]
+#: ``records_chunk``'s options after the paths and profile: ``(cache_racy, store_racy, render)``.
+Options = tuple[int | None, int | None, bool]
 
 
 def _collect(
@@ -185,10 +188,12 @@ def _collect(
     cache: ResultCache | None,
     stats: dict[str, os.stat_result],
     feed: LintFeed | None = None,
+    render: bool = False,
 ) -> list[Collected]:
     """Per-file results for ``keys`` (absolute paths): from ``cache`` where valid, else computed
     (in ``jobs`` processes). New records are stored in the cache (the entries are built where the
-    file was linted: ``records_chunk``)."""
+    file was linted: ``records_chunk``). ``render``: the computed ones also get their per-file
+    diagnostics' JSON text (``Collected.json``), rendered where they were linted."""
     out: list[Collected | None] = [None] * len(keys)
     todo: list[int] = []
     if cache is not None:
@@ -210,22 +215,22 @@ def _collect(
         # corpus files; the YAML loader is disposed), so only a pathological file's cycles wait
         # for the collector, until ``lint_paths`` returns.
         store = cache.parse_store if cache is not None else None
-        rows = _compute([keys[i] for i in todo], prof, jobs, _limits(cache), feed)
+        rows = _compute([keys[i] for i in todo], prof, jobs, (*_limits(cache), render), feed)
         phasetimer.mark("compute")
         if cache is None:
-            for i, (diags, facts) in zip(todo, rows):
+            for i, (diags, facts, js) in zip(todo, rows):
                 out[i] = Collected(
-                    diags, severity_counts(diags), facts, cat_name(facts), cat_desc(facts), None, False
+                    diags, severity_counts(diags), facts, cat_name(facts), cat_desc(facts), None, False, js
                 )
         else:
             put, put_facts = cache.put_entry, store.put_entry if store is not None else None
-            for i, (name, desc, ent, diags, facts, pent) in zip(todo, rows):
+            for i, (name, desc, ent, diags, facts, pent, js) in zip(todo, rows):
                 k = keys[i]
                 if ent is None:
-                    out[i] = Collected(diags, severity_counts(diags), facts, name, desc, None, False)
+                    out[i] = Collected(diags, severity_counts(diags), facts, name, desc, None, False, js)
                 else:
                     put(k, ent)
-                    out[i] = Collected(ent[7], Counts(*ent[6]), ent[8], name, desc, None, True)
+                    out[i] = Collected(ent[7], Counts(*ent[6]), ent[8], name, desc, None, True, js)
                 if pent is not None and put_facts is not None:
                     put_facts(k, pent)
         phasetimer.mark("collect")
@@ -236,12 +241,12 @@ def _compute(
     paths: list[str],
     prof: Profile,
     jobs: int | None,
-    limits: tuple[int | None, int | None],
+    limits: Options,
     feed: LintFeed | None = None,
 ) -> list[Row]:
     """``records_chunk`` rows for ``paths``, serially or in ``jobs`` processes (None = auto);
-    ``limits``: ``records_chunk``'s ``cache_racy``/``store_racy``. Rows ``feed`` computed are
-    taken from it."""
+    ``limits``: ``records_chunk``'s options. Rows ``feed`` computed are taken from it (it was
+    given the same options)."""
     known = feed.take(prof) if feed is not None else None
     if known:
         rest = [p for p in paths if p not in known]
@@ -261,17 +266,24 @@ def _compute(
 
 
 def records_chunk(
-    paths: list[str], prof: Profile, cache_racy: int | None = None, store_racy: int | None = None
+    paths: list[str],
+    prof: Profile,
+    cache_racy: int | None = None,
+    store_racy: int | None = None,
+    render: bool = False,
 ) -> list[Row]:
     """Worker entry point: a ``Row`` per path (absolute). ``cache_racy``: build result-cache
     entries (``resultcache.make_entry`` with that ``racy_ns``); ``store_racy``: parse-store
-    entries too (``parsestore.stored_facts``). None = not wanted. Never raises for file
-    content."""
+    entries too (``parsestore.stored_facts``). None = not wanted. ``render``: each row also
+    holds the ``--format json`` text of the file's per-file diagnostics (``escaped_json``;
+    ``catalogpass.with_catalog`` adds the catalog rules' to it), so that the workers render
+    what they lint. Never raises for file content."""
     out: list[Row] = []
     for p, (rec, sf, deps) in zip(paths, lint_record_batch(paths, prof)):
         diags, facts = rec[0], tuple(rec[1])
+        js = escaped_json(diags) if render else None
         if cache_racy is None:
-            out.append((diags, facts))
+            out.append((diags, facts, js))
             continue
         name, desc = cat_name(facts), cat_desc(facts)
         try:
@@ -287,18 +299,18 @@ def records_chunk(
                 except (ValueError, AttributeError):
                     pent = None
         if ent is None:
-            out.append((name, desc, None, diags, facts, pent))
+            out.append((name, desc, None, diags, facts, pent, js))
         else:
-            out.append((name, desc, ent, None, None, pent))
+            out.append((name, desc, ent, None, None, pent, js))
     return out
 
 
 def _chunk_blob(
-    paths: list[str], prof: Profile, cache_racy: int | None, store_racy: int | None
+    paths: list[str], prof: Profile, cache_racy: int | None, store_racy: int | None, render: bool
 ) -> bytes | list[Row]:
     """``records_chunk`` in a pool worker, sent back as one ``marshal`` blob (cheaper to send
     and to read than pickling each row); the rows themselves when marshal cannot store them."""
-    rows = records_chunk(paths, prof, cache_racy, store_racy)
+    rows = records_chunk(paths, prof, cache_racy, store_racy, render)
     try:
         return marshal.dumps(rows)
     except ValueError:
@@ -341,9 +353,7 @@ def chunk_size(n: int, jobs: int) -> int:
     return max(CHUNK_MIN, min(CHUNK_MAX, -(-n // (max(1, jobs) * 16))))
 
 
-def _run_parallel(
-    paths: list[str], prof: Profile, jobs: int, limits: tuple[int | None, int | None]
-) -> list[Row] | None:
+def _run_parallel(paths: list[str], prof: Profile, jobs: int, limits: Options) -> list[Row] | None:
     """``records_chunk`` over ``jobs`` processes (``LintFeed``: ``jobs - 1`` forked workers, and
     this process from the back). None when processes cannot be used."""
     if not parallel_ok():
@@ -370,17 +380,21 @@ class LintFeed:
     ``marshal`` blob; a temp file per chunk instead of the pipe made no difference). ``finish()`` submits the rest and lints
     from the back in this process each chunk no worker has started (``_run_parallel``'s
     balance). Afterwards ``lint_paths(feed=)`` takes the rows (``take``) instead of computing
-    them: same rows, same cache entries (``records_chunk`` with the cache's racy limits). When
+    them: same rows, same cache entries (``records_chunk`` with the cache's racy limits, and
+    each file's JSON text when ``render_json``: ``workbench lint --format json``). When
     the pool never starts (few files, one core, another thread) or fails, nothing is computed
     here and ``lint_paths`` does it. Use from one thread."""
 
-    def __init__(self, jobs: int | None = None) -> None:
+    def __init__(self, jobs: int | None = None, render_json: bool = False) -> None:
         self.jobs = jobs
+        #: the rows hold each file's JSON text (``records_chunk(render=True)``): give
+        #: ``lint_paths(render_json=True)`` the same value, else the text is not used
+        self.render_json = render_json
         #: look-ups ``add`` made, per profile (by id): key -> the valid entry or None (a miss)
         self._looked: dict[int, dict[str, CacheEntry | None]] = {}
-        #: per profile (by id): (profile, limits, keys waiting for a chunk, keys seen)
-        self._waiting: dict[int, tuple[Profile, tuple[int | None, int | None], list[str], set[str]]] = {}
-        self._tasks: list[tuple[Profile, tuple[int | None, int | None], list[str], Any]] = []
+        #: per profile (by id): (profile, options, keys waiting for a chunk, keys seen)
+        self._waiting: dict[int, tuple[Profile, Options, list[str], set[str]]] = {}
+        self._tasks: list[tuple[Profile, Options, list[str], Any]] = []
         self._rows: dict[int, dict[str, Row]] = {}
         self._pool: Any = None
         self._gc_was = False
@@ -399,7 +413,7 @@ class LintFeed:
         key = abskey(path)
         w = self._waiting.get(id(prof))
         if w is None:
-            w = self._waiting[id(prof)] = (prof, _limits(cache), [], set())
+            w = self._waiting[id(prof)] = (prof, (*_limits(cache), self.render_json), [], set())
         if key in w[3]:
             return
         w[3].add(key)
@@ -420,9 +434,9 @@ class LintFeed:
         if len(keys) >= CHUNK_MAX:
             self._submit(CHUNK_MAX, final=False)
 
-    def queue_all(self, keys: Iterable[str], prof: Profile, limits: tuple[int | None, int | None]) -> None:
+    def queue_all(self, keys: Iterable[str], prof: Profile, limits: Options) -> None:
         """Queue absolute paths for ``finish`` (no cache look-up, none sent yet; ``limits``:
-        ``records_chunk``'s)."""
+        ``records_chunk``'s options)."""
         w = self._waiting.get(id(prof))
         if w is None:
             w = self._waiting[id(prof)] = (prof, limits, [], set())

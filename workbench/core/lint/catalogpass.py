@@ -24,10 +24,10 @@ from workbench.core.lint.records import (
     DiagnosticList,
     DiagSource,
     DiagTuple,
-    encode_diag,
+    merged_json,
     severity_counts,
 )
-from workbench.core.lint.runner import catalog_rules, run_rules
+from workbench.core.lint.runner import BATCH_FILES, catalog_rules, run_encoded_batch
 
 if TYPE_CHECKING:
     from workbench.core.cache.resultcache import CacheEntry, ResultCache
@@ -49,6 +49,9 @@ class Collected(NamedTuple):
     desc: str  #: the catalog description
     entry: CacheEntry | None  #: the valid cache entry it came from, or None
     cacheable: bool  #: the cache holds this file now (its catalog results may be stored)
+    #: the per-file diagnostics' ``records.escaped_json`` when the worker that linted the file
+    #: rendered it (``batch.records_chunk(render=True)``), else None
+    json: bytes | None = None
 
 
 def fingerprint(keys: list[str], names: Iterable[tuple[str, str]]) -> str:
@@ -71,8 +74,10 @@ def with_catalog(
     """Each file's ``DiagnosticList``: its per-file diagnostics plus the catalog rules' (reused
     from the cache while the catalog fingerprint is the same, else run on its facts).
     ``render_json``: each list also gets its ``records.escaped_json`` text, from the cache when
-    it was stored with the catalog results (a warm run decodes no diagnostic), else rendered
-    here (in the forked half for the files whose catalog rules run) and stored with them."""
+    it was stored with the catalog results (a warm run decodes no diagnostic), else from the
+    per-file text the pool workers rendered (``Collected.json``) with the catalog rules' findings
+    put in place (``records.merged_json``), else rendered here (in the forked half for the files
+    whose catalog rules run); stored with the catalog results."""
     index: CatalogIndex | None = None
     if catalog is None:
         fp = fingerprint(keys, ((r.name, r.desc) for r in recs))
@@ -89,7 +94,8 @@ def with_catalog(
     hit_all = all(r.entry is not None and r.entry.cat_fp == fp for r in recs)
     cat_rules = [] if hit_all else catalog_rules(prof)
     if not cat_rules and not hit_all:
-        return {f: DiagnosticList(rec.diags, (), rec.counts) for f, rec in zip(files, recs)}
+        js_of = (lambda rec: rec.json) if render_json else (lambda rec: None)
+        return {f: DiagnosticList(rec.diags, (), rec.counts, js_of(rec)) for f, rec in zip(files, recs)}
     done: list[DiagnosticList | None] = [None] * len(files)
     todo: list[int] = []
     hits = 0
@@ -115,15 +121,28 @@ def with_catalog(
 
         def run(some: Sequence[int]) -> list[tuple[tuple[DiagTuple, ...], bytes | None]]:
             got = []
-            for i in some:
-                rec = recs[i]
-                facts = rec.facts
-                if isinstance(facts, bytes):
-                    facts = marshal.loads(facts)
-                ctx = FactsContext(facts, files[i], prof, idx, keys[i])
-                found = tuple(map(encode_diag, run_rules(cat_rules, ctx)))
-                js = DiagnosticList(rec.diags, found).escaped_json() if render_json else None
-                got.append((found, js))
+            loads = marshal.loads
+            for b in range(0, len(some), BATCH_FILES):  # rule-major, as the per-file rules
+                part = some[b : b + BATCH_FILES]
+                ctxs = []
+                for i in part:
+                    facts = recs[i].facts
+                    ctxs.append(
+                        FactsContext(
+                            loads(facts) if isinstance(facts, bytes) else facts, files[i], prof, idx, keys[i]
+                        )
+                    )
+                for i, diags in zip(part, run_encoded_batch(cat_rules, ctxs)):
+                    rec = recs[i]
+                    found = tuple(diags)
+                    js = None
+                    if render_json:
+                        # the worker's text of the per-file diagnostics, the catalog rules' put
+                        # in place; rendered here only when no worker did
+                        js = None if rec.json is None else merged_json(rec.diags, rec.json, found)
+                        if js is None:
+                            js = DiagnosticList(rec.diags, found).escaped_json()
+                    got.append((found, js))
             return got
 
         # The catalog rules over many files: half of them in a forked child (it inherits the

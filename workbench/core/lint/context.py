@@ -172,8 +172,19 @@ class CatalogIndex:
         a few of a big group of duplicates must not pay for the whole group on every file (that
         was quadratic in the group's size)."""
         src = self.entries if entries is None else entries
-        kept = (e for e in src if me is None or self.key(e) != me)
-        return list(kept if limit is None else itertools.islice(kept, limit))
+        if me is None or (limit is not None and limit <= 0):  # (islice raises for a negative one)
+            return list(src if limit is None else itertools.islice(src if me is None else (), limit))
+        out: list[CatalogEntry] = []
+        keys = self.keys
+        for e in src:  # = self.key(e) != me, inline (the catalog pass asks once per file and rule)
+            k = keys.get(id(e), False)
+            if k is False:
+                k = os.path.abspath(e.path) if e.path is not None else None
+            if k != me:
+                out.append(e)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
 
     def cached_sum(self, key: Any, fn: Callable[[CatalogEntry], int]) -> int:
         """``sum(fn(e) for e in entries)`` computed once per ``key``."""

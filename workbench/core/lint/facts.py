@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from workbench.core.lint.context import CatalogEntry, CatalogIndex
 from workbench.core.lint.profiles import Profile
 from workbench.core.skillfile import Span
+from workbench.core.spans import mkspan
 
 #: A field as the facts keep it: (value reduced by ``plain_value``, (line, column, end_line, end_column)).
 FactField = tuple[Any, tuple[int, int, int, int]]
@@ -66,7 +67,7 @@ class _LiteField:
 
     @property
     def value_span(self) -> Span:
-        return Span(*self._span)
+        return mkspan(*self._span)
 
 
 class _HeadLines:
@@ -124,7 +125,11 @@ class FactsContext:
         self.profile = profile
         self.catalog = catalog
         self.self_key = os.path.abspath(path) if key is None else key
-        self.dir_name = os.path.basename(os.path.dirname(os.fspath(path))) or None
+
+    @property
+    def dir_name(self) -> str | None:
+        """The skill folder's name (``LintContext.dir_name``; computed when a rule asks)."""
+        return os.path.basename(os.path.dirname(os.fspath(self.path))) or None
 
     @property
     def line_count(self) -> int:

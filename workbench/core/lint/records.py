@@ -10,12 +10,13 @@ exclusive, code points).
 from __future__ import annotations
 
 import marshal
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.types import ERROR, SEVERITY_RANK, Diagnostic, Fix, TextEdit
-from workbench.core.text import escape_unsafe
+from workbench.core.text import escape_unsafe_utf8
 
 #: An encoded ``Diagnostic`` (see the module docstring).
 DiagTuple = tuple[Any, ...]
@@ -125,10 +126,38 @@ def escaped_json(records: Iterable[DiagTuple]) -> bytes:
     bytes instead of decoding and formatting every diagnostic (bytes: one byte per character
     of the usual text where a ``str`` holding one emoji takes four, and no decoding on load).
     Escaped text holds no lone surrogate, so the encoding never fails."""
-    return escape_unsafe(json_fragment(records)).encode("utf-8")
+    return escape_unsafe_utf8(json_fragment(records))  # = escape_unsafe(...).encode("utf-8")
 
 
 _SEP_B, _HEAD_B = FRAGMENT_SEP.encode(), DIAG_HEAD.encode()
+
+
+def merged_json(src: DiagSource, text: bytes, more: Sequence[DiagTuple]) -> bytes | None:
+    """``escaped_json`` of ``src`` (sorted encoded diagnostics) and ``more`` together, in
+    ``DiagnosticList.records()`` order (a stable sort of ``src`` then ``more``), from ``text`` =
+    ``escaped_json(src)``: only ``more`` is rendered, each piece put where the sort puts it (a
+    piece per diagnostic, ``FRAGMENT_SEP`` between them: that byte is in no piece, and
+    ``text.escape_unsafe`` works character by character, so pieces escape as the whole does).
+    None when ``text`` does not hold one piece per diagnostic of ``src`` (render it whole)."""
+    if not more:
+        return text
+    src_t = _tuples(src)
+    extra = sorted(more, key=tuple_sort_key)
+    if not src_t:
+        return escaped_json(extra) if not text else None
+    pieces = text.split(_SEP_B)
+    if len(pieces) != len(src_t):
+        return None
+    out: list[bytes] = []
+    at = 0
+    for t in extra:
+        k = tuple_sort_key(t)
+        j = bisect_right(src_t, k, lo=at, key=tuple_sort_key)  # after equal keys: src first
+        out += pieces[at:j]
+        out.append(escaped_json((t,)))
+        at = j
+    out += pieces[at:]
+    return _SEP_B.join(out)
 
 
 def json_diagnostics(parts: Iterable[tuple[bytes, bytes]]) -> list[bytes]:

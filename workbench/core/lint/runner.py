@@ -122,6 +122,12 @@ def run_rules_batch(active: list[tuple[Rule, str]], ctxs: list[Any]) -> list[lis
     return _run_batch(active, ctxs, _diag, _crashed)
 
 
+def run_encoded_batch(active: list[tuple[Rule, str]], ctxs: list[Any]) -> list[list[DiagTuple]]:
+    """``run_rules_batch`` with each diagnostic encoded (``records.encode_diag``) without
+    building the ``Diagnostic`` (the catalog pass: ``catalogpass.with_catalog``)."""
+    return _run_batch(active, ctxs, _encoded, _crashed_encoded)
+
+
 def _run_batch(
     active: list[tuple[Rule, str]],
     ctxs: list[Any],

@@ -35,6 +35,6 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if dups:
         where = ", ".join(f"{e.name!r}" + (f" ({e.path})" if e.path else "") for e in dups[:3])
         yield Finding(
-            first_line_of(ctx.fields["description"].value_span, ctx),
+            first_line_of(ctx.field("description").value_span, ctx),  # type: ignore[union-attr]
             f"the same description is used by {where}; the agent cannot tell them apart",
         )
