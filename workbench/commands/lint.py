@@ -52,25 +52,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core import phasetimer
-from workbench.core.cache.fscache import default_dir_cache, snapshot
 from workbench.core.jsontext import dumps_indented, encode_basestring
-from workbench.core.lint import PROFILE_IDS, PROFILES, lint_paths
-from workbench.core.lint.batch import LintFeed
-from workbench.core.lint.profiles import profile_for_location
-from workbench.core.lint.records import (
-    DiagnosticList,
-    diagnostic_records,
-    json_diagnostics,
-    json_fragment,
-    severity_totals,
-)
-from workbench.core.skillfile import special_file_problem
-from workbench.core.skillwalk import entry_exists, find_skill_files
-from workbench.core.text import escape_unsafe, plural  # plural: also re-exported for callers
+from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, profile_for_location
+from workbench.core.text import escape_unsafe, plural, utf8_buffer  # plural: also re-exported
 from workbench.options import UsageError
+
+# The engine (``lint_paths``, the walker, the caches, PyYAML) is imported where it is used: a
+# report answered by ``cache.reportcache`` needs none of it.
+if TYPE_CHECKING:
+    from workbench.core.cache.reportcache import Checks
+    from workbench.core.lint.batch import LintFeed
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")
@@ -183,6 +177,9 @@ def lint_groups(
                 loc = _location(f)
                 pr = prof_of(loc[0] if loc else "agentskills")
             feed.add(f, pr, caches(pr) if caches is not None else None)
+
+    from workbench.core.cache.fscache import default_dir_cache
+    from workbench.core.skillwalk import find_skill_files
 
     dirs = default_dir_cache() if args.cache else None
     groups: dict[tuple[str, str], list[Path]] = {}
@@ -320,10 +317,15 @@ _exit_hook = False
 
 
 def _lint(
-    args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None
-) -> tuple[list[dict], list[tuple]]:
-    """Walk ``paths`` (feeding ``feed``), lint each group: (results per group, groups)."""
+    args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None, report_key: str | None
+) -> tuple[list[dict], list[tuple], Checks | None]:
+    """Walk ``paths`` (feeding ``feed``), lint each group: (results per group, groups, what the
+    report was made from when it may be stored under ``report_key``: ``report_checks``)."""
+    from workbench.core.cache.fscache import snapshot
+    from workbench.core.lint.batch import lint_paths
+
     walked: dict[str, list[Path]] = {}
+    checks = None
     with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
         # the walk feeds the lint workers as it finds files (batch.LintFeed)
         groups = lint_groups(args, paths, walked, feed, caches)
@@ -347,7 +349,77 @@ def _lint(
             )
             for pr, _s, ps in groups
         ]
-    return per_group, groups
+        if report_key is not None and len(groups) == 1:
+            checks = report_checks(paths, per_group[0], caches(groups[0][0]))
+    return per_group, groups, checks
+
+
+def stored_report_key(args: argparse.Namespace, paths: list[Path]) -> str | None:
+    """The ``cache.reportcache`` key of this run's report, or None when the report is not
+    kept: only ``--format json`` with the cache on and no ``--check-links``, written to a
+    stdout that takes its escaped UTF-8 bytes (``text.utf8_buffer``), every PATH a folder."""
+    if args.format != "json" or not args.cache or getattr(args, "check_links", False):
+        return None
+    if utf8_buffer(sys.stdout) is None or not all(p.name.lower() != "skill.md" and p.is_dir() for p in paths):
+        return None
+    from workbench.core.cache.reportcache import report_key
+
+    try:
+        where = [os.path.abspath(p) for p in paths]
+    except OSError:  # the current folder is gone
+        return None
+    return report_key(("lint", args.profile, args.client, args.unicode_names, [str(p) for p in paths], where))
+
+
+def report_checks(paths: list[Path], results: dict, cache: Any) -> Checks | None:
+    """What the report of ``results`` (linted with ``cache``, a ``ResultCache``) was made from
+    (``reportcache.make_checks``), or None when part of it is not vouched for: a PATH whose walk
+    the folder cache did not store (a skill folder itself, a symlinked folder met, a folder
+    modified within ``RACY_NS``), stored walks that found other files than ``results`` holds, a
+    file whose result-cache entry is not current (not stored: racily clean). Call inside the
+    run's ``snapshot`` (the stats are memoised)."""
+    from workbench.core.cache.fscache import abskey, default_dir_cache
+    from workbench.core.cache.reportcache import make_checks
+    from workbench.core.skillwalk import stored_walk
+
+    if cache is None:
+        return None
+    dirs = default_dir_cache()
+    walks = []
+    found: dict[str, None] = {}  # the files the stored walks found, in order, each once
+    for p in paths:
+        got = stored_walk(p, dirs)
+        if got is None:
+            return None
+        walks.append((got[0], got[1]))
+        found.update(dict.fromkeys(map(abskey, got[2])))
+    keys = [abskey(os.fspath(f)) for f in results]
+    if keys != list(found):
+        return None
+    entries = []
+    for key in keys:
+        ent = cache.current_entry(key)
+        if ent is None:
+            return None
+        entries.append((key, ent))
+    return make_checks(walks, entries)
+
+
+def _write_stored_report(key: str) -> int | None:
+    """Write the report stored under ``key`` (``cache.reportcache``) when everything it was made
+    from is unchanged: its exit code; else None (nothing written)."""
+    from workbench.core.cache.reportcache import ReportCache
+
+    try:
+        got = ReportCache().get(key)
+    except OSError:  # no cache folder
+        return None
+    phasetimer.mark("walk")  # the report's checks: a stat per folder and file, as a walk
+    if got is None:
+        return None
+    out: Any = sys.stdout  # a SafeTextStream over UTF-8 (``stored_report_key``)
+    out.write_escaped_utf8(got[0])
+    return got[1]
 
 
 def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
@@ -359,9 +431,16 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    rkey = stored_report_key(args, paths)
+    if rkey is not None:
+        code = _write_stored_report(rkey)
+        if code is not None:
+            return code
     # Decision: the CLI uses the persistent result cache by default (results are identical:
     # an entry is only used while the file, its folder listings and profile/rules are unchanged).
     caches = Caches(bool(args.cache))
+    from workbench.core.lint.batch import LintFeed
+
     feed: LintFeed | None = LintFeed(args.jobs)
     if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
         feed = None
@@ -370,7 +449,8 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     # report's ~100k strings would otherwise make the collector traverse the cache's tables)
     gc.disable()
     try:
-        return _report(args, *_lint(args, paths, caches, feed), caches, saved)
+        per_group, groups, checks = _lint(args, paths, caches, feed, rkey)
+        return _report(args, per_group, groups, caches, saved, (rkey, checks) if rkey and checks else None)
     finally:
         if gc_was:
             gc.enable()
@@ -382,9 +462,13 @@ def _report(
     groups: list[tuple],
     caches: Caches,
     saved: list[Callable[[], None]],
+    keep: tuple[str, Checks] | None = None,
 ) -> int:
     """Start saving ``caches``, write the report of ``per_group`` in ``args.format``: the exit
-    code."""
+    code. ``keep``: (key, checks) to store the report under in ``cache.reportcache`` (on a
+    thread, waited for with the cache saves)."""
+    from workbench.core.lint.records import diagnostic_records, severity_totals
+
     fmt = args.format
     saved.append(caches.save_async())  # written on a thread while the report is written here
     phasetimer.mark("save")
@@ -424,7 +508,9 @@ def _report(
         }
         source = sources.pop() if len(sources) == 1 else "location"
         if len(groups) == 1:  # the fast path: from the compact records
-            write_json(out, results, summary, profile_id, {"profile_source": source})
+            data = write_json(out, results, summary, profile_id, {"profile_source": source})
+            if keep is not None and data is not None:
+                saved.append(_keep_report(*keep, data, 1 if summary["errors"] else 0))
         else:  # mixed profiles: each diagnostic says its own
             profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
             flat = [(path, d) for path, ds in results.items() for d in ds]
@@ -471,6 +557,13 @@ def json_bytes(
     pure-Python indenting path). ``escaped``: the text through ``text.escape_unsafe`` (what
     ``SafeTextStream`` writes), then each file's ``DiagnosticList.escaped_json``, kept in the
     result cache: a warm run decodes and formats no diagnostic."""
+    from workbench.core.lint.records import (
+        DiagnosticList,
+        diagnostic_records,
+        json_diagnostics,
+        json_fragment,
+    )
+
     enc = encode_basestring
     esc = escape_unsafe if escaped else str
 
@@ -488,26 +581,54 @@ def json_bytes(
     return b"".join([b'{\n  "diagnostics": ', *body, end])  # one copy of the ~16 MB
 
 
-def write_json(out: Any, results: dict, summary: dict, profile_id: str, extra: dict | None = None) -> None:
+def write_json(
+    out: Any, results: dict, summary: dict, profile_id: str, extra: dict | None = None
+) -> bytes | None:
     """Write ``json_text`` to ``out`` in one call: to a ``text.SafeTextStream`` (what
     ``workbench.cli.main`` installs) its escaped UTF-8 bytes (``write_escaped_utf8``: no second
-    scan of the ~16 MB report, no str of it), to any other stream the plain text."""
+    scan of the ~16 MB report, no str of it; returned), to any other stream the plain text
+    (None returned)."""
     write_utf8 = getattr(out, "write_escaped_utf8", None)
     if write_utf8 is not None:
-        write_utf8(json_bytes(results, summary, profile_id, extra, escaped=True))
-    else:
-        out.write(json_text(results, summary, profile_id, extra))
+        data = json_bytes(results, summary, profile_id, extra, escaped=True)
+        write_utf8(data)
+        return data
+    out.write(json_text(results, summary, profile_id, extra))
+    return None
+
+
+def _keep_report(key: str, checks: Checks, data: bytes, code: int) -> Callable[[], None]:
+    """Store a report (``cache.reportcache``) on a thread (the write releases the GIL); returns
+    the function that waits for it."""
+    import threading
+
+    from workbench.core.cache.reportcache import ReportCache
+
+    def put() -> None:
+        try:
+            ReportCache().put(key, checks, data, code)
+        except OSError:  # no cache folder
+            pass
+
+    t = threading.Thread(target=put, name="workbench-lint-report")
+    t.start()
+    return t.join
 
 
 def check_path(p: Path) -> None:
     """Raise ``UsageError`` for a PATH argument ``workbench lint`` does not take (module docstring):
     a missing path, or a file (or broken symlink, FIFO, ...) not named SKILL.md in any case."""
-    if p.name.lower() == "skill.md" and entry_exists(p):
-        return  # linted; STR001 notes a case variant, STR003 a broken link or special file
+    if p.name.lower() == "skill.md":
+        from workbench.core.skillwalk import entry_exists
+
+        if entry_exists(p):
+            return  # linted; STR001 notes a case variant, STR003 a broken link or special file
     if not os.path.lexists(p):
         raise UsageError(f"{p}: no such file or directory")
     if p.is_dir():
         return
+    from workbench.core.skillfile import special_file_problem
+
     what = "" if p.is_file() else f" ({special_file_problem(p) or 'not a regular file'})"
     hint = "give a SKILL.md, a skill folder or a folder of skills"
     parent = p.parent

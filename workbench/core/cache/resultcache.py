@@ -190,6 +190,8 @@ class ResultCache(EntryFile):
         path: the cache file.
         hits, misses: look-up counters (for benchmarks and tests).
         stored: entries put in this session.
+        current: keys whose entry was looked up valid or stored in this session (their entry
+            describes the file as this session linted it; ``current_entry``).
         catalog_hits: files whose catalog-rule results were reused (same catalog fingerprint).
         notes: human-readable notes (e.g. "cache file unreadable; rebuilt").
         dirs: the ``fscache.DirCache`` that ``lint_paths`` walks folders with
@@ -210,6 +212,7 @@ class ResultCache(EntryFile):
         self.misses = 0
         self.stored = 0
         self.catalog_hits = 0
+        self.current: set[str] = set()
         self.notes: list[str] = []
         self.parse_store = parse_store
         self._dirs: DirCache | None = None
@@ -266,7 +269,20 @@ class ResultCache(EntryFile):
             self.misses += 1
             return None
         self.hits += 1
+        self.current.add(key)
         return ent
+
+    def put_entry(self, key: str, entry: tuple[Any, ...]) -> None:
+        """Store an entry already built (e.g. in a lint worker process) under ``key``."""
+        super().put_entry(key, entry)
+        self.current.add(key)
+
+    def current_entry(self, key: str) -> tuple[Any, ...] | None:
+        """The stored entry of ``key`` (a ``CacheEntry`` as a plain tuple) when it is current
+        (``current``: looked up valid or stored in this session), else None."""
+        if key not in self.current:
+            return None
+        return self._load().get(key)
 
     def get(self, path: str) -> tuple[Any, ...] | None:
         """The cached record ``(per-file diagnostics as tuples, facts)`` for the SKILL.md at

@@ -1,0 +1,199 @@
+"""Whole ``workbench lint`` reports kept for an unchanged tree (issue 14: a warm run).
+
+A warm ``workbench lint DIR --format json`` over a tree that did not change gives the same bytes
+as the previous run. The per-file caches (``resultcache``, ``fscache.DirCache``) make such a run
+cheap, but it still loads a ~30 MB result cache, looks up every file, checks the catalog results
+and joins a ~16 MB report (~0.3 s of Python at 10k skills). This cache keeps the report itself,
+with what it was made from: the mtime of every folder the walk listed, the identity ``(size,
+mtime_ns, inode)`` of every SKILL.md and the mtime (or absence) of every dependency its result
+recorded. While every one of them is unchanged (one ``stat`` each), the lint engine would find the
+same files (``DirCache.walk_result``), take every result from the result cache
+(``ResultCache.lookup``, the same comparisons) and the same catalog results (same names and
+descriptions), and print the same bytes: they are printed from here instead, and neither the
+engine nor PyYAML is imported.
+
+Decisions:
+
+* a report is stored only when nothing in it is racily clean or unchecked: the walk was stored
+  (no symlinked folder, no folder modified within ``RACY_NS``) and every file's result-cache
+  entry is current (looked up valid or stored by this run: ``ResultCache.current``);
+* the key (``report_key``) holds everything else the bytes depend on: the command's options and
+  PATHs (as given and absolute), this module's ``FORMAT``, the package version and a hash of the
+  code (``resultcache.rules_version`` plus the CLI's report code and the walker);
+* one file per key under ``appdirs.cache_dir()/reports/``, written like every cache
+  (``fscache.write_cache_file``); the ``MAX_REPORTS`` most recent are kept.
+
+Public: ``report_key``, ``ReportCache``, ``Checks``, ``FORMAT``, ``MAX_REPORTS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from operator import attrgetter
+from pathlib import Path
+from typing import Any, NamedTuple
+
+__all__ = ["FORMAT", "MAX_REPORTS", "Checks", "ReportCache", "report_key"]
+
+#: Layout version of a stored report.
+FORMAT = 1
+#: Reports kept (the least recently written beyond this are deleted).
+MAX_REPORTS = 4
+
+_PKG = Path(__file__).resolve().parent.parent  # workbench/core
+#: Code a report depends on besides ``rules_version``'s (relative to ``workbench/``).
+_CODE = (
+    "commands/lint.py",
+    "commands/lint_formats.py",
+    "core/skillwalk.py",
+    "core/clients/common.py",
+    "core/cache/fscache.py",
+    "core/cache/reportcache.py",
+)
+
+
+class Checks(NamedTuple):
+    """What a report was made from (plain tuples on disk)."""
+
+    mtime_paths: tuple[str, ...]  #: folders the walk listed + dependencies (absent ones last)
+    mtimes: tuple[int, ...]  #: their ``st_mtime_ns`` (-1: absent)
+    files: tuple[str, ...]  #: the SKILL.md files linted
+    idents: tuple[tuple[int, int, int], ...]  #: their ``(st_size, st_mtime_ns, st_ino)``
+
+
+def report_key(parts: Sequence[Any]) -> str:
+    """A hex key for a report made with the options ``parts`` (plain values: the format, profile
+    options, PATHs as given and absolute), this module's ``FORMAT``, the package version and the
+    code the report depends on. Reads ~100 small source files (~3 ms)."""
+    from workbench import __version__
+    from workbench.core.cache.resultcache import rules_version
+
+    h = hashlib.sha256(
+        repr((FORMAT, __version__, rules_version(), tuple(parts))).encode("utf-8", "surrogatepass")
+    )
+    root = _PKG.parent
+    for rel in _CODE:
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            data = b""
+        h.update(rel.encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
+
+
+def make_checks(
+    walks: Sequence[tuple[Sequence[str], Sequence[int]]], entries: Sequence[tuple[str, Sequence[Any]]]
+) -> Checks | None:
+    """``Checks`` from the stored walks ``(visited folders, their mtimes)`` and the result-cache
+    entries ``(key, CacheEntry tuple)`` of every file; None when they contradict each other (a
+    folder with two mtimes) or an entry is malformed."""
+    mt: dict[str, int] = {}
+    for visited, mtimes in walks:
+        for p, m in zip(visited, mtimes):
+            if mt.setdefault(p, m) != m:
+                return None
+    files: list[str] = []
+    idents: list[tuple[int, int, int]] = []
+    try:
+        for key, ent in entries:
+            files.append(key)
+            idents.append((int(ent[0]), int(ent[1]), int(ent[2])))
+            deps = ent[3]
+            for i in range(0, len(deps), 2):
+                if mt.setdefault(deps[i], deps[i + 1]) != deps[i + 1]:
+                    return None
+    except (TypeError, ValueError, IndexError):
+        return None
+    order = sorted(mt, key=lambda p: mt[p] == -1)  # stable: the absent ones last
+    return Checks(tuple(order), tuple(mt[p] for p in order), tuple(files), tuple(idents))
+
+
+_MTIME = attrgetter("st_mtime_ns")
+_IDENT = attrgetter("st_size", "st_mtime_ns", "st_ino")
+
+
+def unchanged(checks: Checks) -> bool:
+    """Whether every path of ``checks`` still has its recorded mtime / identity (a ``stat``
+    each, symlinks followed, as ``fscache.stat``; a path that cannot be stat'ed has mtime -1).
+    The stats and comparisons run in C (``map``), ~24,000 of them at 10k skills."""
+    stat = os.stat
+    paths, mtimes = checks.mtime_paths, checks.mtimes
+    n = mtimes.index(-1) if -1 in mtimes else len(mtimes)  # the absent ones are last
+    try:
+        if tuple(map(_MTIME, map(stat, paths[:n]))) != mtimes[:n]:
+            return False
+        if tuple(map(_IDENT, map(stat, checks.files))) != checks.idents:
+            return False
+    except (OSError, ValueError):  # gone
+        return False
+    for p in paths[n:]:
+        try:
+            stat(p)
+        except (OSError, ValueError):
+            continue
+        return False  # appeared
+    return True
+
+
+class ReportCache:
+    """Stored reports under ``folder`` (default ``appdirs.cache_dir()/reports``), one file per
+    ``report_key``. ``notes``: what went wrong reading or writing (never raised)."""
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        if folder is None:
+            from workbench.core.appdirs import cache_dir
+
+            folder = cache_dir() / "reports"
+        self.folder = Path(folder)
+        self.notes: list[str] = []
+
+    def path(self, key: str) -> Path:
+        """The file of the report stored under ``key``."""
+        return self.folder / f"lint-{key[:24]}.marshal"
+
+    def get(self, key: str) -> tuple[bytes, int] | None:
+        """``(report bytes, exit code)`` stored under ``key`` when every path it was made from is
+        unchanged (``unchanged``), else None. Never raises."""
+        from workbench.core.cache.fscache import load_cache_file
+
+        obj, _rebuild = load_cache_file(
+            self.path(key), lambda o: o.get("format") == FORMAT and o.get("key") == key, self.notes
+        )
+        if obj is None:
+            return None
+        try:
+            checks = Checks._make(obj["checks"])
+            data, code = obj["report"], obj["code"]
+            if not (
+                isinstance(data, bytes) and isinstance(code, int) and len(checks.files) == len(checks.idents)
+            ):
+                return None
+            return (data, code) if unchanged(checks) else None
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, key: str, checks: Checks, report: bytes, code: int) -> bool:
+        """Store ``report`` (and the exit code) made from ``checks`` under ``key``; keep the
+        ``MAX_REPORTS`` most recent files. False (with a note) when it could not be written."""
+        from workbench.core.cache.fscache import write_cache_file
+
+        obj = {"format": FORMAT, "key": key, "checks": tuple(checks), "report": report, "code": code}
+        if not write_cache_file(self.path(key), obj, self.notes):
+            return False
+        self._trim()
+        return True
+
+    def _trim(self) -> None:
+        try:
+            found = [
+                e
+                for e in os.scandir(self.folder)
+                if e.name.startswith("lint-") and e.name.endswith(".marshal")
+            ]
+            found.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+            for e in found[MAX_REPORTS:]:
+                os.unlink(e.path)
+        except OSError as exc:
+            self.notes.append(f"{self.folder}: old reports not removed ({exc})")
