@@ -5,6 +5,7 @@ one a run without any cache gives."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 from tests.helpers import backdate, write_skill
 from workbench.cli import main
 from workbench.core.cache import reportcache
-from workbench.core.cache.reportcache import MAX_REPORTS, Checks, ReportCache, make_checks, unchanged
+from workbench.core.cache.reportcache import MAX_REPORTS, Checks, ReportCache, make_checks, send, unchanged
 
 _EVALS = '{"skill_name": "a", "evals": []}'
 
@@ -208,7 +209,7 @@ def test_checks_compare_every_path(tmp_path):
     st, dst, est = f.stat(), d.stat(), e.stat()
     gone = str(tmp_path / "gone")
     ent = (st.st_size, st.st_mtime_ns, st.st_ino, (gone, -1, str(e), est.st_mtime_ns), "n", "d", (0, 0, 0))
-    c = make_checks([([str(d)], [dst.st_mtime_ns])], [(str(f), ent)])
+    c = make_checks([([str(d)], [dst.st_mtime_ns])], [str(f)], [ent])
     assert c == Checks(
         (str(d), str(e), gone),
         (dst.st_mtime_ns, est.st_mtime_ns, -1),
@@ -231,7 +232,7 @@ def test_checks_compare_every_path(tmp_path):
     assert not unchanged(c)
     # a folder seen with two mtimes (walk vs dependency) can never be valid: nothing kept
     bad = (*ent[:3], (str(d), dst.st_mtime_ns + 1))
-    assert make_checks([([str(d)], [dst.st_mtime_ns])], [(str(f), bad)]) is None
+    assert make_checks([([str(d)], [dst.st_mtime_ns])], [str(f)], [bad]) is None
     assert reportcache.report_key(["a"]) != reportcache.report_key(["b"])
 
 
@@ -252,3 +253,32 @@ def test_a_stored_report_imports_neither_the_engine_nor_yaml(tmp_path):
     assert runs[0].stdout == runs[1].stdout and json.loads(runs[1].stdout)["summary"]["files"] == 3
     assert runs[0].stderr.endswith("'workbench.core.skillfile']")  # linted
     assert runs[1].stderr.endswith("[]"), runs[1].stderr
+
+
+def test_send_copies_the_rest_of_the_file(tmp_path):
+    src = tmp_path / "r"
+    src.write_bytes(b"ab" + bytes(range(256)) * 1000)
+    for out_path in (tmp_path / "o1", None):
+        with open(src, "rb") as fh:
+            fh.seek(2)
+            if out_path is None:
+                out = io.BytesIO()  # no file descriptor: read + write
+                send(fh, out)
+                got = out.getvalue()
+            else:
+                with open(out_path, "wb") as o:
+                    o.write(b"x")  # buffered before: flushed first
+                    send(fh, o)
+                got = out_path.read_bytes()[1:]
+        assert got == bytes(range(256)) * 1000
+
+
+def test_a_report_file_replaced_by_another_run_is_not_used(tmp_path, home, capsys):
+    t = _tree(tmp_path)
+    want = _lint(capsys, str(t), "--format", "json")
+    (f,) = _reports(home)
+    rep = f.with_suffix(".report")
+    data = rep.read_bytes()
+    rep.unlink()
+    rep.write_bytes(data.replace(b"alpha", b"ALPHA"))  # same size, another inode
+    assert _lint(capsys, str(t), "--format", "json") == want

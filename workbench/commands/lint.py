@@ -63,7 +63,7 @@ from workbench.options import UsageError
 # The engine (``lint_paths``, the walker, the caches, PyYAML) is imported where it is used: a
 # report answered by ``cache.reportcache`` needs none of it.
 if TYPE_CHECKING:
-    from workbench.core.cache.reportcache import Checks
+    from workbench.core.cache.reportcache import Sources
     from workbench.core.lint.batch import LintFeed
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
@@ -318,9 +318,9 @@ _exit_hook = False
 
 def _lint(
     args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None, report_key: str | None
-) -> tuple[list[dict], list[tuple], Checks | None]:
+) -> tuple[list[dict], list[tuple], Sources | None]:
     """Walk ``paths`` (feeding ``feed``), lint each group: (results per group, groups, what the
-    report was made from when it may be stored under ``report_key``: ``report_checks``)."""
+    report was made from when it may be stored under ``report_key``: ``report_sources``)."""
     from workbench.core.cache.fscache import snapshot
     from workbench.core.lint.batch import lint_paths
 
@@ -350,7 +350,7 @@ def _lint(
             for pr, _s, ps in groups
         ]
         if report_key is not None and len(groups) == 1:
-            checks = report_checks(paths, per_group[0], caches(groups[0][0]))
+            checks = report_sources(paths, per_group[0], caches(groups[0][0]))
     return per_group, groups, checks
 
 
@@ -371,45 +371,46 @@ def stored_report_key(args: argparse.Namespace, paths: list[Path]) -> str | None
     return report_key(("lint", args.profile, args.client, args.unicode_names, [str(p) for p in paths], where))
 
 
-def report_checks(paths: list[Path], results: dict, cache: Any) -> Checks | None:
+def report_sources(paths: list[Path], results: dict, cache: Any) -> Sources | None:
     """What the report of ``results`` (linted with ``cache``, a ``ResultCache``) was made from
-    (``reportcache.make_checks``), or None when part of it is not vouched for: a PATH whose walk
+    (``reportcache.Sources``), or None when part of it is not vouched for: a PATH whose walk
     the folder cache did not store (a skill folder itself, a symlinked folder met, a folder
     modified within ``RACY_NS``), stored walks that found other files than ``results`` holds, a
     file whose result-cache entry is not current (not stored: racily clean). Call inside the
     run's ``snapshot`` (the stats are memoised)."""
     from workbench.core.cache.fscache import abskey, default_dir_cache
-    from workbench.core.cache.reportcache import make_checks
+    from workbench.core.cache.reportcache import Sources
     from workbench.core.skillwalk import stored_walk
 
     if cache is None:
         return None
     dirs = default_dir_cache()
     walks = []
-    found: dict[str, None] = {}  # the files the stored walks found, in order, each once
+    found: list[str] = []  # what the stored walks found
     for p in paths:
         got = stored_walk(p, dirs)
         if got is None:
             return None
         walks.append((got[0], got[1]))
-        found.update(dict.fromkeys(map(abskey, got[2])))
-    keys = [abskey(os.fspath(f)) for f in results]
-    if keys != list(found):
-        return None
-    entries = []
-    for key in keys:
-        ent = cache.current_entry(key)
-        if ent is None:
+        found += got[2]
+    keys = list(map(os.fspath, results))
+    # each PATH absolute and normalised: so is every path its walk found (the usual case)
+    if len(paths) > 1 or abskey(os.fspath(paths[0])) != os.fspath(paths[0]) or keys != found:
+        keys = [abskey(k) for k in keys]
+        if keys != list(dict.fromkeys(map(abskey, found))):
             return None
-        entries.append((key, ent))
-    return make_checks(walks, entries)
+    entries = cache.current_entries(keys)
+    return None if entries is None else Sources(walks, keys, entries)
 
 
 def _write_stored_report(key: str) -> int | None:
     """Write the report stored under ``key`` (``cache.reportcache``) when everything it was made
     from is unchanged: its exit code; else None (nothing written)."""
-    from workbench.core.cache.reportcache import ReportCache
+    from workbench.core.cache.reportcache import ReportCache, send
 
+    buf = utf8_buffer(sys.stdout)  # a SafeTextStream over UTF-8 (``stored_report_key``)
+    if buf is None:
+        return None
     try:
         got = ReportCache().get(key)
     except OSError:  # no cache folder
@@ -417,9 +418,11 @@ def _write_stored_report(key: str) -> int | None:
     phasetimer.mark("walk")  # the report's checks: a stat per folder and file, as a walk
     if got is None:
         return None
-    out: Any = sys.stdout  # a SafeTextStream over UTF-8 (``stored_report_key``)
-    out.write_escaped_utf8(got[0])
-    return got[1]
+    fh, code = got
+    with fh:
+        sys.stdout.flush()  # the text written so far, then the bytes to the buffer under it
+        send(fh, buf)
+    return code
 
 
 def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
@@ -462,10 +465,10 @@ def _report(
     groups: list[tuple],
     caches: Caches,
     saved: list[Callable[[], None]],
-    keep: tuple[str, Checks] | None = None,
+    keep: tuple[str, Sources] | None = None,
 ) -> int:
     """Start saving ``caches``, write the report of ``per_group`` in ``args.format``: the exit
-    code. ``keep``: (key, checks) to store the report under in ``cache.reportcache`` (on a
+    code. ``keep``: (key, sources) to store the report under in ``cache.reportcache`` (on a
     thread, waited for with the cache saves)."""
     from workbench.core.lint.records import diagnostic_records, severity_totals
 
@@ -597,14 +600,17 @@ def write_json(
     return None
 
 
-def _keep_report(key: str, checks: Checks, data: bytes, code: int) -> Callable[[], None]:
-    """Store a report (``cache.reportcache``) on a thread (the write releases the GIL); returns
-    the function that waits for it."""
+def _keep_report(key: str, sources: Sources, data: bytes, code: int) -> Callable[[], None]:
+    """Store a report made from ``sources`` (``cache.reportcache``) on a thread (its checks
+    are made there; the write releases the GIL); returns the function that waits for it."""
     import threading
 
-    from workbench.core.cache.reportcache import ReportCache
+    from workbench.core.cache.reportcache import ReportCache, make_checks
 
     def put() -> None:
+        checks = make_checks(*sources)
+        if checks is None:
+            return
         try:
             ReportCache().put(key, checks, data, code)
         except OSError:  # no cache folder

@@ -23,7 +23,8 @@ Decisions:
 * one file per key under ``appdirs.cache_dir()/reports/``, written like every cache
   (``fscache.write_cache_file``); the ``MAX_REPORTS`` most recent are kept.
 
-Public: ``report_key``, ``ReportCache``, ``Checks``, ``FORMAT``, ``MAX_REPORTS``.
+Public: ``report_key``, ``ReportCache``, ``Checks``, ``Sources``, ``make_checks``, ``unchanged``,
+``send``, ``FORMAT``, ``MAX_REPORTS``.
 """
 
 from __future__ import annotations
@@ -31,11 +32,22 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
-from operator import attrgetter
+from itertools import chain
+from operator import attrgetter, itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
-__all__ = ["FORMAT", "MAX_REPORTS", "Checks", "ReportCache", "report_key"]
+__all__ = [
+    "FORMAT",
+    "MAX_REPORTS",
+    "Checks",
+    "ReportCache",
+    "Sources",
+    "make_checks",
+    "report_key",
+    "send",
+    "unchanged",
+]
 
 #: Layout version of a stored report.
 FORMAT = 1
@@ -83,31 +95,39 @@ def report_key(parts: Sequence[Any]) -> str:
     return h.hexdigest()
 
 
+class Sources(NamedTuple):
+    """What ``make_checks`` makes a report's ``Checks`` from (gathered while the run's stats
+    are memoised, made into checks on the thread that stores the report)."""
+
+    walks: Sequence[tuple[Sequence[str], Sequence[int]]]  #: per PATH (visited folders, mtimes)
+    keys: Sequence[str]  #: the SKILL.md files linted (absolute paths)
+    entries: Sequence[Sequence[Any]]  #: their current result-cache entries (``CacheEntry`` tuples)
+
+
 def make_checks(
-    walks: Sequence[tuple[Sequence[str], Sequence[int]]], entries: Sequence[tuple[str, Sequence[Any]]]
+    walks: Sequence[tuple[Sequence[str], Sequence[int]]],
+    keys: Sequence[str],
+    entries: Sequence[Sequence[Any]],
 ) -> Checks | None:
-    """``Checks`` from the stored walks ``(visited folders, their mtimes)`` and the result-cache
-    entries ``(key, CacheEntry tuple)`` of every file; None when they contradict each other (a
-    folder with two mtimes) or an entry is malformed."""
-    mt: dict[str, int] = {}
-    for visited, mtimes in walks:
-        for p, m in zip(visited, mtimes):
-            if mt.setdefault(p, m) != m:
-                return None
-    files: list[str] = []
-    idents: list[tuple[int, int, int]] = []
-    try:
-        for key, ent in entries:
-            files.append(key)
-            idents.append((int(ent[0]), int(ent[1]), int(ent[2])))
-            deps = ent[3]
-            for i in range(0, len(deps), 2):
-                if mt.setdefault(deps[i], deps[i + 1]) != deps[i + 1]:
-                    return None
-    except (TypeError, ValueError, IndexError):
-        return None
-    order = sorted(mt, key=lambda p: mt[p] == -1)  # stable: the absent ones last
-    return Checks(tuple(order), tuple(mt[p] for p in order), tuple(files), tuple(idents))
+    """``Checks`` from the stored walks ``(visited folders, their mtimes)``, the files ``keys``
+    and their result-cache entries (``CacheEntry`` tuples: identity, then dependencies ``(path,
+    mtime, ...)``); None when they contradict each other (a folder with two mtimes)."""
+    paths: list[str] = []
+    mtimes: list[int] = []
+    for visited, mts in walks:
+        paths += visited
+        mtimes += mts
+    deps = list(chain.from_iterable(map(itemgetter(3), entries)))  # (path, mtime, path, ...)
+    paths += deps[::2]
+    mtimes += deps[1::2]
+    mt = dict(zip(paths, mtimes))
+    if len(mt) != len(paths) and list(map(mt.__getitem__, paths)) != mtimes:
+        return None  # a path with two mtimes
+    order: Sequence[str] = tuple(mt)
+    if -1 in mt.values():  # the absent ones last
+        order = [p for p, m in mt.items() if m != -1] + [p for p, m in mt.items() if m == -1]
+    idents = tuple(map(itemgetter(0, 1, 2), entries))
+    return Checks(tuple(order), tuple(map(mt.__getitem__, order)), tuple(keys), idents)
 
 
 _MTIME = attrgetter("st_mtime_ns")
@@ -138,8 +158,11 @@ def unchanged(checks: Checks) -> bool:
 
 
 class ReportCache:
-    """Stored reports under ``folder`` (default ``appdirs.cache_dir()/reports``), one file per
-    ``report_key``. ``notes``: what went wrong reading or writing (never raised)."""
+    """Stored reports under ``folder`` (default ``appdirs.cache_dir()/reports``): per
+    ``report_key`` the report's bytes as they are (``lint-KEY.report``, copied to stdout by the
+    kernel: ``send``) and a marshal file (``lint-KEY.marshal``: its ``Checks``, exit code and
+    the report file's identity, so that a report file replaced by another run is not taken for
+    this one). ``notes``: what went wrong reading or writing (never raised)."""
 
     def __init__(self, folder: Path | str | None = None) -> None:
         if folder is None:
@@ -149,13 +172,14 @@ class ReportCache:
         self.folder = Path(folder)
         self.notes: list[str] = []
 
-    def path(self, key: str) -> Path:
-        """The file of the report stored under ``key``."""
-        return self.folder / f"lint-{key[:24]}.marshal"
+    def path(self, key: str, suffix: str = ".marshal") -> Path:
+        """The file of the report stored under ``key`` (``suffix`` ".report": its bytes)."""
+        return self.folder / f"lint-{key[:24]}{suffix}"
 
-    def get(self, key: str) -> tuple[bytes, int] | None:
-        """``(report bytes, exit code)`` stored under ``key`` when every path it was made from is
-        unchanged (``unchanged``), else None. Never raises."""
+    def get(self, key: str) -> tuple[BinaryIO, int] | None:
+        """``(the report file opened for reading, exit code)`` stored under ``key`` when every
+        path it was made from is unchanged (``unchanged``), else None. The caller closes the
+        file. Never raises."""
         from workbench.core.cache.fscache import load_cache_file
 
         obj, _rebuild = load_cache_file(
@@ -165,21 +189,45 @@ class ReportCache:
             return None
         try:
             checks = Checks._make(obj["checks"])
-            data, code = obj["report"], obj["code"]
-            if not (
-                isinstance(data, bytes) and isinstance(code, int) and len(checks.files) == len(checks.idents)
-            ):
+            code, ident = obj["code"], obj["report"]
+            if not (isinstance(code, int) and len(checks.files) == len(checks.idents) and unchanged(checks)):
                 return None
-            return (data, code) if unchanged(checks) else None
-        except (KeyError, TypeError, ValueError):
+            fh = open(self.path(key, ".report"), "rb")  # noqa: SIM115 - handed to the caller
+        except (KeyError, TypeError, ValueError, OSError):
             return None
+        st = os.fstat(fh.fileno())
+        if (st.st_size, st.st_mtime_ns, st.st_ino) != tuple(ident):
+            fh.close()
+            return None
+        return fh, code
 
     def put(self, key: str, checks: Checks, report: bytes, code: int) -> bool:
         """Store ``report`` (and the exit code) made from ``checks`` under ``key``; keep the
-        ``MAX_REPORTS`` most recent files. False (with a note) when it could not be written."""
+        ``MAX_REPORTS`` most recent. False (with a note) when it could not be written."""
+        import tempfile
+
         from workbench.core.cache.fscache import write_cache_file
 
-        obj = {"format": FORMAT, "key": key, "checks": tuple(checks), "report": report, "code": code}
+        dest = self.path(key, ".report")
+        tmp: str | None = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=self.folder)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(report)
+            os.replace(tmp, dest)
+            tmp = None
+            st = os.stat(dest)
+        except OSError as exc:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            self.notes.append(f"{dest}: report not saved ({exc})")
+            return False
+        ident = (st.st_size, st.st_mtime_ns, st.st_ino)
+        obj = {"format": FORMAT, "key": key, "checks": tuple(checks), "code": code, "report": ident}
         if not write_cache_file(self.path(key), obj, self.notes):
             return False
         self._trim()
@@ -195,5 +243,30 @@ class ReportCache:
             found.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
             for e in found[MAX_REPORTS:]:
                 os.unlink(e.path)
+                try:
+                    os.unlink(e.path[: -len(".marshal")] + ".report")
+                except FileNotFoundError:
+                    pass
         except OSError as exc:
             self.notes.append(f"{self.folder}: old reports not removed ({exc})")
+
+
+def send(fh: BinaryIO, out: BinaryIO) -> None:
+    """Copy the rest of file ``fh`` to the binary stream ``out``: flushed first, then
+    ``os.sendfile`` to its file descriptor (the kernel copies the ~16 MB; no page of it is
+    mapped here), or a read and a write where that is not possible (no descriptor, an old
+    kernel). Raises what writing to ``out`` raises."""
+    out.flush()
+    start = fh.tell()
+    done = 0
+    try:
+        fd, src = out.fileno(), fh.fileno()
+        while True:
+            n = os.sendfile(fd, src, start + done, 1 << 24)
+            if n == 0:
+                return
+            done += n
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation: no descriptor
+        fh.seek(start + done)
+        out.write(fh.read())
+        out.flush()

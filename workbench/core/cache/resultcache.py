@@ -191,7 +191,7 @@ class ResultCache(EntryFile):
         hits, misses: look-up counters (for benchmarks and tests).
         stored: entries put in this session.
         current: keys whose entry was looked up valid or stored in this session (their entry
-            describes the file as this session linted it; ``current_entry``).
+            describes the file as this session linted it; ``current_entries``).
         catalog_hits: files whose catalog-rule results were reused (same catalog fingerprint).
         notes: human-readable notes (e.g. "cache file unreadable; rebuilt").
         dirs: the ``fscache.DirCache`` that ``lint_paths`` walks folders with
@@ -277,12 +277,12 @@ class ResultCache(EntryFile):
         super().put_entry(key, entry)
         self.current.add(key)
 
-    def current_entry(self, key: str) -> tuple[Any, ...] | None:
-        """The stored entry of ``key`` (a ``CacheEntry`` as a plain tuple) when it is current
-        (``current``: looked up valid or stored in this session), else None."""
-        if key not in self.current:
+    def current_entries(self, keys: list[str]) -> list[tuple[Any, ...]] | None:
+        """The stored entries of ``keys`` (``CacheEntry``s as plain tuples) when every one is
+        current (``current``: looked up valid or stored in this session), else None."""
+        if not self.current.issuperset(keys):
             return None
-        return self._load().get(key)
+        return list(map(self._load().__getitem__, keys))
 
     def get(self, path: str) -> tuple[Any, ...] | None:
         """The cached record ``(per-file diagnostics as tuples, facts)`` for the SKILL.md at
