@@ -282,3 +282,30 @@ def test_a_report_file_replaced_by_another_run_is_not_used(tmp_path, home, capsy
     rep.unlink()
     rep.write_bytes(data.replace(b"alpha", b"ALPHA"))  # same size, another inode
     assert _lint(capsys, str(t), "--format", "json") == want
+
+
+def test_after_a_change_the_checks_stats_serve_the_lint(tmp_path, home, capsys, monkeypatch):
+    """A report that no longer holds costs its stats only once: the walk and the result-cache
+    look-ups take them from the snapshot memo the checks filled."""
+    from workbench.core.cache import fscache
+
+    t = _tree(tmp_path)
+    _lint(capsys, str(t), "--format", "json")
+    alpha = t / "g1" / "alpha" / "SKILL.md"
+    alpha.write_text(alpha.read_text().replace("testing alpha", "testing ALPHA"))
+    _age(alpha)
+    seen: list[str] = []
+    real = os.stat
+
+    def counting(p, *a, **k):
+        seen.append(os.fspath(p))
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(os, "stat", counting)
+    monkeypatch.setattr(fscache, "_os_stat", counting)
+    got = _lint(capsys, str(t), "--format", "json")
+    monkeypatch.undo()
+    assert got == _truth(capsys, str(t), "--format", "json")
+    beta = t / "g1" / "beta"
+    for p in (beta / "SKILL.md", beta, t / "g1", beta / "refs"):
+        assert seen.count(str(p)) == 1, (p, seen.count(str(p)))

@@ -403,16 +403,17 @@ def report_sources(paths: list[Path], results: dict, cache: Any) -> Sources | No
     return None if entries is None else Sources(walks, keys, entries)
 
 
-def _write_stored_report(key: str) -> int | None:
+def _write_stored_report(key: str, memo: dict[str, Any]) -> int | None:
     """Write the report stored under ``key`` (``cache.reportcache``) when everything it was made
-    from is unchanged: its exit code; else None (nothing written)."""
+    from is unchanged: its exit code; else None (nothing written). ``memo``: the open
+    ``fscache.snapshot``'s, given every stat made."""
     from workbench.core.cache.reportcache import ReportCache, send
 
     buf = utf8_buffer(sys.stdout)  # a SafeTextStream over UTF-8 (``stored_report_key``)
     if buf is None:
         return None
     try:
-        got = ReportCache().get(key)
+        got = ReportCache().get(key, memo)
     except OSError:  # no cache folder
         return None
     phasetimer.mark("walk")  # the report's checks: a stat per folder and file, as a walk
@@ -435,24 +436,28 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     rkey = stored_report_key(args, paths)
-    if rkey is not None:
-        code = _write_stored_report(rkey)
-        if code is not None:
-            return code
-    # Decision: the CLI uses the persistent result cache by default (results are identical:
-    # an entry is only used while the file, its folder listings and profile/rules are unchanged).
-    caches = Caches(bool(args.cache))
-    from workbench.core.lint.batch import LintFeed
+    from workbench.core.cache.fscache import snapshot
 
-    feed: LintFeed | None = LintFeed(args.jobs)
-    if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
-        feed = None
     gc_was = gc.isenabled()
     # as lint_paths does: the walk, the pool's share and the report leave no cycles either (the
     # report's ~100k strings would otherwise make the collector traverse the cache's tables)
     gc.disable()
     try:
-        per_group, groups, checks = _lint(args, paths, caches, feed, rkey)
+        with snapshot() as memo:  # the stored report's stats serve the walk and the look-ups too
+            if rkey is not None:
+                code = _write_stored_report(rkey, memo)
+                if code is not None:
+                    return code
+            # Decision: the CLI uses the persistent result cache by default (results are
+            # identical: an entry is only used while the file, its folder listings and
+            # profile/rules are unchanged).
+            caches = Caches(bool(args.cache))
+            from workbench.core.lint.batch import LintFeed
+
+            feed: LintFeed | None = LintFeed(args.jobs)
+            if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
+                feed = None
+            per_group, groups, checks = _lint(args, paths, caches, feed, rkey)
         return _report(args, per_group, groups, caches, saved, (rkey, checks) if rkey and checks else None)
     finally:
         if gc_was:

@@ -134,27 +134,41 @@ _MTIME = attrgetter("st_mtime_ns")
 _IDENT = attrgetter("st_size", "st_mtime_ns", "st_ino")
 
 
-def unchanged(checks: Checks) -> bool:
+def unchanged(checks: Checks, memo: dict[str, Any] | None = None) -> bool:
     """Whether every path of ``checks`` still has its recorded mtime / identity (a ``stat``
     each, symlinks followed, as ``fscache.stat``; a path that cannot be stat'ed has mtime -1).
-    The stats and comparisons run in C (``map``), ~24,000 of them at 10k skills."""
-    stat = os.stat
-    paths, mtimes = checks.mtime_paths, checks.mtimes
+    The stats and comparisons run in C (``map``), ~24,000 of them at 10k skills. ``memo``: an
+    ``fscache.snapshot`` memo that receives every stat (path -> ``os.stat_result`` or None), so
+    that a run linting after all (something changed) stats nothing again."""
+    paths, mtimes, files = checks.mtime_paths, checks.mtimes, checks.files
     n = mtimes.index(-1) if -1 in mtimes else len(mtimes)  # the absent ones are last
+    sts = _stat_all(paths)
+    fsts = _stat_all(files)
+    if memo is not None:
+        memo.update(zip(paths, sts))
+        memo.update(zip(files, fsts))
     try:
-        if tuple(map(_MTIME, map(stat, paths[:n]))) != mtimes[:n]:
-            return False
-        if tuple(map(_IDENT, map(stat, checks.files))) != checks.idents:
-            return False
-    except (OSError, ValueError):  # gone
+        return (
+            tuple(map(_MTIME, sts[:n])) == mtimes[:n]
+            and tuple(map(_IDENT, fsts)) == checks.idents
+            and sts[n:].count(None) == len(sts) - n
+        )
+    except AttributeError:  # None: a path gone
         return False
-    for p in paths[n:]:
-        try:
-            stat(p)
-        except (OSError, ValueError):
-            continue
-        return False  # appeared
-    return True
+
+
+def _stat_all(paths: Sequence[str]) -> list[os.stat_result | None]:
+    """``os.stat`` of each path (symlinks followed), None where it fails (``fscache.stat``)."""
+    try:
+        return list(map(os.stat, paths))
+    except (OSError, ValueError):  # one is missing: each on its own
+        out: list[os.stat_result | None] = []
+        for p in paths:
+            try:
+                out.append(os.stat(p))
+            except (OSError, ValueError):
+                out.append(None)
+        return out
 
 
 class ReportCache:
@@ -176,10 +190,10 @@ class ReportCache:
         """The file of the report stored under ``key`` (``suffix`` ".report": its bytes)."""
         return self.folder / f"lint-{key[:24]}{suffix}"
 
-    def get(self, key: str) -> tuple[BinaryIO, int] | None:
+    def get(self, key: str, memo: dict[str, Any] | None = None) -> tuple[BinaryIO, int] | None:
         """``(the report file opened for reading, exit code)`` stored under ``key`` when every
-        path it was made from is unchanged (``unchanged``), else None. The caller closes the
-        file. Never raises."""
+        path it was made from is unchanged (``unchanged``, which fills ``memo``), else None. The
+        caller closes the file. Never raises."""
         from workbench.core.cache.fscache import load_cache_file
 
         obj, _rebuild = load_cache_file(
@@ -190,7 +204,9 @@ class ReportCache:
         try:
             checks = Checks._make(obj["checks"])
             code, ident = obj["code"], obj["report"]
-            if not (isinstance(code, int) and len(checks.files) == len(checks.idents) and unchanged(checks)):
+            if not (
+                isinstance(code, int) and len(checks.files) == len(checks.idents) and unchanged(checks, memo)
+            ):
                 return None
             fh = open(self.path(key, ".report"), "rb")  # noqa: SIM115 - handed to the caller
         except (KeyError, TypeError, ValueError, OSError):
