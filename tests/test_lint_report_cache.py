@@ -309,3 +309,21 @@ def test_after_a_change_the_checks_stats_serve_the_lint(tmp_path, home, capsys, 
     beta = t / "g1" / "beta"
     for p in (beta / "SKILL.md", beta, t / "g1", beta / "refs"):
         assert seen.count(str(p)) == 1, (p, seen.count(str(p)))
+
+
+def test_stat_all_stats_each_path_once(tmp_path, monkeypatch):
+    from workbench.core.cache.reportcache import _stat_all
+
+    real = os.stat
+    seen: list[str] = []
+
+    def counting(p, *a, **k):
+        seen.append(p)
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(os, "stat", counting)
+    paths = [str(tmp_path), str(tmp_path / "no"), str(tmp_path), "a\0b", str(tmp_path / "no2")]
+    got = _stat_all(paths)
+    assert [g is not None for g in got] == [True, False, True, False, False]
+    assert seen == paths
+    assert _stat_all([]) == []

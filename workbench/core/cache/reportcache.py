@@ -158,17 +158,15 @@ def unchanged(checks: Checks, memo: dict[str, Any] | None = None) -> bool:
 
 
 def _stat_all(paths: Sequence[str]) -> list[os.stat_result | None]:
-    """``os.stat`` of each path (symlinks followed), None where it fails (``fscache.stat``)."""
-    try:
-        return list(map(os.stat, paths))
-    except (OSError, ValueError):  # one is missing: each on its own
-        out: list[os.stat_result | None] = []
-        for p in paths:
-            try:
-                out.append(os.stat(p))
-            except (OSError, ValueError):
-                out.append(None)
-        return out
+    """``os.stat`` of each path (symlinks followed), None where it fails (``fscache.stat``):
+    in C (``map``) up to each failure, which ``list.extend`` leaves the stats before."""
+    out: list[os.stat_result | None] = []
+    while len(out) < len(paths):
+        try:
+            out.extend(map(os.stat, paths[len(out) :]))
+        except (OSError, ValueError):
+            out.append(None)
+    return out
 
 
 class ReportCache:
