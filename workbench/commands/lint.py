@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import phasetimer
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, profile_for_location
-from workbench.core.text import escape_unsafe, plural, utf8_buffer  # plural: also re-exported
+from workbench.core.text import escape_unsafe, plural  # plural: also re-exported
 from workbench.options import UsageError
 
 # The engine (``lint_paths``, the walker, the caches, PyYAML) is imported where it is used: a
@@ -350,80 +350,10 @@ def _lint(
             for pr, _s, ps in groups
         ]
         if report_key is not None and len(groups) == 1:
+            from workbench.commands.lint_stored import report_sources
+
             checks = report_sources(paths, per_group[0], caches(groups[0][0]))
     return per_group, groups, checks
-
-
-def stored_report_key(args: argparse.Namespace, paths: list[Path]) -> str | None:
-    """The ``cache.reportcache`` key of this run's report, or None when the report is not
-    kept: only ``--format json`` with the cache on and no ``--check-links``, written to a
-    stdout that takes its escaped UTF-8 bytes (``text.utf8_buffer``), every PATH a folder."""
-    if args.format != "json" or not args.cache or getattr(args, "check_links", False):
-        return None
-    if utf8_buffer(sys.stdout) is None or not all(p.name.lower() != "skill.md" and p.is_dir() for p in paths):
-        return None
-    from workbench.core.cache.reportcache import report_key
-
-    try:
-        where = [os.path.abspath(p) for p in paths]
-    except OSError:  # the current folder is gone
-        return None
-    return report_key(("lint", args.profile, args.client, args.unicode_names, [str(p) for p in paths], where))
-
-
-def report_sources(paths: list[Path], results: dict, cache: Any) -> Sources | None:
-    """What the report of ``results`` (linted with ``cache``, a ``ResultCache``) was made from
-    (``reportcache.Sources``), or None when part of it is not vouched for: a PATH whose walk
-    the folder cache did not store (a skill folder itself, a symlinked folder met, a folder
-    modified within ``RACY_NS``), stored walks that found other files than ``results`` holds, a
-    file whose result-cache entry is not current (not stored: racily clean). Call inside the
-    run's ``snapshot`` (the stats are memoised)."""
-    from workbench.core.cache.fscache import abskey, default_dir_cache
-    from workbench.core.cache.reportcache import Sources
-    from workbench.core.skillwalk import stored_walk
-
-    if cache is None:
-        return None
-    dirs = default_dir_cache()
-    walks = []
-    found: list[str] = []  # what the stored walks found
-    for p in paths:
-        got = stored_walk(p, dirs)
-        if got is None:
-            return None
-        walks.append((got[0], got[1]))
-        found += got[2]
-    keys = list(map(os.fspath, results))
-    # each PATH absolute and normalised: so is every path its walk found (the usual case)
-    if len(paths) > 1 or abskey(os.fspath(paths[0])) != os.fspath(paths[0]) or keys != found:
-        keys = [abskey(k) for k in keys]
-        if keys != list(dict.fromkeys(map(abskey, found))):
-            return None
-    entries = cache.current_entries(keys)
-    return None if entries is None else Sources(walks, keys, entries)
-
-
-def _write_stored_report(key: str, memo: dict[str, Any]) -> int | None:
-    """Write the report stored under ``key`` (``cache.reportcache``) when everything it was made
-    from is unchanged: its exit code; else None (nothing written). ``memo``: the open
-    ``fscache.snapshot``'s, given every stat made."""
-    from workbench.core.cache.reportcache import ReportCache, send
-
-    buf = utf8_buffer(sys.stdout)  # a SafeTextStream over UTF-8 (``stored_report_key``)
-    if buf is None:
-        return None
-    try:
-        got = ReportCache().get(key, memo)
-    except OSError:  # no cache folder
-        return None
-    phasetimer.mark("walk")  # the report's checks: a stat per folder and file, as a walk
-    if got is None:
-        return None
-    fh, code = got
-    with fh:
-        sys.stdout.flush()  # the text written so far, then the bytes to the buffer under it
-        send(fh, buf)
-    return code
 
 
 def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
@@ -435,7 +365,11 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    rkey = stored_report_key(args, paths)
+    rkey = None
+    if fmt == "json" and args.cache:  # only such a report is kept (commands/lint_stored.py)
+        from workbench.commands.lint_stored import stored_report_key
+
+        rkey = stored_report_key(args, paths)
     from workbench.core.cache.fscache import snapshot
 
     gc_was = gc.isenabled()
@@ -445,7 +379,9 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
     try:
         with snapshot() as memo:  # the stored report's stats serve the walk and the look-ups too
             if rkey is not None:
-                code = _write_stored_report(rkey, memo)
+                from workbench.commands.lint_stored import write_stored_report
+
+                code = write_stored_report(rkey, memo)
                 if code is not None:
                     return code
             # Decision: the CLI uses the persistent result cache by default (results are
@@ -518,7 +454,9 @@ def _report(
         if len(groups) == 1:  # the fast path: from the compact records
             data = write_json(out, results, summary, profile_id, {"profile_source": source})
             if keep is not None and data is not None:
-                saved.append(_keep_report(*keep, data, 1 if summary["errors"] else 0))
+                from workbench.commands.lint_stored import keep_report
+
+                saved.append(keep_report(*keep, data, 1 if summary["errors"] else 0))
         else:  # mixed profiles: each diagnostic says its own
             profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
             flat = [(path, d) for path, ds in results.items() for d in ds]
@@ -603,27 +541,6 @@ def write_json(
         return data
     out.write(json_text(results, summary, profile_id, extra))
     return None
-
-
-def _keep_report(key: str, sources: Sources, data: bytes, code: int) -> Callable[[], None]:
-    """Store a report made from ``sources`` (``cache.reportcache``) on a thread (its checks
-    are made there; the write releases the GIL); returns the function that waits for it."""
-    import threading
-
-    from workbench.core.cache.reportcache import ReportCache, make_checks
-
-    def put() -> None:
-        checks = make_checks(*sources)
-        if checks is None:
-            return
-        try:
-            ReportCache().put(key, checks, data, code)
-        except OSError:  # no cache folder
-            pass
-
-    t = threading.Thread(target=put, name="workbench-lint-report")
-    t.start()
-    return t.join
 
 
 def check_path(p: Path) -> None:

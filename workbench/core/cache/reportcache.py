@@ -59,6 +59,7 @@ _PKG = Path(__file__).resolve().parent.parent  # workbench/core
 _CODE = (
     "commands/lint.py",
     "commands/lint_formats.py",
+    "commands/lint_stored.py",
     "core/skillwalk.py",
     "core/clients/common.py",
     "core/cache/fscache.py",
