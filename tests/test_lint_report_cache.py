@@ -258,15 +258,15 @@ def test_a_stored_report_imports_neither_the_engine_nor_yaml(tmp_path):
 def test_send_copies_the_rest_of_the_file(tmp_path):
     src = tmp_path / "r"
     src.write_bytes(b"ab" + bytes(range(256)) * 1000)
-    for out_path in (tmp_path / "o1", None):
+    for out_path, mode in ((tmp_path / "o1", "wb"), (tmp_path / "o2", "ab"), (None, "")):
         with open(src, "rb") as fh:
             fh.seek(2)
             if out_path is None:
                 out = io.BytesIO()  # no file descriptor: read + write
                 send(fh, out)
                 got = out.getvalue()
-            else:
-                with open(out_path, "wb") as o:
+            else:  # "ab": O_APPEND, which sendfile refuses (EINVAL): read + write
+                with open(out_path, mode) as o:
                     o.write(b"x")  # buffered before: flushed first
                     send(fh, o)
                 got = out_path.read_bytes()[1:]
