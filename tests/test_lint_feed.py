@@ -34,6 +34,8 @@ def _run(capsys, monkeypatch, home: Path, *args: str) -> tuple[int, str, dict[st
     caches = {}
     for f in sorted(home.rglob("*.marshal")):
         obj = marshal.loads(f.read_bytes())
+        if f.parent.name == "reports":  # the kept report: its checks (its file's inode differs)
+            obj = {"checks": obj["checks"], "code": obj["code"], "size": obj["report"][0]}
         caches[f"{f.parent.name}/{f.name}"] = obj.get("entries", obj)
     return rc, out, caches
 

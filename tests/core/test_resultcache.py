@@ -319,3 +319,48 @@ def test_warm_lint_uses_listing_cache(tree, tmp_path):
     assert lint_paths([tree], prof, cache=c) == _reference(tree, "agentskills")
     assert c.dirs.misses == 0 and c.hits == len(find_skill_files(tree))
     fscache._defaults.clear()
+
+
+def test_rules_version_hashes_every_module_the_rules_use():
+    """A lint result depends on the code of ``lint/`` and of every module it (or the parser)
+    imports: each is hashed by ``rules_version`` (``HASHED``) or listed as not changing a result
+    (``UNHASHED``), so that editing, say, ``riskpatterns.py`` invalidates the cached results."""
+    from workbench.core.cache import resultcache
+
+    core = Path(resultcache.__file__).resolve().parent.parent
+    sources = [*sorted((core / "lint").rglob("*.py")), core / "skillfile.py"]
+    imported = set()
+    for f in sources:
+        imported |= set(
+            re.findall(r"(?:from|import) workbench\.core\.([a-z_.]+)", f.read_text(encoding="utf-8"))
+        )
+    covered = resultcache.HASHED + resultcache.UNHASHED
+    missing = sorted(
+        m
+        for m in imported
+        if not m.startswith("lint")
+        and not any(m.replace(".", "/") + ".py" == c or m.split(".")[0] == c for c in covered)
+    )
+    assert missing == []
+
+
+def test_rules_version_changes_with_a_hashed_module(tmp_path, monkeypatch):
+    from workbench.core.cache import resultcache
+
+    core = Path(resultcache.__file__).resolve().parent.parent
+    copy = tmp_path / "core"
+    for rel in ["lint", "cache/resultcache.py", *resultcache.HASHED]:
+        src = core / rel
+        if src.is_dir():
+            import shutil
+
+            shutil.copytree(src, copy / rel)
+        else:
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (copy / rel).write_bytes(src.read_bytes())
+    monkeypatch.setattr(resultcache, "_PKG", copy)
+    monkeypatch.setattr(resultcache, "_version", None)
+    before = resultcache.rules_version()
+    monkeypatch.setattr(resultcache, "_version", None)
+    (copy / "riskpatterns.py").write_text("# changed\n", encoding="utf-8")
+    assert resultcache.rules_version() != before

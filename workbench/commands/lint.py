@@ -52,25 +52,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core import phasetimer
-from workbench.core.cache.fscache import default_dir_cache, snapshot
 from workbench.core.jsontext import dumps_indented, encode_basestring
-from workbench.core.lint import PROFILE_IDS, PROFILES, lint_paths
-from workbench.core.lint.batch import LintFeed
-from workbench.core.lint.profiles import profile_for_location
-from workbench.core.lint.records import (
-    DiagnosticList,
-    diagnostic_records,
-    json_diagnostics,
-    json_fragment,
-    severity_totals,
-)
-from workbench.core.skillfile import special_file_problem
-from workbench.core.skillwalk import entry_exists, find_skill_files
-from workbench.core.text import escape_unsafe, plural  # plural: also re-exported for callers
+from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, profile_for_location
+from workbench.core.text import escape_unsafe, plural  # plural: also re-exported
 from workbench.options import UsageError
+
+# The engine (``lint_paths``, the walker, the caches, PyYAML) is imported where it is used: a
+# report answered by ``cache.reportcache`` needs none of it.
+if TYPE_CHECKING:
+    from workbench.core.cache.reportcache import Sources
+    from workbench.core.lint.batch import LintFeed
 
 HELP = "lint SKILL.md files against the Agent Skills spec or one client's rules"
 FORMATS = ("text", "json", "sarif", "github")
@@ -183,6 +177,9 @@ def lint_groups(
                 loc = _location(f)
                 pr = prof_of(loc[0] if loc else "agentskills")
             feed.add(f, pr, caches(pr) if caches is not None else None)
+
+    from workbench.core.cache.fscache import default_dir_cache
+    from workbench.core.skillwalk import find_skill_files
 
     dirs = default_dir_cache() if args.cache else None
     groups: dict[tuple[str, str], list[Path]] = {}
@@ -320,10 +317,15 @@ _exit_hook = False
 
 
 def _lint(
-    args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None
-) -> tuple[list[dict], list[tuple]]:
-    """Walk ``paths`` (feeding ``feed``), lint each group: (results per group, groups)."""
+    args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None, report_key: str | None
+) -> tuple[list[dict], list[tuple], Sources | None]:
+    """Walk ``paths`` (feeding ``feed``), lint each group: (results per group, groups, what the
+    report was made from when it may be stored under ``report_key``: ``report_sources``)."""
+    from workbench.core.cache.fscache import snapshot
+    from workbench.core.lint.batch import lint_paths
+
     walked: dict[str, list[Path]] = {}
+    checks = None
     with snapshot():  # each path stat'ed once; one walk for the grouping and lint_paths
         # the walk feeds the lint workers as it finds files (batch.LintFeed)
         groups = lint_groups(args, paths, walked, feed, caches)
@@ -347,7 +349,11 @@ def _lint(
             )
             for pr, _s, ps in groups
         ]
-    return per_group, groups
+        if report_key is not None and len(groups) == 1:
+            from workbench.commands.lint_stored import report_sources
+
+            checks = report_sources(paths, per_group[0], caches(groups[0][0]))
+    return per_group, groups, checks
 
 
 def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
@@ -359,19 +365,37 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
         check_path(p)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    # Decision: the CLI uses the persistent result cache by default (results are identical:
-    # an entry is only used while the file, its folder listings and profile/rules are unchanged).
-    caches = Caches(bool(args.cache))
-    # the workers render each file's --format json text as they lint it (catalogpass merges)
-    feed: LintFeed | None = LintFeed(args.jobs, render_json=fmt == "json")
-    if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
-        feed = None
+    rkey = None
+    if fmt == "json" and args.cache:  # only such a report is kept (commands/lint_stored.py)
+        from workbench.commands.lint_stored import stored_report_key
+
+        rkey = stored_report_key(args, paths)
+    from workbench.core.cache.fscache import snapshot
+
     gc_was = gc.isenabled()
     # as lint_paths does: the walk, the pool's share and the report leave no cycles either (the
     # report's ~100k strings would otherwise make the collector traverse the cache's tables)
     gc.disable()
     try:
-        return _report(args, *_lint(args, paths, caches, feed), caches, saved)
+        with snapshot() as memo:  # the stored report's stats serve the walk and the look-ups too
+            if rkey is not None:
+                from workbench.commands.lint_stored import write_stored_report
+
+                code = write_stored_report(rkey, memo)
+                if code is not None:
+                    return code
+            # Decision: the CLI uses the persistent result cache by default (results are
+            # identical: an entry is only used while the file, its folder listings and
+            # profile/rules are unchanged).
+            caches = Caches(bool(args.cache))
+            from workbench.core.lint.batch import LintFeed
+
+            # the workers render each file's --format json text as they lint it (catalogpass merges)
+            feed: LintFeed | None = LintFeed(args.jobs, render_json=fmt == "json")
+            if feed is not None and not feed.active:  # --jobs 1, one core: nothing to feed
+                feed = None
+            per_group, groups, checks = _lint(args, paths, caches, feed, rkey)
+        return _report(args, per_group, groups, caches, saved, (rkey, checks) if rkey and checks else None)
     finally:
         if gc_was:
             gc.enable()
@@ -383,9 +407,13 @@ def _report(
     groups: list[tuple],
     caches: Caches,
     saved: list[Callable[[], None]],
+    keep: tuple[str, Sources] | None = None,
 ) -> int:
     """Start saving ``caches``, write the report of ``per_group`` in ``args.format``: the exit
-    code."""
+    code. ``keep``: (key, sources) to store the report under in ``cache.reportcache`` (on a
+    thread, waited for with the cache saves)."""
+    from workbench.core.lint.records import diagnostic_records, severity_totals
+
     fmt = args.format
     saved.append(caches.save_async())  # written on a thread while the report is written here
     phasetimer.mark("save")
@@ -425,7 +453,11 @@ def _report(
         }
         source = sources.pop() if len(sources) == 1 else "location"
         if len(groups) == 1:  # the fast path: from the compact records
-            write_json(out, results, summary, profile_id, {"profile_source": source})
+            data = write_json(out, results, summary, profile_id, {"profile_source": source})
+            if keep is not None and data is not None:
+                from workbench.commands.lint_stored import keep_report
+
+                saved.append(keep_report(*keep, data, 1 if summary["errors"] else 0))
         else:  # mixed profiles: each diagnostic says its own
             profile_of = {k: g[0].id for g, res in zip(groups, per_group) for k in res}
             flat = [(path, d) for path, ds in results.items() for d in ds]
@@ -472,6 +504,13 @@ def json_bytes(
     pure-Python indenting path). ``escaped``: the text through ``text.escape_unsafe`` (what
     ``SafeTextStream`` writes), then each file's ``DiagnosticList.escaped_json``, kept in the
     result cache: a warm run decodes and formats no diagnostic."""
+    from workbench.core.lint.records import (
+        DiagnosticList,
+        diagnostic_records,
+        json_diagnostics,
+        json_fragment,
+    )
+
     enc = encode_basestring
     esc = escape_unsafe if escaped else str
 
@@ -489,26 +528,36 @@ def json_bytes(
     return b"".join([b'{\n  "diagnostics": ', *body, end])  # one copy of the ~16 MB
 
 
-def write_json(out: Any, results: dict, summary: dict, profile_id: str, extra: dict | None = None) -> None:
+def write_json(
+    out: Any, results: dict, summary: dict, profile_id: str, extra: dict | None = None
+) -> bytes | None:
     """Write ``json_text`` to ``out`` in one call: to a ``text.SafeTextStream`` (what
     ``workbench.cli.main`` installs) its escaped UTF-8 bytes (``write_escaped_utf8``: no second
-    scan of the ~16 MB report, no str of it), to any other stream the plain text."""
+    scan of the ~16 MB report, no str of it; returned), to any other stream the plain text
+    (None returned)."""
     write_utf8 = getattr(out, "write_escaped_utf8", None)
     if write_utf8 is not None:
-        write_utf8(json_bytes(results, summary, profile_id, extra, escaped=True))
-    else:
-        out.write(json_text(results, summary, profile_id, extra))
+        data = json_bytes(results, summary, profile_id, extra, escaped=True)
+        write_utf8(data)
+        return data
+    out.write(json_text(results, summary, profile_id, extra))
+    return None
 
 
 def check_path(p: Path) -> None:
     """Raise ``UsageError`` for a PATH argument ``workbench lint`` does not take (module docstring):
     a missing path, or a file (or broken symlink, FIFO, ...) not named SKILL.md in any case."""
-    if p.name.lower() == "skill.md" and entry_exists(p):
-        return  # linted; STR001 notes a case variant, STR003 a broken link or special file
+    if p.name.lower() == "skill.md":
+        from workbench.core.skillwalk import entry_exists
+
+        if entry_exists(p):
+            return  # linted; STR001 notes a case variant, STR003 a broken link or special file
     if not os.path.lexists(p):
         raise UsageError(f"{p}: no such file or directory")
     if p.is_dir():
         return
+    from workbench.core.skillfile import special_file_problem
+
     what = "" if p.is_file() else f" ({special_file_problem(p) or 'not a regular file'})"
     hint = "give a SKILL.md, a skill folder or a folder of skills"
     parent = p.parent

@@ -6,7 +6,7 @@ watcher; kept apart from the lint package so that importing it loads no rules.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from stat import S_ISDIR
 
@@ -95,7 +95,7 @@ def _find_below(
     are not files (a folder, a symlink to a folder: ``STR003`` reports them). With a
     ``DirCache`` the whole result is remembered while no folder it listed changed (and it met
     no symlink). ``on_file``: see ``find_skill_files``."""
-    wkey = f"find3\0{top}"  # 3: symlinked folders are followed (older walks are not reused)
+    wkey = _walk_key(top)
     if dirs is not None:
         got = dirs.walk_result(wkey)
         if got is not None:
@@ -148,6 +148,21 @@ def _find_below(
     if dirs is not None and not linked:
         dirs.put_walk(wkey, visited, vmtimes, tuple(found))
     return found
+
+
+def _walk_key(top: str) -> str:
+    """The ``DirCache`` key of ``_find_below(top)``'s stored walk."""
+    return f"find3\0{top}"  # 3: symlinked folders are followed (older walks are not reused)
+
+
+def stored_walk(
+    path: Path | str, dirs: DirCache
+) -> tuple[Sequence[str], Sequence[int], Sequence[str]] | None:
+    """``(every folder listed, their mtimes, the SKILL.md files found)`` of the walk below the
+    folder ``path`` that ``find_skill_files(path, dirs=dirs)`` stored, when it is still valid (no
+    listed folder changed its mtime: ``DirCache.stored_walk``), else None (never walked, met a
+    symlinked folder, or racily new)."""
+    return dirs.stored_walk(_walk_key(str(Path(path))))
 
 
 def _follow_links(d: str, links: Iterable[str], seen: set[str], stack: list[str]) -> None:

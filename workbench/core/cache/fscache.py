@@ -486,6 +486,15 @@ class DirCache:
     def walk_result(self, key: str) -> list[Any] | None:
         """The result stored by ``put_walk`` under ``key`` when every folder that walk visited
         still has the same mtime (one ``stat`` each, memoised in the snapshot), else None."""
+        got = self.stored_walk(key)
+        if got is None:
+            return None
+        self.hits += len(got[0])
+        return list(got[2])
+
+    def stored_walk(self, key: str) -> tuple[Sequence[str], Sequence[int], Sequence[Any]] | None:
+        """``(visited folders, their mtimes, result)`` that ``put_walk`` stored under ``key`` when
+        every visited folder still has that mtime (``walk_result``'s test), else None."""
         self._load()
         ent = self._walks.get(key)
         if ent is None:
@@ -512,8 +521,7 @@ class DirCache:
                 return None
         except (TypeError, ValueError):
             return None
-        self.hits += len(visited)
-        return list(result)
+        return visited, mtimes, result
 
     def put_walk(self, key: str, visited: list[str], mtimes: list[int], result: Sequence[Any]) -> None:
         """Remember a whole walk (``key``: the caller's description of root + rules; ``visited``:

@@ -126,19 +126,41 @@ _PKG = Path(__file__).resolve().parent.parent  # workbench/core
 _version: str | None = None
 
 
+#: What besides ``lint/`` a lint result depends on (relative to ``workbench/core``): the reading
+#: and parsing (``skillfile`` and its parts), the tables and helpers the rules use, the model the
+#: client readings run in, the stored JSON text's escaping, and ``clients/`` as a whole
+#: (``rules/_util.client_reading`` runs a client's own reading). ``tests/core/test_resultcache.py``
+#: checks that every module ``lint/`` and ``skillfile`` import is here or in ``UNHASHED``.
+HASHED = (
+    "skillfile.py",
+    "skillyaml.py",
+    "fileread.py",
+    "lineparse.py",
+    "spans.py",
+    "riskpatterns.py",
+    "tokens.py",
+    "model.py",
+    "text.py",
+    "jsontext.py",
+    "clients",
+)
+#: Modules ``lint/`` imports that change no file's result: the caches (this module is hashed),
+#: the walker (which files are linted, not what is said of them) and the process helpers.
+UNHASHED = ("cache", "skillwalk", "forkrun")
+
+
 def rules_version() -> str:
     """A hex hash of the source of everything a lint result depends on: ``workbench/core/lint/``
-    (engine, context, profiles, every rule), ``skillfile.py``, ``text.py`` and ``jsontext.py``
-    (the stored JSON text) and this module. Computed once per process (~90 small files)."""
+    (engine, context, profiles, every rule), the modules of ``HASHED`` and this one. Computed
+    once per process (~170 small files, ~4 ms)."""
     global _version
     if _version is None:
         h = hashlib.sha256(str(FORMAT).encode())
-        files = sorted((_PKG / "lint").rglob("*.py")) + [
-            _PKG / "skillfile.py",
-            _PKG / "text.py",  # escape_unsafe: the stored JSON text is escaped with it
-            _PKG / "jsontext.py",
-            Path(__file__).resolve(),
-        ]
+        files = sorted((_PKG / "lint").rglob("*.py"))
+        for rel in HASHED:
+            p = _PKG / rel
+            files += sorted(p.rglob("*.py")) if p.suffix != ".py" else [p]
+        files.append(_PKG / "cache" / "resultcache.py")  # this module
         for f in files:
             try:
                 data = f.read_bytes()
@@ -190,6 +212,8 @@ class ResultCache(EntryFile):
         path: the cache file.
         hits, misses: look-up counters (for benchmarks and tests).
         stored: entries put in this session.
+        current: keys whose entry was looked up valid or stored in this session (their entry
+            describes the file as this session linted it; ``current_entries``).
         catalog_hits: files whose catalog-rule results were reused (same catalog fingerprint).
         notes: human-readable notes (e.g. "cache file unreadable; rebuilt").
         dirs: the ``fscache.DirCache`` that ``lint_paths`` walks folders with
@@ -210,6 +234,7 @@ class ResultCache(EntryFile):
         self.misses = 0
         self.stored = 0
         self.catalog_hits = 0
+        self.current: set[str] = set()
         self.notes: list[str] = []
         self.parse_store = parse_store
         self._dirs: DirCache | None = None
@@ -266,7 +291,20 @@ class ResultCache(EntryFile):
             self.misses += 1
             return None
         self.hits += 1
+        self.current.add(key)
         return ent
+
+    def put_entry(self, key: str, entry: tuple[Any, ...]) -> None:
+        """Store an entry already built (e.g. in a lint worker process) under ``key``."""
+        super().put_entry(key, entry)
+        self.current.add(key)
+
+    def current_entries(self, keys: list[str]) -> list[tuple[Any, ...]] | None:
+        """The stored entries of ``keys`` (``CacheEntry``s as plain tuples) when every one is
+        current (``current``: looked up valid or stored in this session), else None."""
+        if not self.current.issuperset(keys):
+            return None
+        return list(map(self._load().__getitem__, keys))
 
     def get(self, path: str) -> tuple[Any, ...] | None:
         """The cached record ``(per-file diagnostics as tuples, facts)`` for the SKILL.md at

@@ -18,34 +18,108 @@ need of a file), ``fixes`` (``apply_fix``), ``context``, ``registry``, ``profile
 the walker is ``workbench.core.skillwalk``.
 """
 
-from workbench.core.lint.batch import lint_paths
-from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
-from workbench.core.lint.fixes import apply_fix
+from typing import TYPE_CHECKING
+
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, lint_profile
-from workbench.core.lint.records import DiagnosticList, diagnostic_records, severity_totals
-from workbench.core.lint.registry import Finding, Rule
-from workbench.core.lint.ruleset import load_rules
-from workbench.core.lint.runner import lint_file, lint_skillfile, lint_text
-from workbench.core.lint.types import (
-    ERROR,
-    INFO,
-    OFF,
-    SEVERITIES,
-    WARNING,
-    Diagnostic,
-    Fix,
-    TextEdit,
-)
-from workbench.core.skillwalk import SKIP_DIRS, find_skill_files
+
+if TYPE_CHECKING:
+    from workbench.core.lint.batch import lint_paths
+    from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
+    from workbench.core.lint.fixes import apply_fix
+    from workbench.core.lint.records import DiagnosticList, diagnostic_records, severity_totals
+    from workbench.core.lint.registry import Finding, Rule
+    from workbench.core.lint.ruleset import load_rules
+    from workbench.core.lint.runner import lint_file, lint_skillfile, lint_text
+    from workbench.core.lint.types import (
+        ERROR,
+        INFO,
+        OFF,
+        SEVERITIES,
+        WARNING,
+        Diagnostic,
+        Fix,
+        TextEdit,
+    )
+    from workbench.core.skillwalk import SKIP_DIRS, find_skill_files
 
 
 def __getattr__(name: str) -> object:
-    # ``RULES`` is loaded on first use, not at import: a warm ``workbench lint`` answers every
-    # file from the result cache and never needs the ~100 rule modules (~60 ms of imports and
-    # regex compiles). ``from workbench.core.lint import RULES`` gets the loaded registry.
+    # Everything but the profiles is imported on first use (PEP 562), so that importing a
+    # submodule (``workbench lint``'s parser needs ``PROFILE_IDS``; a report answered by
+    # ``cache.reportcache`` needs nothing else) loads neither the engine nor PyYAML. ``RULES``
+    # is loaded on first use too: a warm ``workbench lint`` answers every file from the result
+    # cache and never needs the ~100 rule modules (~60 ms of imports and regex compiles).
+    # ``from workbench.core.lint import RULES`` gets the loaded registry.
     if name == "RULES":
-        return load_rules()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from workbench.core.lint.ruleset import load_rules as _load
+
+        return _load()
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value: object
+    match _LAZY[name]:
+        case "batch":
+            from workbench.core.lint import batch
+
+            value = getattr(batch, name)
+        case "context":
+            from workbench.core.lint import context
+
+            value = getattr(context, name)
+        case "fixes":
+            from workbench.core.lint import fixes
+
+            value = getattr(fixes, name)
+        case "records":
+            from workbench.core.lint import records
+
+            value = getattr(records, name)
+        case "registry":
+            from workbench.core.lint import registry
+
+            value = getattr(registry, name)
+        case "ruleset":
+            from workbench.core.lint import ruleset
+
+            value = getattr(ruleset, name)
+        case "runner":
+            from workbench.core.lint import runner
+
+            value = getattr(runner, name)
+        case "types":
+            from workbench.core.lint import types
+
+            value = getattr(types, name)
+        case _:
+            from workbench.core import skillwalk
+
+            value = getattr(skillwalk, name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+#: Lazily imported public names -> the module (of this package, or ``skillwalk``) defining them.
+_LAZY = {
+    "lint_paths": "batch",
+    "CatalogEntry": "context",
+    "CatalogIndex": "context",
+    "LintContext": "context",
+    "apply_fix": "fixes",
+    "DiagnosticList": "records",
+    "diagnostic_records": "records",
+    "severity_totals": "records",
+    "Finding": "registry",
+    "Rule": "registry",
+    "load_rules": "ruleset",
+    "lint_file": "runner",
+    "lint_skillfile": "runner",
+    "lint_text": "runner",
+    **dict.fromkeys(
+        ("ERROR", "INFO", "OFF", "SEVERITIES", "WARNING", "Diagnostic", "Fix", "TextEdit"), "types"
+    ),
+    "SKIP_DIRS": "skillwalk",
+    "find_skill_files": "skillwalk",
+}
 
 
 __all__ = [
