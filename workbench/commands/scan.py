@@ -101,12 +101,19 @@ def catalog_json_text(cat: Catalog, report=None) -> str:
     }
     tail = {"notes": list(cat.notes), "client_version": profile.client_version, "model": profile.model_note()}
     states = listing_states(report)
-    skills = ", ".join([_skill_text(sk, states) for sk in cat.skills])
+    roots: dict[int, str | None] = {}
+    for r in cat.roots:
+        try:
+            roots[id(r)] = f'"root": {_enc(str(r.path))}, "scope": {_enc(r.scope)}'
+        except TypeError:  # a scope of another type: its skills take the general encoder
+            roots[id(r)] = None
+    skills = ", ".join([_skill_text(sk, states, roots) for sk in cat.skills])
     return f"{_dumps(head)[:-1]}, {_SKILLS}: [{skills}], {_dumps(tail)[1:]}"
 
 
 _SKILLS = json.dumps("skills")
 _STATUS_TEXT = {st: json.dumps(str(st)) for st in SkillStatus}
+_LISTED = SkillStatus.LISTED
 #: ``json``'s string encoder for ``ensure_ascii=False`` (C when available), as ``json.dumps`` uses
 _enc = json.encoder.encode_basestring
 
@@ -115,19 +122,26 @@ def _dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def _skill_text(sk: Skill, states: dict[str, str]) -> str:
-    """One skill of ``catalog_json`` as JSON text (``Skill.to_json`` + ``listing_state``)."""
+def _skill_text(sk: Skill, states: dict[str, str], roots: dict[int, str | None]) -> str:
+    """One skill of ``catalog_json`` as JSON text (``Skill.to_json`` + ``listing_state``);
+    ``roots``: per ``id(root)`` its ``"root": ..., "scope": ...`` text (None: not plain text)."""
     path = str(sk.path)
-    state = states.get(path) if sk.status == "listed" else None
+    state = states.get(path) if sk.status == _LISTED else None
     try:
+        root = roots[id(sk.root)]
+        if root is None:
+            raise TypeError
+        unverified = sk.unverified
+        if type(unverified) is not list:
+            raise TypeError
+        # = json.dumps of a list of str (", " between items), TypeError for anything else
+        unv = f"[{', '.join([_enc(u) for u in unverified])}]" if unverified else "[]"
         return (
-            f'{{"name": {_enc(sk.name)}, "path": {_enc(path)}, "root": {_enc(str(sk.root.path))}, '
-            f'"scope": {_enc(sk.root.scope)}, "status": {_STATUS_TEXT[sk.status]}, '
-            f'"reason": {_enc(sk.reason)}, '
+            f'{{"name": {_enc(sk.name)}, "path": {_enc(path)}, {root}, '
+            f'"status": {_STATUS_TEXT[sk.status]}, "reason": {_enc(sk.reason)}, '
             f'"shadowed_by": {_enc(str(sk.shadowed_by)) if sk.shadowed_by else "null"}, '
             f'"description": {_enc(sk.description)}, "parse_mode": {_enc(sk.parse_mode)}, '
-            f'"unverified": {_dumps(sk.unverified) if sk.unverified else "[]"}, '
-            f'"listing_state": {"null" if state is None else _enc(state)}}}'
+            f'"unverified": {unv}, "listing_state": {"null" if state is None else _enc(state)}}}'
         )
     except (TypeError, KeyError):  # a value of another type: the general encoder
         d = sk.to_json()
