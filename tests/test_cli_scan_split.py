@@ -159,3 +159,20 @@ def test_split_bytes_escaped_and_caches_saved(capsys, tree, monkeypatch, tmp_pat
     saved = sorted(p.name for p in home.rglob("*.marshal"))
     assert "dirs.marshal" in saved and "facts.marshal" in saved
     assert _scan_all(capsys, tree) == one  # warm
+
+
+def test_scan_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
+    """``workbench scan`` registers ``gc.freeze`` at exit once, as ``workbench lint`` does."""
+    import atexit
+    import gc
+
+    from tests.helpers import write_skill
+    from workbench.core import model
+
+    hooks: list = []
+    monkeypatch.setattr(atexit, "register", hooks.append)
+    monkeypatch.setattr(model, "_exit_hook", False)
+    write_skill(tmp_path / "a", "a")
+    for _ in range(2):
+        assert main(["scan", str(tmp_path), "--no-cache", "--format", "json"]) == 0
+    assert hooks == [gc.freeze]

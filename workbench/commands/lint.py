@@ -67,6 +67,7 @@ from workbench.core.lint.records import (
     json_fragment,
     severity_totals,
 )
+from workbench.core.model import skip_exit_collection
 from workbench.core.skillfile import special_file_problem
 from workbench.core.skillwalk import entry_exists, find_skill_files
 from workbench.core.text import escape_unsafe, plural  # plural: also re-exported for callers
@@ -301,22 +302,6 @@ def run(args: argparse.Namespace) -> int:
         phasetimer.dump()
 
 
-def skip_exit_collection() -> None:
-    """Make the interpreter's exit skip the cyclic GC's last full pass (``atexit``:
-    ``gc.freeze()``, registered once): at 10k skills it traverses the caches' ~300k objects,
-    ~35 ms of a warm ``workbench lint``'s ~0.5 s CPU. The objects are still freed and their
-    finalizers run (the modules are cleared as usual); a cycle still alive at exit is not
-    collected, which the process ending makes moot. In-process callers (tests) only see it when
-    their process exits."""
-    global _exit_hook
-    if not _exit_hook:
-        import atexit
-
-        atexit.register(gc.freeze)
-        _exit_hook = True
-
-
-_exit_hook = False
 
 
 def _lint(

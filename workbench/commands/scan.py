@@ -238,9 +238,11 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.core.model import gc_paused
+    from workbench.core.model import gc_paused, skip_exit_collection
 
-    # a CLI that builds a catalog per client and exits: no cyclic GC passes over them
+    # a CLI that builds a catalog per client and exits: no cyclic GC passes over them, not
+    # even the interpreter's last one at exit
+    skip_exit_collection()
     with gc_paused():
         return _run(args)
 
