@@ -302,8 +302,6 @@ def run(args: argparse.Namespace) -> int:
         phasetimer.dump()
 
 
-
-
 def _lint(
     args: argparse.Namespace, paths: list[Path], caches: Caches, feed: LintFeed | None
 ) -> tuple[list[dict], list[tuple]]:
