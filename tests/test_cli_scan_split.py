@@ -129,6 +129,14 @@ def test_catalog_json_text_unverified_and_odd_values(tmp_path):
     rep = render_listing(cat, env.context_tokens)
     want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
     assert scancmd.catalog_json_text(cat, rep) == want
+    memo: dict[str, str] = {}  # shared by catalogs, as in the CLI: the same bytes
+    for _ in range(2):
+        assert scancmd.catalog_json_text(cat, rep, memo) == want
+    cat.skills[0].description = 5  # type: ignore[assignment]
+    cat.skills[1].description = ["a"]  # type: ignore[assignment]
+    want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
+    assert scancmd.catalog_json_text(cat, rep, memo) == want
+    assert scancmd.catalog_json_text(cat, rep) == want
     cat.roots[-1].scope = 7  # type: ignore[assignment]
     assert scancmd.catalog_json_text(cat, rep) == json.dumps(
         scancmd.catalog_json(cat, rep), ensure_ascii=False
