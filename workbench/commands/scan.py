@@ -140,6 +140,8 @@ def _skill_text(
         if type(unverified) is not list:
             raise TypeError
         desc = sk.description
+        path_text: str | None
+        desc_text: str | None
         if memo is None:
             path_text, desc_text = _enc(path), _enc(desc)
         else:  # a description of another type: TypeError (unhashable) or from ``_enc``
