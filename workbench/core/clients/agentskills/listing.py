@@ -28,10 +28,9 @@ filesystem access while rendering).
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listingkit import ListingReport, ListingState, SkillListing
+from workbench.core.listingkit import ListingReport, ListingState, SkillListing, html_escape
 from workbench.core.text import agree, plural
 from workbench.core.tokens import estimate_tokens
 
@@ -53,7 +52,7 @@ def to_prompt(skills: list[Skill]) -> str:
     """The ``to_prompt`` block for ``skills`` (all of them, as given)."""
     if not skills:
         return EMPTY
-    esc = html.escape
+    esc = html_escape
     # one text per skill: its eleven lines (what ``to_prompt`` joins line by line)
     body = "\n".join(
         [
