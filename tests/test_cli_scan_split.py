@@ -110,6 +110,39 @@ def test_catalog_json_text_equals_json_dumps(tmp_path):
     assert {SkillStatus.LISTED, SkillStatus.SHADOWED, SkillStatus.SKIPPED} <= seen
 
 
+def test_catalog_json_text_unverified_and_odd_values(tmp_path):
+    """Unverified lists of several strings, a tuple, a list holding a non-string and a root
+    scope of another type: ``json.dumps``'s bytes (the template or the general encoder)."""
+    from tests.helpers import write_skill
+    from workbench.core.discovery import scan
+    from workbench.core.listing import render_listing
+    from workbench.core.model import Environment
+
+    for i in range(4):
+        write_skill(tmp_path / "coll" / f"s{i}", f"s{i}", f"Skill {i}. Use when testing.")
+    env = Environment(workspace=tmp_path / "coll", home=tmp_path / "h", extra_roots=[tmp_path / "coll"])
+    cat = scan(env, "cursor")
+    assert len(cat.skills) == 4
+    cat.skills[0].unverified = ['a "b"', "é\n", "c"]
+    cat.skills[1].unverified = ("x", "y")  # type: ignore[assignment]
+    cat.skills[2].unverified = ["x", 3]  # type: ignore[list-item]
+    rep = render_listing(cat, env.context_tokens)
+    want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
+    assert scancmd.catalog_json_text(cat, rep) == want
+    memo: dict[str, str] = {}  # shared by catalogs, as in the CLI: the same bytes
+    for _ in range(2):
+        assert scancmd.catalog_json_text(cat, rep, memo) == want
+    cat.skills[0].description = 5  # type: ignore[assignment]
+    cat.skills[1].description = ["a"]  # type: ignore[assignment]
+    want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
+    assert scancmd.catalog_json_text(cat, rep, memo) == want
+    assert scancmd.catalog_json_text(cat, rep) == want
+    cat.roots[-1].scope = 7  # type: ignore[assignment]
+    assert scancmd.catalog_json_text(cat, rep) == json.dumps(
+        scancmd.catalog_json(cat, rep), ensure_ascii=False
+    )
+
+
 def test_split_bytes_escaped_and_caches_saved(capsys, tree, monkeypatch, tmp_path):
     """The split path writes each client's text as escaped UTF-8 bytes (``text.write_utf8``):
     the same as the text path; its caches are saved on a thread and a warm run agrees."""
@@ -134,3 +167,20 @@ def test_split_bytes_escaped_and_caches_saved(capsys, tree, monkeypatch, tmp_pat
     saved = sorted(p.name for p in home.rglob("*.marshal"))
     assert "dirs.marshal" in saved and "facts.marshal" in saved
     assert _scan_all(capsys, tree) == one  # warm
+
+
+def test_scan_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
+    """``workbench scan`` registers ``gc.freeze`` at exit once, as ``workbench lint`` does."""
+    import atexit
+    import gc
+
+    from tests.helpers import write_skill
+    from workbench.core import model
+
+    hooks: list = []
+    monkeypatch.setattr(atexit, "register", hooks.append)
+    monkeypatch.setattr(model, "_exit_hook", False)
+    write_skill(tmp_path / "a", "a")
+    for _ in range(2):
+        assert main(["scan", str(tmp_path), "--no-cache", "--format", "json"]) == 0
+    assert hooks == [gc.freeze]

@@ -156,11 +156,11 @@ def test_lint_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
     import gc
 
     from workbench.cli import main
-    from workbench.commands import lint as lintcmd
+    from workbench.core import model
 
     hooks: list = []
     monkeypatch.setattr(atexit, "register", hooks.append)
-    monkeypatch.setattr(lintcmd, "_exit_hook", False)
+    monkeypatch.setattr(model, "_exit_hook", False)
     write_skill(tmp_path / "a", raw="---\nname: a\ndescription: Use when testing.\n---\n# A\n")
     for _ in range(2):
         assert main(["lint", str(tmp_path / "a"), "--no-cache"]) == 0

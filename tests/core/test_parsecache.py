@@ -355,3 +355,33 @@ def test_deferred_saves_are_written_by_save_async(tree, tmp_path):
     c2 = ParseCache(persist=tmp_path / "c")
     assert _json(scan_all(env, c2)) == ref
     assert c2.store.hits >= 6 and c2.dirs.misses == 0
+
+
+def test_parse_workers_send_each_files_facts_as_stored_bytes(tree, tmp_path):
+    """``Prefetcher``'s worker entry point gives per file the ``marshal`` bytes of its facts
+    (None when ``marshal`` cannot hold them: a YAML date), and the pool's files land in the
+    parse store with those bytes: a new cache rebuilds the same ``SkillFile`` facts."""
+    from workbench.core.parsecache import _blobs_chunk
+
+    paths = [str(p) for p in find_skill_files(tree)]
+    got = marshal.loads(_blobs_chunk(paths))
+    for p, blob in zip(paths, got):
+        if p.endswith("when/SKILL.md"):
+            assert blob is None
+        else:
+            assert marshal.loads(blob) == skillfile_facts(read_skill_file(p))
+    c = ParseCache(persist=tmp_path / "c")
+    pf = c.prefetcher(jobs=2)
+    pf.add(paths)
+    from workbench.core.lint.batch import parallel_ok as _parallel_ok
+
+    n = pf.finish()
+    assert n == len(paths) - 1 or not _parallel_ok()  # the dated file is left to ``get``
+    c.save()
+    fscache._defaults.clear()
+    again = ParseStore(tmp_path / "c" / "parse")
+    for p in paths:
+        sf = again.get(p, os.stat(p))
+        if p.endswith("when/SKILL.md") or not n:
+            continue
+        assert sf is not None and skillfile_facts(sf) == skillfile_facts(read_skill_file(p))

@@ -133,6 +133,20 @@ def test_copilot_xml_escape_matches_per_character(text):
     assert xml_escape(text) == "".join(table.get(c, c) for c in text)
 
 
+@given(st.text(alphabet="ab&<>\"'; é😀", max_size=30))
+def test_listingkit_escapes_match_the_plain_ways(text):
+    """``listingkit.xml_escape`` (Copilot CLI, OpenClaw, OpenCode) and ``html_escape`` (the
+    Agent Skills reference) = the per-character table and ``html.escape``."""
+    import html
+
+    from workbench.core.listingkit import html_escape
+    from workbench.core.listingkit import xml_escape as kit_xml_escape
+
+    table = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+    assert kit_xml_escape(text) == "".join(table.get(c, c) for c in text)
+    assert html_escape(text) == html.escape(text)
+
+
 def test_listing_of_many_skills_is_linear(tmp_path):
     """VS Code's listing looked each skill up in a list of the listable ones (quadratic: 0.9 s of
     CPU for 10,000 skills); the rendered states are unchanged."""

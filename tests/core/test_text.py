@@ -17,6 +17,24 @@ def test_escape_unsafe_utf8_equals_the_str_way():
         assert escape_unsafe_utf8(s) == escape_unsafe(s).encode("utf-8"), repr(s)
 
 
+def test_escape_unsafe_json_utf8_equals_the_str_way_on_json_text():
+    """Any value through ``json.dumps(ensure_ascii=False)`` (C0 controls escaped), then the
+    JSON-text fast path: the bytes of ``escape_unsafe``; random strings too."""
+    import json
+    import random
+
+    from workbench.core.text import escape_unsafe, escape_unsafe_json_utf8
+
+    samples = ["", "abc", "tab\tnl\n", "a\x1b[31mb", "\x7f", "é©\u00a0ŀ¿", "é\x85x", "\x9f", "x\udcffy"]
+    samples += ["ü" * 1000 + "\x07", "日本語 \U0001f600", "\r\n", "\u202e\u2028", "\xc2\xa0"]
+    rnd = random.Random(14)
+    alphabet = "a \t\n\x00\x1f\x7f\x80\x9f\xa0\xc2é€\u202e\ud800\U0001f600\"\\"
+    samples += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 40))) for _ in range(500)]
+    for s in samples:
+        for text in (json.dumps(s, ensure_ascii=False), json.dumps({"k": [s, 1]}, ensure_ascii=False)):
+            assert escape_unsafe_json_utf8(text) == escape_unsafe(text).encode("utf-8"), repr(text)
+
+
 def test_write_utf8_through_the_buffer():
     import io
 

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import phasetimer
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, profile_for_location
+from workbench.core.model import skip_exit_collection
 from workbench.core.text import escape_unsafe, plural  # plural: also re-exported
 from workbench.options import UsageError
 
@@ -296,24 +297,6 @@ def run(args: argparse.Namespace) -> int:
             wait()
         phasetimer.mark("output")
         phasetimer.dump()
-
-
-def skip_exit_collection() -> None:
-    """Make the interpreter's exit skip the cyclic GC's last full pass (``atexit``:
-    ``gc.freeze()``, registered once): at 10k skills it traverses the caches' ~300k objects,
-    ~35 ms of a warm ``workbench lint``'s ~0.5 s CPU. The objects are still freed and their
-    finalizers run (the modules are cleared as usual); a cycle still alive at exit is not
-    collected, which the process ending makes moot. In-process callers (tests) only see it when
-    their process exits."""
-    global _exit_hook
-    if not _exit_hook:
-        import atexit
-
-        atexit.register(gc.freeze)
-        _exit_hook = True
-
-
-_exit_hook = False
 
 
 def _lint(

@@ -30,7 +30,7 @@ from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
 from workbench.core.forkrun import fork_call, fork_ok
 from workbench.core.model import Catalog, Skill, SkillStatus
-from workbench.core.text import escape_unsafe_utf8, utf8_buffer, write_utf8
+from workbench.core.text import escape_unsafe_json_utf8, utf8_buffer, write_utf8
 from workbench.options import (
     UsageError,
     add_workspace_mode_option,
@@ -85,10 +85,12 @@ def catalog_json(cat: Catalog, report=None) -> dict:
     return d
 
 
-def catalog_json_text(cat: Catalog, report=None) -> str:
+def catalog_json_text(cat: Catalog, report=None, memo: dict[str, str] | None = None) -> str:
     """``json.dumps(catalog_json(cat, report), ensure_ascii=False)`` byte for byte, without the
     per-skill dicts: each skill's object is one template filled with its strings encoded by
-    ``json``'s C string encoder (a 10,000-skill catalog: ~3 µs per skill less)."""
+    ``json``'s C string encoder (a 10,000-skill catalog: ~3 µs per skill less). ``memo``: a
+    dict shared by the catalogs of one pass (the same paths and mostly the same descriptions
+    in every client): each path and description is encoded once."""
     from workbench.core.clients import get_profile
     from workbench.core.listing import listing_states
 
@@ -101,12 +103,19 @@ def catalog_json_text(cat: Catalog, report=None) -> str:
     }
     tail = {"notes": list(cat.notes), "client_version": profile.client_version, "model": profile.model_note()}
     states = listing_states(report)
-    skills = ", ".join([_skill_text(sk, states) for sk in cat.skills])
+    roots: dict[int, str | None] = {}
+    for r in cat.roots:
+        try:
+            roots[id(r)] = f'"root": {_enc(str(r.path))}, "scope": {_enc(r.scope)}'
+        except TypeError:  # a scope of another type: its skills take the general encoder
+            roots[id(r)] = None
+    skills = ", ".join([_skill_text(sk, states, roots, memo) for sk in cat.skills])
     return f"{_dumps(head)[:-1]}, {_SKILLS}: [{skills}], {_dumps(tail)[1:]}"
 
 
 _SKILLS = json.dumps("skills")
 _STATUS_TEXT = {st: json.dumps(str(st)) for st in SkillStatus}
+_LISTED = SkillStatus.LISTED
 #: ``json``'s string encoder for ``ensure_ascii=False`` (C when available), as ``json.dumps`` uses
 _enc = json.encoder.encode_basestring
 
@@ -115,19 +124,41 @@ def _dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def _skill_text(sk: Skill, states: dict[str, str]) -> str:
-    """One skill of ``catalog_json`` as JSON text (``Skill.to_json`` + ``listing_state``)."""
+def _skill_text(
+    sk: Skill, states: dict[str, str], roots: dict[int, str | None], memo: dict[str, str] | None = None
+) -> str:
+    """One skill of ``catalog_json`` as JSON text (``Skill.to_json`` + ``listing_state``);
+    ``roots``: per ``id(root)`` its ``"root": ..., "scope": ...`` text (None: not plain text);
+    ``memo``: encoded paths and descriptions of earlier catalogs (``catalog_json_text``)."""
     path = str(sk.path)
-    state = states.get(path) if sk.status == "listed" else None
+    state = states.get(path) if sk.status == _LISTED else None
     try:
+        root = roots[id(sk.root)]
+        if root is None:
+            raise TypeError
+        unverified = sk.unverified
+        if type(unverified) is not list:
+            raise TypeError
+        desc = sk.description
+        path_text: str | None
+        desc_text: str | None
+        if memo is None:
+            path_text, desc_text = _enc(path), _enc(desc)
+        else:  # a description of another type: TypeError (unhashable) or from ``_enc``
+            path_text = memo.get(path)
+            if path_text is None:
+                path_text = memo[path] = _enc(path)
+            desc_text = memo.get(desc)
+            if desc_text is None:
+                desc_text = memo[desc] = _enc(desc)
+        # = json.dumps of a list of str (", " between items), TypeError for anything else
+        unv = f"[{', '.join([_enc(u) for u in unverified])}]" if unverified else "[]"
         return (
-            f'{{"name": {_enc(sk.name)}, "path": {_enc(path)}, "root": {_enc(str(sk.root.path))}, '
-            f'"scope": {_enc(sk.root.scope)}, "status": {_STATUS_TEXT[sk.status]}, '
-            f'"reason": {_enc(sk.reason)}, '
+            f'{{"name": {_enc(sk.name)}, "path": {path_text}, {root}, '
+            f'"status": {_STATUS_TEXT[sk.status]}, "reason": {_enc(sk.reason)}, '
             f'"shadowed_by": {_enc(str(sk.shadowed_by)) if sk.shadowed_by else "null"}, '
-            f'"description": {_enc(sk.description)}, "parse_mode": {_enc(sk.parse_mode)}, '
-            f'"unverified": {_dumps(sk.unverified) if sk.unverified else "[]"}, '
-            f'"listing_state": {"null" if state is None else _enc(state)}}}'
+            f'"description": {desc_text}, "parse_mode": {_enc(sk.parse_mode)}, '
+            f'"unverified": {unv}, "listing_state": {"null" if state is None else _enc(state)}}}'
         )
     except (TypeError, KeyError):  # a value of another type: the general encoder
         d = sk.to_json()
@@ -224,9 +255,11 @@ def _add_empty_hints(env, cats: list[Catalog], cache, walks) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.core.model import gc_paused
+    from workbench.core.model import gc_paused, skip_exit_collection
 
-    # a CLI that builds a catalog per client and exits: no cyclic GC passes over them
+    # a CLI that builds a catalog per client and exits: no cyclic GC passes over them, not
+    # even the interpreter's last one at exit
+    skip_exit_collection()
     with gc_paused():
         return _run(args)
 
@@ -272,8 +305,9 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         as_bytes = utf8_buffer(sys.stdout) is not None
 
         def texts(cids: list[str]) -> list[str | bytes]:
-            got = [_client_json(env, cid, cache, walks, banner) for cid in cids]
-            return [escape_unsafe_utf8(t) for t in got] if as_bytes else list(got)
+            memo: dict[str, str] = {}  # encoded paths and descriptions, shared by ``cids``
+            got = [_client_json(env, cid, cache, walks, banner, memo) for cid in cids]
+            return [escape_unsafe_json_utf8(t) for t in got] if as_bytes else list(got)
 
         # the caches are complete after ``prepare``: saved once, on a thread started after the
         # helper's fork, while the helper finishes and the report is written
@@ -321,14 +355,17 @@ def _json_parts(every: bool, ids: list[str], parts: list[Any]) -> list[Any]:
     return out
 
 
-def _client_json(env, cid: str, cache: ParseCache, walks: dict, banner: str) -> str:
-    """One client's scan object as JSON text (``catalog_json_text``), its banner note first."""
+def _client_json(
+    env, cid: str, cache: ParseCache, walks: dict, banner: str, memo: dict[str, str] | None = None
+) -> str:
+    """One client's scan object as JSON text (``catalog_json_text``, ``memo`` shared by the
+    clients of one process), its banner note first."""
     from workbench.core.listing import render_listing
 
     cat = scan(env, cid, cache, _walks=walks)
     if banner:
         cat.notes.insert(0, banner)
-    return catalog_json_text(cat, render_listing(cat, env.context_tokens))
+    return catalog_json_text(cat, render_listing(cat, env.context_tokens), memo)
 
 
 #: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree:

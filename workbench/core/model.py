@@ -73,6 +73,25 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def skip_exit_collection() -> None:
+    """Make the interpreter's exit skip the cyclic GC's last full pass (``atexit``:
+    ``gc.freeze()``, registered once per process): at 10k skills it traverses the caches' and
+    catalogs' objects (~35 ms of a warm ``workbench lint``; ~20-60 ms after ``workbench scan
+    --client all``). The objects are still freed and their finalizers run (the modules are
+    cleared as usual); a cycle still alive at exit is not collected, which the process ending
+    makes moot. For commands that exit after their work (``workbench lint``, ``workbench
+    scan``); in-process callers (tests) only see it when their process exits."""
+    global _exit_hook
+    if not _exit_hook:
+        import atexit
+
+        atexit.register(gc.freeze)
+        _exit_hook = True
+
+
+_exit_hook = False
+
+
 def _default_os() -> str:
     if sys.platform.startswith("win"):
         return "win32"

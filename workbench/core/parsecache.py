@@ -144,13 +144,21 @@ class ParseCache:
             return None  # ``get`` rebuilds it from the store
         return st
 
-    def _put_facts(self, key: str, st: os.stat_result, path: Path | str, facts: tuple[Any, ...]) -> bool:
-        """Keep a worker's parse facts of ``key`` (False when the file changed meanwhile)."""
+    def _put_facts(
+        self,
+        key: str,
+        st: os.stat_result,
+        path: Path | str,
+        facts: tuple[Any, ...],
+        blob: bytes | None = None,
+    ) -> bool:
+        """Keep a worker's parse facts of ``key`` (False when the file changed meanwhile);
+        ``blob``: their ``marshal`` bytes when the worker sent them (stored as they are)."""
         sf = skillfile_from_facts(path, facts)
         if sf.size != st.st_size or sf.mtime_ns != st.st_mtime_ns:
             return False  # changed while we read it: ``get`` reads it again
         if self.store is not None:
-            self.store.put_facts(key, facts, st)
+            self.store.put_facts(key, facts, st, blob)
         with self._lock:
             self._table[key] = ((st.st_size, st.st_mtime_ns), sf)
         return True
@@ -234,6 +242,22 @@ def _facts_chunk(paths: list[str]) -> bytes:
     return marshal.dumps(out)
 
 
+def _blobs_chunk(paths: list[str]) -> bytes:
+    """``Prefetcher``'s worker entry point: ``marshal`` bytes of a list with, per path, the
+    ``marshal`` bytes of its ``skillfile_facts`` (None for facts ``marshal`` cannot hold): the
+    parent keeps each file's bytes in the parse store as they are (no ``marshal.dumps`` per
+    file in the parent) and decodes them for its ``SkillFile``."""
+    import marshal
+
+    out: list[bytes | None] = []
+    for p in paths:
+        try:
+            out.append(marshal.dumps(skillfile_facts(read_skill_file(p))))
+        except ValueError:
+            out.append(None)
+    return marshal.dumps(out)
+
+
 class Prefetcher:
     """A cold parse in forked workers fed while the caller still finds files (``discovery
     .prepare``: the first client's files are parsed while the other clients' roots are walked).
@@ -289,7 +313,7 @@ class Prefetcher:
         while self._waiting and (final or len(self._waiting) >= PREFETCH_CHUNK):
             chunk, self._waiting = self._waiting[:PREFETCH_CHUNK], self._waiting[PREFETCH_CHUNK:]
             try:
-                fut = self._pool.submit(_facts_chunk, [k for k, _, _ in chunk])
+                fut = self._pool.submit(_blobs_chunk, [k for k, _, _ in chunk])
             except Exception:  # noqa: BLE001 - a broken pool: ``get`` parses the rest
                 log.debug("parse pool failed; parsing serially", exc_info=True)
                 self._off = True
@@ -327,8 +351,9 @@ class Prefetcher:
                 except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: ``get`` parses
                     log.debug("parse pool failed; parsing serially", exc_info=True)
                     break
-                for (key, st, path), facts in zip(chunk, got):
-                    if facts is not None and self.cache._put_facts(key, st, path, facts):
+                put, loads = self.cache._put_facts, marshal.loads
+                for (key, st, path), blob in zip(chunk, got):
+                    if blob is not None and put(key, st, path, loads(blob), blob):
                         n += 1
         finally:
             self._tasks = []

@@ -83,6 +83,21 @@ def escape_unsafe_utf8(s: str) -> bytes:
     return b
 
 
+def escape_unsafe_json_utf8(s: str) -> bytes:
+    """``escape_unsafe_utf8(s)`` for a JSON text made by ``json``'s encoders (they write every
+    C0 control as ``\\uXXXX``, so ``s`` holds none raw): only DEL and the C1 controls are
+    looked for, with ``bytes.find`` (memchr) and the C1 search only after a 0xC2 byte, instead
+    of ``bytes.translate`` over every byte (~2% of a 10k-skill ``scan --client all``'s
+    instructions). Anything to escape (or a lone surrogate) goes the general way."""
+    try:
+        b = s.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (a path's undecodable byte)
+        return escape_unsafe(s).encode("utf-8")
+    if b.find(b"\x7f") < 0 and (b.find(b"\xc2") < 0 or _C1_UTF8.search(b) is None):
+        return b
+    return escape_unsafe(s).encode("utf-8")
+
+
 def utf8_buffer(stream: Any) -> Any | None:
     """The binary buffer under ``stream`` that escaped UTF-8 bytes (``escape_unsafe_utf8``) may
     be written to directly: ``stream`` is a ``SafeTextStream`` over a UTF-8 text stream (not

@@ -131,9 +131,12 @@ class ParseStore(EntryFile):
             return False
         return self.put_facts(path, skillfile_facts(sf), st)
 
-    def put_facts(self, path: str, facts: tuple[Any, ...], st: os.stat_result) -> bool:
-        """Store already computed ``skillfile_facts`` (e.g. from a lint worker process)."""
-        ent = stored_facts(facts, st, self.racy_ns)
+    def put_facts(
+        self, path: str, facts: tuple[Any, ...], st: os.stat_result, blob: bytes | None = None
+    ) -> bool:
+        """Store already computed ``skillfile_facts`` (e.g. from a lint worker process);
+        ``blob``: ``marshal.dumps(facts)`` when the caller has it (a parse worker made it)."""
+        ent = stored_facts(facts, st, self.racy_ns, blob)
         if ent is None:
             return False
         self.put_entry(path, ent)
@@ -151,15 +154,19 @@ class ParseStore(EntryFile):
         return write_cache_file(self.path, obj, self.notes)
 
 
-def stored_facts(facts: tuple[Any, ...], st: os.stat_result, racy_ns: int) -> tuple[Any, ...] | None:
+def stored_facts(
+    facts: tuple[Any, ...], st: os.stat_result, racy_ns: int, blob: bytes | None = None
+) -> tuple[Any, ...] | None:
     """The entry ``ParseStore.put_entry`` takes for ``skillfile_facts`` ``facts`` of a file whose
     stat (matching what was read) is ``st``, or None when it must not be stored: modified at or
     after ``racy_ns`` (``ParseStore.racy_ns``), or facts ``marshal`` cannot store (a YAML
-    timestamp). Pure: a lint worker process builds its entries itself."""
+    timestamp). ``blob``: ``marshal.dumps(facts)`` when the caller has it. Pure: a lint worker
+    process builds its entries itself."""
     if st.st_mtime_ns >= racy_ns:
         return None
-    try:
-        blob = marshal.dumps(facts)
-    except ValueError:
-        return None
+    if blob is None:
+        try:
+            blob = marshal.dumps(facts)
+        except ValueError:
+            return None
     return tuple(StoredFacts(st.st_size, st.st_mtime_ns, st.st_ino, blob))

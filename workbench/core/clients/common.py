@@ -197,13 +197,20 @@ class CommonProfile(ClientProfile):
         """
         if self.collision == "keep-both":
             return
+        # a group only for a name met twice (the usual name is met once: no list per skill)
+        first: dict[str, Skill] = {}
         groups: dict[str, list[Skill]] = {}
+        competes = self.competes
         for s in skills:
-            if self.competes(s):
-                groups.setdefault(s.name, []).append(s)
-        for _name, group in groups.items():
-            if len(group) < 2:
-                continue
+            if competes(s):
+                other = first.setdefault(s.name, s)
+                if other is not s:
+                    group = groups.get(s.name)
+                    if group is None:
+                        groups[s.name] = [other, s]
+                    else:
+                        group.append(s)
+        for group in groups.values():
             best = group[0]
             for s in group[1:]:
                 if s.root.precedence < best.root.precedence:

@@ -28,10 +28,9 @@ filesystem access while rendering).
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listingkit import ListingReport, ListingState, SkillListing
+from workbench.core.listingkit import ListingReport, ListingState, SkillListing, html_escape
 from workbench.core.text import agree, plural
 from workbench.core.tokens import estimate_tokens
 
@@ -53,23 +52,16 @@ def to_prompt(skills: list[Skill]) -> str:
     """The ``to_prompt`` block for ``skills`` (all of them, as given)."""
     if not skills:
         return EMPTY
-    lines = ["<available_skills>"]
-    for s in skills:
-        lines += [
-            "<skill>",
-            "<name>",
-            html.escape(s.name),
-            "</name>",
-            "<description>",
-            html.escape(s.description or ""),
-            "</description>",
-            "<location>",
-            html.escape(str(s.path)),
-            "</location>",
-            "</skill>",
+    esc = html_escape
+    # one text per skill: its eleven lines (what ``to_prompt`` joins line by line)
+    body = "\n".join(
+        [
+            f"<skill>\n<name>\n{esc(s.name)}\n</name>\n<description>\n{esc(s.description or '')}\n"
+            f"</description>\n<location>\n{esc(str(s.path))}\n</location>\n</skill>"
+            for s in skills
         ]
-    lines.append("</available_skills>")
-    return "\n".join(lines)
+    )
+    return f"<available_skills>\n{body}\n</available_skills>"
 
 
 def render(
@@ -80,18 +72,21 @@ def render(
     client: str = CLIENT,
 ) -> ListingReport:
     """Render the reference listing; no budget; per-skill token guidance as info."""
-    listed = [s for s in skills if (s.description or "").strip()]
+    listed = []
     entries = []
+    full, omitted = ListingState.FULL, ListingState.OMITTED
     for s in skills:
-        d = len(s.description or "")
-        if (s.description or "").strip():
-            entries.append(SkillListing(s.name, str(s.path), ListingState.FULL, d, d))
+        desc = s.description or ""
+        if desc.strip():
+            listed.append(s)
+            d = len(desc)
+            entries.append(SkillListing(s.name, str(s.path), full, d, d))
         else:
             entries.append(
                 SkillListing(
                     s.name,
                     str(s.path),
-                    ListingState.OMITTED,
+                    omitted,
                     0,
                     0,
                     "missing description: the client guide says skip it",
@@ -106,10 +101,11 @@ def render(
             f"Catalog ≈ {estimate_tokens(len(text)):,} tokens (est.), ≈ {per:.0f} per skill; the "
             f"spec suggests ~{TOKENS_PER_SKILL[0]}-{TOKENS_PER_SKILL[1]} tokens per skill."
         )
+        most = TOKENS_PER_SKILL[1] - 20
         heavy = [
             s.name
             for s in listed
-            if estimate_tokens(len(s.name + (s.description or "") + str(s.path))) + 20 > TOKENS_PER_SKILL[1]
+            if estimate_tokens(len(s.name) + len(s.description or "") + len(str(s.path))) > most
         ]
         if heavy:
             info.append(

@@ -45,6 +45,7 @@ from workbench.core.listingkit import (
     client_texts,
     js_len,
     placeholder,
+    xml_escape,
 )
 
 if TYPE_CHECKING:
@@ -56,16 +57,6 @@ NAMES_BUDGET = 5_000
 PLACEMENT = (
     "system prompt, block 2: <available_skills> inside the <skill> tool section (loader: the `skill` tool)"
 )
-_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
-
-
-def xml_escape(text: str) -> str:
-    """Escape ``& < > " '`` as the client does (``&apos;`` for the apostrophe). ``&`` first, so
-    no escape is escaped twice (one C-level pass per character instead of a Python loop)."""
-    for c, rep in _ESCAPES.items():
-        if c in text:
-            text = text.replace(c, rep)
-    return text
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:

@@ -57,6 +57,7 @@ from workbench.core.listingkit import (
     js_len,
     locale_key,
     placeholder,
+    xml_escape,
 )
 
 if TYPE_CHECKING:
@@ -85,15 +86,8 @@ INTRO_3 = (
 PLACEMENT = "system prompt, inside its '## Skills' section (omitted for subagents)"
 
 
-def escape_xml(s: str) -> str:
-    """``escapeSkillXml``: & < > \" ' -> entities."""
-    return (
-        s.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&apos;")
-    )
+#: ``escapeSkillXml``: & < > " ' -> entities.
+escape_xml = xml_escape
 
 
 def truncate_description(description: str, max_chars: int) -> str:

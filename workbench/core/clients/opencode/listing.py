@@ -38,6 +38,7 @@ from workbench.core.listingkit import (
     client_texts,
     locale_key,
     placeholder,
+    xml_escape,
 )
 from workbench.core.text import agree, plural
 
@@ -53,14 +54,7 @@ EMPTY = "No skills are currently available."
 PLACEMENT = "system prompt section (omitted when the agent has no skill tool)"
 
 
-def _escape(s: str) -> str:
-    return (
-        s.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
-        .replace("'", "&apos;")
-    )
+_escape = xml_escape
 
 
 def listing_order(skills: list[Skill]) -> list[Skill]:
