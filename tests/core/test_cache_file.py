@@ -1,4 +1,4 @@
-"""Cache files (``fscache.write_cache_file``): temp file + rename without fsync (issue 14 round 5,
+"""Cache files (``cachefile.write_cache_file``): temp file + rename without fsync (issue 14 round 5,
 a documented decision); a file cut short is detected on load and the cache rebuilt."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import write_skill
-from workbench.core.cache.fscache import CACHE_TRAILER, cache_file_intact, load_entries, write_cache_file
+from workbench.core.cache.cachefile import CACHE_TRAILER, cache_file_intact, load_entries, write_cache_file
 from workbench.core.cache.resultcache import ResultCache
 from workbench.core.lint import lint_paths
 

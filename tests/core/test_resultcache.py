@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import backdate
-from workbench.core.cache.fscache import write_cache_file
+from workbench.core.cache.cachefile import write_cache_file
 from workbench.core.cache.resultcache import ResultCache, profile_fingerprint, rules_version
 from workbench.core.lint import (
     PROFILES,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.core.lint import lint_text
-from workbench.core.lint.context import CatalogEntry, CatalogIndex
+from workbench.core.lint.catalogindex import CatalogEntry, CatalogIndex
 
 
 def test_others_than_stops_at_the_limit(monkeypatch) -> None:

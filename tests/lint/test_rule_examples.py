@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.lint import RULES, lint_paths
-from workbench.core.lint.context import CatalogEntry
+from workbench.core.lint.catalogindex import CatalogEntry
 
 CASES = [(code, i, ex) for code, r in RULES.items() for i, ex in enumerate(r.examples())]
 

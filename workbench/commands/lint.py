@@ -249,7 +249,7 @@ class Caches:
     def save_async(self) -> Callable[[], None]:
         """``save()`` on a thread while this one goes on (``workbench lint`` writes its report
         meanwhile); returns the function that waits for it (call it before exiting: the files
-        are then complete, each written atomically: ``fscache.write_cache_file``). Of a save at
+        are then complete, each written atomically: ``cachefile.write_cache_file``). Of a save at
         10k files the write releases the GIL; ``marshal.dumps`` does not. A forked child instead
         cost more than the save (fork of a 110 MB process 20-30 ms, then copy-on-write faults:
         the report took +0.05 s CPU)."""

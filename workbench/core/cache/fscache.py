@@ -17,7 +17,7 @@ Two speed levers for scanning and linting large trees (HACKING.md "Performance")
   symlinks (their targets may change without touching the folder) are stat'ed again, and
   listings of folders modified less than ``RACY_NS`` before they were read are not kept (a later
   change in the same clock tick could keep the mtime). Persisted with ``marshal`` under
-  ``appdirs.cache_dir()/fs/dirs.marshal`` (``write_cache_file``: temp file + rename); a cache
+  ``appdirs.cache_dir()/fs/dirs.marshal`` (``cachefile.write_cache_file``: temp file + rename); a cache
   file that cannot be read, is incomplete or has another format is ignored (and rebuilt).
 
 Listing shape (``DirCache.listing(path)``): ``Listing(skill, dirs, links)`` where ``skill`` is
@@ -28,18 +28,17 @@ entry is, symlinks not followed), ``dirs`` the names of real sub-folders (not sy
 
 from __future__ import annotations
 
-import gc
 import logging
-import marshal
 import os
 import stat as _stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from workbench.core.cache.cachefile import RACY_NS, load_cache_file, trim_oldest, write_cache_file
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +63,6 @@ __all__ = [
     "SKILL_OTHER",
 ]
 
-#: Folders/files modified less than this many nanoseconds before they were read are not cached.
-RACY_NS = 2_000_000_000
 #: Layout version of the persisted listing cache.
 FORMAT = 3
 #: Folders kept in the persisted cache (the least recently stored beyond this are dropped).
@@ -134,162 +131,6 @@ def stat(path: str) -> os.stat_result | None:
             st = None
         memo[path] = st
         return st
-
-
-def read_blob(path: str | os.PathLike[str]) -> bytes | Any:
-    """The bytes of a cache file for ``marshal.loads``: a read-only ``mmap`` of it (no copy into
-    a bytes object: on a 15 MB result cache that saves ~4,000 page faults) or, where mapping
-    fails (empty file, special file system), its bytes. Raises OSError when it cannot be read."""
-    import mmap
-
-    with open(path, "rb") as fh:
-        try:
-            return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except (ValueError, OSError):
-            return fh.read()
-
-
-def load_cache_file(
-    path: str | os.PathLike[str], accept: Callable[[dict[str, Any]], bool], notes: list[Any]
-) -> tuple[dict[str, Any] | None, bool]:
-    """Load a marshal cache file: ``(obj, rebuild)``.
-
-    ``obj`` is the loaded dict when ``accept(obj)`` says it is this format/version, else None;
-    ``rebuild`` is True when a file existed but was unreadable or of another version (a note is
-    appended to ``notes``; the caller starts empty and writes a fresh file). A missing or
-    unreadable-by-OS file gives ``(None, False)``. The GC is paused while marshal builds the
-    (many) containers. Never raises.
-    """
-    try:
-        blob = read_blob(path)
-    except OSError:
-        return None, False
-    if not cache_file_intact(blob):  # cut short, or not written by write_cache_file
-        notes.append(f"{path}: incomplete cache file ignored; rebuilt")
-        return None, True
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        obj = marshal.loads(blob)  # (it ignores the trailer after the data)
-        if isinstance(obj, dict) and accept(obj):
-            return obj, False
-        notes.append(f"{path}: written by another version; rebuilt")
-    except (ValueError, EOFError, TypeError):
-        notes.append(f"{path}: unreadable cache file ignored; rebuilt")
-    finally:
-        if was:
-            gc.enable()
-    return None, True
-
-
-def load_entries(
-    path: str | os.PathLike[str], header: dict[str, Any], notes: list[Any]
-) -> tuple[dict[str, Any], bool]:
-    """``(entries, rebuild)`` of a cache file ``{**header, "entries": {...}}``: its entries when
-    every ``header`` key has that value (format, version, ...), else ``{}`` (see
-    ``load_cache_file`` for ``rebuild`` and ``notes``). Never raises."""
-    obj, rebuild = load_cache_file(
-        path,
-        lambda o: all(o.get(k) == v for k, v in header.items()) and isinstance(o.get("entries"), dict),
-        notes,
-    )
-    return (obj["entries"] if obj is not None else {}), rebuild
-
-
-class EntryFile:
-    """What ``ResultCache`` and ``ParseStore`` share: a table ``{key: entry}`` kept in one marshal
-    file ``path`` (loaded by the subclass's ``_load``; ``_dirty`` when it must be written)."""
-
-    path: Path
-    _entries: dict[str, Any] | None
-    _dirty: bool
-    _lock: threading.Lock
-    _t0: int  #: ns since the epoch when the table was opened
-    stored: int
-
-    def _load(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    @property
-    def racy_ns(self) -> int:
-        """Files and folders modified at or after this time (ns since the epoch) are not stored:
-        ``RACY_NS`` before the table was opened (what a worker process building entries needs)."""
-        return self._t0 - RACY_NS
-
-    def put_entry(self, key: str, entry: tuple[Any, ...]) -> None:
-        """Store an entry already built (e.g. in a lint worker process) under ``key``."""
-        with self._lock:
-            self._load()[key] = entry
-            self._dirty = True
-            self.stored += 1
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-    def clear(self) -> None:
-        """Forget every entry and delete the file (an OSError deleting it is ignored)."""
-        with self._lock:
-            self._entries = {}
-            self._dirty = False
-        try:
-            self.path.unlink()
-        except OSError:
-            pass
-
-
-def trim_oldest(table: dict[str, Any], limit: int) -> None:
-    """Drop the oldest entries (dicts keep insertion order) so ``table`` has at most ``limit``."""
-    if len(table) > limit:
-        for k in list(table)[: len(table) - limit]:
-            del table[k]
-
-
-#: What ends every file ``write_cache_file`` writes, followed by the length of the marshal data
-#: before it (8 bytes, little-endian): a file without it is incomplete (``cache_file_intact``).
-CACHE_TRAILER = b"\0wbcache"
-
-
-def write_cache_file(path: str | os.PathLike[str], obj: dict[str, Any], notes: list[Any]) -> bool:
-    """marshal ``obj`` and write it in place of ``path`` (creating the folder), followed by
-    ``CACHE_TRAILER`` and the data's length. Returns False, with a note, on an OSError
-    (read-only cache folder, disk full); never raises.
-
-    Decision (issue 14): a cache is rebuildable, so the file is written to a temp file in the
-    same folder and renamed over ``path`` (``os.replace``: a reader sees the old file or the
-    new one, never a mix) without ``safefile.atomic_write``'s fsyncs and sha256 (~25 ms of a
-    10k-skill save). A file cut short anyway (a crash before the data reached the disk, a full
-    disk, a copy) lacks the trailer or its length: ``load_cache_file`` ignores it and the cache
-    is rebuilt (``tests/core/test_cache_file.py``)."""
-    blob = marshal.dumps(obj)
-    p = Path(path)
-    tmp: str | None = None
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-            fh.write(CACHE_TRAILER + len(blob).to_bytes(8, "little"))
-        os.replace(tmp, p)
-    except (OSError, ValueError) as exc:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        notes.append(f"{path}: cache not saved ({exc})")
-        return False
-    return True
-
-
-def cache_file_intact(blob: bytes | Any) -> bool:
-    """Whether ``blob`` (a cache file's bytes or ``mmap``) ends with ``CACHE_TRAILER`` and the
-    length of the data before it, as ``write_cache_file`` leaves it."""
-    n = len(blob) - len(CACHE_TRAILER) - 8
-    return (
-        n >= 0
-        and blob[n : n + len(CACHE_TRAILER)] == CACHE_TRAILER
-        and int.from_bytes(blob[n + len(CACHE_TRAILER) :], "little") == n
-    )
 
 
 def current_memo() -> dict[str, Any] | None:

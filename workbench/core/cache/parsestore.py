@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from workbench.core.cache.fscache import EntryFile, load_entries, trim_oldest, write_cache_file
+from workbench.core.cache.cachefile import EntryFile, load_entries, trim_oldest, write_cache_file
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
 from workbench.core.skillfile import SkillFile
 

@@ -21,7 +21,7 @@ Decisions:
   PATHs (as given and absolute), this module's ``FORMAT``, the package version and a hash of the
   code (``resultcache.rules_version`` plus the CLI's report code and the walker);
 * one file per key under ``appdirs.cache_dir()/reports/``, written like every cache
-  (``fscache.write_cache_file``); the ``MAX_REPORTS`` most recent are kept.
+  (``cachefile.write_cache_file``); the ``MAX_REPORTS`` most recent are kept.
 
 Public: ``report_key``, ``ReportCache``, ``Checks``, ``Sources``, ``make_checks``, ``unchanged``,
 ``send``, ``FORMAT``, ``MAX_REPORTS``.
@@ -193,7 +193,7 @@ class ReportCache:
         """``(the report file opened for reading, exit code)`` stored under ``key`` when every
         path it was made from is unchanged (``unchanged``, which fills ``memo``), else None. The
         caller closes the file. Never raises."""
-        from workbench.core.cache.fscache import load_cache_file
+        from workbench.core.cache.cachefile import load_cache_file
 
         obj, _rebuild = load_cache_file(
             self.path(key), lambda o: o.get("format") == FORMAT and o.get("key") == key, self.notes
@@ -221,7 +221,7 @@ class ReportCache:
         ``MAX_REPORTS`` most recent. False (with a note) when it could not be written."""
         import tempfile
 
-        from workbench.core.cache.fscache import write_cache_file
+        from workbench.core.cache.cachefile import write_cache_file
 
         dest = self.path(key, ".report")
         tmp: str | None = None

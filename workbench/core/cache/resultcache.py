@@ -2,7 +2,7 @@
 per file and a table look-up instead of read + parse + rules.
 
 What is stored (one file per profile under ``appdirs.cache_dir()/results/``, written atomically
-with ``fscache.write_cache_file``, format ``marshal`` of plain tuples/dicts/str/int/bytes):
+with ``cachefile.write_cache_file``, format ``marshal`` of plain tuples/dicts/str/int/bytes):
 
 * per SKILL.md (key: absolute path string) an ``Entry`` tuple: its identity ``(size, mtime_ns,
   st_ino)``, the identity of every other path the result depends on (the skill folder and the
@@ -57,14 +57,8 @@ import time
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from workbench.core.cache.fscache import (
-    DirCache,
-    EntryFile,
-    default_dir_cache,
-    load_entries,
-    trim_oldest,
-    write_cache_file,
-)
+from workbench.core.cache.cachefile import EntryFile, load_entries, trim_oldest, write_cache_file
+from workbench.core.cache.fscache import DirCache, default_dir_cache
 from workbench.core.cache.fscache import current_memo as _current_memo
 from workbench.core.cache.fscache import mtime as _fs_mtime
 from workbench.core.cache.fscache import stat as _fs_stat

@@ -24,7 +24,8 @@ from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, Profile, lint_pr
 
 if TYPE_CHECKING:
     from workbench.core.lint.batch import lint_paths
-    from workbench.core.lint.context import CatalogEntry, CatalogIndex, LintContext
+    from workbench.core.lint.catalogindex import CatalogEntry, CatalogIndex
+    from workbench.core.lint.context import LintContext
     from workbench.core.lint.fixes import apply_fix
     from workbench.core.lint.records import DiagnosticList, diagnostic_records, severity_totals
     from workbench.core.lint.registry import Finding, Rule
@@ -62,6 +63,10 @@ def __getattr__(name: str) -> object:
             from workbench.core.lint import batch
 
             value = getattr(batch, name)
+        case "catalogindex":
+            from workbench.core.lint import catalogindex
+
+            value = getattr(catalogindex, name)
         case "context":
             from workbench.core.lint import context
 
@@ -101,8 +106,8 @@ def __getattr__(name: str) -> object:
 #: Lazily imported public names -> the module (of this package, or ``skillwalk``) defining them.
 _LAZY = {
     "lint_paths": "batch",
-    "CatalogEntry": "context",
-    "CatalogIndex": "context",
+    "CatalogEntry": "catalogindex",
+    "CatalogIndex": "catalogindex",
     "LintContext": "context",
     "apply_fix": "fixes",
     "DiagnosticList": "records",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from workbench.core.forkrun import split_map
-from workbench.core.lint.context import CatalogEntry, CatalogIndex
+from workbench.core.lint.catalogindex import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts
 from workbench.core.lint.profiles import Profile
 from workbench.core.lint.records import (

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from workbench.core.lint.context import CatalogEntry, CatalogIndex
+from workbench.core.lint.catalogindex import CatalogEntry, CatalogIndex
 from workbench.core.lint.profiles import Profile
 from workbench.core.skillfile import Span
 from workbench.core.spans import mkspan

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
-from workbench.core.lint.context import CatalogIndex, LintContext
+from workbench.core.lint.catalogindex import CatalogIndex
+from workbench.core.lint.context import LintContext
 from workbench.core.lint.facts import FactField, LintFacts, plain_value
 from workbench.core.lint.profiles import Profile, lint_profile
 from workbench.core.lint.records import DiagTuple, encode_diag, tuple_sort_key
