@@ -275,13 +275,11 @@ def test_a_scan_pass_saves_the_parse_cache_once_at_its_end(tmp_path, fake_home, 
 
 
 def test_the_scan_job_resumes_once_the_gui_has_run_its_deferred_work(qtbot, tmp_path, fake_home):
-    """Issue 14: after a partial result the scan job waits until the event loop is idle, not
-    one turn: the panes defer work over several turns (text pieces, table), and the job taking
-    the GIL back meanwhile made a 0.5 s GUI block."""
+    """Issue 14: after a partial result the scan job waits until every turn the panes deferred
+    (``turns.defer``: tree rows, listing table) has run, not one turn: the job taking the GIL
+    back meanwhile made a 0.5 s GUI block (its first listing render beside them, 100 ms)."""
     import threading
     from types import SimpleNamespace
-
-    from PySide6.QtCore import QTimer
 
     from workbench.app import scanpass
     from workbench.app.context import AppContext
@@ -292,9 +290,9 @@ def test_the_scan_job_resumes_once_the_gui_has_run_its_deferred_work(qtbot, tmp_
     ctx = AppContext(Settings(persist=False), Environment(workspace=ws, home=fake_home), watch=False)
     res = scanpass.scan_everything(ctx.env, ctx.cache, 200_000, False, clients=["claude-code"])
     ran: list[int] = []
-    ctx.catalog_changed.connect(
-        lambda: QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: ran.append(1)))
-    )
+    from workbench.app.turns import defer
+
+    ctx.catalog_changed.connect(lambda: defer(ctx, lambda: defer(ctx, lambda: ran.append(1))))
     ctx._scan_token = 7
     ctx._partial_shown.clear()
     ctx._on_partial(7, res)

@@ -70,3 +70,24 @@ def test_closing_during_a_scan_ends_the_turns_at_once(qtbot, tmp_path, fake_home
     ctx.shutdown()  # no turn will come: the job must still end (cancelled), not wait 10 s
     assert job is not None and job.done.is_set()
     assert time.perf_counter() - t0 < 5
+
+
+def test_when_idle_waits_for_every_deferred_turn(qtbot):
+    import shiboken6
+    from PySide6.QtCore import QObject
+
+    from workbench.app.turns import LoopTurns, defer, deferred_pending
+
+    turns = LoopTurns()
+    owner, gone = QObject(), QObject()
+    log: list[str] = []
+    defer(owner, lambda: (log.append("a"), defer(owner, lambda: log.append("b"))))
+    defer(gone, lambda: log.append("never"))
+    turns.when_idle(lambda: log.append("idle"))
+    turns.run_idle()
+    assert log == [] and deferred_pending() == 2  # deferred work first
+    shiboken6.delete(gone)  # its call is dropped with it, and no longer awaited
+    assert deferred_pending() == 1
+    qtbot.waitUntil(lambda: "idle" in log, timeout=5_000)  # qtbot's loop: aboutToBlock
+    assert log == ["a", "b", "idle"] and deferred_pending() == 0
+    turns.close()

@@ -42,6 +42,7 @@ from workbench.app import icons
 from workbench.app.listing_models import AllClientsModel, ListingTableModel, PathRole  # re-exported
 from workbench.app.scanpass import TextlessReport
 from workbench.app.settings import CONTEXT_PRESETS
+from workbench.app.turns import defer
 from workbench.core.clients import DISPLAY_NAMES
 
 #: Shown next to every token figure that is an estimate (listing.estimate_tokens).
@@ -285,7 +286,7 @@ class ListingPane(QWidget):
         (the first client's partial result): the tree fills in one turn and the listing text
         and table in the next, two short GUI-thread blocks instead of one long one (issue 14)."""
         if self.ctx.scanning:
-            QTimer.singleShot(0, self, self.refresh)  # dropped with the pane
+            defer(self, self.refresh)  # dropped with the pane
         else:
             self.refresh()
 
@@ -377,7 +378,7 @@ class ListingPane(QWidget):
         self._set_text(rep.text)
         if len(rep.skills) > TABLE_LATER:  # the table a turn later: two short GUI blocks, not one
             shown = self._shown
-            QTimer.singleShot(0, self, lambda: self._fill_table(rep) if self._shown == shown else None)
+            defer(self, lambda: self._fill_table(rep) if self._shown == shown else None)
         else:
             self._fill_table(rep, select=False)
 

@@ -30,7 +30,6 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
-    QTimer,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.app import icons
+from workbench.app.turns import defer
 from workbench.core.listing import listing_states, outcome, outcome_label
 from workbench.core.model import Catalog, Root, Skill
 
@@ -551,13 +551,13 @@ class SkillsPanel(QWidget):
             self._follow_selection(self.ctx.selected_path)
         self._fill_token += 1
         token = self._fill_token
-        QTimer.singleShot(0, self, lambda: self._fill_more(token))
+        defer(self, lambda: self._fill_more(token))
 
     def _fill_more(self, token: int) -> None:
         """One more chunk of the big roots' rows per event-loop turn (``FIRST_ROWS``), until a
         newer reload starts its own fill."""
         if token == self._fill_token and self.model.fill_step(FIRST_ROWS):
-            QTimer.singleShot(0, self, lambda: self._fill_more(token))
+            defer(self, lambda: self._fill_more(token))
 
     def focus_filter(self) -> None:
         self.filter.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -7,10 +7,12 @@
   ran Python), and sets a shorter GIL switch interval (``GIL_SWITCH_S``) for the parts that run
   beside it. A tick only comes when the event loop has handled what was pending (input,
   paint, posted events), so the GUI's work goes first and a block is one slice plus one turn.
-* ``when_idle(fn)``: call ``fn`` once the loop has nothing left to do (``aboutToBlock``), i.e.
-  after the turns the panes deferred (a partial scan result is shown over several turns; the
-  scan job waits for that, ``Baton.away``). ``run_idle()`` does it by hand for loops driven by
-  ``processEvents`` (tests, ``--screenshot``), which never block.
+* ``when_idle(fn)``: call ``fn`` once every turn the panes deferred with ``defer()`` has run (a
+  partial scan result is shown over several turns; the scan job waits for that, ``Baton.away``,
+  before it renders the first client's listing beside them: that render made a 100 ms block).
+  Checked when the loop is about to block (``aboutToBlock``: with the glib dispatcher that is the
+  start of every loop iteration, busy or not, hence the count). ``run_idle()`` does it by hand
+  for loops driven by ``processEvents`` (tests, ``--screenshot``), which never block.
 """
 
 from __future__ import annotations
@@ -36,6 +38,32 @@ SLICE_TIMEOUT_S = 0.01
 #: which takes the GIL back at each return from Qt into Python: 0.5 ms instead of 5 ms per
 #: return (window on 10,000 skills at load 4-5: longest block 91-374 -> 45-71 ms).
 GIL_SWITCH_S = 0.0005
+
+
+_deferred: set[int] = set()  # ``defer`` calls not yet run (ids), on the GUI thread only
+_next_id = [0]
+
+
+def defer(owner: QObject, fn: Callable[[], None]) -> None:
+    """Run ``fn`` on a later turn of the GUI thread (``QTimer.singleShot(0, owner, ...)``: dropped
+    with ``owner``), counted until it has run or ``owner`` is destroyed: ``LoopTurns.when_idle``
+    waits for every such call. For a pane's work split over turns (issue 14)."""
+    _next_id[0] += 1
+    key = _next_id[0]
+    _deferred.add(key)
+
+    def run() -> None:
+        _deferred.discard(key)
+        QObject.disconnect(conn)
+        fn()
+
+    conn = owner.destroyed.connect(lambda *_: _deferred.discard(key))
+    QTimer.singleShot(0, owner, run)
+
+
+def deferred_pending() -> int:
+    """How many ``defer`` calls have not run yet."""
+    return len(_deferred)
 
 
 class LoopTurns(QObject):
@@ -74,8 +102,8 @@ class LoopTurns(QObject):
         self._idle_calls.append(fn)
 
     def run_idle(self) -> None:
-        """Call what ``when_idle`` queued (the loop is idle)."""
-        if self._idle_calls:
+        """Call what ``when_idle`` queued, once no ``defer`` call is pending (the loop is idle)."""
+        if self._idle_calls and not _deferred:
             calls, self._idle_calls = self._idle_calls, []
             if self._disp is not None:
                 self._disp.aboutToBlock.disconnect(self.run_idle)
