@@ -51,7 +51,7 @@ def test_gemini_load_order_and_override_in_place(tmp_path):
     # tiers lowest first, folders in reverse code-point order, the override keeps the first place
     assert names == ["zulu-hg", "shared", "alpha-hg", "Mike-hg", "zulu-wa", "alpha-wa", "Mike-wa"]
     # only the override carries the first copy's load position (issue 14: memory per skill)
-    keyed = sorted(s.name for s in cat.skills if "gemini_load_key" in s.flags)
+    keyed = sorted(s.name for s in cat.skills if "_gemini_load_key" in s.flags)
     assert keyed == ["shared"]
     assert "workspace copy" in rep.text and "user copy" not in rep.text
     # the built-ins open the listing (placeholders without a capture)

@@ -81,8 +81,9 @@ def skill_details_html(s: Skill, client_name: str, loaded: bool = False) -> str:
     rows.append(("Description", f"{desc}<br><small>{len(s.description)} chars</small>"))
     if s.when_to_use:
         rows.append(("when_to_use", _e(s.when_to_use)))
-    if s.flags:
-        rows.append(("Flags", "<br>".join(f"{_e(k)}: {_value(v)}" for k, v in s.flags.items())))
+    shown = {k: v for k, v in s.flags.items() if not k.startswith("_")}  # "_x": bookkeeping
+    if shown:
+        rows.append(("Flags", "<br>".join(f"{_e(k)}: {_value(v)}" for k, v in shown.items())))
     body = "".join(f"<tr><th align='left' valign='top'>{k}</th><td>{v}</td></tr>" for k, v in rows)
     out = [
         f"<h3>{_e(s.name)} <small style='color:#57606a'>— {_e(client_name)}</small></h3>",

@@ -249,7 +249,8 @@ class Skill:
         fields: the frontmatter as this client reads it (keys -> values).
         depth: directory levels below the root (1 = ``<root>/<dir>/SKILL.md``).
         unverified: client rules applied to this skill that the reference marks unverified.
-        flags: extra facts for the UI/explain, e.g. {"user_invocable": False}.
+        flags: extra facts for the UI/explain, e.g. {"user_invocable": False}; keys starting with
+            "_" are a client module's bookkeeping (e.g. Gemini CLI's load key), not shown.
 
     Slots (no ``__dict__``): a scan of every client over 10,000 skills holds 90,000 of them.
     """

@@ -221,10 +221,11 @@ class GeminiCliProfile(CommonProfile):
         super().resolve_collisions(skills, env)
         # Kept only where it differs from the skill's own key (``listing_order`` computes that
         # one again): 10,000 unique names held ~4.4 MB of keys in the window (issue 14: RSS).
+        # "_": bookkeeping, not a fact for the user (the details pane does not show it).
         for key, s in keyed:
             got = first.get(s.name)
             if got is not None and got != key and s.status != SkillStatus.SHADOWED:
-                s.flags["gemini_load_key"] = got
+                s.flags["_gemini_load_key"] = got
 
     @staticmethod
     def _load_key(s: Skill) -> tuple[int, int, str]:
@@ -244,7 +245,7 @@ class GeminiCliProfile(CommonProfile):
         first, then the folders by path in *reverse* code-point order; a name overridden by a
         later tier keeps its first place. Checked on Gemini CLI 0.61.0 by the lab
         (gemini-tier-order, root-skill-md, clash-gemini-cli-*)."""
-        return sorted(skills, key=lambda s: s.flags.get("gemini_load_key") or self._load_key(s))
+        return sorted(skills, key=lambda s: s.flags.get("_gemini_load_key") or self._load_key(s))
 
 
 _POSIX = os.sep == "/"
