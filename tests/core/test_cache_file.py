@@ -68,3 +68,20 @@ def test_truncated_result_cache_is_rebuilt(tmp_path: Path, cut: int):
     c3 = ResultCache("agentskills", tmp_path / "r")  # rebuilt by the run before
     lint_paths([tmp_path / "t"], "agentskills", cache=c3)
     assert c3.hits == 2 and not c3.notes
+
+
+def test_replace_file_writes_whole_or_nothing_and_leaves_no_temp_file(tmp_path, monkeypatch):
+    from workbench.core.cache import cachefile
+
+    dest = tmp_path / "sub" / "x.report"
+    cachefile.replace_file(dest, b"ab", b"cd")
+    assert dest.read_bytes() == b"abcd"
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(cachefile.os, "replace", boom)
+    with pytest.raises(OSError):
+        cachefile.replace_file(dest, b"new")
+    assert dest.read_bytes() == b"abcd"  # the old file stays
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["x.report"]  # no temp file left

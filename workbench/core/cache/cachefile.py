@@ -149,24 +149,35 @@ def write_cache_file(path: str | os.PathLike[str], obj: dict[str, Any], notes: l
     disk, a copy) lacks the trailer or its length: ``load_cache_file`` ignores it and the cache
     is rebuilt (``tests/core/test_cache_file.py``)."""
     blob = marshal.dumps(obj)
+    try:
+        replace_file(path, blob, CACHE_TRAILER + len(blob).to_bytes(8, "little"))
+    except (OSError, ValueError) as exc:
+        notes.append(f"{path}: cache not saved ({exc})")
+        return False
+    return True
+
+
+def replace_file(path: str | os.PathLike[str], *chunks: bytes) -> None:
+    """Write ``chunks`` to a temp file in ``path``'s folder (created if missing) and rename it over
+    ``path`` (``os.replace``: a reader sees the old file or the new one), without fsync: for
+    caches, which are rebuildable (``write_cache_file``; ``reportcache``'s report bytes). The
+    temp file is removed on failure. Raises OSError (or ValueError for a bad path)."""
     p = Path(path)
     tmp: str | None = None
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-            fh.write(CACHE_TRAILER + len(blob).to_bytes(8, "little"))
+            for chunk in chunks:
+                fh.write(chunk)
         os.replace(tmp, p)
-    except (OSError, ValueError) as exc:
+        tmp = None
+    finally:
         if tmp is not None:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
-        notes.append(f"{path}: cache not saved ({exc})")
-        return False
-    return True
 
 
 def cache_file_intact(blob: bytes | Any) -> bool:

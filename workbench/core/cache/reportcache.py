@@ -219,26 +219,13 @@ class ReportCache:
     def put(self, key: str, checks: Checks, report: bytes, code: int) -> bool:
         """Store ``report`` (and the exit code) made from ``checks`` under ``key``; keep the
         ``MAX_REPORTS`` most recent. False (with a note) when it could not be written."""
-        import tempfile
-
-        from workbench.core.cache.cachefile import write_cache_file
+        from workbench.core.cache.cachefile import replace_file, write_cache_file
 
         dest = self.path(key, ".report")
-        tmp: str | None = None
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=self.folder)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(report)
-            os.replace(tmp, dest)
-            tmp = None
+            replace_file(dest, report)
             st = os.stat(dest)
-        except OSError as exc:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+        except (OSError, ValueError) as exc:
             self.notes.append(f"{dest}: report not saved ({exc})")
             return False
         ident = (st.st_size, st.st_mtime_ns, st.st_ino)
