@@ -54,14 +54,13 @@ def to_prompt(skills: list[Skill]) -> str:
         return EMPTY
     esc = html_escape
     # one text per skill: its eleven lines (what ``to_prompt`` joins line by line)
-    body = "\n".join(
-        [
-            f"<skill>\n<name>\n{esc(s.name)}\n</name>\n<description>\n{esc(s.description or '')}\n"
-            f"</description>\n<location>\n{esc(str(s.path))}\n</location>\n</skill>"
-            for s in skills
-        ]
+    # one join for the whole block (not the skills' part, then a copy with the tags around it)
+    items = (
+        f"<skill>\n<name>\n{esc(s.name)}\n</name>\n<description>\n{esc(s.description or '')}\n"
+        f"</description>\n<location>\n{esc(str(s.path))}\n</location>\n</skill>"
+        for s in skills
     )
-    return f"<available_skills>\n{body}\n</available_skills>"
+    return "\n".join(["<available_skills>", *items, "</available_skills>"])
 
 
 def render(

@@ -137,7 +137,7 @@ def render(
         else:
             e = SkillListing(name, path, ListingState.OMITTED, d, 0, "past the budget and the name line")
         (entries if s is not None else builtin_states).append(e)
-    text = "<available_skills>\n" + "\n".join(lines) + "\n</available_skills>" if lines else ""
+    text = "\n".join(["<available_skills>", *lines, "</available_skills>"]) if lines else ""
     warnings = []
     if cut < len(items):
         warnings.append(

@@ -108,12 +108,16 @@ def render(
     if not rows:
         text = ""
     else:
-        xml = "\n".join(
+        # one join for the whole text (a 10,000-skill text is ~4 MB: building the skills' part,
+        # then the text around it, held both copies at once; issue 14: peak RSS)
+        items = (
             f"  <skill>\n    <name>{n}</name>\n    <description>{d}"
             f"</description>\n    <location>{loc}</location>\n  </skill>"
             for n, d, loc in rows
         )
-        text = f"{HEADER}\n\n{intro_text}\n\n<available_skills>\n{xml}\n</available_skills>".strip()
+        text = "\n".join(
+            [HEADER, "", intro_text, "", "<available_skills>", *items, "</available_skills>"]
+        ).strip()
     warnings = []
     tiers = [s.root.precedence for s in skills]
     if any(tiers.count(t) > 1 for t in set(tiers)):
