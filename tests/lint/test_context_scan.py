@@ -265,3 +265,25 @@ def test_surface_lost_range_of_ascii_text_needs_no_decoding(n, tail):
             elif s.unit != "bytes" and len(text) > s.limit:
                 want = (s.head, len(text) - s.tail)
             assert s.lost_range(text, data) == want == s.lost_range(text)
+
+
+_FENCE_LINES_7 = st.sampled_from(
+    ["```", "````", "   ````x", "    ````", " ~~~", "~~~~", "``` a`", "x```", "text", "", "\r", "  ```py\r"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_FENCE_LINES_7, max_size=30), st.booleans())
+def test_in_code_and_unclosed_fence_equal_the_fence_list(parts, frontmatter):
+    """Round 7: ``in_code`` bisects the flat start/end list, ``unclosed_fence`` reads its last
+    block; both answer as the ``Fence`` list does (the backtick-only and the tilde scans)."""
+    text = ("---\nname: a\ndescription: b\n---\n" if frontmatter else "") + "\n".join(parts)
+    ref = _ctx(text).fences
+    assert [(f.start, f.end, f.line, f.marker, f.lang, f.closed) for f in ref] == _old_fences(_ctx(text))
+    ctx = _ctx(text)
+    for off in range(len(text) + 1):
+        assert ctx.in_code(off) == any(f.start <= off < f.end for f in ref), off
+    open_ = [f for f in ref if not f.closed]
+    got = _ctx(text).unclosed_fence()
+    assert got == (open_[0] if open_ else None)
+    assert _ctx(text).code_ranges() == [(f.start, f.end) for f in ref]

@@ -29,19 +29,19 @@ from workbench.core.lint.types import Fix, TextEdit
 
 @rule("BODY004", "unclosed-fence", "warning")
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for fence in ctx.fences:
-        if fence.closed:
-            continue
-        line = ctx.lines[fence.line - 1]
-        last = len(ctx.lines)
-        end = len(ctx.lines[-1]) + 1
-        prefix = "\n" if ctx.lines[-1] else ""
-        fix = Fix(
-            "Close the code block at the end of the file",
-            [TextEdit(last, end, last, end, prefix + fence.marker + "\n")],
-        )
-        yield Finding(
-            ctx.line_span(fence.line) if line else ctx.line_span(fence.line),
-            f"code block opened with {fence.marker} on line {fence.line} is never closed",
-            fix,
-        )
+    fence = ctx.unclosed_fence()  # (only the last block can be unclosed)
+    if fence is None:
+        return
+    line = ctx.lines[fence.line - 1]
+    last = len(ctx.lines)
+    end = len(ctx.lines[-1]) + 1
+    prefix = "\n" if ctx.lines[-1] else ""
+    fix = Fix(
+        "Close the code block at the end of the file",
+        [TextEdit(last, end, last, end, prefix + fence.marker + "\n")],
+    )
+    yield Finding(
+        ctx.line_span(fence.line) if line else ctx.line_span(fence.line),
+        f"code block opened with {fence.marker} on line {fence.line} is never closed",
+        fix,
+    )
