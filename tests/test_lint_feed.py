@@ -92,56 +92,6 @@ def test_caches_saved_on_a_thread_equal_a_save_here(corpus, tmp_path, capsys, mo
     assert threaded == here and len(here[2]) >= 3
 
 
-@pytest.mark.parametrize("child_fails", [False, True])
-def test_caches_saved_by_a_forked_child_equal_a_save_here(corpus, tmp_path, capsys, monkeypatch, child_fails):
-    """``Caches.save_async`` from ``FORK_SAVE_MIN`` entries: a forked child writes the caches
-    while the report is written (the same files as a save here); when the child fails, the
-    caches are saved here when waited for."""
-    from workbench.commands import lint as lint_cmd
-    from workbench.core import forkrun
-
-    root = _tree(corpus, tmp_path / "t")
-    args = [str(root), "--format", "json", "--jobs", "1"]
-    here_save = lambda self: (self.save(), lambda: None)[1]  # noqa: E731
-    with monkeypatch.context() as m:
-        m.setattr(lint_cmd.Caches, "save_async", here_save)
-        here = _run(capsys, monkeypatch, tmp_path / "h1", *args)
-    forks: list[str] = []
-    real_fork_call = forkrun.fork_call
-    monkeypatch.setattr(
-        forkrun, "fork_call", lambda fn, *a: (forks.append(fn.__name__), real_fork_call(fn, *a))[1]
-    )
-    monkeypatch.setattr(lint_cmd, "FORK_SAVE_MIN", 1)
-    if child_fails:
-
-        def fail(self):
-            raise OSError("disk full")
-
-        monkeypatch.setattr(lint_cmd.Caches, "_save_in_child", fail)
-    forked = _run(capsys, monkeypatch, tmp_path / "h2", *args)
-    assert forked == here and len(here[2]) >= 3
-    assert len(forks) == (1 if forkrun.fork_ok() else 0)  # (a thread left: saved on a thread)
-
-
-def test_a_forked_save_leaves_the_caches_clean(tmp_path, monkeypatch):
-    """After the forked saver wrote them, the caches are not written again here."""
-    from workbench.commands import lint as lint_cmd
-    from workbench.core import forkrun
-    from workbench.core.lint.profiles import lint_profile
-
-    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h"))
-    monkeypatch.setattr(lint_cmd, "FORK_SAVE_MIN", 1)
-    caches = lint_cmd.Caches(True)
-    c = caches(lint_profile("agentskills"))
-    c.parse_store.put_entry("/x/SKILL.md", (1, 2, 3, b""))
-    c.put_entry("/x/SKILL.md", (1, 2, 3, (), "n", "d", (0, 0, 0), b"", b"", None, None))
-    assert c.needs_save
-    caches.save_async()()
-    assert not c.needs_save
-    assert c.path.is_file() and c.parse_store.path.is_file()
-    assert forkrun.fork_ok() or not c.needs_save
-
-
 def test_needs_save_says_whether_save_would_write(tmp_path):
     """A warm ``workbench lint`` starts no saving thread (``Caches.save_async``)."""
     from workbench.core.cache.parsestore import ParseStore

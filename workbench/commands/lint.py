@@ -247,54 +247,19 @@ class Caches:
                 c.save()
 
     def save_async(self) -> Callable[[], None]:
-        """``save()`` while this process goes on (``workbench lint`` writes its report
+        """``save()`` on a thread while this one goes on (``workbench lint`` writes its report
         meanwhile); returns the function that waits for it (call it before exiting: the files
-        are then complete, each written atomically: ``cachefile.write_cache_file``). Tables of
-        at least ``FORK_SAVE_MIN`` entries are saved by a forked child (``forkrun.fork_call``)
-        when this process may fork: their ``marshal.dumps`` holds the GIL (a thread's save and
-        the report took turns on one core, ~0.15-0.2 s at 10k files) while the second core was
-        idle; the child's copy-on-write faults cost less than that. Else, or when the child
-        fails (then saved here when waited for), on a thread (its write releases the GIL)."""
+        are then complete, each written atomically: ``cachefile.write_cache_file``). Of a save at
+        10k files the write releases the GIL; ``marshal.dumps`` does not. A forked child instead
+        cost more than the save (fork of a 110 MB process 20-30 ms, then copy-on-write faults:
+        the report took +0.05 s CPU)."""
         import threading
 
-        from workbench.core.forkrun import fork_call, fork_ok
-
-        dirty = [c for c in self.by_profile.values() if c is not None and c.needs_save]
-        if not dirty:
+        if not any(c is not None and c.needs_save for c in self.by_profile.values()):
             return lambda: None  # a warm run: nothing changed
-        if sum(len(c) for c in dirty) >= FORK_SAVE_MIN and fork_ok():
-            try:
-                done = fork_call(self._save_in_child)
-            except OSError:
-                done = None
-            if done is not None:
-                forked = done
-
-                def join() -> None:
-                    if forked() is True:
-                        for c in dirty:
-                            c.mark_saved()
-                    else:  # the child failed: save here
-                        self.save()
-
-                return join
         t = threading.Thread(target=self.save, name="workbench-lint-save")
         t.start()
         return t.join
-
-    def _save_in_child(self) -> bool:
-        """``save()`` in the forked saver: True when every cache was written."""
-        ok = True
-        for c in self.by_profile.values():
-            if c is not None and c.needs_save:
-                c.save()
-                ok = ok and not c.needs_save
-        return ok
-
-
-#: ``Caches.save_async`` forks a saver from this many entries in the tables to write (a fork of
-#: the ~150 MB process costs ~10-30 ms; marshalling 10k entries ~0.1 s).
-FORK_SAVE_MIN = 2000
 
 
 def profile_note(groups: list[tuple], results_by_group: list[dict]) -> str:

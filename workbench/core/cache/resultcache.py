@@ -378,15 +378,6 @@ class ResultCache(EntryFile):
             or bool(store is not None and getattr(store, "_dirty", False))
         )
 
-    def mark_saved(self) -> None:
-        """Take this cache, its listings and parse store as written (another process, a forked
-        copy of this one, saved them: ``commands.lint.Caches.save_async``)."""
-        self._dirty = False
-        if self._dirs is not None:
-            self._dirs._dirty = False
-        if self.parse_store is not None:
-            self.parse_store._dirty = False
-
     def save(self) -> bool:
         """Write the cache file atomically when something changed. Returns True when written;
         an OSError (read-only cache folder, disk full) is noted and swallowed. Also saves the
