@@ -28,6 +28,28 @@ def test_split_map_equals_the_plain_map(monkeypatch):
     assert forkrun.split_map(fn, items[:5], 10) == fn(items[:5])  # below min: no fork
 
 
+@pytest.mark.parametrize("fork", [True, False])
+def test_split_map_gives_each_part_as_it_is_done(monkeypatch, fork):
+    """``each(start, results)``: this process's half before the child is waited for, then the
+    child's; one call with everything when nothing is forked."""
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: fork)
+    events: list[tuple] = []
+    real = forkrun.fork_call
+
+    def fork_call(fn, in_child=None):
+        wait = real(fn, in_child)
+        return lambda: (events.append(("waited",)), wait())[1]
+
+    monkeypatch.setattr(forkrun, "fork_call", fork_call)
+    items = list(range(11))
+    got = forkrun.split_map(lambda xs: [x * 2 for x in xs], items, 2, lambda i, r: events.append((i, r)))
+    assert got == [x * 2 for x in items]
+    if fork:
+        assert events == [(0, got[:5]), ("waited",), (5, got[5:])]
+    else:
+        assert events == [(0, got)]
+
+
 def test_a_failing_child_has_its_half_redone(monkeypatch):
     monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
     parent = os.getpid()

@@ -92,22 +92,39 @@ def fork_call(fn: Callable[[], Any], in_child: Callable[[], None] | None = None)
     return result
 
 
-def split_map(fn: Callable[[Sequence[T]], list[Any]], items: Sequence[T], min_items: int) -> list[Any]:
+def split_map(
+    fn: Callable[[Sequence[T]], list[Any]],
+    items: Sequence[T],
+    min_items: int,
+    each: Callable[[int, list[Any]], None] | None = None,
+) -> list[Any]:
     """``fn(items)`` (a list with one result per item, in order), with the second half of
     ``items`` done by a forked child when there are at least ``min_items`` and ``fork_ok()``.
     A child that fails (or returns a list of the wrong length) has its half redone here, so the
-    result is always ``fn(items)``."""
+    result is always ``fn(items)``. ``each(start, results)``: called with each part's results
+    (those of ``items[start:start + len(results)]``) as soon as it is done, in order: the first
+    half's before the child's is waited for, so the caller uses them while the child works."""
     if len(items) < max(2, min_items) or not fork_ok():
-        return fn(items)
+        out = fn(items)
+        if each is not None:
+            each(0, out)
+        return out
     half = len(items) // 2
     mine, theirs = items[:half], items[half:]
     try:
         helper = fork_call(lambda: fn(theirs))
     except OSError:
         log.debug("fork failed; working alone", exc_info=True)
-        return fn(items)
+        out = fn(items)
+        if each is not None:
+            each(0, out)
+        return out
     out = fn(mine)
+    if each is not None:
+        each(0, out)
     back = helper()
     if not isinstance(back, list) or len(back) != len(theirs):
         back = fn(theirs)
+    if each is not None:
+        each(half, back)
     return out + back

@@ -145,13 +145,17 @@ def with_catalog(
                     got.append((found, js))
             return got
 
+        def take(start: int, part: list[tuple[tuple[DiagTuple, ...], bytes | None]]) -> None:
+            for i, (cat_src, js) in zip(todo[start : start + len(part)], part):
+                rec = recs[i]
+                if cache is not None and rec.cacheable:
+                    cache.put_catalog(keys[i], fp, cat_src, js)
+                done[i] = DiagnosticList(rec.diags, cat_src, rec.counts.plus(severity_counts(cat_src)), js)
+
         # The catalog rules over many files: half of them in a forked child (it inherits the
-        # index; only the encoded diagnostics and their JSON text come back).
-        for i, (cat_src, js) in zip(todo, split_map(run, todo, CATALOG_SPLIT_MIN)):
-            rec = recs[i]
-            if cache is not None and rec.cacheable:
-                cache.put_catalog(keys[i], fp, cat_src, js)
-            done[i] = DiagnosticList(rec.diags, cat_src, rec.counts.plus(severity_counts(cat_src)), js)
+        # index; only the encoded diagnostics and their JSON text come back); this process
+        # takes its half's results while the child works.
+        split_map(run, todo, CATALOG_SPLIT_MIN, take)
     out = {f: d for f, d in zip(files, done) if d is not None}
     if cache is not None:
         cache.catalog_hits += hits
