@@ -184,3 +184,16 @@ def test_scan_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
     for _ in range(2):
         assert main(["scan", str(tmp_path), "--no-cache", "--format", "json"]) == 0
     assert hooks == [gc.freeze]
+
+
+def test_halves_balance_the_clients_cost():
+    ids = list(CLIENT_IDS)
+    mine, theirs = scancmd._halves(ids)
+    assert sorted(mine + theirs) == sorted(ids) and mine and theirs and ids[0] in mine
+    cost = scancmd._COST
+    gap = abs(sum(cost.get(c, 1.0) for c in mine) - sum(cost.get(c, 1.0) for c in theirs))
+    assert gap <= min(cost.get(c, 1.0) for c in ids)
+    assert scancmd._halves(["codex", "cursor"]) == (["codex"], ["cursor"])
+    many = [f"c{i}" for i in range(14)]  # more than 10: the greedy split, still complete
+    a, b = scancmd._halves(many)
+    assert sorted(a + b) == sorted(many) and len(a) == len(b) == 7

@@ -315,7 +315,9 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         saving: list[Callable[[], None]] = []
         try:
             parts = _split(ids, texts, cache, then=lambda: saving.append(cache.save_async()))
-            write_utf8(sys.stdout, _json_parts(args.client == "all", ids, parts))
+            # piece by piece: the ~45 MB of 10,000 skills x 9 clients are not joined first
+            for part in _json_parts(args.client == "all", ids, parts):
+                write_utf8(sys.stdout, [part])
         finally:
             for join in saving:
                 join()
@@ -368,9 +370,48 @@ def _client_json(
     return catalog_json_text(cat, render_listing(cat, env.context_tokens), memo)
 
 
-#: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree:
-#: 1.0 = ~0.1 s; a client not named costs 1.0). Only balances the two processes of ``_split``.
-_COST = {"claude-code": 1.6, "codex": 2.4, "openclaw": 1.8, "gemini-cli": 1.4, "cursor": 1.3, "opencode": 1.2}
+#: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree,
+#: the first pass in a fresh process: 1.0 = ~0.1 s; a client not named costs 1.0). Only
+#: balances the two processes of ``_split``.
+_COST = {
+    "claude-code": 2.9,
+    "codex": 3.3,
+    "openclaw": 2.8,
+    "gemini-cli": 2.2,
+    "opencode": 2.0,
+    "vscode-copilot": 1.6,
+    "cursor": 1.8,
+    "agentskills": 1.5,
+    "copilot-cli": 1.65,
+}
+
+
+def _halves(ids: list[str]) -> tuple[list[str], list[str]]:
+    """``ids`` split in two by ``_COST`` (this process's share first), the two sums as close as
+    can be (every split of up to 10 clients is tried; more: the costliest first to the lighter
+    side)."""
+    cost = [_COST.get(c, 1.0) for c in ids]
+    if len(ids) > 10:
+        mine: list[str] = []
+        theirs: list[str] = []
+        load = [0.0, 0.0]
+        for i in sorted(range(len(ids)), key=lambda k: -cost[k]):
+            side = 0 if load[0] <= load[1] else 1
+            (mine if side == 0 else theirs).append(ids[i])
+            load[side] += cost[i]
+        return mine, theirs
+    total = sum(cost)
+    best, best_gap = 1, total
+    for mask in range(1, 1 << len(ids)):  # the first client always on this side
+        if not mask & 1:
+            continue
+        gap = abs(total - 2 * sum(c for i, c in enumerate(cost) if mask >> i & 1))
+        if gap < best_gap:
+            best, best_gap = mask, gap
+    return [c for i, c in enumerate(ids) if best >> i & 1], [
+        c for i, c in enumerate(ids) if not best >> i & 1
+    ]
+
 
 #: ``_split`` forks no helper below this many files (a fork + pipe costs ~10-20 ms).
 SPLIT_MIN = 500
@@ -393,13 +434,7 @@ def _split(
         if then is not None:
             then()
         return got_all
-    mine: list[str] = []
-    theirs: list[str] = []
-    load = [0.0, 0.0]
-    for cid in sorted(ids, key=lambda c: -_COST.get(c, 1.0)):
-        side = 0 if load[0] <= load[1] else 1
-        (mine if side == 0 else theirs).append(cid)
-        load[side] += _COST.get(cid, 1.0)
+    mine, theirs = _halves(ids)
     helper = _fork(lambda: work(theirs), cache)
     got = dict(zip(mine, work(mine)))
     if then is not None:
