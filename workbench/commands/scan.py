@@ -91,6 +91,33 @@ def catalog_json_text(cat: Catalog, report=None, memo: dict[str, str] | None = N
     ``json``'s C string encoder (a 10,000-skill catalog: ~3 µs per skill less). ``memo``: a
     dict shared by the catalogs of one pass (the same paths and mostly the same descriptions
     in every client): each path and description is encoded once."""
+    head, states, roots, tail = _catalog_parts(cat, report)
+    skills = ", ".join([_skill_text(sk, states, roots, memo) for sk in cat.skills])
+    return f"{head}{skills}{tail}"
+
+
+def catalog_json_bytes(cat: Catalog, report=None, memo: dict[str, str] | None = None) -> bytes:
+    """``escape_unsafe_json_utf8(catalog_json_text(cat, report, memo))`` byte for byte, each
+    skill's text escaped and encoded on its own (the escape is per character): the catalog is
+    never one ``str`` (UCS-2 as soon as one description is not Latin-1: ~9 MB per client at
+    10,000 skills, then encoded again)."""
+    head, states, roots, tail = _catalog_parts(cat, report)
+    esc = escape_unsafe_json_utf8
+    return _join_bytes(esc(head), [esc(_skill_text(sk, states, roots, memo)) for sk in cat.skills], esc(tail))
+
+
+def _join_bytes(head: bytes, skills: list[bytes], tail: bytes) -> bytes:
+    """``head + b", ".join(skills) + tail`` with one copy of the skills' bytes."""
+    if not skills:
+        return head + tail
+    skills[0] = head + skills[0]
+    skills[-1] += tail
+    return b", ".join(skills)
+
+
+def _catalog_parts(cat: Catalog, report) -> tuple[str, dict[str, str], dict[int, str | None], str]:
+    """``catalog_json_text``'s text before and after the skills (``head`` ends with ``[``,
+    ``tail`` starts with ``]``), the listing states and each root's ``"root", "scope"`` text."""
     from workbench.core.clients import get_profile
     from workbench.core.listing import listing_states
 
@@ -109,8 +136,7 @@ def catalog_json_text(cat: Catalog, report=None, memo: dict[str, str] | None = N
             roots[id(r)] = f'"root": {_enc(str(r.path))}, "scope": {_enc(r.scope)}'
         except TypeError:  # a scope of another type: its skills take the general encoder
             roots[id(r)] = None
-    skills = ", ".join([_skill_text(sk, states, roots, memo) for sk in cat.skills])
-    return f"{_dumps(head)[:-1]}, {_SKILLS}: [{skills}], {_dumps(tail)[1:]}"
+    return f"{_dumps(head)[:-1]}, {_SKILLS}: [", states, roots, f"], {_dumps(tail)[1:]}"
 
 
 _SKILLS = json.dumps("skills")
@@ -306,8 +332,7 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
 
         def texts(cids: list[str]) -> list[str | bytes]:
             memo: dict[str, str] = {}  # encoded paths and descriptions, shared by ``cids``
-            got = [_client_json(env, cid, cache, walks, banner, memo) for cid in cids]
-            return [escape_unsafe_json_utf8(t) for t in got] if as_bytes else list(got)
+            return [_client_json(env, cid, cache, walks, banner, memo, as_bytes) for cid in cids]
 
         # the caches are complete after ``prepare``: saved once, on a thread started after the
         # helper's fork, while the helper finishes and the report is written
@@ -358,16 +383,26 @@ def _json_parts(every: bool, ids: list[str], parts: list[Any]) -> list[Any]:
 
 
 def _client_json(
-    env, cid: str, cache: ParseCache, walks: dict, banner: str, memo: dict[str, str] | None = None
-) -> str:
+    env,
+    cid: str,
+    cache: ParseCache,
+    walks: dict,
+    banner: str,
+    memo: dict[str, str] | None = None,
+    as_bytes: bool = False,
+) -> str | bytes:
     """One client's scan object as JSON text (``catalog_json_text``, ``memo`` shared by the
-    clients of one process), its banner note first."""
+    clients of one process), its banner note first; ``as_bytes``: its escaped UTF-8
+    (``catalog_json_bytes``)."""
     from workbench.core.listing import render_listing
 
     cat = scan(env, cid, cache, _walks=walks)
     if banner:
         cat.notes.insert(0, banner)
-    return catalog_json_text(cat, render_listing(cat, env.context_tokens), memo)
+    report = render_listing(cat, env.context_tokens)
+    if as_bytes:
+        return catalog_json_bytes(cat, report, memo)
+    return catalog_json_text(cat, report, memo)
 
 
 #: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree,
