@@ -13,6 +13,7 @@ from workbench.cli import main
 from workbench.commands import scan as scancmd
 from workbench.core.bench import make_tree
 from workbench.core.model import CLIENT_IDS
+from workbench.core.text import escape_unsafe_json_utf8
 
 
 @pytest.fixture
@@ -106,6 +107,8 @@ def test_catalog_json_text_equals_json_dumps(tmp_path):
         want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
         assert scancmd.catalog_json_text(cat, rep) == want, cid
         assert scancmd.catalog_json_text(cat) == json.dumps(scancmd.catalog_json(cat), ensure_ascii=False)
+        # the bytes writer: the escaped UTF-8 of the same text
+        assert scancmd.catalog_json_bytes(cat, rep) == escape_unsafe_json_utf8(want), cid
         seen.update(s.status for s in cat.skills)
     assert {SkillStatus.LISTED, SkillStatus.SHADOWED, SkillStatus.SKIPPED} <= seen
 
@@ -137,10 +140,37 @@ def test_catalog_json_text_unverified_and_odd_values(tmp_path):
     want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
     assert scancmd.catalog_json_text(cat, rep, memo) == want
     assert scancmd.catalog_json_text(cat, rep) == want
+    assert scancmd.catalog_json_bytes(cat, rep, memo) == escape_unsafe_json_utf8(want)
     cat.roots[-1].scope = 7  # type: ignore[assignment]
     assert scancmd.catalog_json_text(cat, rep) == json.dumps(
         scancmd.catalog_json(cat, rep), ensure_ascii=False
     )
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_catalog_json_bytes_escapes_each_skill(tmp_path, n):
+    """No skill, one, several; a lone surrogate (undecodable path byte), C0/C1 controls, DEL
+    and non-ASCII text in names, descriptions and the workspace path."""
+    from tests.helpers import write_skill
+    from workbench.core.discovery import scan
+    from workbench.core.listing import render_listing
+    from workbench.core.model import Environment
+
+    coll = tmp_path / "c\x7fo\u0085ll"
+    coll.mkdir()
+    for i in range(n):
+        write_skill(coll / f"s{i}", f"s{i}", f"Skill {i} caf\u00e9 \u0085 \x7f \x1b[31m 😀.")
+    env = Environment(workspace=coll, home=tmp_path / "h", extra_roots=[coll])
+    cat = scan(env, "cursor")
+    assert len(cat.skills) == n
+    if n:
+        cat.skills[0].name = "bad\udcffname"
+        cat.skills[-1].description = "\u009b DEL\x7f"
+    cat.notes.append("note \x01 \u0085")
+    rep = render_listing(cat, env.context_tokens)
+    want = escape_unsafe_json_utf8(scancmd.catalog_json_text(cat, rep))
+    assert scancmd.catalog_json_bytes(cat, rep) == want
+    assert scancmd.catalog_json_bytes(cat, rep, {}) == want
 
 
 def test_split_bytes_escaped_and_caches_saved(capsys, tree, monkeypatch, tmp_path):
@@ -184,3 +214,16 @@ def test_scan_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
     for _ in range(2):
         assert main(["scan", str(tmp_path), "--no-cache", "--format", "json"]) == 0
     assert hooks == [gc.freeze]
+
+
+def test_halves_balance_the_clients_cost():
+    ids = list(CLIENT_IDS)
+    mine, theirs = scancmd._halves(ids)
+    assert sorted(mine + theirs) == sorted(ids) and mine and theirs and ids[0] in mine
+    cost = scancmd._COST
+    gap = abs(sum(cost.get(c, 1.0) for c in mine) - sum(cost.get(c, 1.0) for c in theirs))
+    assert gap <= min(cost.get(c, 1.0) for c in ids)
+    assert scancmd._halves(["codex", "cursor"]) == (["codex"], ["cursor"])
+    many = [f"c{i}" for i in range(14)]  # more than 10: the greedy split, still complete
+    a, b = scancmd._halves(many)
+    assert sorted(a + b) == sorted(many) and len(a) == len(b) == 7

@@ -91,6 +91,33 @@ def catalog_json_text(cat: Catalog, report=None, memo: dict[str, str] | None = N
     ``json``'s C string encoder (a 10,000-skill catalog: ~3 µs per skill less). ``memo``: a
     dict shared by the catalogs of one pass (the same paths and mostly the same descriptions
     in every client): each path and description is encoded once."""
+    head, states, roots, tail = _catalog_parts(cat, report)
+    skills = ", ".join([_skill_text(sk, states, roots, memo) for sk in cat.skills])
+    return f"{head}{skills}{tail}"
+
+
+def catalog_json_bytes(cat: Catalog, report=None, memo: dict[str, str] | None = None) -> bytes:
+    """``escape_unsafe_json_utf8(catalog_json_text(cat, report, memo))`` byte for byte, each
+    skill's text escaped and encoded on its own (the escape is per character): the catalog is
+    never one ``str`` (UCS-2 as soon as one description is not Latin-1: ~9 MB per client at
+    10,000 skills, then encoded again)."""
+    head, states, roots, tail = _catalog_parts(cat, report)
+    esc = escape_unsafe_json_utf8
+    return _join_bytes(esc(head), [esc(_skill_text(sk, states, roots, memo)) for sk in cat.skills], esc(tail))
+
+
+def _join_bytes(head: bytes, skills: list[bytes], tail: bytes) -> bytes:
+    """``head + b", ".join(skills) + tail`` with one copy of the skills' bytes."""
+    if not skills:
+        return head + tail
+    skills[0] = head + skills[0]
+    skills[-1] += tail
+    return b", ".join(skills)
+
+
+def _catalog_parts(cat: Catalog, report) -> tuple[str, dict[str, str], dict[int, str | None], str]:
+    """``catalog_json_text``'s text before and after the skills (``head`` ends with ``[``,
+    ``tail`` starts with ``]``), the listing states and each root's ``"root", "scope"`` text."""
     from workbench.core.clients import get_profile
     from workbench.core.listing import listing_states
 
@@ -109,8 +136,7 @@ def catalog_json_text(cat: Catalog, report=None, memo: dict[str, str] | None = N
             roots[id(r)] = f'"root": {_enc(str(r.path))}, "scope": {_enc(r.scope)}'
         except TypeError:  # a scope of another type: its skills take the general encoder
             roots[id(r)] = None
-    skills = ", ".join([_skill_text(sk, states, roots, memo) for sk in cat.skills])
-    return f"{_dumps(head)[:-1]}, {_SKILLS}: [{skills}], {_dumps(tail)[1:]}"
+    return f"{_dumps(head)[:-1]}, {_SKILLS}: [", states, roots, f"], {_dumps(tail)[1:]}"
 
 
 _SKILLS = json.dumps("skills")
@@ -306,8 +332,7 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
 
         def texts(cids: list[str]) -> list[str | bytes]:
             memo: dict[str, str] = {}  # encoded paths and descriptions, shared by ``cids``
-            got = [_client_json(env, cid, cache, walks, banner, memo) for cid in cids]
-            return [escape_unsafe_json_utf8(t) for t in got] if as_bytes else list(got)
+            return [_client_json(env, cid, cache, walks, banner, memo, as_bytes) for cid in cids]
 
         # the caches are complete after ``prepare``: saved once, on a thread started after the
         # helper's fork, while the helper finishes and the report is written
@@ -315,7 +340,9 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         saving: list[Callable[[], None]] = []
         try:
             parts = _split(ids, texts, cache, then=lambda: saving.append(cache.save_async()))
-            write_utf8(sys.stdout, _json_parts(args.client == "all", ids, parts))
+            # piece by piece: the ~45 MB of 10,000 skills x 9 clients are not joined first
+            for part in _json_parts(args.client == "all", ids, parts):
+                write_utf8(sys.stdout, [part])
         finally:
             for join in saving:
                 join()
@@ -356,21 +383,70 @@ def _json_parts(every: bool, ids: list[str], parts: list[Any]) -> list[Any]:
 
 
 def _client_json(
-    env, cid: str, cache: ParseCache, walks: dict, banner: str, memo: dict[str, str] | None = None
-) -> str:
+    env,
+    cid: str,
+    cache: ParseCache,
+    walks: dict,
+    banner: str,
+    memo: dict[str, str] | None = None,
+    as_bytes: bool = False,
+) -> str | bytes:
     """One client's scan object as JSON text (``catalog_json_text``, ``memo`` shared by the
-    clients of one process), its banner note first."""
+    clients of one process), its banner note first; ``as_bytes``: its escaped UTF-8
+    (``catalog_json_bytes``)."""
     from workbench.core.listing import render_listing
 
     cat = scan(env, cid, cache, _walks=walks)
     if banner:
         cat.notes.insert(0, banner)
-    return catalog_json_text(cat, render_listing(cat, env.context_tokens), memo)
+    report = render_listing(cat, env.context_tokens)
+    if as_bytes:
+        return catalog_json_bytes(cat, report, memo)
+    return catalog_json_text(cat, report, memo)
 
 
-#: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree:
-#: 1.0 = ~0.1 s; a client not named costs 1.0). Only balances the two processes of ``_split``.
-_COST = {"claude-code": 1.6, "codex": 2.4, "openclaw": 1.8, "gemini-cli": 1.4, "cursor": 1.3, "opencode": 1.2}
+#: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree,
+#: the first pass in a fresh process: 1.0 = ~0.1 s; a client not named costs 1.0). Only
+#: balances the two processes of ``_split``.
+_COST = {
+    "claude-code": 2.9,
+    "codex": 3.3,
+    "openclaw": 2.8,
+    "gemini-cli": 2.2,
+    "opencode": 2.0,
+    "vscode-copilot": 1.6,
+    "cursor": 1.8,
+    "agentskills": 1.5,
+    "copilot-cli": 1.65,
+}
+
+
+def _halves(ids: list[str]) -> tuple[list[str], list[str]]:
+    """``ids`` split in two by ``_COST`` (this process's share first), the two sums as close as
+    can be (every split of up to 10 clients is tried; more: the costliest first to the lighter
+    side)."""
+    cost = [_COST.get(c, 1.0) for c in ids]
+    if len(ids) > 10:
+        mine: list[str] = []
+        theirs: list[str] = []
+        load = [0.0, 0.0]
+        for i in sorted(range(len(ids)), key=lambda k: -cost[k]):
+            side = 0 if load[0] <= load[1] else 1
+            (mine if side == 0 else theirs).append(ids[i])
+            load[side] += cost[i]
+        return mine, theirs
+    total = sum(cost)
+    best, best_gap = 1, total
+    for mask in range(1, 1 << len(ids)):  # the first client always on this side
+        if not mask & 1:
+            continue
+        gap = abs(total - 2 * sum(c for i, c in enumerate(cost) if mask >> i & 1))
+        if gap < best_gap:
+            best, best_gap = mask, gap
+    return [c for i, c in enumerate(ids) if best >> i & 1], [
+        c for i, c in enumerate(ids) if not best >> i & 1
+    ]
+
 
 #: ``_split`` forks no helper below this many files (a fork + pipe costs ~10-20 ms).
 SPLIT_MIN = 500
@@ -393,13 +469,7 @@ def _split(
         if then is not None:
             then()
         return got_all
-    mine: list[str] = []
-    theirs: list[str] = []
-    load = [0.0, 0.0]
-    for cid in sorted(ids, key=lambda c: -_COST.get(c, 1.0)):
-        side = 0 if load[0] <= load[1] else 1
-        (mine if side == 0 else theirs).append(cid)
-        load[side] += _COST.get(cid, 1.0)
+    mine, theirs = _halves(ids)
     helper = _fork(lambda: work(theirs), cache)
     got = dict(zip(mine, work(mine)))
     if then is not None:

@@ -296,7 +296,11 @@ class CodexProfile(CommonProfile):
                 enabled = rule["enabled"]
         if enabled is False:
             return (SkillStatus.HIDDEN, "disabled by [[skills.config]] enabled = false in config.toml")
-        oy = os.path.join(os.path.dirname(str(skill.path)), "agents", "openai.yaml")
+        p = str(skill.path)
+        if os.sep == "/" and p.startswith("/"):  # = the join below for an absolute POSIX path
+            oy = p[: p.rfind("/")] + "/agents/openai.yaml"
+        else:
+            oy = os.path.join(os.path.dirname(p), "agents", "openai.yaml")
         if is_file(oy):  # no system call when the walk's listing shows no agents/ folder
             meta = memo_file(oy, "openai.yaml", _load_openai_yaml)
             if isinstance(meta, dict):

@@ -34,16 +34,19 @@ _DESC_LINE = re.compile(r"^\s*description:\s*(.*)$")
 _CONTINUATION = re.compile(r"^[ \t]+\S")
 
 
-class _ReversedCodePoints(dict[int, int]):
-    """``str.translate`` table mapping each code point c to 0x10FFFF - c (filled on first use of
-    each character), so that ascending order of translated strings is reverse code-point order."""
-
-    def __missing__(self, c: int) -> int:
-        self[c] = 0x10FFFF - c
-        return 0x10FFFF - c
+#: ``bytes.translate`` table mapping each byte b to 255 - b: ascending order of
+#: ``reversed_order_key(s)`` is reverse code-point order of ``s`` (a prefix still first).
+_REVERSED_BYTES = bytes(range(255, -1, -1))
 
 
-_REVERSED = _ReversedCodePoints()
+def reversed_order_key(s: str) -> bytes:
+    """A sort key whose ascending order is the reverse code-point order of ``s``, a string that
+    is a prefix of another still sorting first: the same order as mapping each code point c
+    to 0x10FFFF - c. UTF-8 keeps code-point order byte by byte and no character's bytes are a
+    prefix of another's (lone surrogates, undecodable path bytes, too: ``surrogatepass``), so
+    each byte b becomes 255 - b (C ``encode`` + ``translate``: ~20x cheaper than a
+    ``str.translate`` over a code-point mapping)."""
+    return s.encode("utf-8", "surrogatepass").translate(_REVERSED_BYTES)
 
 
 def simple_frontmatter(block: str) -> tuple[str, str] | None:
@@ -212,7 +215,7 @@ class GeminiCliProfile(CommonProfile):
         """Higher tier wins (``CommonProfile``); the winner keeps the listing position of the
         name's first copy in load order (``SkillManager`` keeps a map: a later tier replaces the
         value, not the key's place). Checked on Gemini CLI 0.61.0 by the lab (gemini-clash-*)."""
-        first: dict[str, tuple[int, int, str]] = {}
+        first: dict[str, tuple[int, int, bytes]] = {}
         keyed = [(self._load_key(s), s) for s in skills]  # each key computed once
         keyed.sort(key=itemgetter(0))
         for key, s in keyed:
@@ -228,7 +231,7 @@ class GeminiCliProfile(CommonProfile):
                 s.flags["_gemini_load_key"] = got
 
     @staticmethod
-    def _load_key(s: Skill) -> tuple[int, int, str]:
+    def _load_key(s: Skill) -> tuple[int, int, bytes]:
         # tiers lowest first; in a tier the root's own SKILL.md (glob 'SKILL.md') before the
         # folders ('*/SKILL.md'), which come in reverse code-point order
         path = str(s.path)
@@ -237,7 +240,7 @@ class GeminiCliProfile(CommonProfile):
             own = (path[:i] if i > 0 else "/" if i == 0 else ".") == str(s.root.path)
         else:
             own = s.path.parent == s.root.path
-        return (-s.root.precedence, 0 if own else 1, path.translate(_REVERSED))
+        return (-s.root.precedence, 0 if own else 1, reversed_order_key(path))
 
     def listing_order(self, skills: list[Skill]) -> list[Skill]:
         """Load order: tiers lowest → highest (``~/.gemini/skills``, ``~/.agents/skills``,

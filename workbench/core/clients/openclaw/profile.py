@@ -270,10 +270,12 @@ class OpenClawProfile(CommonProfile):
                 SkillStatus.HIDDEN,
                 "disable-model-invocation: not in the prompt (explicit $name still works)",
             )
-        md = parse_loose_mapping(f.get("metadata")) or {}
+        raw = f.get("metadata")  # (None: no mapping, without the calls; per skill)
+        md = (parse_loose_mapping(raw) if raw is not None else None) or {}
         oc, key_used = None, None
         for k in METADATA_KEYS:
-            v = parse_loose_mapping(md.get(k))
+            raw = md.get(k)
+            v = parse_loose_mapping(raw) if raw is not None else None
             if v is not None:
                 oc, key_used = v, k
                 break
