@@ -283,7 +283,150 @@ def test_in_code_and_unclosed_fence_equal_the_fence_list(parts, frontmatter):
     ctx = _ctx(text)
     for off in range(len(text) + 1):
         assert ctx.in_code(off) == any(f.start <= off < f.end for f in ref), off
+    for off in range(len(text) + 1):
+        assert ctx.code_lang(off) == next((f.lang for f in ref if f.start <= off < f.end), None), off
     open_ = [f for f in ref if not f.closed]
     got = _ctx(text).unclosed_fence()
     assert got == (open_[0] if open_ else None)
     assert _ctx(text).code_ranges() == [(f.start, f.end) for f in ref]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINEY, st.integers(min_value=0, max_value=320))
+def test_line_len_after_pos_equals_the_line_table(text, offset):
+    """Round 7: ``line_len`` of the line ``pos`` last counted (or the next) is found from that
+    line's start; every line still measures as the line table says."""
+    ctx, lines = _ctx(text), _ctx(text).lines
+    ctx.pos(min(offset, len(text)))
+    for n in range(1, len(lines) + 1):
+        assert ctx.line_len(n) == len(lines[n - 1]), n
+
+
+def _old_body010(ctx: LintContext) -> list[tuple[tuple[int, int, int, int], str]]:
+    """BODY010's findings before round 7 (``pos`` from the start for each position, ``span``)."""
+    from workbench.core.clients.surfaces import surfaces_for
+    from workbench.core.lint.rules.body010_surface_limit import _SURROGATE
+
+    text = ctx.text
+    if len(text) <= 5000:
+        return []
+    data = ctx.utf8 if ctx.is_ascii or _SURROGATE.search(ctx.odd) is None else None
+    out = []
+    for s in surfaces_for(ctx.profile.client):
+        lost = s.lost_range(text, data)
+        if lost is None:
+            continue
+        (l1, _), (l2, _) = ctx.pos(lost[0]), ctx.pos(max(lost[0], lost[1] - 1))
+        keep = f"the first {s.head:,}" + (f" and last {s.tail:,}" if s.tail else "")
+        nl = text.find("\n", lost[0])
+        sp = ctx.span(lost[0], min(lost[1], nl + 1 if nl != -1 else lost[1]))
+        msg = (
+            f"{s.title} passes only {keep} {s.unit} of this {len(text.encode() if data is None else data):,}-byte file: "
+            f"lines {l1}–{l2} do not reach the model ({s.source})"
+        )
+        out.append(((sp.line, sp.column, sp.end_line, sp.end_column), msg))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a" * 900, "é" * 700, "\n", "x\n" * 300, "€" * 2000, "\r\n", "b" * 4990]),
+        max_size=14,
+    ),
+    st.sampled_from(["agentskills", "codex", "claude-code"]),
+)
+def test_body010_equals_the_old_positions(parts, profile):
+    from workbench.core.lint.rules import body010_surface_limit
+
+    text = "---\nname: a\ndescription: b\n---\n" + "".join(parts)
+    prof = lint_profile(profile)
+    ctx = LintContext(parse_skill_text(text, None), prof, EMPTY_CATALOG)
+    got = [
+        ((f.span.line, f.span.column, f.span.end_line, f.span.end_column), f.message)
+        for f in body010_surface_limit.check(ctx)
+    ]
+    assert got == _old_body010(LintContext(parse_skill_text(text, None), prof, EMPTY_CATALOG))
+
+
+def _old_body011_steps(ctx: LintContext) -> list[tuple[int, int]]:
+    """BODY011's "Step 1:" matches before round 7 (``str.find`` of "tep 1", the regex there)."""
+    pattern = re.compile(r"(?i)\bstep 1\b\**:")
+    body, base = ctx.body, ctx.body_offset
+    out = []
+    i = body.find("tep 1")
+    while i >= 0:
+        if i >= 1:
+            m = pattern.match(body, i - 1)
+            if m is not None and not ctx.in_code(base + m.start()):
+                out.append((base + m.start(), base + m.end()))
+        i = body.find("tep 1", i + 1)
+    return out
+
+
+_STEPPY = st.sampled_from(
+    [
+        "Step 1:",
+        "step 1**:",
+        "STEP 1:",
+        "Step 1",
+        "xStep 1:",
+        "ſtep 1:",
+        "\n```\n",
+        " ",
+        "tep 1:",
+        "Step 10:",
+        "é",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_STEPPY, max_size=20))
+def test_body011_equals_the_old_scan(parts):
+    from workbench.core.lint.rules import body011_negative_delta as m
+
+    text = "---\nname: a\ndescription: b\n---\n" + "".join(parts)
+    ctx = _ctx(text)
+    steps = _old_body011_steps(ctx)
+    got = list(m.check(_ctx(text)))
+    if len(steps) > 1:
+        sp = ctx.span(*steps[1])
+        assert [(f.span, f.message.split(" ")[0]) for f in got] == [(sp, str(len(steps)))]
+    else:
+        assert got == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("/homeUsrC:\\ x")), max_size=40))
+def test_body008_precheck_equals_the_three_literals(body):
+    from workbench.core.lint.rules.body008_absolute_user_path import _UNIX_HOME
+
+    old = "/home/" in body or "/Users/" in body or ":\\Users\\" in body
+    assert (_UNIX_HOME.search(body) is not None or ("\\" in body and ":\\Users\\" in body)) == old
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINEY, st.lists(st.integers(min_value=-3, max_value=330), max_size=20))
+def test_pos_counted_from_the_previous_position_equals_the_line_table(text, offsets):
+    """Round 7: ``pos`` counts line breaks from the previous position's line start (forwards or
+    backwards); every answer equals the line table's (``bisect``) one."""
+    from workbench.core.lint.context import _POS_DIRECT
+
+    ctx, ref = _ctx(text), _ctx(text)
+    ref.line_starts  # noqa: B018 - the table path
+    for k, off in enumerate(offsets):
+        want = _old_pos(text, off) if k < _POS_DIRECT else ref.pos(off)
+        assert ctx.pos(off) == want, (k, off)
+
+
+def _old_pos(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINEY, st.integers(min_value=0, max_value=320), st.integers(min_value=-1, max_value=90))
+def test_get_line_after_pos_equals_the_lines(text, offset, line):
+    ctx = _ctx(text)
+    ctx.pos(min(offset, len(text)))
+    assert ctx.get_line(line) == _ctx(text).get_line(line)  # (without a position asked first)

@@ -132,6 +132,7 @@ class LintContext:
         self._desc: object = _UNSET
         self._line_starts: list[int] | None = None
         self._npos = 0  # positions answered without the line table (``pos``)
+        self._at: tuple[int, int] | None = None  # the last of them: (line, offset of its start)
         self._lines: list[str] | None = None
         self._nlines = -1
         self._parts: list[str] | None = None
@@ -247,11 +248,19 @@ class LintContext:
         if lines is not None:
             return len(lines[line - 1])
         ls = self._line_starts
-        if ls is None and line > 64:
-            return len(self.lines[line - 1])
-        if ls is None:
-            return len(self.get_line(line))
         t = self.text
+        if ls is None:
+            at = self._at
+            if at is not None and at[0] <= line <= at[0] + 1:
+                # the line of the last position ``pos`` counted, or the next: from its start
+                s = at[1] if line == at[0] else t.find("\n", at[1]) + 1
+                e = t.find("\n", s)
+                if e == -1:
+                    e = len(t)
+                return e - s - (e > s and t[e - 1] == "\r")
+            if line > 64:
+                return len(self.lines[line - 1])
+            return len(self.get_line(line))
         s = ls[line - 1]
         e = ls[line] - 1 if line < len(ls) else len(t)
         if e > s and t[e - 1] == "\r":
@@ -281,14 +290,24 @@ class LintContext:
 
     def pos(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of an offset into ``text``. The first ``_POS_DIRECT`` calls
-        count line breaks in C (most files need a few positions: building the line table
-        would cost more); later ones bisect ``line_starts``."""
+        count line breaks in C, between the offset and the line start of the previous position
+        (most files need a few positions: building the line table would cost more); later ones
+        bisect ``line_starts``."""
         ls = self._line_starts
         if ls is None:
             if self._npos < _POS_DIRECT:
                 self._npos += 1
                 t = self.text
-                return t.count("\n", 0, offset) + 1, offset - t.rfind("\n", 0, offset)
+                at = self._at
+                if at is None or offset < 0:
+                    line = t.count("\n", 0, offset) + 1
+                elif offset >= at[1]:  # line breaks counted from the previous position's line start
+                    line = at[0] + t.count("\n", at[1], offset)
+                else:
+                    line = at[0] - t.count("\n", offset, at[1])
+                r = t.rfind("\n", 0, offset)
+                self._at = (line, r + 1)  # (line, its start): for the next ``pos`` and ``line_len``
+                return line, offset - r
             ls = self.line_starts
         i = bisect_right(ls, offset) - 1
         return i + 1, offset - ls[i] + 1
@@ -307,12 +326,16 @@ class LintContext:
     def get_line(self, line: int) -> str:
         """The text of a 1-based line without its line ending ("" when out of range); cheap for
         lines near the top even before ``lines`` is computed."""
-        if self._lines is None and line <= 64:
+        at = self._at
+        if self._lines is None and (line <= 64 or at is not None and at[0] == line):
             t, s = self.text, 0
-            for _ in range(line - 1):
-                s = t.find("\n", s) + 1
-                if s == 0:
-                    return ""
+            if at is not None and at[0] == line:  # the line of the last ``pos``: from its start
+                s = at[1]
+            else:
+                for _ in range(line - 1):
+                    s = t.find("\n", s) + 1
+                    if s == 0:
+                        return ""
             e = t.find("\n", s)
             ln = t[s:] if e == -1 else t[s:e]
             return ln[:-1] if ln.endswith("\r") else ln
@@ -465,6 +488,13 @@ class LintContext:
             code = self._scan_fences()
         # an odd number of fence starts/ends at or before the offset = inside a block
         return bisect_right(code, offset) & 1 == 1
+
+    def code_lang(self, offset: int) -> str | None:
+        """The language of the fenced code block holding ``offset`` (as ``Fence.lang``; "" without
+        one), None outside fenced code."""
+        code = self._scan_fences()
+        k = bisect_right(code, offset)
+        return _lang(self._marks[k // 2][1]) if k & 1 else None
 
     def code_ranges(self) -> list[tuple[int, int]]:
         """(start, end) offsets of the fenced code blocks (as ``fences``)."""

@@ -41,7 +41,6 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if i == -1:
         return
     base = ctx.body_offset
-    fences = ctx.fences
     done = -1
     while i != -1:
         if i > done:
@@ -56,7 +55,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             pm = _PATH.fullmatch(tok.rstrip(".")) if tok.count("\\") else None
             if pm and not (s > 0 and body[s - 1] in "/:"):
                 off = base + s
-                if not any(f.start <= off < f.end and f.lang in _WIN_SHELLS for f in fences):
+                if ctx.code_lang(off) not in _WIN_SHELLS:
                     val = pm.group(0)
                     sp = ctx.span(off, off + len(val))
                     yield Finding(

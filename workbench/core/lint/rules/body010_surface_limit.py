@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from workbench.core.clients.surfaces import surfaces_for
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
+from workbench.core.skillfile import Span
 
 #: A lone surrogate's UTF-8 (``surrogatepass``) lead bytes: ``ctx.utf8`` then differs from
 #: ``text.encode()`` (which raises).
@@ -50,12 +51,16 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         lost = s.lost_range(text, data)
         if lost is None:
             continue
-        (l1, _), (l2, _) = ctx.pos(lost[0]), ctx.pos(max(lost[0], lost[1] - 1))
+        a, b = lost
+        l1, c1 = ctx.pos(a)
+        # the last lost character's line, counted from ``a`` (not from the start again)
+        l2 = l1 + text.count("\n", a, b - 1) if b - 1 > a else l1
         keep = f"the first {s.head:,}" + (f" and last {s.tail:,}" if s.tail else "")
-        # the start of the line after line l1 (= line_starts[l1], without building the table)
-        nl = text.find("\n", lost[0])
+        # up to the start of the line after line l1 (= line_starts[l1], without the table)
+        nl = text.find("\n", a)
+        end = (l1 + 1, 1) if nl != -1 and nl + 1 <= b else (l1, c1 + max(0, b - a))
         yield Finding(
-            ctx.span(lost[0], min(lost[1], nl + 1 if nl != -1 else lost[1])),
+            Span(l1, c1, *end),
             f"{s.title} passes only {keep} {s.unit} of this {len(text.encode() if data is None else data):,}-byte file: "
             f"lines {l1}–{l2} do not reach the model ({s.source})",
         )
