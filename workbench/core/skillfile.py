@@ -39,10 +39,11 @@ from workbench.core.lineparse import LineField as LineField
 from workbench.core.lineparse import line_parse
 from workbench.core.skillyaml import MAX_YAML_INT_DIGITS as MAX_YAML_INT_DIGITS
 from workbench.core.skillyaml import MAX_YAML_NODES as MAX_YAML_NODES
-from workbench.core.skillyaml import BoundedLoader, construct_plain
 from workbench.core.skillyaml import YamlLimitError as YamlLimitError
 from workbench.core.skillyaml import check_yaml_size as check_yaml_size
+from workbench.core.skillyaml import compose, construct_plain, constructor
 from workbench.core.skillyaml import load_yaml as load_yaml
+from workbench.core.spans import SPAN_GET as _span_get
 from workbench.core.spans import Span as Span
 from workbench.core.spans import mkspan as _mkspan
 from workbench.core.spans import node_span as node_span
@@ -428,48 +429,81 @@ def _split(sf: SkillFile) -> None:
 # YAML with positions
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_MapNode, _ScalarNode = yaml.MappingNode, yaml.ScalarNode
+_new_obj = object.__new__
 
 
 def _parse_yaml(sf: SkillFile) -> None:
     offset = 1  # frontmatter line 1 is file line 2
-    # The frontmatter's last line ends with a line break in the file, so clip-chomped block
-    # scalars (``description: >``) keep their final "\n", as YAML defines.
-    loader = BoundedLoader(sf.frontmatter + "\n")
+    fm = sf.frontmatter
+    ctor = None  # a PyYAML constructor, made when a key or value needs one
     try:
-        node = loader.get_single_node()
+        # The frontmatter's last line ends with a line break in the file, so clip-chomped block
+        # scalars (``description: >``) keep their final "\n", as YAML defines.
+        node = compose(fm + "\n")
         if node is None:
             sf.state = "empty"
             sf.message = "the frontmatter between the '---' lines is empty"
             sf.error_span = Span(1, 1, (sf.close_line or 1), 4)
             return
-        alias = "*" in sf.frontmatter  # an alias needs a '*': the common file pays nothing
+        alias = "*" in fm  # an alias needs a '*': the common file pays nothing
         if alias:
             check_yaml_size(node)
-        if not isinstance(node, yaml.MappingNode):
+        if type(node) is not _MapNode:
             sf.state = "not-mapping"
-            kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
+            kind = "a list" if type(node) is yaml.SequenceNode else "a single value"
             sf.message = f"the frontmatter is {kind}, not a mapping of keys to values"
             sf.error_span = _span(node, offset)
             return
+        pairs = node.value
         seen: set[str] = set()
-        kspans: list[Span] = []
+        fis: list[FieldInfo] = []
         plain_keys = True  # every key a str scalar: the constructed mapping needs no re-keying
-        for knode, _vnode in node.value:
-            key_s = knode.value
+        new = _new_obj
+        memo: list[list[str]] = []
+        for knode, vnode in pairs:
+            key_s = k = knode.value
             if knode.tag != _STR_TAG or type(key_s) is not str:
                 plain_keys = False
+                if ctor is None:
+                    ctor = constructor()
                 try:
-                    key = loader.construct_object(knode, deep=True)
+                    key = ctor.construct_object(knode, deep=True)
                 except yaml.YAMLError:
                     key = knode.value
                 key_s = key if isinstance(key, str) else str(key)
+                if type(knode) is not _ScalarNode:
+                    k = str(k)
             ks, ke = knode.start_mark, knode.end_mark
-            kspan = _mkspan(ks.line + 2, ks.column + 1, ke.line + 2, ke.column + 1)  # offset 1
-            kspans.append(kspan)
+            k4 = (ks.line + 2, ks.column + 1, ke.line + 2, ke.column + 1)  # offset 1
+            kspan = _span_get(k4) or _mkspan(*k4)  # = Span(*k4), inline
             if key_s in seen:
                 sf.duplicate_keys.append((key_s, kspan))
             seen.add(key_s)
-        data = construct_plain(loader, node, alias)
+            # = FieldInfo(k, <value: below>, kspan, vspan, style, tag, vnode), inline
+            fi = new(FieldInfo)
+            fi.key = k
+            fi.key_span = kspan
+            fi.tag = vnode.tag
+            fi.node = vnode
+            fi.lenient = False
+            if type(vnode) is _ScalarNode:
+                fi.style = vnode.style or ""
+                s, e = vnode.start_mark, vnode.end_mark
+                line = s.line + 2  # offset 1
+                if e.line + 2 == line:
+                    sc, ec = s.column, e.column
+                    if ec > sc:  # the usual value: on one line
+                        v4 = (line, sc + 1, line, ec + 1)
+                        fi.value_span = _span_get(v4) or _mkspan(*v4)
+                        fis.append(fi)
+                        continue
+                fi.value_span = _value_span(vnode, offset, sf, memo)
+            else:
+                fi.style = None
+                fi.value_span = _value_span(vnode, offset, sf, memo)
+            fis.append(fi)
+        data = construct_plain(node, alias, ctor)
     except yaml.MarkedYAMLError as exc:
         sf.state = "yaml-error"
         mark = exc.problem_mark or exc.context_mark
@@ -490,8 +524,6 @@ def _parse_yaml(sf: SkillFile) -> None:
         sf.error_span = Span.point(2)
         sf.message = f"invalid YAML: {exc}"
         return
-    finally:
-        loader.dispose()
     if not isinstance(data, dict):  # pragma: no cover - guarded by the MappingNode check
         sf.state = "not-mapping"
         sf.message = "the frontmatter is not a mapping"
@@ -499,22 +531,10 @@ def _parse_yaml(sf: SkillFile) -> None:
     sf.data = data if plain_keys else {(k if isinstance(k, str) else str(k)): v for k, v in data.items()}
     get = sf.data.get
     fields = sf.fields
-    memo: list[list[str]] = []
-    scalar = yaml.ScalarNode
-    for (knode, vnode), kspan in zip(node.value, kspans):
-        k = knode.value if type(knode) is scalar else str(knode.value)
-        s, e = vnode.start_mark, vnode.end_mark
-        line = s.line + 2  # offset 1
-        if type(vnode) is scalar:
-            style = vnode.style or ""
-            if e.line + 2 == line and e.column > s.column:  # the usual value: on one line
-                vspan = _mkspan(line, s.column + 1, line, e.column + 1)
-            else:
-                vspan = _value_span(vnode, offset, sf, memo)
-        else:
-            style = None
-            vspan = _value_span(vnode, offset, sf, memo)
-        fields[k] = FieldInfo(k, get(k), kspan, vspan, style, vnode.tag, vnode)
+    for fi in fis:
+        k = fi.key
+        fi.value = get(k)
+        fields[k] = fi
 
 
 def _value_span(vnode: Any, offset: int, sf: SkillFile, memo: list[list[str]] | None = None) -> Span:

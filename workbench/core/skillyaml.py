@@ -5,14 +5,18 @@ and every YAML file a skill ships (``agents/openai.yaml``, ...). Re-exported by
 from __future__ import annotations
 
 import logging
+import operator
 from typing import Any
 
 import yaml
 
 try:  # the C loader is 10x faster; the pure one gives the same results
     from yaml import CSafeLoader as _Loader
+    from yaml._yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader
+
+    _CParser = None
 
 log = logging.getLogger(__name__)
 
@@ -63,76 +67,125 @@ for _ch, _rs in BoundedLoader.yaml_implicit_resolvers.items():
         _IMPLICIT[_ch] = tuple(_rs) + _wild
 
 
-def _resolve(self: Any, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
+def resolve_tag(kind: Any, value: str | None, implicit: Any) -> str:
     """PyYAML's ``BaseResolver.resolve`` for a loader without path resolvers, minus its Python
     overhead (the C composer calls it once per node): a plain scalar tries only the implicit
     resolvers of its first character; every other node gets its kind's default tag."""
     if kind is _Scalar:
         if implicit[0]:
-            for tag, regexp in _IMPLICIT.get(value[:1], _wild):
+            for tag, regexp in _IMPLICIT.get(value[:1], _wild):  # type: ignore[index]
                 if regexp.match(value):
                     return tag  # type: ignore[no-any-return]
         return _STR
     return _SEQ if kind is _Seq else _MAP
 
 
+def _resolve(self: Any, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
+    return resolve_tag(kind, value, implicit)
+
+
 def _no_op(*_args: Any) -> None:
     return None
 
 
-if not _wild and not BoundedLoader.yaml_path_resolvers:  # what PyYAML's safe loader has
+_FAST_RESOLVE = not _wild and not BoundedLoader.yaml_path_resolvers  # what PyYAML's safe loader has
+if _FAST_RESOLVE:
     BoundedLoader.resolve = _resolve
     BoundedLoader.descend_resolver = _no_op
     BoundedLoader.ascend_resolver = _no_op
 
+_Composer: Any = BoundedLoader
+if _FAST_RESOLVE and _CParser is not None:  # the C parser is there
 
-def _plain(node: Any) -> bool:
-    """True when ``node`` is made of str-keyed maps (default tag), lists (default tag) and
-    scalars only: what ``construct_plain`` builds without PyYAML's per-node dispatch."""
-    t = type(node)
-    if t is _Scalar:
-        return True
-    if t is _Seq:
-        return node.tag == _SEQ and all(map(_plain, node.value))
-    if t is _Map and node.tag == _MAP:
-        for k, v in node.value:
-            if type(k) is not _Scalar or k.tag != _STR or not _plain(v):
-                return False  # a merge key ("<<"), "=", a non-str or complex key: PyYAML's way
-        return True
-    return False
+    class _CComposer(_CParser):  # type: ignore[misc]
+        """The C parser alone (no constructor or resolver state to set up per document), with
+        ``resolve_tag`` and no-op path resolution as C callables where possible: the composer
+        calls ``descend_resolver(parent, index)`` and ``ascend_resolver()`` once per node
+        (``operator.is_`` and ``tuple`` ignore what they are given, in C)."""
+
+        __slots__ = ()  # no instance dict to make per document
+        resolve = staticmethod(resolve_tag)
+        descend_resolver = operator.is_
+        ascend_resolver = tuple
+
+    _Composer = _CComposer
 
 
-def construct_plain(loader: Any, node: Any, may_alias: bool = True) -> Any:
-    """``loader.construct_document(node)``, equal value for value, faster for the usual
-    frontmatter: str scalars are their text, maps of str keys become dicts and lists lists
-    without PyYAML's generator dispatch per node; any other scalar (int, bool, null, dates, ...)
-    goes through ``loader.construct_object`` (same constructors, same errors). Any other shape
-    (merge keys, tags, complex keys), a failure (re-done PyYAML's way for its error) or ``may_alias`` (the text has a ``*``: an alias shares one
-    object between places, which only PyYAML's memo reproduces) uses ``construct_document``.
-    Raises what ``construct_document`` raises."""
+def compose(text: str) -> Any:
+    """The composed node of one YAML document (None when empty), tags resolved as PyYAML's safe
+    loader resolves them; no value is constructed (``construct_plain``). Raises ``yaml.YAMLError``."""
+    c = _Composer(text)
+    try:
+        return c.get_single_node()
+    finally:
+        c.dispose()
+
+
+def constructor() -> Any:
+    """A fresh constructor (a ``BoundedLoader`` over no text) for ``construct_document`` /
+    ``construct_object`` of composed nodes: PyYAML's way, with our limits."""
+    return BoundedLoader("")
+
+
+#: Constructors of scalar tags that keep no state on the constructor (so one shared instance
+#: serves every thread): what ``construct_object`` calls for a scalar of that tag.
+_SCALAR_TAGS = (
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:timestamp",
+)
+_SCALAR_CTORS: dict[str, Any] = {t: BoundedLoader.yaml_constructors[t] for t in _SCALAR_TAGS}
+_SHARED = BoundedLoader("")
+
+
+class _NotPlain(Exception):
+    """A node ``construct_plain`` leaves to PyYAML's ``construct_document``."""
+
+
+def construct_plain(node: Any, may_alias: bool = True, ctor: Any = None) -> Any:
+    """``constructor().construct_document(node)``, equal value for value, faster for the usual
+    frontmatter: str scalars are their text, maps of str keys (default tag) become dicts and
+    lists (default tag) lists without PyYAML's generator dispatch per node; null, bool, int,
+    float and timestamp scalars go through PyYAML's own constructor of their tag (same values,
+    same errors). Any other shape (merge keys, tags, complex keys), a failure (re-done PyYAML's
+    way for its error: it constructs breadth first, another value may fail first, and
+    iteratively, no recursion limit) or ``may_alias`` (the text has a ``*``: an alias shares one
+    object between places, which only PyYAML's memo reproduces) uses ``construct_document`` of
+    ``ctor`` (a fresh ``constructor()`` when None). Raises what ``construct_document`` raises."""
     if not may_alias:
         try:
-            if _plain(node):
-                try:
-                    return _build(loader, node)
-                finally:
-                    loader.constructed_objects = {}
-                    loader.recursive_objects = {}
+            return _build(node)
+        except _NotPlain:
+            pass
         except Exception:  # noqa: BLE001 - PyYAML's way gives the error: it constructs breadth
             # first (another value may fail first) and iteratively (no recursion limit)
             log.debug("fast YAML construction failed; constructing PyYAML's way", exc_info=True)
-    return loader.construct_document(node)
+    return (ctor or constructor()).construct_document(node)
 
 
-def _build(loader: Any, node: Any) -> Any:
+def _build(node: Any) -> Any:
     t = type(node)
     if t is _Scalar:
-        return node.value if node.tag == _STR else loader.construct_object(node)
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        make = _SCALAR_CTORS.get(tag)
+        if make is None:
+            raise _NotPlain
+        return make(_SHARED, node)
     if t is _Seq:
-        return [_build(loader, x) for x in node.value]
+        if node.tag != _SEQ:
+            raise _NotPlain
+        return [_build(x) for x in node.value]
+    if t is not _Map or node.tag != _MAP:
+        raise _NotPlain
     out: dict[str, Any] = {}
     for k, v in node.value:
-        out[k.value] = v.value if type(v) is _Scalar and v.tag == _STR else _build(loader, v)
+        if type(k) is not _Scalar or k.tag != _STR:
+            raise _NotPlain  # a merge key ("<<"), "=", a non-str or complex key: PyYAML's way
+        out[k.value] = v.value if type(v) is _Scalar and v.tag == _STR else _build(v)
     return out
 
 
@@ -187,14 +240,10 @@ def load_yaml(text: str) -> Any:
     Returns the data (None for an empty document). Raises ``yaml.YAMLError`` (``YamlLimitError``
     for the limits), ``ValueError``/``TypeError`` for values PyYAML cannot construct.
     """
-    loader = BoundedLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        alias = "*" in text
-        if alias:
-            check_yaml_size(node)
-        return construct_plain(loader, node, alias)
-    finally:
-        loader.dispose()
+    node = compose(text)
+    if node is None:
+        return None
+    alias = "*" in text
+    if alias:
+        check_yaml_size(node)
+    return construct_plain(node, alias)
