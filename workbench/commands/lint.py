@@ -410,9 +410,8 @@ def _report(
 
         results = with_link_diagnostics(results)
     tot = severity_totals(results)
-    basename = os.path.basename
     summary = {
-        "files": sum(1 for p in results if basename(p).lower() == "skill.md" or os.path.isfile(p)),
+        "files": sum(1 for p in map(os.fspath, results) if _is_skill_md(p) or os.path.isfile(p)),
         "errors": tot["error"],
         "warnings": tot["warning"],
         "infos": tot["info"],
@@ -467,6 +466,15 @@ def _report(
             for path, d in flat:
                 out.write(github_line(path, d) + "\n")
     return 1 if summary["errors"] else 0
+
+
+def _is_skill_md(p: str) -> bool:
+    """``os.path.basename(p).lower() == "skill.md"`` (one slice per path of a 10k report)."""
+    return (
+        p[-9:].lower() == os.sep + "skill.md"
+        or p.lower() == "skill.md"
+        or (os.altsep is not None and os.path.basename(p).lower() == "skill.md")
+    )
 
 
 def json_text(

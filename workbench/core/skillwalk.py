@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from stat import S_ISDIR
 
-from workbench.core.cache.fscache import SKILL_NONE, DirCache, scan_listing
+from workbench.core.cache.fscache import SKILL_NONE, DirCache, current_memo, scan_listing
 from workbench.core.cache.fscache import fast_path as _fast_path
 from workbench.core.cache.fscache import mtime as fs_mtime
 from workbench.core.cache.fscache import stat as fs_stat
@@ -104,6 +104,7 @@ def _find_below(
                     on_file(f)
             return list(got)
     listing = dirs.listing if dirs is not None else scan_listing
+    memo = current_memo() if dirs is not None else None
     found: list[str] = []
     visited: list[str] = []
     vmtimes: list[int] = []
@@ -119,7 +120,8 @@ def _find_below(
             continue
         if dirs is not None:
             visited.append(d)
-            vmtimes.append(fs_mtime(d))
+            st = memo.get(d) if memo is not None else None  # the stat ``listing`` made
+            vmtimes.append(st.st_mtime_ns if st is not None else fs_mtime(d))
             if lst[2]:
                 linked = True
         sk = lst[0]

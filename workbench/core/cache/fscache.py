@@ -20,7 +20,7 @@ Two speed levers for scanning and linting large trees (HACKING.md "Performance")
   ``appdirs.cache_dir()/fs/dirs.marshal`` (``cachefile.write_cache_file``: temp file + rename); a cache
   file that cannot be read, is incomplete or has another format is ignored (and rebuilt).
 
-Listing shape (``DirCache.listing(path)``): ``Listing(skill, dirs, links)`` where ``skill`` is
+Listing shape (``DirCache.listing(path)``, indexed): ``Listing(skill, dirs, links)`` where ``skill`` is
 ``SKILL_NONE``/``SKILL_FILE``/``SKILL_LINK``/``SKILL_DIR``/``SKILL_OTHER`` (what the ``SKILL.md``
 entry is, symlinks not followed), ``dirs`` the names of real sub-folders (not symlinks) and
 ``links`` the names of symlinked entries (any target; the caller stats them when it needs to).
@@ -242,6 +242,13 @@ class Listing(NamedTuple):
 
 def scan_listing(path: str) -> Listing | None:
     """List ``path`` with ``os.scandir`` (no cache). None when it cannot be listed."""
+    got = _scan(path)
+    return None if got is None else Listing(*got)
+
+
+def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+    """``scan_listing`` as a plain tuple (no ``Listing``: a Python-level ``__new__`` per folder
+    of a cold walk)."""
     skill = SKILL_NONE
     dirs: list[str] = []
     links: list[str] = []
@@ -270,7 +277,7 @@ def scan_listing(path: str) -> Listing | None:
                     dirs.append(name)
     except OSError:
         return None
-    return Listing(skill, tuple(dirs), tuple(links))
+    return skill, tuple(dirs), tuple(links)
 
 
 class DirCache:
@@ -379,14 +386,18 @@ class DirCache:
     def listing(self, path: str) -> Listing | tuple[Any, ...] | None:
         """The listing of folder ``path`` (a str), from the cache when the folder's mtime is
         unchanged, else from ``scandir`` (and remembered unless racily new). None when the folder
-        cannot be stat'ed or listed. The result is a ``Listing`` or a plain tuple of the same
-        three items (index it: ``[0]`` skill, ``[1]`` dirs, ``[2]`` links)."""
+        cannot be stat'ed or listed. The result is a plain tuple whose first three items are a
+        ``Listing``'s (index it: ``[0]`` skill, ``[1]`` dirs, ``[2]`` links; ``[3]`` is the
+        folder's mtime_ns)."""
         memo = getattr(_local, "memo", None)
         if memo is not None:
-            try:
-                st = memo[path]
-            except KeyError:
-                st = stat(path)
+            st = memo.get(path, False)
+            if st is False:  # (a cold walk: not stat'ed yet; no KeyError raised per folder)
+                try:
+                    st = _os_stat(path)
+                except (OSError, ValueError):
+                    st = None
+                memo[path] = st
         else:
             st = stat(path)
         if st is None:
@@ -398,15 +409,16 @@ class DirCache:
             self.hits += 1
             return ent
         now = time.time_ns()
-        got = scan_listing(path)
+        got = _scan(path)
         self.misses += 1
         if got is None:
             return None
+        ent = (*got, m)
         if m < now - RACY_NS and _stat.S_ISDIR(st.st_mode):
             with self._lock:
-                table[path] = (got.skill, got.dirs, got.links, m)
+                table[path] = ent
                 self._dirty = True
-        return got
+        return ent
 
     def cached_listing(self, path: str) -> tuple[Any, ...] | None:
         """The stored listing of folder ``path`` when its mtime (``stat``, memoised in the
