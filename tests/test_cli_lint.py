@@ -171,3 +171,28 @@ def test_pre_commit_hook_definition():
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     (h,) = [h for h in hooks if h["id"] == "workbench-lint"]
     assert h["entry"] == "workbench lint" and h["files"] == r"SKILL\.md$"
+
+
+def test_is_skill_md_equals_the_basename_test():
+    """The report's file count tests each path's name with ``_is_skill_md`` (a slice, not
+    ``os.path.basename``): the same answer on every shape of path."""
+    import os
+
+    from workbench.commands.lint import _is_skill_md
+
+    for p in [
+        "/a/SKILL.md",
+        "/a/skill.MD",
+        "SKILL.md",
+        "skill.md",
+        "/a/xSKILL.md",
+        "/SKILL.md",
+        "a/b",
+        "/a/notSKILL.md",
+        "x/Skill.Md",
+        "",
+        "/",
+        "rel/SKILL.md",
+        "/a/SKILL.md.bak",
+    ]:
+        assert _is_skill_md(p) == (os.path.basename(p).lower() == "skill.md"), p

@@ -193,26 +193,26 @@ def test_timestamps_and_non_str_values_keep_their_types():
     assert sf.data == {"name": "a", "created": datetime.date(2024, 1, 2), "n": 3, "ok": True, "none": None}
 
 
-@pytest.mark.parametrize(
-    "s",
-    [
-        "/tmp/a/SKILL.md",
-        "/a",
-        "/",
-        "//a/b",
-        "/a//b",
-        "/a/./b",
-        "/a/.",
-        "/a/",
-        "/a/../b",
-        "/a/ b /SKILL.md",
-        "/é/ü.md",
-        "relative/SKILL.md",
-        "./x",
-        "",
-        "/a\\b",
-    ],
-)
+_PATH_CASES = [
+    "/tmp/a/SKILL.md",
+    "/a",
+    "/",
+    "//a/b",
+    "/a//b",
+    "/a/./b",
+    "/a/.",
+    "/a/",
+    "/a/../b",
+    "/a/ b /SKILL.md",
+    "/é/ü.md",
+    "relative/SKILL.md",
+    "./x",
+    "",
+    "/a\\b",
+]
+
+
+@pytest.mark.parametrize("s", _PATH_CASES)
 def test_fast_path_is_path(s: str) -> None:
     """``fscache.fast_path`` (the walkers' and the reader's cheap ``Path``) equals ``Path(s)`` in every way the
     rest of the code looks at it."""
@@ -229,3 +229,25 @@ def test_fast_path_is_path(s: str) -> None:
         hash(want),
     )
     assert (got.parent, got.name, got.parent.name) == (want.parent, want.name, want.parent.name)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_PATH_CASES) | st.text(alphabet="/.a é", max_size=12), max_size=8))
+def test_fast_paths_are_paths(strs: list[str]) -> None:
+    """``fscache.fast_paths`` (a walk's results, built inline) equals ``Path`` of each."""
+    from pathlib import Path
+
+    from workbench.core.cache.fscache import fast_path, fast_paths
+
+    got = fast_paths(strs)
+    assert len(got) == len(strs)
+    for g, s in zip(got, strs):
+        want = Path(s)
+        assert (type(g), g, str(g), g.parts, hash(g)) == (type(want), want, str(want), want.parts, hash(want))
+        assert (g.parent, g.name, g.parent.name, g / "x") == (
+            want.parent,
+            want.name,
+            want.parent.name,
+            want / "x",
+        )
+        assert fast_path(s) == g

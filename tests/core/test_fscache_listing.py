@@ -64,3 +64,36 @@ def test_answered_from_the_listing(tmp_path, monkeypatch):
         assert is_symlink(f"{root}/linked/SKILL.md") is True
         assert is_symlink(f"{root}/plain/SKILL.md") is False
         assert is_file(f"{root}/plain/agents/openai.yaml") is False
+
+
+def test_listing_read_then_stored_gives_the_same_tuple(tmp_path):
+    """``DirCache.listing``: the listing it reads (a cold walk) is the tuple it stores and later
+    answers from the cache (skill, dirs, links, the folder's mtime_ns), equal to
+    ``scan_listing``'s three items; the folder's stat is the snapshot's (one per folder: the
+    walk's stored mtimes take it from there)."""
+    from workbench.core.cache.fscache import SKILL_FILE, scan_listing
+    from workbench.core.skillwalk import find_skill_files, stored_walk
+
+    root = _tree(tmp_path)
+    d = str(root / "withagents")
+    dirs = DirCache(tmp_path / "fs")
+    with snapshot() as memo:
+        first = dirs.listing(d)
+        assert memo[d].st_mtime_ns == first[3] == os.stat(d).st_mtime_ns
+    assert first[:3] == tuple(scan_listing(d)) and first[0] == SKILL_FILE and first[1] == ("agents",)
+    with snapshot():
+        assert dirs.listing(d) == first and dirs.hits == 1
+    assert dirs.listing(str(root / "missing")) is None
+    plain = tmp_path / "plain"
+    for sub in ("a", "b/c"):
+        (plain / sub).mkdir(parents=True)
+        (plain / sub / "SKILL.md").write_text("---\nname: x\n---\n")
+    old = time.time() - 60
+    for p in [plain, plain / "a", plain / "b", plain / "b" / "c"]:
+        os.utime(p, (old, old))
+    fresh = DirCache(tmp_path / "fs2")
+    with snapshot():
+        found = find_skill_files(plain, dirs=fresh)
+        got = stored_walk(plain, fresh)
+    assert got is not None and list(got[1]) == [os.stat(p).st_mtime_ns for p in got[0]]
+    assert sorted(got[2]) == sorted(map(str, found))

@@ -166,18 +166,29 @@ def lint_groups(
         return got
 
     fed = 0
+    located = 0  # files fed whose location gave a client's profile
     on_file: Callable[[str], None] | None = None
     if feed is not None:
+        sep, sep_dot = os.sep, os.sep + "."
+        add = feed.add
+        cache_of: dict[int, Any] = {}
 
         def on_file(f: str) -> None:
-            nonlocal fed
+            nonlocal fed, located
             fed += 1
             if fixed is not None:
                 pr = fixed
+            elif f[:1] == sep and sep_dot not in f:  # = _location(f) is None, inline
+                pr = prof_of("agentskills")
             else:
                 loc = _location(f)
+                if loc:
+                    located += 1
                 pr = prof_of(loc[0] if loc else "agentskills")
-            feed.add(f, pr, caches(pr) if caches is not None else None)
+            c = cache_of.get(id(pr), False)
+            if c is False:
+                c = cache_of[id(pr)] = caches(pr) if caches is not None else None
+            add(f, pr, c)
 
     from workbench.core.cache.fscache import default_dir_cache
     from workbench.core.skillwalk import find_skill_files
@@ -185,7 +196,7 @@ def lint_groups(
     dirs = default_dir_cache() if args.cache else None
     groups: dict[tuple[str, str], list[Path]] = {}
     for p in paths:
-        before = fed
+        before, located_before = fed, located
         found = find_skill_files(p, dirs=dirs, on_file=on_file)
         if on_file is not None and fed == before:  # a file or a skill folder: not walked
             for f in found:
@@ -193,6 +204,10 @@ def lint_groups(
         if walked is not None and os.path.isdir(p) and p.name.lower() != "skill.md":
             walked[os.fspath(p)] = found
         if fixed is not None:
+            continue
+        if found and on_file is not None and located == located_before:
+            # on_file saw each of them (as the walk's str) and none sits in a client's root
+            groups.setdefault(("agentskills", "default"), []).extend(found)
             continue
         files = found or [p]  # no SKILL.md: STR002 under the default
         for f in files:
@@ -410,9 +425,8 @@ def _report(
 
         results = with_link_diagnostics(results)
     tot = severity_totals(results)
-    basename = os.path.basename
     summary = {
-        "files": sum(1 for p in results if basename(p).lower() == "skill.md" or os.path.isfile(p)),
+        "files": sum(1 for p in map(os.fspath, results) if _is_skill_md(p) or os.path.isfile(p)),
         "errors": tot["error"],
         "warnings": tot["warning"],
         "infos": tot["info"],
@@ -467,6 +481,15 @@ def _report(
             for path, d in flat:
                 out.write(github_line(path, d) + "\n")
     return 1 if summary["errors"] else 0
+
+
+def _is_skill_md(p: str) -> bool:
+    """``os.path.basename(p).lower() == "skill.md"`` (one slice per path of a 10k report)."""
+    return (
+        p[-9:].lower() == os.sep + "skill.md"
+        or p.lower() == "skill.md"
+        or (os.altsep is not None and os.path.basename(p).lower() == "skill.md")
+    )
 
 
 def json_text(

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import methodcaller
 from pathlib import Path
 from stat import S_ISDIR
 
-from workbench.core.cache.fscache import SKILL_NONE, DirCache, scan_listing
-from workbench.core.cache.fscache import fast_path as _fast_path
+from workbench.core.cache.fscache import SKILL_NONE, DirCache, current_memo, fast_paths, scan_listing
 from workbench.core.cache.fscache import mtime as fs_mtime
 from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.clients.common import NEVER_WALKED
@@ -71,7 +71,7 @@ def find_skill_files(
     for name in ("SKILL.md", "skill.md"):
         if name in names and (os.path.isfile(p / name) or not entry_exists(p / name)):
             return [p / name]
-    return [_fast_path(f) for f in _find_below(str(p), dirs, on_file)]
+    return fast_paths(_find_below(str(p), dirs, on_file))
 
 
 def entry_exists(p: Path) -> bool:
@@ -104,11 +104,11 @@ def _find_below(
                     on_file(f)
             return list(got)
     listing = dirs.listing if dirs is not None else scan_listing
+    memo = current_memo() if dirs is not None else None
     found: list[str] = []
     visited: list[str] = []
     vmtimes: list[int] = []
     linked = False
-    join = os.path.join
     stack = [top]
     seen: set[str] | None = None  # real folders entered through symlinks (and ``top``)
     while stack:
@@ -119,18 +119,19 @@ def _find_below(
             continue
         if dirs is not None:
             visited.append(d)
-            vmtimes.append(fs_mtime(d))
+            st = memo.get(d) if memo is not None else None  # the stat ``listing`` made
+            vmtimes.append(st.st_mtime_ns if st is not None else fs_mtime(d))
             if lst[2]:
                 linked = True
         sk = lst[0]
+        prefix = d if d.endswith(os.sep) else d + os.sep
         if sk != SKILL_NONE:
             # Any SKILL.md entry: a file, or (reported by STR003, never opened) a folder, a FIFO,
             # a broken/looping symlink or a symlink to a folder.
-            f = join(d, "SKILL.md")
+            f = prefix + "SKILL.md"  # = os.path.join(d, "SKILL.md")
             found.append(f)
             if on_file is not None:
                 on_file(f)
-        prefix = d if d.endswith(os.sep) else d + os.sep
         for name in lst[1]:
             if name not in SKIP_DIRS:
                 stack.append(prefix + name)
@@ -139,7 +140,7 @@ def _find_below(
                 seen = {os.path.realpath(top)}
             _follow_links(d, lst[2], seen, stack)
     # Path order (component-wise), not plain string order: "a/b" sorts before "a-b".
-    found.sort(key=lambda s: s.split(os.sep))
+    found.sort(key=methodcaller("split", os.sep))
     if seen is not None:  # met a symlinked folder: one entry per real file
         once: dict[str, str] = {}
         for f in found:
