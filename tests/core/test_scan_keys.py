@@ -3,14 +3,10 @@ plain definitions they replace."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.clients.base import Found
 from workbench.core.clients.gemini_cli.profile import reversed_order_key
-from workbench.core.clients.reading import folder_name
 
 # code points from every UTF-8 length, '/', and lone surrogates (undecodable path bytes)
 _CHARS = st.one_of(
@@ -32,12 +28,3 @@ def test_reversed_order_key_sorts_as_the_code_point_mapping(texts: list[str]) ->
     # with prefixes of one another (a prefix sorts first in both)
     texts = texts + [t[: len(t) // 2] for t in texts]
     assert sorted(texts, key=reversed_order_key) == sorted(texts, key=_reference)
-
-
-def test_folder_name_is_kept_on_the_found() -> None:
-    f = Found(Path("/r/skills/pdf/SKILL.md"), 1)
-    assert folder_name(f) == "pdf" == f.folder
-    assert folder_name(f) == "pdf"
-    assert folder_name(Path("/r/skills/pdf/SKILL.md")) == "pdf"
-    assert f == Found(Path("/r/skills/pdf/SKILL.md"), 1)  # the memo is not compared
-    assert "folder" not in repr(f)

@@ -29,6 +29,7 @@ from workbench.core.cache.fscache import snapshot
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
 from workbench.core.forkrun import fork_call, fork_ok
+from workbench.core.listingkit import ListingState
 from workbench.core.model import Catalog, Skill, SkillStatus
 from workbench.core.text import escape_unsafe_json_utf8, utf8_buffer, write_utf8
 from workbench.options import (
@@ -142,6 +143,8 @@ def _catalog_parts(cat: Catalog, report) -> tuple[str, dict[str, str], dict[int,
 _SKILLS = json.dumps("skills")
 _STATUS_TEXT = {st: json.dumps(str(st)) for st in SkillStatus}
 _LISTED = SkillStatus.LISTED
+#: Each listing state's JSON text (a state of another value: KeyError, the general encoder).
+_STATE_TEXT: dict[str, str] = {st: json.dumps(str(st)) for st in ListingState}
 #: ``json``'s string encoder for ``ensure_ascii=False`` (C when available), as ``json.dumps`` uses
 _enc = json.encoder.encode_basestring
 
@@ -165,26 +168,40 @@ def _skill_text(
         unverified = sk.unverified
         if type(unverified) is not list:
             raise TypeError
-        desc = sk.description
+        desc, name, reason, mode = sk.description, sk.name, sk.reason, sk.parse_mode
         path_text: str | None
         desc_text: str | None
+        name_text: str | None
+        reason_text: str | None
+        mode_text: str | None
         if memo is None:
             path_text, desc_text = _enc(path), _enc(desc)
-        else:  # a description of another type: TypeError (unhashable) or from ``_enc``
+            name_text, reason_text, mode_text = _enc(name), _enc(reason), _enc(mode)
+        else:  # a value of another type: TypeError (unhashable) or from ``_enc`` (only str kept)
             path_text = memo.get(path)
             if path_text is None:
                 path_text = memo[path] = _enc(path)
             desc_text = memo.get(desc)
             if desc_text is None:
                 desc_text = memo[desc] = _enc(desc)
+            # the same names, reasons and parse modes in every client: encoded once each too
+            name_text = memo.get(name)
+            if name_text is None:
+                name_text = memo[name] = _enc(name)
+            reason_text = memo.get(reason)
+            if reason_text is None:
+                reason_text = memo[reason] = _enc(reason)
+            mode_text = memo.get(mode)
+            if mode_text is None:
+                mode_text = memo[mode] = _enc(mode)
         # = json.dumps of a list of str (", " between items), TypeError for anything else
         unv = f"[{', '.join([_enc(u) for u in unverified])}]" if unverified else "[]"
         return (
-            f'{{"name": {_enc(sk.name)}, "path": {path_text}, {root}, '
-            f'"status": {_STATUS_TEXT[sk.status]}, "reason": {_enc(sk.reason)}, '
+            f'{{"name": {name_text}, "path": {path_text}, {root}, '
+            f'"status": {_STATUS_TEXT[sk.status]}, "reason": {reason_text}, '
             f'"shadowed_by": {_enc(str(sk.shadowed_by)) if sk.shadowed_by else "null"}, '
-            f'"description": {desc_text}, "parse_mode": {_enc(sk.parse_mode)}, '
-            f'"unverified": {unv}, "listing_state": {"null" if state is None else _enc(state)}}}'
+            f'"description": {desc_text}, "parse_mode": {mode_text}, '
+            f'"unverified": {unv}, "listing_state": {"null" if state is None else _STATE_TEXT[state]}}}'
         )
     except (TypeError, KeyError):  # a value of another type: the general encoder
         d = sk.to_json()

@@ -33,15 +33,11 @@ class Found:
     ``skip_reason`` is set when the file exists under the root but the client would not find it
     (too deep, inside a skipped directory, a symlink leading outside the root, ...). Such files are
     reported with status ``skipped`` so authors can see them.
-
-    ``folder``: the skill folder's name once ``reading.folder_name`` computed it (a memo: a
-    ``Found`` of a shared walk is read by every client; not compared, not shown).
     """
 
     path: Path
     depth: int
     skip_reason: str | None = None
-    folder: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

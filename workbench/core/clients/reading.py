@@ -24,18 +24,9 @@ if TYPE_CHECKING:
 
 
 def folder_name(found_or_path: Found | Path) -> str:
-    """The skill folder's name (the usual name fallback); kept in ``Found.folder`` (every
-    client reads the same ``Found``s of a shared walk)."""
-    if isinstance(found_or_path, Found):
-        got = found_or_path.folder
-        if got is None:
-            got = found_or_path.folder = _folder_of(str(found_or_path.path))
-        return got
-    return _folder_of(str(found_or_path))
-
-
-def _folder_of(p: str) -> str:
-    if os.altsep is None:  # POSIX: two rfind calls
+    """The skill folder's name (the usual name fallback)."""
+    p = str(found_or_path.path if isinstance(found_or_path, Found) else found_or_path)
+    if os.altsep is None:  # POSIX: two rfind calls (called per client per file)
         end = p.rfind("/")
         return p[p.rfind("/", 0, end) + 1 : end] if end > 0 else ""
     return os.path.basename(os.path.dirname(p))
