@@ -180,7 +180,7 @@ def _shared_costs(files: list[Path], prof: Any) -> dict[str, float]:
     parts: dict[str, Callable[[LintContext], object]] = {
         "body": lambda x: x.body,
         "utf8": lambda x: x.utf8,
-        "fences": lambda x: x.fences,
+        "fences": lambda x: x.in_code(0),  # the scan (the Fence list is built on demand)
         "links": lambda x: x.links,
         "folder": lambda x: x.folder(),
         "line_starts": lambda x: x.line_starts,
