@@ -159,6 +159,22 @@ def test_fences_equal_the_old_scan(parts, frontmatter):
     assert got == _old_fences(_ctx(text))
 
 
+def _old_fm011_walk(node: object, seen: set[int]) -> list[tuple[str, object]]:
+    """FM011's node walk before round 7 (a recursive generator then: same order)."""
+    import yaml
+
+    if id(node) in seen:
+        return [("alias", node)]
+    seen.add(id(node))
+    out: list[tuple[str, object]] = []
+    if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+        if node.flow_style:
+            return [("flow", node)]
+        for n in node.value if isinstance(node, yaml.SequenceNode) else [x for kv in node.value for x in kv]:
+            out += _old_fm011_walk(n, seen)
+    return out
+
+
 def _old_fm011(ctx: LintContext) -> list[tuple[object, str]]:
     """FM011's findings before round 5 (node walk and line scan whenever a trigger occurs)."""
     from workbench.core.lint.rules import fm011_strict_yaml as m
@@ -172,7 +188,7 @@ def _old_fm011(ctx: LintContext) -> list[tuple[object, str]]:
     seen: set[int] = set()
     for f in ctx.fields.values():
         if f.node is not None:
-            out += [(m._sp(node), kind) for kind, node in m._walk(f.node, seen)]
+            out += [(m._sp(node), kind) for kind, node in _old_fm011_walk(f.node, seen)]
     for i, s in enumerate(ctx.lines[1 : (ctx.sf.close_line or 1) - 1]):
         if ("&" not in s and "!" not in s) or s.lstrip().startswith("#"):
             continue

@@ -159,3 +159,19 @@ def test_own_formats_do_not_import_detect_secrets():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['Hugging Face token'] False ['AWS access key id'] True"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80), st.booleans())
+def test_context_utf8_is_the_text_s_utf8(data: bytes, bom: bool) -> None:
+    """``LintContext.utf8`` is the file's own bytes when they are valid UTF-8 (no encoding of the
+    text): always ``text.encode("utf-8", "surrogatepass")``, whatever the bytes."""
+    from workbench.core.lint.context import LintContext
+    from workbench.core.lint.profiles import lint_profile
+    from workbench.core.skillfile import parse_skill_bytes, parse_skill_text
+
+    raw = (b"\xef\xbb\xbf" if bom else b"") + b"---\nname: a\n---\n" + data
+    prof = lint_profile("agentskills")
+    for sf in (parse_skill_bytes(raw), parse_skill_text(raw.decode("utf-8", "surrogateescape"))):
+        ctx = LintContext(sf, prof)
+        assert ctx.utf8 == ctx.text.encode("utf-8", "surrogatepass")

@@ -69,6 +69,9 @@ _LINK = re.compile(
 )
 
 
+#: States whose ``text`` is not the decoded ``raw`` (``LintContext.utf8``).
+_NOT_DECODED = frozenset({"unreadable", "too-large", "binary"})
+
 #: Printable ASCII, tab, LF and CR: what ``odd_bytes`` deletes.
 _PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
@@ -378,7 +381,15 @@ class LintContext:
     def utf8(self) -> bytes:
         """``text`` encoded as UTF-8 (cached): byte-level pre-checks run at memory speed."""
         if self._utf8 is None:
-            self._utf8 = self.text.encode("utf-8", "surrogatepass")
+            sf = self.sf
+            t = self.text
+            ok = t is sf.text and not sf.not_utf8 and sf.state not in _NOT_DECODED and not sf.partial
+            raw = sf.raw if ok else b""
+            if len(raw) < len(t):  # (a SkillFile built without its bytes too)
+                self._utf8 = t.encode("utf-8", "surrogatepass")
+            else:  # the file's bytes are ``text``'s UTF-8 (valid UTF-8 decodes and encodes back
+                # byte for byte): no encoding of the whole text
+                self._utf8 = raw[3:] if sf.has_bom else raw
         return self._utf8
 
     @property

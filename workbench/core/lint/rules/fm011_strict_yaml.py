@@ -27,27 +27,37 @@ from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import Span, node_span
 
+_Scalar = yaml.ScalarNode
 _ANCHOR_TAG = re.compile(r"(?:^|[\s:\-\[,])([&*][\w\-]+|!{1,2}[\w/:.\-]*)(?=\s|$)")
 
 
-def _walk(node: yaml.Node, seen: set[int]) -> Iterator[tuple[str, yaml.Node]]:
-    """("flow" | "alias", node) for each flow collection and repeated (aliased) node under ``node``;
-    ``seen`` holds the ids of the nodes already walked."""
-    if id(node) in seen:
-        yield ("alias", node)
-        return
-    seen.add(id(node))
-    if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+def _walk(roots: list[yaml.Node], alias: bool) -> list[tuple[str, yaml.Node]]:
+    """("flow" | "alias", node) for each flow collection and repeated (aliased) node under
+    ``roots``, in document order (pre-order: a key before its value). ``alias``: the text has a
+    ``*`` (without one no node is met twice, so none is tracked, and a scalar root holds
+    nothing). Iterative (no recursion limit), no generator per node."""
+    out: list[tuple[str, yaml.Node]] = []
+    seen: set[int] = set()
+    stack = [n for n in reversed(roots) if alias or type(n) is not _Scalar]
+    while stack:
+        node = stack.pop()
+        if alias:
+            if id(node) in seen:
+                out.append(("alias", node))
+                continue
+            seen.add(id(node))
+        t = type(node)
+        if t is _Scalar or not isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+            continue
         if node.flow_style:
-            yield ("flow", node)
-            return
-        if isinstance(node, yaml.SequenceNode):
-            for n in node.value:
-                yield from _walk(n, seen)
+            out.append(("flow", node))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
         else:
-            for k, v in node.value:
-                yield from _walk(k, seen)
-                yield from _walk(v, seen)
+            for k, v in reversed(node.value):
+                stack.append(v)
+                stack.append(k)
+    return out
 
 
 def _sp(node: yaml.Node) -> Span:
@@ -61,13 +71,11 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     fm = ctx.sf.frontmatter
     if not any(c in fm for c in "[{&*!"):
         return
-    seen: set[int] = set()
     # a flow collection needs "[" or "{", an alias (or a node met twice) a "*": without them the
     # node walk finds nothing
-    for f in ctx.fields.values() if any(c in fm for c in "[{*") else ():
-        if f.node is None:
-            continue
-        for kind, node in _walk(f.node, seen):
+    if any(c in fm for c in "[{*"):
+        roots = [f.node for f in ctx.fields.values() if f.node is not None]
+        for kind, node in _walk(roots, "*" in fm):
             if kind == "flow":
                 yield Finding(
                     _sp(node),
