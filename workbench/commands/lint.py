@@ -525,9 +525,10 @@ def json_bytes(
             return ds.escaped_json()
         return esc(json_fragment(diagnostic_records(ds))).encode("utf-8", "surrogatepass")
 
-    body = json_diagnostics(
-        (esc(enc(str(path))).encode("utf-8", "surrogatepass"), frag(ds)) for path, ds in results.items()
-    )
+    # the paths escaped and encoded in one go (a newline is in no JSON-encoded path, no UTF-8
+    # sequence and is kept by escape_unsafe, which works per character)
+    paths = esc("\n".join([enc(str(path)) for path in results])).encode("utf-8", "surrogatepass")
+    body = json_diagnostics(zip(paths.split(b"\n"), map(frag, results.values())))
     tail = "".join(f',\n  {enc(k)}: ' + dumps_indented(v, level=1) for k, v in (extra or {}).items())
     rest = ',\n  "summary": ' + dumps_indented(summary, level=1) + ',\n  "profile": ' + enc(profile_id) + tail
     end = (esc(rest) + "\n}\n").encode("utf-8", "surrogatepass")
