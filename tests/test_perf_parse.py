@@ -5,6 +5,7 @@ kept here as the oracle."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -172,7 +173,8 @@ def test_partial_skillfile_is_completed_by_load_full(tmp_path):
     from workbench.core.cache.skillfacts import FACT_SLOTS, skillfile_facts, skillfile_from_facts
     from workbench.core.skillfile import LAZY_ATTRS, read_skill_file
 
-    assert set(FACT_SLOTS) | set(LAZY_ATTRS) | {"path", "_lazy"} == set(SkillFile.__slots__)
+    # ``_body_at``: where ``body`` starts until it is sliced (-1 on a partial file)
+    assert set(FACT_SLOTS) | set(LAZY_ATTRS) | {"path", "_lazy", "_body_at"} == set(SkillFile.__slots__)
     p = tmp_path / "a" / "SKILL.md"
     p.parent.mkdir()
     p.write_text("---\nname: a\ndescription: Use when testing.\n---\n# A\n\nBody.\n")
@@ -283,3 +285,31 @@ def test_pool_workers_build_the_same_cache_entries_as_serial(corpus, tmp_path):
         )
         assert cache.stored == len(res) > 1
     assert got[1] == got[2]
+
+
+def test_body_is_sliced_on_first_use(tmp_path):
+    """``_split`` leaves ``body`` unsliced (``_body_at``); the first read slices it from ``text``,
+    equal to what it was before; a partial file's body comes from ``load_full``."""
+    from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
+    from workbench.core.skillfile import parse_skill_text, read_skill_file
+
+    for text in (
+        "---\nname: a\n---\nBody\r\nmore",
+        "---\nname: a\n---",
+        "---\n---\nx",
+        "x\n---",
+        "---\nname: a\n",
+    ):
+        sf = parse_skill_text(text)
+        want = (
+            text
+            if sf.open_line is None
+            else ("" if sf.close_line is None else "\n".join(text.split("\n")[sf.close_line :]))
+        )
+        assert sf.body == want and sf.body == want, text
+    sf = parse_skill_text("---\nname: a\n---\nB\n")
+    assert sf._body_at == 16 and sf.body == "B\n" and dataclasses.replace(sf).body == "B\n"
+    p = tmp_path / "SKILL.md"
+    p.write_bytes(b"---\nname: a\n---\nPart\n")
+    lz = skillfile_from_facts(p, skillfile_facts(read_skill_file(p)))
+    assert lz.partial and lz._body_at == -1 and lz.body == "Part\n" and not lz.partial

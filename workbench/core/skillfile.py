@@ -159,13 +159,22 @@ class SkillFile:
     #: True on a *partial* file, rebuilt from persisted facts (``cache.skillfacts``): the
     #: ``LAZY_ATTRS`` are not held until ``load_full()`` (see there).
     _lazy: bool = field(default=False, repr=False, compare=False)
+    #: where ``body`` starts in ``text`` until it is first read (-1: ``body`` is set): the
+    #: parse does not copy the body, which most readers never look at (lint has its own)
+    _body_at: int = field(default=-1, repr=False, compare=False)
 
     if not TYPE_CHECKING:  # (mypy would take any attribute name for a valid one)
 
         def __getattr__(self, name: str) -> Any:
-            """Only called for an unset slot: on a partial file, one of ``LAZY_ATTRS`` calls
-            ``load_full()`` first (a class-level hook: reading and writing the slots stays at C
+            """Only called for an unset slot: ``body`` of a parsed file is sliced from ``text``
+            on first use; on a partial file, one of ``LAZY_ATTRS`` calls ``load_full()`` first (a class-level hook: reading and writing the slots stays at C
             speed, unlike a Python descriptor per attribute)."""
+            if name == "_body_at":  # a partial file (``skillfile_from_facts``): body not sliced
+                return -1
+            if name == "body" and not self._lazy and self._body_at >= 0:
+                body: str = self.text[self._body_at :]  # sliced on first use (``_split``)
+                self.body = body
+                return body
             if name in LAZY_ATTRS and self._lazy:
                 self.load_full()
                 return _SLOTS[name].__get__(self, SkillFile)
@@ -189,7 +198,7 @@ class SkillFile:
         full = read_skill_file(path) if path is not None else SkillFile(path=None)
         same = full.sha256 == self.sha256
         for n in LAZY_ATTRS if same else _ALL_ATTRS:
-            _SLOTS[n].__set__(self, _SLOTS[n].__get__(full, SkillFile))
+            _SLOTS[n].__set__(self, getattr(full, n))
         self._lazy = False
         return self
 
@@ -290,8 +299,9 @@ def read_skill_file(path: Path | str) -> SkillFile:
     reader: opening a FIFO for reading waits for a writer forever).
     """
     p = path if isinstance(path, Path) else fast_path(path)
+    ps = path if type(path) is str else os.fspath(p)  # the system calls take the str as it is
     try:
-        st = os.stat(p)
+        st = os.stat(ps)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         problem = special_file_problem(p, exc=exc) if isinstance(exc, OSError) else None
         return _unreadable(p, problem or f"cannot read: {getattr(exc, 'strerror', None) or exc}")
@@ -300,7 +310,7 @@ def read_skill_file(path: Path | str) -> SkillFile:
     if st.st_size > MAX_FILE_BYTES:
         return _too_large(p, st)
     try:
-        fd = os.open(p, _OPEN_FLAGS)
+        fd = os.open(ps, _OPEN_FLAGS)
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
     try:
@@ -371,6 +381,9 @@ def parse_skill_bytes(raw: bytes, path: Path | None = None) -> SkillFile:
 # splitting
 
 _DELIM = re.compile(r"---[ \t]*\r?")
+#: A first frontmatter character that may start a blank or comment line (``_split``'s emptiness
+#: check looks further only then).
+_BLANK_OR_COMMENT = frozenset({"#"} | {c for c in map(chr, range(0x3001)) if c.isspace()})
 # a delimiter line after a line break (literal first character: the regex engine's fast search)
 _CLOSE = re.compile(r"\n---[ \t]*\r?(?=\n|\Z)")
 
@@ -382,7 +395,7 @@ def _split(sf: SkillFile) -> None:
     text = sf.text
     nl = text.find("\n")
     first = text if nl == -1 else text[:nl]
-    if not _DELIM.fullmatch(first):
+    if first != "---" and not _DELIM.fullmatch(first):
         sf.state = "no-frontmatter"
         if first.strip() == "---":
             sf.message = "the first line is not exactly '---' (leading whitespace)"
@@ -412,13 +425,17 @@ def _split(sf: SkillFile) -> None:
     if "\r" in fm:
         fm = "\n".join(ln.rstrip("\r") for ln in fm.split("\n"))
     sf.frontmatter = fm
-    sf.body = text[m.end() + 1 :]
+    sf._body_at = m.end() + 1  # ``body``: sliced on first use (``SkillFile.__getattr__``)
+    del sf.body
     sf.body_line = close + 2
-    fm_lines = fm.split("\n") if m.start() > nl else []
     if "---" in fm:
-        for j, ln in enumerate(fm_lines):
+        for j, ln in enumerate(fm.split("\n")):
             if "---" in ln and not ln.lstrip().startswith("#"):
                 sf.dash_lines.append(j + 2)
+    c0 = fm[:1]
+    if c0 and c0 not in _BLANK_OR_COMMENT:  # the usual first line, "name: ...": not empty
+        return
+    fm_lines = fm.split("\n") if m.start() > nl else []
     if not fm.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in fm_lines):
         sf.state = "empty"
         sf.message = "the frontmatter between the '---' lines is empty"
