@@ -369,7 +369,10 @@ class LintContext:
             return len(self.text)
         if self.sf.close_line is None:
             return 0
-        t, idx = self.text, -1
+        t, at = self.text, self.sf._body_at  # where the parse found the body (-1: not known)
+        if at >= 0 and t is self.sf.text:
+            return min(at, len(t))  # (past the end when the closing line ends the file)
+        idx = -1
         for _ in range(self.sf.close_line):
             idx = t.find("\n", idx + 1)
             if idx == -1:
