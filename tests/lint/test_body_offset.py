@@ -50,3 +50,12 @@ def test_closing_line_ending_the_file():
         ctx = LintContext(parse_skill_text(text), _PROF, EMPTY_CATALOG)
         assert ctx.body_offset == len(text) == _old_offset(ctx)
         assert ctx.body == ""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b\r", "\r", "", "é", "x\ry"]), max_size=8), st.integers(0, 10))
+def test_head_lines_strip_only_their_own_line_ends(lines, k):
+    """``head_lines(k)`` = ``lines[:k]`` (a "\\r" after the head, or inside a line, changes nothing)."""
+    text = "\n".join(lines)
+    ctx = LintContext(parse_skill_text(text), _PROF, EMPTY_CATALOG)
+    assert ctx.head_lines(k) == [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")][:k]

@@ -280,8 +280,9 @@ class LintContext:
             e = t.find("\n", e + 1)
             if e == -1:
                 break
-        head = t.split("\n") if e == -1 else t[:e].split("\n")
-        if "\r" in t:
+        top = t if e == -1 else t[:e]
+        head = top.split("\n")
+        if "\r" in top:  # (the head only: a "\r" further on ends none of these lines)
             head = [ln[:-1] if ln.endswith("\r") else ln for ln in head]
         return head[:k]
 
