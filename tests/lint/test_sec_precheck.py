@@ -175,3 +175,14 @@ def test_context_utf8_is_the_text_s_utf8(data: bytes, bom: bool) -> None:
     for sf in (parse_skill_bytes(raw), parse_skill_text(raw.decode("utf-8", "surrogateescape"))):
         ctx = LintContext(sf, prof)
         assert ctx.utf8 == ctx.text.encode("utf-8", "surrogatepass")
+
+
+def test_bytes_precheck_finds_every_trigger_and_no_truncated_one():
+    """The bytes automaton is leftmost-first (its SIMD prefilter): whether it finds a match must
+    not depend on the match kind, wherever the literal sits and whatever surrounds it."""
+    for t in SECRET_TRIGGERS:
+        for text in (t, f"x {t}", f"{t} y", "é" * 40 + t + "z" * 40, t[:-1] + " " + t[1:]):
+            want = any(s in text for s in SECRET_TRIGGERS)
+            assert has_secret_candidate(text.encode()) is want, text
+            assert has_secret_candidate(text) is want, text
+        assert has_secret_candidate(t[:-1].encode()) is any(s in t[:-1] for s in SECRET_TRIGGERS)

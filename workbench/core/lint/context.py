@@ -280,8 +280,9 @@ class LintContext:
             e = t.find("\n", e + 1)
             if e == -1:
                 break
-        head = t.split("\n") if e == -1 else t[:e].split("\n")
-        if "\r" in t:
+        top = t if e == -1 else t[:e]
+        head = top.split("\n")
+        if "\r" in top:  # (the head only: a "\r" further on ends none of these lines)
             head = [ln[:-1] if ln.endswith("\r") else ln for ln in head]
         return head[:k]
 
@@ -369,7 +370,10 @@ class LintContext:
             return len(self.text)
         if self.sf.close_line is None:
             return 0
-        t, idx = self.text, -1
+        t, at = self.text, self.sf._body_at  # where the parse found the body (-1: not known)
+        if at >= 0 and t is self.sf.text:
+            return min(at, len(t))  # (past the end when the closing line ends the file)
+        idx = -1
         for _ in range(self.sf.close_line):
             idx = t.find("\n", idx + 1)
             if idx == -1:
