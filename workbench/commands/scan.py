@@ -178,22 +178,14 @@ def _skill_text(
             path_text, desc_text = _enc(path), _enc(desc)
             name_text, reason_text, mode_text = _enc(name), _enc(reason), _enc(mode)
         else:  # a value of another type: TypeError (unhashable) or from ``_enc`` (only str kept)
-            path_text = memo.get(path)
-            if path_text is None:
-                path_text = memo[path] = _enc(path)
-            desc_text = memo.get(desc)
-            if desc_text is None:
-                desc_text = memo[desc] = _enc(desc)
-            # the same names, reasons and parse modes in every client: encoded once each too
-            name_text = memo.get(name)
-            if name_text is None:
-                name_text = memo[name] = _enc(name)
-            reason_text = memo.get(reason)
-            if reason_text is None:
-                reason_text = memo[reason] = _enc(reason)
-            mode_text = memo.get(mode)
-            if mode_text is None:
-                mode_text = memo[mode] = _enc(mode)
+            # the same paths, descriptions, names, reasons and parse modes in every client
+            texts = []
+            for v in (path, desc, name, reason, mode):
+                t = memo.get(v)
+                if t is None:
+                    t = memo[v] = _enc(v)
+                texts.append(t)
+            path_text, desc_text, name_text, reason_text, mode_text = texts
         # = json.dumps of a list of str (", " between items), TypeError for anything else
         unv = f"[{', '.join([_enc(u) for u in unverified])}]" if unverified else "[]"
         return (

@@ -153,6 +153,20 @@ def mtime(path: str) -> int:
     return -1 if st is None else st.st_mtime_ns
 
 
+def _same_path(q: Path, r: Path) -> bool:
+    """``q`` behaves as ``r`` (equal, same str, parts, parent, name, hash and type): the import-time
+    check of the fast ``Path`` builders against pathlib's own."""
+    return (
+        q == r
+        and str(q) == str(r)
+        and q.parts == r.parts
+        and q.parent == r.parent
+        and q.name == r.name
+        and hash(q) == hash(r)
+        and type(q) is type(r)
+    )
+
+
 def _fast_path_impl() -> Callable[[str], Path] | None:
     """A ``PosixPath`` builder for absolute, normalised str paths that skips pathlib's parsing
     (CPython 3.8-3.11 internals, checked at import; elsewhere plain ``Path``)."""
@@ -173,17 +187,7 @@ def _fast_path_impl() -> Callable[[str], Path] | None:
 
     try:
         for probe in ("/a/b/SKILL.md", "/x", "/tmp/é/ü.md"):
-            q = fast(probe)
-            r = Path(probe)
-            if not (
-                q == r
-                and str(q) == str(r)
-                and q.parts == r.parts
-                and q.parent == r.parent
-                and q.name == r.name
-                and hash(q) == hash(r)
-                and type(q) is type(r)
-            ):
+            if not _same_path(fast(probe), Path(probe)):
                 return None
     except Exception:  # noqa: BLE001 - other pathlib internals: use Path
         log.debug("fast Path construction unavailable; using Path", exc_info=True)
@@ -235,17 +239,9 @@ def _posix_for_fast_paths() -> type[Path] | None:
         for probe in ("/a/b/SKILL.md", "/x", "/tmp/é/ü.md"):
             (q,) = fast_paths([probe])
             r = _fast(probe)
-            if not (
-                q == r
-                and str(q) == str(r)
-                and q.parts == r.parts
-                and q.parent == r.parent
-                and q.name == r.name
-                and hash(q) == hash(r)
-                and type(q) is type(r)
-                and [getattr(q, a) for a in ("_drv", "_root", "_parts")]
-                == [getattr(r, a) for a in ("_drv", "_root", "_parts")]
-            ):
+            if not _same_path(q, r) or [getattr(q, a) for a in ("_drv", "_root", "_parts")] != [
+                getattr(r, a) for a in ("_drv", "_root", "_parts")
+            ]:
                 _new_posix = None
     except Exception:  # noqa: BLE001 - other pathlib internals: use Path
         log.debug("inline Path construction unavailable; using Path", exc_info=True)
