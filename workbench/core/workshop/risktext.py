@@ -67,7 +67,7 @@ def check_text(rel: str, text: str) -> list[Risk]:
     for rule in LINE_RULES:
         if rule.triggers and not any(t in low for t in rule.triggers):
             continue
-        for m in rule.regex.finditer(text):
+        for m in rule.matches(text):
             if "\n" not in m.group(0):
                 add(rule.severity, rule.code, m.start(), rule.message, excerpt(m.group(0)))
     for m in RM.finditer(text) if "rm" in low else ():

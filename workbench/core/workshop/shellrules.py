@@ -4,12 +4,15 @@ This project's own patterns (no reference tool was copied); the secret, bidi/inv
 injection tables they sit beside live in ``workbench.core.riskpatterns`` (shared with lint). Codes
 and severities are those of the table in ``workshop.risks``. Every line rule is compiled to match
 within one line (``_single_line``) and within ``SPAN_CHARS`` characters (``_bounded``), so a
-1 MB line costs linear time.
+1 MB line costs linear time; WS-EXFIL, whose upload alternative has two bounded spans in a row
+(~SPAN_CHARS^2 steps from each failing start), runs through ``_exfil_scan``.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from workbench.core.workshop.risk import CRITICAL, WARNING, Severity
@@ -58,6 +61,15 @@ class LineRule:
     #: lowercase literals of which at least one must occur for the regex to match (a cheap
     #: prefilter: most files skip most rules without running a regex)
     triggers: tuple[str, ...] = ()
+    #: ``scan(regex, text)``: ``regex.finditer(text)``, match for match, by a faster way (None:
+    #: ``finditer`` itself); see ``matches``
+    scan: Callable[[re.Pattern[str], str], Iterator[re.Match[str]]] | None = None
+
+    def matches(self, text: str) -> Iterator[re.Match[str]]:
+        """``self.regex.finditer(text)`` (through ``scan`` when the rule has one)."""
+        if self.scan is not None:
+            return self.scan(self.regex, text)
+        return self.regex.finditer(text)
 
 
 _I = re.IGNORECASE
@@ -71,6 +83,13 @@ _INTERP = (
     r"pwsh|powershell|osascript)\b"
 )
 _FETCH = r"(?:curl|wget|fetch|aria2c|lwp-request|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)"
+#: What WS-EXFIL's upload alternative (curl/wget with a data flag) must reach to match: a key,
+#: credential file or secret variable.
+EXFIL_TARGETS = (
+    r"(?:~/\.ssh|\.ssh/|id_rsa|id_ed25519|\.env\b|/etc/passwd|/etc/shadow|\.aws/credentials|\.netrc|"
+    r"\.git-credentials|\$\(\s*(?:env|printenv)\s*\)|`\s*(?:env|printenv)\s*`|"
+    r"\$\{?[A-Z_]*(?:API_KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS)\b)"
+)
 LINE_RULES: list[LineRule] = [
     LineRule(
         "WS-HIDDEN",
@@ -199,10 +218,7 @@ LINE_RULES: list[LineRule] = [
             r"\bcat\s+[^|\n]*(?:\.ssh/|id_rsa|id_ed25519|\.env\b|credentials|\.netrc|\.git-credentials|"
             r"/etc/shadow|/etc/passwd)[^|\n]*\|\s*(?:base64\s*\|\s*)?(?:curl|wget|nc|ncat|netcat|socat)\b|"
             r"\b(?:curl|wget)\b[^\n]*(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|"
-            r"--post-file|--post-data|--body-file)[=\s]*[\"']?[^\s\"']*(?:@|\$\(|`)?[^\n]*"
-            r"(?:~/\.ssh|\.ssh/|id_rsa|id_ed25519|\.env\b|/etc/passwd|/etc/shadow|\.aws/credentials|\.netrc|"
-            r"\.git-credentials|\$\(\s*(?:env|printenv)\s*\)|`\s*(?:env|printenv)\s*`|"
-            r"\$\{?[A-Z_]*(?:API_KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS)\b)",
+            r"--post-file|--post-data|--body-file)[=\s]*[\"']?[^\s\"']*(?:@|\$\(|`)?[^\n]*" + EXFIL_TARGETS,
             _I,
         ),
         "sends environment variables, keys or credentials over the network",
@@ -269,6 +285,61 @@ _TRIGGERS = [
 for _r, _t in zip(LINE_RULES, _TRIGGERS, strict=True):
     _r.triggers = _t
     _r.regex = re.compile(_bounded(_single_line(_r.regex.pattern)), _r.regex.flags)
+
+
+# -- WS-EXFIL without the backtracking ---------------------------------------------------------
+# Its upload alternative, ``\b(?:curl|wget)\b[^\n]{0,S}FLAG[=\s]*["']?[^\s"']{0,S}(?:@|\$\(|`)?
+# [^\n]{0,S}TARGET`` (S = SPAN_CHARS), tries every split of the text between its two ``[^\n]{0,S}``
+# before failing: ~S^2 steps from each curl/wget that reaches no target (one 1.1 MB line of
+# ``curl --data @ `` took 224 s). A match starts where one of the rule's first words does and its
+# target starts at most ``_UPLOAD_REACH`` characters after, plus the ``[=\s]*`` run after the flag
+# (unbounded; it starts within ``_FLAG_END`` characters of the start). ``_exfil_scan`` tries the
+# regex only at such starts: the same matches as ``finditer``, in linear time.
+_FIRST_WORDS = re.compile(r"(?=\b(?:env|printenv|set|export|cat|curl|wget)\b)", _I)
+_UPLOAD_START = re.compile(r"(?:curl|wget)\b", _I)
+_TARGET_AT = re.compile("(?=" + _bounded(_single_line(EXFIL_TARGETS)) + ")", _I)
+_LONG_RUN = re.compile(r"[=\s]{" + str(SPAN_CHARS + 1) + ",}")
+#: the upload alternative's flag ends within [start + _FLAG_END[0], start + _FLAG_END[1]]
+#: ("curl" + up to S characters + "-d" .. "--data-urlencode")
+_FLAG_END = (4 + 2, 4 + SPAN_CHARS + 16)
+#: longest distance from the start to the target's start, the ``[=\s]*`` run apart: curl (4),
+#: ``[^\n]{0,S}``, the longest flag (16), a quote (1), ``[^\s"']{0,S}``, ``$(`` (2), ``[^\n]{0,S}``
+_UPLOAD_REACH = 4 + SPAN_CHARS + 16 + 1 + SPAN_CHARS + 2 + SPAN_CHARS
+
+
+def _exfil_scan(regex: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """``regex.finditer(text)`` for WS-EXFIL's regex, match for match: the regex is tried
+    (``regex.match(text, start)``, which sees the text before ``start`` as ``finditer`` does) at
+    each start of one of its first words, except at a curl/wget from which no target is in reach
+    (see above). Linear in ``len(text)`` (one pass per helper pattern)."""
+    pos = 0
+    targets: list[int] | None = None
+    runs: list[tuple[int, int]] = []
+    run_starts: list[int] = []
+    for first in _FIRST_WORDS.finditer(text):
+        at = first.start()
+        if at < pos:
+            continue
+        if _UPLOAD_START.match(text, at):  # only the upload alternative can start here
+            if targets is None:
+                targets = [m.start() for m in _TARGET_AT.finditer(text)]
+                runs = [m.span() for m in _LONG_RUN.finditer(text)]
+                run_starts = [r[0] for r in runs]
+            lo, hi = at + _FLAG_END[0], at + _FLAG_END[1]
+            extra = SPAN_CHARS  # a run of [=\s] that starts after the flag, in a short run
+            for k in range(bisect_right(run_starts, hi) - 1, -1, -1):
+                rs, re_ = runs[k]
+                if re_ <= lo:
+                    break
+                extra = max(extra, re_ - max(rs, lo))
+            i = bisect_left(targets, at)
+            if i == len(targets) or targets[i] > at + _UPLOAD_REACH + extra:
+                continue
+        m = regex.match(text, at)
+        if m is not None:
+            yield m
+            pos = max(m.end(), at + 1)
+
 
 RM = re.compile(_bounded(_single_line(r"(?<![\w-])rm\s+([^;&|\n`)]*)")))
 RM_TARGETS = {
@@ -395,3 +466,7 @@ BAD_TARGET = re.compile(
     r"(?:^|/)\.idea(?:/|$)|(?:^|/)\.husky(?:/|$)|"
     r"(?:^|/)\.(?:bashrc|zshrc|profile|bash_profile)(?:/|$)"
 )
+
+for _r in LINE_RULES:
+    if _r.code == "WS-EXFIL":
+        _r.scan = _exfil_scan
