@@ -224,6 +224,6 @@ def test_halves_balance_the_clients_cost():
     gap = abs(sum(cost.get(c, 1.0) for c in mine) - sum(cost.get(c, 1.0) for c in theirs))
     assert gap <= min(cost.get(c, 1.0) for c in ids)
     assert scancmd._halves(["codex", "cursor"]) == (["codex"], ["cursor"])
-    many = [f"c{i}" for i in range(14)]  # more than 10: the greedy split, still complete
+    many = [f"c{i}" for i in range(14)]  # many clients: still complete and balanced
     a, b = scancmd._halves(many)
     assert sorted(a + b) == sorted(many) and len(a) == len(b) == 7

@@ -432,18 +432,8 @@ _COST = {
 
 def _halves(ids: list[str]) -> tuple[list[str], list[str]]:
     """``ids`` split in two by ``_COST`` (this process's share first), the two sums as close as
-    can be (every split of up to 10 clients is tried; more: the costliest first to the lighter
-    side)."""
+    can be (every split is tried: 2^(n-1) for n clients, 256 for the nine)."""
     cost = [_COST.get(c, 1.0) for c in ids]
-    if len(ids) > 10:
-        mine: list[str] = []
-        theirs: list[str] = []
-        load = [0.0, 0.0]
-        for i in sorted(range(len(ids)), key=lambda k: -cost[k]):
-            side = 0 if load[0] <= load[1] else 1
-            (mine if side == 0 else theirs).append(ids[i])
-            load[side] += cost[i]
-        return mine, theirs
     total = sum(cost)
     best, best_gap = 1, total
     for mask in range(1, 1 << len(ids)):  # the first client always on this side

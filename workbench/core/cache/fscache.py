@@ -33,7 +33,7 @@ import os
 import stat as _stat
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -155,7 +155,7 @@ def mtime(path: str) -> int:
 
 def _same_path(q: Path, r: Path) -> bool:
     """``q`` behaves as ``r`` (equal, same str, parts, parent, name, hash and type): the import-time
-    check of the fast ``Path`` builders against pathlib's own."""
+    check of ``fast_paths`` against pathlib's own."""
     return (
         q == r
         and str(q) == str(r)
@@ -167,46 +167,11 @@ def _same_path(q: Path, r: Path) -> bool:
     )
 
 
-def _fast_path_impl() -> Callable[[str], Path] | None:
-    """A ``PosixPath`` builder for absolute, normalised str paths that skips pathlib's parsing
-    (CPython 3.8-3.11 internals, checked at import; elsewhere plain ``Path``)."""
-    from pathlib import PosixPath
-
-    build = getattr(PosixPath, "_from_parsed_parts", None)
-    if os.name != "posix" or build is None:
-        return None
-
-    def fast(s: str) -> Path:
-        if s[:1] != "/" or "//" in s or "/./" in s or "/../" in s or s.endswith(("/", "/.", "/..")):
-            return Path(s)
-        parts = s.split("/")
-        parts[0] = "/"
-        p: Path = build("", "/", parts)
-        p._str = s  # type: ignore[attr-defined]  # what ``str(p)`` would compute (pathlib caches it there)
-        return p
-
-    try:
-        for probe in ("/a/b/SKILL.md", "/x", "/tmp/é/ü.md"):
-            if not _same_path(fast(probe), Path(probe)):
-                return None
-    except Exception:  # noqa: BLE001 - other pathlib internals: use Path
-        log.debug("fast Path construction unavailable; using Path", exc_info=True)
-        return None
-    return fast
-
-
-_fast = _fast_path_impl()
-
-
-def fast_path(s: str) -> Path:
-    """``Path(s)`` for a str path, ~3x cheaper for absolute normalised paths (walk results)."""
-    return _fast(s) if _fast is not None else Path(s)
-
-
 def fast_paths(strs: Iterable[str]) -> list[Path]:
-    """``[fast_path(s) for s in strs]`` without three Python calls per path (a walk's 10k
-    results): ``fast_path``'s construction inline, checked against it at import."""
-    if _fast is None or _new_posix is None:
+    """``[Path(s) for s in strs]``, ~3x cheaper for absolute normalised str paths (a walk's 10k
+    results): pathlib's parsing is skipped and its private slots set directly (CPython 3.8-3.11;
+    checked against ``Path`` at import, else plain ``Path``)."""
+    if _new_posix is None:
         return [Path(s) for s in strs]
     out: list[Path] = []
     add = out.append
@@ -218,30 +183,34 @@ def fast_paths(strs: Iterable[str]) -> list[Path]:
         parts = s.split("/")
         parts[0] = "/"
         p = new(_new_posix)
-        p._drv = ""  # type: ignore[attr-defined]  # what ``_from_parsed_parts`` sets (3.8-3.11)
+        p._drv = ""  # type: ignore[attr-defined]  # what pathlib's own parsing sets (3.8-3.11)
         p._root = "/"  # type: ignore[attr-defined]
         p._parts = parts  # type: ignore[attr-defined]
-        p._str = s  # type: ignore[attr-defined]
+        p._str = s  # type: ignore[attr-defined]  # what ``str(p)`` would compute (pathlib caches it there)
         add(p)
     return out
 
 
+def fast_path(s: str) -> Path:
+    """``Path(s)`` for one str path (``fast_paths``)."""
+    return fast_paths((s,))[0]
+
+
 def _posix_for_fast_paths() -> type[Path] | None:
-    """``PosixPath`` when ``fast_paths``' inline construction gives ``fast_path``'s objects here
-    (pathlib's private slots of CPython 3.8-3.11), else None (plain ``Path``)."""
+    """``PosixPath`` when ``fast_paths``' construction gives ``Path``'s objects here (pathlib's
+    private slots of CPython 3.8-3.11), else None (plain ``Path``)."""
     global _new_posix
-    if _fast is None:
-        return None
     from pathlib import PosixPath
 
-    _new_posix = PosixPath
+    _new_posix = PosixPath if os.name == "posix" else None
+    slots = ("_drv", "_root", "_parts")
     try:
         for probe in ("/a/b/SKILL.md", "/x", "/tmp/é/ü.md"):
+            if _new_posix is None:
+                break
             (q,) = fast_paths([probe])
-            r = _fast(probe)
-            if not _same_path(q, r) or [getattr(q, a) for a in ("_drv", "_root", "_parts")] != [
-                getattr(r, a) for a in ("_drv", "_root", "_parts")
-            ]:
+            r = Path(probe)
+            if not _same_path(q, r) or [getattr(q, a) for a in slots] != [getattr(r, a) for a in slots]:
                 _new_posix = None
     except Exception:  # noqa: BLE001 - other pathlib internals: use Path
         log.debug("inline Path construction unavailable; using Path", exc_info=True)
