@@ -75,13 +75,13 @@ def test_sec005_precheck_equals_the_two_translates(parts):
 
 
 def test_odd_is_odd_bytes_of_the_file():
-    from workbench.core.lint.context import odd_bytes
+    from workbench.core.lint.bodyscan import odd_bytes
 
     ctx = _ctx("---\nname: a\ndescription: b\n---\né\x1b\u202e plain\n")
     assert ctx.odd == odd_bytes(ctx.utf8) == "é\x1b\u202e".encode()
 
 
-#: ``context._LINK`` before its link text was unrolled (round 5)
+#: ``bodyscan._LINK`` before its link text was unrolled (round 5)
 _LINK_OLD = re.compile(
     r"\[(?:[^\]\\\n]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
@@ -91,7 +91,7 @@ _LINKY = st.text(alphabet=st.sampled_from(list("[]()\\<>\"' \na.`")), max_size=2
 @settings(max_examples=300, deadline=None)
 @given(_LINKY)
 def test_link_pattern_equals_the_old_one(text):
-    from workbench.core.lint.context import _LINK
+    from workbench.core.lint.bodyscan import _LINK
 
     def found(rx):
         return [(m.span(), m.span(1)) for m in rx.finditer(text)]
@@ -107,7 +107,7 @@ def test_body003_blank_test_equals_strip(body):
 
 def _old_fences(ctx: LintContext) -> list[tuple[int, int, int, str, str, bool]]:
     """``LintContext.fences`` before round 5 (candidate tuples, ``pos`` per fence)."""
-    from workbench.core.lint.context import _FENCE_AT, _FENCE_NL
+    from workbench.core.lint.bodyscan import _FENCE_AT, _FENCE_NL
 
     out = []
     body, base = ctx.body, ctx.body_offset

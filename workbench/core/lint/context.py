@@ -1,26 +1,22 @@
 """``LintContext``: everything rules share about one SKILL.md, computed once.
 
 Rules never re-parse: the YAML comes from ``workbench.core.skillfile`` (with positions), and the
-body is scanned once, lazily, for code fences and links. Offsets are indexes into ``sf.text``
-(BOM removed, line endings as in the file); ``pos``/``span`` turn them into 1-based positions.
-
-Decision (spec silent): the body scanner (fences, links) is a small CommonMark-shaped scanner
-rather than markdown-it-py: markdown-it-py costs several milliseconds per 500-line file, which
-alone would eat the 20 ms keystroke budget; the rules only need fence ranges and inline links.
+body is scanned once, lazily, for code fences and links (``lint.bodyscan``). Offsets are indexes
+into ``sf.text`` (BOM removed, line endings as in the file); ``pos``/``span`` turn them into
+1-based positions.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from workbench.core.lint.bodyscan import Fence, fence_lang, local_links, odd_bytes, scan_fences, scan_links
 from workbench.core.lint.catalogindex import CatalogEntry, CatalogIndex
 from workbench.core.lint.profiles import Profile
 from workbench.core.skillfile import FieldInfo, SkillFile, Span
@@ -30,63 +26,12 @@ from workbench.core.skillfile import FieldInfo, SkillFile, Span
 #: ``value`` is always a str). One class, so a parsed file's fields are shared, not copied.
 FieldView = FieldInfo
 
-
-@dataclass(slots=True)
-class Fence:
-    """A fenced code block in the body: offsets into ``sf.text``; ``end`` is past the closing line
-    (or the end of the text when unclosed)."""
-
-    start: int
-    end: int
-    line: int
-    marker: str
-    lang: str
-    closed: bool
-
-
-# a fence line after a line break (a literal first character lets the regex engine skip ahead
-# with its fast search: ~4x faster than a ``^`` + MULTILINE pattern), and at the body's start
-_FENCE_NL = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
-_FENCE_AT = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
-# a backtick fence line only (the usual body: no "~~~"), searched over ``text`` from the body's
-# start: the literal "```" prefix lets the regex engine jump from run to run of backticks (~3x
-# fewer instructions than stopping at every line break); the lookbehinds keep a run that follows
-# a line break and at most 3 spaces (the character before the body is its "\n")
-_FENCE_BT = re.compile(r"(```(?:(?<=\n```)|(?<=\n ```)|(?<=\n  ```)|(?<=\n   ```))`*)([^\n]*)")
 _PLUS_ONE = (1).__add__
 _UNSET = object()
 #: ``LintContext.pos`` answers this many positions by counting before it builds the line table.
 _POS_DIRECT = 16
-# The optional "!" of an image is not matched: the pattern then starts with a literal "[" (the
-# fast search again); the target, its offsets and the line are the same either way. The link
-# text is the unrolled form of ``(?:[^\]\\\n]|\\.)*`` (same strings, no alternation per character:
-# tests/lint/test_context_scan.py).
-# The possessive quantifiers (``*+``, ``++``) never give back what they took (none of them could
-# help a match by doing so: each stops at a character the next part of the pattern cannot start
-# with): ~40% fewer steps on the "[" that start no link.
-_LINK = re.compile(
-    r"\[[^\]\\\n]*+(?:\\.[^\]\\\n]*+)*+\]\(\s*+(<[^>\n]*>|[^)\s]++)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
-)
-
-
 #: States whose ``text`` is not the decoded ``raw`` (``LintContext.utf8``).
 _NOT_DECODED = frozenset({"unreadable", "too-large", "binary"})
-
-#: Printable ASCII, tab, LF and CR: what ``odd_bytes`` deletes.
-_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
-
-
-def _lang(rest: str) -> str:
-    """A fence's language: the first word of its info string, lower-cased ("" without one)."""
-    info = rest.strip()
-    return info.split(" ")[0].lower() if info else ""
-
-
-def odd_bytes(data: bytes) -> bytes:
-    """``data`` (UTF-8) without printable ASCII, tab, LF and CR: control bytes and whole non-ASCII
-    characters (a multi-byte character is in it exactly when it is in ``data``). One
-    ``bytes.translate`` (~6 µs per corpus file vs ~40 for a regex over the str); ``LintContext.odd``."""
-    return data.translate(None, _PLAIN)
 
 
 def _listing(folder: str) -> list[str]:
@@ -144,6 +89,7 @@ class LintContext:
         self._marks: list[tuple[str, str]] = []
         self._unclosed = False
         self._links: list[tuple[str, int, int]] | None = None
+        self._local: list[tuple[str, int, int]] | None = None
         self._folder: dict[str, list[str]] | None = None
         self._body_offset: int | None = None
         self._body: str | None = None
@@ -420,44 +366,12 @@ class LintContext:
 
     def _scan_fences(self) -> list[int]:
         """The fenced code blocks as a flat ``[start, end, start, end, ...]`` list of offsets into
-        ``text`` (sorted, non-overlapping; computed once); their markers and info strings go to
+        ``text`` (``bodyscan.scan_fences``, computed once); their markers and info strings go to
         ``_marks``, whether the last one is unclosed to ``_unclosed``."""
         code = self._code
-        if code is not None:
-            return code
-        code = self._code = []
-        marks: list[tuple[str, str]] = []
-        self._marks = marks
-        text, base = self.text, self.body_offset
-        if base >= len(text):
-            return code
-        # candidate lines: up to 3 spaces, then ``` or ~~~ (one regex pass over the body)
-        if text.find("~", base) >= 0 and text.find("~~~", base) >= 0:
-            cands: Iterable[re.Match[str]] = _FENCE_NL.finditer(text, base - 1 if base else 0)
-        else:
-            cands = _FENCE_BT.finditer(text, base)
-        if not base:  # the body's first line has no "\n" before it
-            m0 = _FENCE_AT.match(text)
-            if m0:
-                cands = chain((m0,), cands)
-        open_at = -1
-        open_marker = open_rest = ""
-        for m in cands:
-            marker, rest = m.group(1, 2)  # rest: up to the "\n" ("\r" included: strip() drops it)
-            if open_at < 0:
-                if marker[0] == "`" and "`" in rest:
-                    continue
-                s = m.start(1)
-                open_at = text.rfind("\n", s - 4 if s > 4 else 0, s) + 1  # the line's start
-                open_marker, open_rest = marker, rest
-            elif marker[0] == open_marker[0] and len(marker) >= len(open_marker) and not rest.strip():
-                code += (open_at, m.end())
-                marks.append((open_marker, open_rest))
-                open_at = -1
-        if open_at >= 0:
-            code += (open_at, len(text))
-            marks.append((open_marker, open_rest))
-            self._unclosed = True
+        if code is None:
+            code, self._marks, self._unclosed = scan_fences(self.text, self.body_offset)
+            self._code = code
         return code
 
     @property
@@ -476,7 +390,7 @@ class LintContext:
                 at_line = self._line_from(start, at, at_line)
                 at = start
                 closed = k < last or not self._unclosed
-                out.append(Fence(start, code[2 * k + 1], at_line, marker, _lang(rest), closed))
+                out.append(Fence(start, code[2 * k + 1], at_line, marker, fence_lang(rest), closed))
             self._fences = out
         return self._fences
 
@@ -488,7 +402,7 @@ class LintContext:
             return None
         marker, rest = self._marks[-1]
         start = code[-2]
-        return Fence(start, code[-1], self.pos(start)[0], marker, _lang(rest), False)
+        return Fence(start, code[-1], self.pos(start)[0], marker, fence_lang(rest), False)
 
     def _line_from(self, offset: int, prev: int, prev_line: int) -> int:
         """The 1-based line of ``offset``, given ``prev_line`` of an earlier ``prev`` (-1: none)."""
@@ -509,7 +423,7 @@ class LintContext:
         one), None outside fenced code."""
         code = self._scan_fences()
         k = bisect_right(code, offset)
-        return _lang(self._marks[k // 2][1]) if k & 1 else None
+        return fence_lang(self._marks[k // 2][1]) if k & 1 else None
 
     def code_ranges(self) -> list[tuple[int, int]]:
         """(start, end) offsets of the fenced code blocks (as ``fences``)."""
@@ -521,23 +435,16 @@ class LintContext:
         """Inline Markdown links/images in the body outside fenced code and inline code spans:
         (target, start offset, end offset) where the offsets cover the target."""
         if self._links is None:
-            out: list[tuple[str, int, int]] = []
-            text, base = self.text, self.body_offset
-            if text.find("](", base) >= 0:
-                in_code = self.in_code
-                for m in _LINK.finditer(text, base):
-                    s, e = m.span(1)
-                    if in_code(s):
-                        continue
-                    at = m.start()
-                    if text.count("`", text.rfind("\n", 0, at) + 1, at) & 1:  # in an inline code span
-                        continue
-                    target = m.group(1)
-                    if target.startswith("<") and target.endswith(">"):
-                        target, s, e = target[1:-1], s + 1, e - 1
-                    out.append((target, s, e))
-            self._links = out
+            self._links = scan_links(self.text, self.body_offset, self._scan_fences())
         return self._links
+
+    @property
+    def local_links(self) -> list[tuple[str, int, int]]:
+        """``links`` with a local target: ``(bodyscan.local_target(target), start, end)`` (URLs,
+        anchors and templates left out; computed once for BODY005 and BODY006)."""
+        if self._local is None:
+            self._local = local_links(self.links)
+        return self._local
 
     def exists(self, path: str) -> bool:
         """Whether ``path`` (absolute, normalised) exists, answered from one cached ``os.listdir``

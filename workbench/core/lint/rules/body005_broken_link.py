@@ -19,23 +19,10 @@ FAIL (dir=pdf-tools):
 """
 
 import os
-import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
-
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-
-
-def local_target(target: str) -> str | None:
-    """The file part of a local link target, or None for URLs/anchors/templates."""
-    t = target.strip()
-    if not t or t.startswith("#") or _SCHEME.match(t) or t.startswith("//") or "{" in t or "$" in t:
-        return None
-    t = t.split("#", 1)[0].split("?", 1)[0]
-    return unquote(t) if t else None
 
 
 @rule("BODY005", "broken-link", "warning")
@@ -45,10 +32,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     # = normpath(abspath(skill_dir)), without building the parent Path
     root = os.path.dirname(key)
-    for target, s, e in ctx.links:
-        t = local_target(target)
-        if t is None:
-            continue
+    for t, s, e in ctx.local_links:
         if t.startswith("/"):  # (all that makes a POSIX path absolute)
             yield Finding(
                 ctx.span(s, e),

@@ -22,14 +22,12 @@ from collections.abc import Iterator
 
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
-from workbench.core.lint.rules.body005_broken_link import local_target
 
 
 @rule("BODY006", "reference-depth", "warning")
 def check(ctx: LintContext) -> Iterator[Finding]:
-    for target, s, e in ctx.links:
-        t = local_target(target)
-        if t is None or t.startswith("/") or t.startswith(".."):
+    for t, s, e in ctx.local_links:
+        if t.startswith("/") or t.startswith(".."):
             continue
         parts = [p for p in t.split("/") if p not in ("", ".")]
         if len(parts) >= 3:

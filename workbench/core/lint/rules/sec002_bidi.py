@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from workbench.core.lint.context import odd_bytes as odd_bytes
+from workbench.core.lint.bodyscan import odd_bytes as odd_bytes
 from workbench.core.lint.registry import Finding, rule
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.riskpatterns import BIDI_CHARS

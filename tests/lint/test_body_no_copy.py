@@ -1,0 +1,188 @@
+"""Issue 14 round 8: the body rules search the whole text from the body's start instead of a copy of
+the body (BODY002, BODY003, BODY007, BODY008, SEC004), and BODY005/006 share one list of local
+link targets (``LintContext.local_links``). Each must find exactly what the old code found: the
+old checks are kept here as oracles (hypothesis, and texts with and without a frontmatter)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.core.lint.bodyscan import local_target
+from workbench.core.lint.context import LintContext
+from workbench.core.lint.profiles import lint_profile
+from workbench.core.lint.registry import RULES
+from workbench.core.lint.ruleset import load_rules
+from workbench.core.lint.runner import EMPTY_CATALOG
+from workbench.core.skillfile import parse_skill_text
+
+_PROF = lint_profile("agentskills")
+_HEADS = ["", "---\nname: a\ndescription: b\n---\n", "---\r\nname: a\r\n---\r\n", "---\nname: a\n---"]
+_PIECES = [
+    "a",
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    "\u3000",
+    "\\",
+    "scripts\\run.py",
+    "C:\\Users\\bob\\x",
+    "/home/alice/",
+    "/Users/me/x",
+    "<!--",
+    "-->",
+    "ignore previous",
+    "```",
+    "```ps1",
+    "~~~",
+    "[a](",
+    ")",
+    "references/x.md",
+    "../up.md",
+    "#frag",
+    "http://x",
+    "a/b/c/d.md",
+    "%20",
+    ":",
+    "/",
+    ".",
+    "é",
+    "`",
+]
+_TEXTS = st.tuples(st.sampled_from(_HEADS), st.lists(st.sampled_from(_PIECES), max_size=40)).map(
+    lambda hp: hp[0] + "".join(hp[1])
+)
+
+
+def _ctx(text: str, path: str | None = "/tmp/nowhere-s9/skill/SKILL.md") -> LintContext:
+    return LintContext(parse_skill_text(text, path), _PROF, EMPTY_CATALOG)
+
+
+def _found(code: str, ctx: LintContext) -> list[tuple[object, ...]]:
+    load_rules()
+    return [(f.span, f.message, f.fix, f.severity) for f in RULES[code].check(ctx)]
+
+
+# -- the old checks (before round 8), on ``ctx.body`` -------------------------------------------
+_TOKEN = re.compile(r"[\w.\-\\]+")
+
+
+def _old_body003(ctx: LintContext) -> bool:
+    body = ctx.body
+    return not body or body.isspace()
+
+
+def _old_body007_offsets(ctx: LintContext) -> list[tuple[int, int]]:
+    from workbench.core.lint.rules.body007_windows_path import _PATH, _WIN_SHELLS
+
+    body, out = ctx.body, []
+    i = body.find("\\")
+    base, done = ctx.body_offset, -1
+    while i != -1:
+        if i > done:
+            s = i
+            while s > 0 and (body[s - 1].isalnum() or body[s - 1] in "_.-\\"):
+                s -= 1
+            m = _TOKEN.match(body, s)
+            e = m.end() if m else i + 1
+            done = e
+            tok = body[s:e]
+            pm = _PATH.fullmatch(tok.rstrip(".")) if tok.count("\\") else None
+            if pm and not (s > 0 and body[s - 1] in "/:"):
+                off = base + s
+                if ctx.code_lang(off) not in _WIN_SHELLS:
+                    out.append((off, off + len(pm.group(0))))
+        i = body.find("\\", max(i + 1, done))
+    return out
+
+
+def _old_body008_offsets(ctx: LintContext) -> list[tuple[int, int]]:
+    from workbench.core.lint.rules.body008_absolute_user_path import _ABS
+
+    body, base = ctx.body, ctx.body_offset
+    if "/home/" not in body and "/Users/" not in body and ":\\Users\\" not in body:
+        return []
+    return [(base + m.start(), base + m.end()) for m in _ABS.finditer(body)]
+
+
+def _old_sec004_offsets(ctx: LintContext) -> list[tuple[int, int]]:
+    from workbench.core.lint.rules.sec004_html_comment import _DIRECTIVE
+
+    body, base, out = ctx.body, ctx.body_offset, []
+    for m in re.finditer(r"<!--(.*?)-->", body, re.S):
+        start, end = m.span()
+        if not ctx.in_code(base + start) and _DIRECTIVE.search(body, start + 4, end - 3):
+            out.append((base + start, base + end))
+    return out
+
+
+def _spans(ctx: LintContext, offsets: list[tuple[int, int]]) -> list[object]:
+    return [ctx.span(s, e) for s, e in offsets]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_body_rules_find_what_the_body_copy_found(text):
+    ctx, ref = _ctx(text), _ctx(text)
+    if ctx.sf.state in ("ok", "yaml-error", "not-mapping", "empty"):
+        assert bool(_found("BODY003", ctx)) == _old_body003(ref)
+    assert [f[0] for f in _found("BODY007", ctx)] == _spans(ref, _old_body007_offsets(ref))
+    assert [f[0] for f in _found("BODY008", ctx)] == _spans(ref, _old_body008_offsets(ref))
+    assert [f[0] for f in _found("SEC004", ctx)] == _spans(ref, _old_sec004_offsets(ref))
+    assert ctx._body is None  # no rule sliced the body
+
+
+def _old_local(ctx: LintContext) -> list[tuple[str, int, int]]:
+    out = []
+    for target, s, e in ctx.links:
+        t = local_target(target)
+        if t is not None:
+            out.append((t, s, e))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXTS)
+def test_local_links_are_the_local_targets(text):
+    ctx = _ctx(text)
+    assert ctx.local_links == _old_local(_ctx(text))
+    # BODY006 as before round 8: every link, local_target per link
+    old6 = []
+    for target, s, e in ctx.links:
+        t = local_target(target)
+        if t is None or t.startswith("/") or t.startswith(".."):
+            continue
+        parts = [p for p in t.split("/") if p not in ("", ".")]
+        if len(parts) >= 3:
+            old6.append(ctx.span(s, e))
+    assert [f[0] for f in _found("BODY006", ctx)] == old6
+
+
+def test_body005_messages_unchanged(tmp_path):
+    skill = tmp_path / "s"
+    (skill / "references").mkdir(parents=True)
+    (skill / "references" / "ok.md").write_text("x")
+    text = (
+        "---\nname: s\ndescription: d\n---\n[a](references/ok.md) [b](references/no.md) [c](/abs.md) "
+        "[d](../out.md) [e](http://x) [f](#top) [g](references/ok.md#x) [h](<references/no%20x.md>)\n"
+    )
+    ctx = _ctx(text, os.fspath(skill / "SKILL.md"))
+    assert [f[1] for f in _found("BODY005", ctx)] == [
+        "link target 'references/no.md' does not exist",
+        "link to an absolute path '/abs.md': it breaks when the skill is installed elsewhere; link "
+        "relative to the skill folder",
+        "link '../out.md' leaves the skill folder; it breaks when the skill is installed on its own",
+        "link target 'references/no x.md' does not exist",
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from([" ", "\t", "\n", "\u3000", "\x1c", "\x85", "a", "\r"]), max_size=20))
+def test_not_space_pattern_is_isspace(body):
+    from workbench.core.lint.rules.body003_empty import _NOT_SPACE
+
+    assert (_NOT_SPACE.search(body) is None) == (not body or body.isspace())
