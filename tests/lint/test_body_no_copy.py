@@ -186,3 +186,36 @@ def test_not_space_pattern_is_isspace(body):
     from workbench.core.lint.rules.body003_empty import _NOT_SPACE
 
     assert (_NOT_SPACE.search(body) is None) == (not body or body.isspace())
+
+
+_FM_LINES = st.lists(
+    st.sampled_from(
+        ["---", "name: a", "description: b c", "x: [1]", "", " ", "\r", "# c", "a: 'q'", "body é"]
+    ),
+    max_size=14,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    _FM_LINES,
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.booleans(),
+    st.integers(min_value=0, max_value=16),
+)
+def test_frontmatter_table_answers_equal_the_lines(parts, nl, end_nl, lead, k):
+    """``frontmatter_lines`` (round 8) gives ``line_len``, ``get_line`` and ``head_lines`` for the
+    frontmatter's lines: the same answers as the split lines, before and after other questions."""
+    parts = ["---", *parts] if lead else parts
+    text = nl.join(parts) + (nl if end_nl and parts else "")
+    ctx, ref = _ctx(text), _ctx(text)
+    lines = ref.lines
+    head = ctx.frontmatter_lines()
+    assert head == lines[: len(head)] and len(head) <= (ctx.sf.close_line or 0)
+    if ctx.sf.close_line and ctx.sf.state in ("ok", "yaml-error", "not-mapping"):
+        assert len(head) == ctx.sf.close_line
+    assert ctx.head_lines(k) == lines[:k]
+    for n in range(1, len(lines) + 1):
+        assert ctx.line_len(n) == len(lines[n - 1]), n
+        assert ctx.get_line(n) == lines[n - 1], n

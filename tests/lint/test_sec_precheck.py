@@ -67,8 +67,10 @@ class _Ctx:
 def _new_gates(text: str) -> tuple[bool, bool, bool]:
     ctx = _Ctx(text)
     odd = sec002_bidi.odd_bytes(ctx.utf8)
-    bidi = not ctx.is_ascii and any(c in odd for c in sec002_bidi.BIDI_UTF8)
-    invisible = not ctx.is_ascii and any(c in odd for c in sec003_invisible._UTF8)
+    bidi = not ctx.is_ascii and sec002_bidi.has_bidi(odd)
+    invisible = not ctx.is_ascii and sec003_invisible.has_invisible(odd)
+    assert bidi == (not ctx.is_ascii and any(c in odd for c in sec002_bidi.BIDI_UTF8))
+    assert invisible == (not ctx.is_ascii and any(c in odd for c in sec003_invisible._UTF8))
     control = sec006_control_char._has_control(ctx)  # type: ignore[arg-type]
     return bidi, invisible, control
 

@@ -82,6 +82,7 @@ class LintContext:
         self._npos = 0  # positions answered without the line table (``pos``)
         self._at: tuple[int, int] | None = None  # the last of them: (line, offset of its start)
         self._lines: list[str] | None = None
+        self._head: list[str] | None = None
         self._nlines = -1
         self._parts: list[str] | None = None
         self._fences: list[Fence] | None = None
@@ -196,6 +197,10 @@ class LintContext:
         lines = self._lines
         if lines is not None:
             return len(lines[line - 1])
+        if line <= (self.sf.close_line or 0):  # a frontmatter line (most findings): from the table
+            head = self.frontmatter_lines()
+            if line <= len(head):
+                return len(head[line - 1])
         ls = self._line_starts
         t = self.text
         if ls is None:
@@ -221,6 +226,10 @@ class LintContext:
         lines = self._lines
         if lines is not None or k <= 0:
             return (lines or [])[: max(k, 0)]
+        if k <= (self.sf.close_line or 0):  # the frontmatter's lines (the catalog facts): the table
+            head = self.frontmatter_lines()
+            if k <= len(head):
+                return head[:k]
         t, e = self.text, -1
         for _ in range(k):
             e = t.find("\n", e + 1)
@@ -231,6 +240,27 @@ class LintContext:
         if "\r" in top:  # (the head only: a "\r" further on ends none of these lines)
             head = [ln[:-1] if ln.endswith("\r") else ln for ln in head]
         return head[:k]
+
+    def frontmatter_lines(self) -> list[str]:
+        """The lines before the body (``lines[:n]``, n <= ``sf.close_line``: the frontmatter
+        through its closing line), split once from ``text[:body_offset]`` (do not modify): the
+        findings on frontmatter lines and the catalog facts measure them without a ``find`` loop
+        per question. Empty without a closed frontmatter."""
+        head = self._head
+        if head is None:
+            n = self.sf.close_line or 0
+            b = self.body_offset if n else 0
+            head = []
+            if b:
+                top = self.text[:b]
+                head = top.split("\n")
+                if b < len(self.text):  # (the piece after the last "\n": not a whole line)
+                    head.pop()
+                del head[n:]
+                if "\r" in top:
+                    head = [ln[:-1] if ln.endswith("\r") else ln for ln in head]
+            self._head = head
+        return head
 
     def _split_lines(self) -> list[str]:
         """``text.split("\\n")`` (done once for ``lines`` and ``line_starts``; do not modify)."""
@@ -277,6 +307,10 @@ class LintContext:
         """The text of a 1-based line without its line ending ("" when out of range); cheap for
         lines near the top even before ``lines`` is computed."""
         at = self._at
+        if self._lines is None and 0 < line <= (self.sf.close_line or 0):
+            head = self.frontmatter_lines()
+            if line <= len(head):
+                return head[line - 1]
         if self._lines is None and (line <= 64 or at is not None and at[0] == line):
             t, s = self.text, 0
             if at is not None and at[0] == line:  # the line of the last ``pos``: from its start

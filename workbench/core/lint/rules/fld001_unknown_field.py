@@ -33,6 +33,9 @@ from workbench.core.lint.context import LintContext
 from workbench.core.lint.profiles import SPEC_FIELDS
 from workbench.core.lint.registry import Finding, rule
 
+#: The spec's fields as the message lists them (joined once, not per finding).
+_SPEC_LIST = ", ".join(sorted(SPEC_FIELDS))
+
 
 @rule(
     "FLD001",
@@ -51,7 +54,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if key == "disable-model-invocation" and ctx.profile.id == "codex":
             continue  # CX003 says what Codex does instead
         if ctx.profile.id in ("agentskills", "claude-api"):
-            msg = f"unexpected field {key!r}: the spec allows only {', '.join(sorted(SPEC_FIELDS))}" + (
+            msg = f"unexpected field {key!r}: the spec allows only {_SPEC_LIST}" + (
                 " (uploads to claude.ai / the API are refused)" if ctx.profile.id == "claude-api" else ""
             )
         else:

@@ -40,10 +40,18 @@ Run = tuple[int, int, list[str], list[tuple[int, int]]]
 
 #: The pre-check (SEC002, SEC003, SEC006): the characters' UTF-8 bytes searched in ``odd_bytes``.
 BIDI_UTF8 = tuple(c.encode() for c in BIDI_CHARS)
+#: Any of them, one search (~2x faster than an ``in`` per character over the odd bytes).
+_BIDI_ODD = re.compile(b"|".join(map(re.escape, BIDI_UTF8)))
 
 #: At most this many findings per rule and file (``findings_per_line``): a file of 300,000
 #: scattered characters gets 50 findings, the last one counting the rest, and one fix removing all.
 MAX_RUNS = 50
+
+
+def has_bidi(odd: bytes) -> bool:
+    """Whether ``odd`` (``odd_bytes`` of the file) holds a bidirectional control character
+    (= ``any(c in odd for c in BIDI_UTF8)``)."""
+    return _BIDI_ODD.search(odd) is not None
 
 
 def line_runs(text: str, matches: Iterable[re.Match[str]]) -> list[Run]:
@@ -97,8 +105,7 @@ def findings_per_line(ctx: LintContext, runs: list[Run]) -> list[tuple[Span, str
 def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.is_ascii:
         return
-    odd = ctx.odd
-    if not any(c in odd for c in BIDI_UTF8):
+    if not has_bidi(ctx.odd):
         return
     text = ctx.text
     runs = line_runs(text, BIDI.finditer(text))

@@ -22,6 +22,7 @@ FAIL:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,14 @@ if TYPE_CHECKING:
 #: Fast pre-check (same characters): the BMP ones' UTF-8 bytes and the lead bytes F3 A0 of the
 #: tag block U+E0000-U+E007F, searched in ``odd_bytes`` (the non-ASCII bytes of the file).
 _UTF8 = (*(c.encode() for c in INVISIBLE_BMP), b"\xf3\xa0")
+#: Any of them, one search (~2x faster than an ``in`` per sequence over the odd bytes).
+_UTF8_ANY = re.compile(b"|".join(map(re.escape, _UTF8)))
+
+
+def has_invisible(odd: bytes) -> bool:
+    """Whether ``odd`` (``odd_bytes`` of the file) holds an invisible character (= ``any(c in odd
+    for c in _UTF8)``)."""
+    return _UTF8_ANY.search(odd) is not None
 
 
 def _allowed(text: str, s: int, e: int) -> bool:
@@ -54,8 +63,7 @@ def _allowed(text: str, s: int, e: int) -> bool:
 def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.is_ascii:
         return
-    odd = ctx.odd
-    if not any(c in odd for c in _UTF8):
+    if not has_invisible(ctx.odd):
         return
     text = ctx.text
     hits = [m for m in INVISIBLE.finditer(text) if not _allowed(text, m.start(), m.end())]
