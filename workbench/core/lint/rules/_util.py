@@ -66,7 +66,10 @@ def first_line_of(span: Span, ctx: LintContext) -> Span:
     """A multi-line span cut to its first line (keeps squiggles readable)."""
     if span.end_line == span.line:
         return span
-    ln = ctx.lines[span.line - 1] if span.line <= len(ctx.lines) else ""
+    if span.line < 1:  # (never from the parser; as before: counted from the end)
+        ln = ctx.lines[span.line - 1] if span.line <= len(ctx.lines) else ""
+    else:  # = lines[line - 1] or "", without splitting the whole text for a frontmatter line
+        ln = ctx.get_line(span.line)
     return Span(span.line, span.column, span.line, max(span.column + 1, len(ln) + 1))
 
 

@@ -33,7 +33,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         f = ctx.fields["description"]
         span = f.value_span
         if span.line == span.end_line:  # point at the first bracket when on one line
-            line = ctx.lines[span.line - 1]
+            line = ctx.get_line(span.line) if span.line > 0 else ctx.lines[span.line - 1]
             seg = line[span.column - 1 : span.end_column - 1]
             i = min((seg.find(c) for c in "<>" if c in seg), default=-1)
             if i >= 0:

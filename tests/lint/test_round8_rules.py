@@ -219,3 +219,29 @@ def test_frontmatter_table_answers_equal_the_lines(parts, nl, end_nl, lead, k):
     for n in range(1, len(lines) + 1):
         assert ctx.line_len(n) == len(lines[n - 1]), n
         assert ctx.get_line(n) == lines[n - 1], n
+
+
+_DESC = st.lists(st.sampled_from(["Use when", " x", "<b>", "\r", "é", "", "  more", "a: b"]), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DESC, st.sampled_from(["\n", "\r\n"]), st.sampled_from([">", "|", ""]))
+def test_description_spans_as_with_the_split_lines(parts, nl, style):
+    """``first_line_of`` and DESC003 take a frontmatter line from ``get_line`` (round 8), not
+    from the whole text split: the same spans as before."""
+    from workbench.core.lint.rules._util import first_line_of
+
+    body = nl.join("  " + p for p in parts)
+    text = nl.join(["---", "name: a", f"description: {style}", body, "---", "body"]) + nl
+    ctx, ref = _ctx(text), _ctx(text)
+    f = ctx.fields.get("description")
+    if f is None:
+        return
+    sp = f.value_span
+    lines = ref.lines
+    old = sp
+    if sp.end_line != sp.line:
+        ln = lines[sp.line - 1] if sp.line <= len(lines) else ""
+        old = type(sp)(sp.line, sp.column, sp.line, max(sp.column + 1, len(ln) + 1))
+    assert first_line_of(sp, ctx) == old
+    assert ctx._lines is None  # the text was not split for it
