@@ -245,3 +245,19 @@ def test_description_spans_as_with_the_split_lines(parts, nl, style):
         old = type(sp)(sp.line, sp.column, sp.line, max(sp.column + 1, len(ln) + 1))
     assert first_line_of(sp, ctx) == old
     assert ctx._lines is None  # the text was not split for it
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.binary(min_size=1, max_size=3), min_size=1, max_size=8),
+    st.lists(
+        st.sampled_from([b"\xe2", b"\x80", b"\xaa", b"\xd8", b"\x9c", b"a", b"\xef\xbb\xbf"]), max_size=12
+    ),
+)
+def test_any_of_bytes_finds_what_in_finds(seqs, pieces):
+    from workbench.core.lint.rules._util import any_of_bytes
+
+    rx = any_of_bytes(tuple(seqs))
+    data = b"".join(pieces) + b"".join(pieces[:1])
+    for probe in (data, data + seqs[-1], seqs[0][:1]):
+        assert (rx.search(probe) is not None) == any(s in probe for s in seqs)

