@@ -261,3 +261,12 @@ def test_any_of_bytes_finds_what_in_finds(seqs, pieces):
     data = b"".join(pieces) + b"".join(pieces[:1])
     for probe in (data, data + seqs[-1], seqs[0][:1]):
         assert (rx.search(probe) is not None) == any(s in probe for s in seqs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("[]{}&*!a: \n#'\"é")), max_size=40))
+def test_fm011_marks_are_the_in_checks(fm):
+    from workbench.core.lint.rules.fm011_strict_yaml import _MARKS, _NODE_MARKS
+
+    assert (_MARKS.search(fm) is not None) == any(c in fm for c in "[{&*!")
+    assert (_NODE_MARKS.search(fm) is not None) == any(c in fm for c in "[{*")

@@ -28,6 +28,10 @@ from workbench.core.lint.registry import Finding, rule
 from workbench.core.skillfile import Span, node_span
 
 _Scalar = yaml.ScalarNode
+#: What a flow collection, an anchor, an alias or a tag needs in the source (= ``any(c in fm for
+#: c in "[{&*!")`` in one pass); and what the node walk needs: a flow collection or an alias.
+_MARKS = re.compile(r"[\[{&*!]")
+_NODE_MARKS = re.compile(r"[\[{*]")
 _ANCHOR_TAG = re.compile(r"(?:^|[\s:\-\[,])([&*][\w\-]+|!{1,2}[\w/:.\-]*)(?=\s|$)")
 
 
@@ -69,11 +73,11 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state != "ok":
         return
     fm = ctx.sf.frontmatter
-    if not any(c in fm for c in "[{&*!"):
+    if _MARKS.search(fm) is None:
         return
     # a flow collection needs "[" or "{", an alias (or a node met twice) a "*": without them the
     # node walk finds nothing
-    if any(c in fm for c in "[{*"):
+    if _NODE_MARKS.search(fm) is not None:
         roots = [f.node for f in ctx.fields.values() if f.node is not None]
         for kind, node in _walk(roots, "*" in fm):
             if kind == "flow":
