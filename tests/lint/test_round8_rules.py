@@ -1,12 +1,11 @@
-"""Issue 14 round 8: the body rules search the whole text from the body's start instead of a copy of
-the body (BODY002, BODY003, BODY007, BODY008, SEC004), and BODY005/006 share one list of local
-link targets (``LintContext.local_links``). Each must find exactly what the old code found: the
-old checks are kept here as oracles (hypothesis, and texts with and without a frontmatter)."""
+"""Issue 14 round 8: the per-file rules' cheaper paths find exactly what the old code found (the
+old code kept here as the oracle; hypothesis): BODY005/006 share one list of local link targets
+(``LintContext.local_links``), frontmatter lines come from one split (``frontmatter_lines``), the
+SEC002/003 and FM011 pre-checks are one search each."""
 
 from __future__ import annotations
 
 import os
-import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,75 +66,6 @@ def _found(code: str, ctx: LintContext) -> list[tuple[object, ...]]:
     return [(f.span, f.message, f.fix, f.severity) for f in RULES[code].check(ctx)]
 
 
-# -- the old checks (before round 8), on ``ctx.body`` -------------------------------------------
-_TOKEN = re.compile(r"[\w.\-\\]+")
-
-
-def _old_body003(ctx: LintContext) -> bool:
-    body = ctx.body
-    return not body or body.isspace()
-
-
-def _old_body007_offsets(ctx: LintContext) -> list[tuple[int, int]]:
-    from workbench.core.lint.rules.body007_windows_path import _PATH, _WIN_SHELLS
-
-    body, out = ctx.body, []
-    i = body.find("\\")
-    base, done = ctx.body_offset, -1
-    while i != -1:
-        if i > done:
-            s = i
-            while s > 0 and (body[s - 1].isalnum() or body[s - 1] in "_.-\\"):
-                s -= 1
-            m = _TOKEN.match(body, s)
-            e = m.end() if m else i + 1
-            done = e
-            tok = body[s:e]
-            pm = _PATH.fullmatch(tok.rstrip(".")) if tok.count("\\") else None
-            if pm and not (s > 0 and body[s - 1] in "/:"):
-                off = base + s
-                if ctx.code_lang(off) not in _WIN_SHELLS:
-                    out.append((off, off + len(pm.group(0))))
-        i = body.find("\\", max(i + 1, done))
-    return out
-
-
-def _old_body008_offsets(ctx: LintContext) -> list[tuple[int, int]]:
-    from workbench.core.lint.rules.body008_absolute_user_path import _ABS
-
-    body, base = ctx.body, ctx.body_offset
-    if "/home/" not in body and "/Users/" not in body and ":\\Users\\" not in body:
-        return []
-    return [(base + m.start(), base + m.end()) for m in _ABS.finditer(body)]
-
-
-def _old_sec004_offsets(ctx: LintContext) -> list[tuple[int, int]]:
-    from workbench.core.lint.rules.sec004_html_comment import _DIRECTIVE
-
-    body, base, out = ctx.body, ctx.body_offset, []
-    for m in re.finditer(r"<!--(.*?)-->", body, re.S):
-        start, end = m.span()
-        if not ctx.in_code(base + start) and _DIRECTIVE.search(body, start + 4, end - 3):
-            out.append((base + start, base + end))
-    return out
-
-
-def _spans(ctx: LintContext, offsets: list[tuple[int, int]]) -> list[object]:
-    return [ctx.span(s, e) for s, e in offsets]
-
-
-@settings(max_examples=400, deadline=None)
-@given(_TEXTS)
-def test_body_rules_find_what_the_body_copy_found(text):
-    ctx, ref = _ctx(text), _ctx(text)
-    if ctx.sf.state in ("ok", "yaml-error", "not-mapping", "empty"):
-        assert bool(_found("BODY003", ctx)) == _old_body003(ref)
-    assert [f[0] for f in _found("BODY007", ctx)] == _spans(ref, _old_body007_offsets(ref))
-    assert [f[0] for f in _found("BODY008", ctx)] == _spans(ref, _old_body008_offsets(ref))
-    assert [f[0] for f in _found("SEC004", ctx)] == _spans(ref, _old_sec004_offsets(ref))
-    assert ctx._body is None  # no rule sliced the body
-
-
 def _old_local(ctx: LintContext) -> list[tuple[str, int, int]]:
     out = []
     for target, s, e in ctx.links:
@@ -178,14 +108,6 @@ def test_body005_messages_unchanged(tmp_path):
         "link '../out.md' leaves the skill folder; it breaks when the skill is installed on its own",
         "link target 'references/no x.md' does not exist",
     ]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from([" ", "\t", "\n", "\u3000", "\x1c", "\x85", "a", "\r"]), max_size=20))
-def test_not_space_pattern_is_isspace(body):
-    from workbench.core.lint.rules.body003_empty import _NOT_SPACE
-
-    assert (_NOT_SPACE.search(body) is None) == (not body or body.isspace())
 
 
 _FM_LINES = st.lists(

@@ -16,23 +16,18 @@ FAIL:
     ---
 """
 
-import re
 from collections.abc import Iterator
 
 from workbench.core.lint.context import LintContext
 from workbench.core.lint.registry import Finding, rule
-
-#: A character ``str.isspace`` calls no space (``\s`` of a str pattern is ``Py_UNICODE_ISSPACE``,
-#: what ``isspace`` tests): the body is blank when none follows its start.
-_NOT_SPACE = re.compile(r"\S")
 
 
 @rule("BODY003", "body-empty", "warning")
 def check(ctx: LintContext) -> Iterator[Finding]:
     if ctx.sf.state not in ("ok", "yaml-error", "not-mapping", "empty"):
         return
-    # = not body.strip(), searched from the body's start in the whole text (no copy)
-    if _NOT_SPACE.search(ctx.text, ctx.body_offset) is None:
+    body = ctx.body
+    if not body or body.isspace():  # = not body.strip(), without the copy
         ln = ctx.sf.close_line or 1
         yield Finding(
             ctx.line_span(ln), "the body is empty: loading the skill gives the agent no instructions"

@@ -36,25 +36,25 @@ _WIN_SHELLS = {"powershell", "ps1", "pwsh", "cmd", "bat", "batch", "ps", "dos"}
 
 @rule("BODY007", "windows-path", "warning")
 def check(ctx: LintContext) -> Iterator[Finding]:
-    # offsets into the whole text from the body's start (no body copy)
-    text, base = ctx.text, ctx.body_offset
-    i = text.find("\\", base)
+    body = ctx.body
+    i = body.find("\\")
     if i == -1:
         return
+    base = ctx.body_offset
     done = -1
     while i != -1:
         if i > done:
             # the token around this backslash
             s = i
-            while s > base and (text[s - 1].isalnum() or text[s - 1] in "_.-\\"):
+            while s > 0 and (body[s - 1].isalnum() or body[s - 1] in "_.-\\"):
                 s -= 1
-            m = _TOKEN.match(text, s)
+            m = _TOKEN.match(body, s)
             e = m.end() if m else i + 1
             done = e
-            tok = text[s:e]
+            tok = body[s:e]
             pm = _PATH.fullmatch(tok.rstrip(".")) if tok.count("\\") else None
-            if pm and not (s > base and text[s - 1] in "/:"):
-                off = s
+            if pm and not (s > 0 and body[s - 1] in "/:"):
+                off = base + s
                 if ctx.code_lang(off) not in _WIN_SHELLS:
                     val = pm.group(0)
                     sp = ctx.span(off, off + len(val))
@@ -70,4 +70,4 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                             ],
                         ),
                     )
-        i = text.find("\\", max(i + 1, done))
+        i = body.find("\\", max(i + 1, done))
