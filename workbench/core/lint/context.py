@@ -197,7 +197,7 @@ class LintContext:
         lines = self._lines
         if lines is not None:
             return len(lines[line - 1])
-        if line <= (self.sf.close_line or 0):  # a frontmatter line (most findings): from the table
+        if 0 < line <= (self.sf.close_line or 0):  # a frontmatter line (most findings): the table
             head = self.frontmatter_lines()
             if line <= len(head):
                 return len(head[line - 1])
