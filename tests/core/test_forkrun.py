@@ -202,3 +202,13 @@ def test_catalog_helper_saves_the_caches(corpus: Path, monkeypatch, tmp_path, he
     cache.save()
     assert cache._helper is None and not cache.needs_save
     assert _cache_files(tmp_path / "b") == _cache_files(tmp_path / "a") != {}
+
+
+def test_a_large_result_comes_back_whole(monkeypatch):
+    """Results far larger than a pipe's buffer come back whole (``_Message``: an anonymous file,
+    then its length through the pipe), in both directions of ``split_map_then``."""
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    big = [bytes([i % 251]) * 70_000 for i in range(100)]  # ~7 MB
+    assert forkrun.fork_call(lambda: big)() == big
+    got, wait = forkrun.split_map_then(lambda xs: [big[x] for x in xs], list(range(100)), 2, lambda r: None)
+    assert got == big and wait is not None and wait() is True
