@@ -94,3 +94,121 @@ def test_forbid_stops_every_later_fork(monkeypatch):
     forkrun.forbid("Qt threads")
     assert forkrun.fork_ok() is False
     assert forkrun.split_map(lambda xs: [x + 1 for x in xs], list(range(10)), 2) == list(range(1, 11))
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_split_map_then_runs_then_in_the_child(monkeypatch, tmp_path, fork):
+    """``split_map_then``: the results of the plain map; ``then`` gets every result in order in
+    the child (which writes them here), and ``wait`` says it completed; without a fork nothing
+    runs ``then`` (``wait`` None: the caller does it)."""
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: fork)
+    out = tmp_path / "then.txt"
+    events: list[tuple] = []
+
+    def then(results):
+        out.write_text(repr((os.getpid(), results)))
+
+    items = list(range(23))
+    got, wait = forkrun.split_map_then(
+        lambda xs: [x * 3 for x in xs], items, 2, then, lambda i, r: events.append((i, r))
+    )
+    assert got == [x * 3 for x in items]
+    if not fork:
+        assert wait is None and not out.exists() and events == [(0, got)]
+        return
+    assert events == [(0, got[:11]), (11, got[11:])]
+    assert wait is not None and wait() is True and wait() is True
+    pid, results = eval(out.read_text())  # noqa: S307 - our own repr
+    assert pid != os.getpid() and results == got
+
+
+def test_split_map_then_failures(monkeypatch, tmp_path):
+    """A ``then`` that raises: ``wait()`` False (the caller redoes it). A child failing before its
+    half: the half redone here, ``wait`` None. Below ``min_items``: no fork."""
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    parent = os.getpid()
+
+    def boom(results):
+        raise RuntimeError("then breaks")
+
+    got, wait = forkrun.split_map_then(lambda xs: [x + 1 for x in xs], list(range(10)), 2, boom)
+    assert got == list(range(1, 11)) and wait is not None and wait() is False
+
+    def fn(items):
+        if os.getpid() != parent:
+            raise RuntimeError("child breaks")
+        return [str(i) for i in items]
+
+    ran = tmp_path / "ran"
+    got, wait = forkrun.split_map_then(fn, list(range(9)), 2, lambda r: ran.write_text("x"))
+    assert got == [str(i) for i in range(9)] and wait is None and not ran.exists()
+    got, wait = forkrun.split_map_then(fn, list(range(3)), 10, lambda r: ran.write_text("x"))
+    assert got == ["0", "1", "2"] and wait is None and not ran.exists()
+
+
+def _cache_files(home: Path) -> dict[str, object]:
+    """The saved caches under ``home``, decoded (catalog blobs decoded too: equal content, not
+    equal bytes; marshal's reference flags depend on reference counts)."""
+    import marshal
+
+    out: dict[str, object] = {}
+    for f in sorted(home.rglob("*.marshal")):
+        obj = marshal.loads(f.read_bytes())
+        if "results" in f.parts:
+            obj["entries"] = {
+                k: (*e[:10], None if e[10] is None else (*e[10][:3], marshal.loads(e[10][3]), e[10][4]))
+                for k, e in obj["entries"].items()
+            }
+        out[str(f.relative_to(home))] = obj
+    return out
+
+
+@pytest.mark.parametrize("helper_fails", [False, True])
+def test_catalog_helper_saves_the_caches(corpus: Path, monkeypatch, tmp_path, helper_fails):
+    """``lint_paths(hand_off=True)``: the catalog pass's forked child writes the result cache,
+    its listings and parse store; ``cache.save()`` waits for it. The files equal those of an
+    in-process save; a helper whose save fails has them written here."""
+    from workbench.core.cache.parsestore import ParseStore
+    from workbench.core.cache.resultcache import ResultCache
+
+    dirs = sorted(p for p in corpus.iterdir() if p.is_dir())[:12]
+    monkeypatch.setattr(catalogpass, "CATALOG_SPLIT_MIN", 2)
+
+    def run(home: Path, hand_off: bool) -> tuple[list, ResultCache]:
+        cache = ResultCache("agentskills", home / "results", parse_store=ParseStore(home / "parse"))
+        res = _flat(
+            lint_paths(
+                dirs, "agentskills", jobs=1, cache=cache, save=False, render_json=True, hand_off=hand_off
+            )
+        )
+        return res, cache
+
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: False)
+    alone, cache = run(tmp_path / "a", False)
+    cache.save()
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    parent = os.getpid()
+    real_save = ResultCache.save
+
+    def save(self):
+        if helper_fails and os.getpid() != parent:
+            raise OSError("disk full in the helper")
+        return real_save(self)
+
+    monkeypatch.setattr(ResultCache, "save", save)
+    split, cache = run(tmp_path / "b", True)
+    assert split == alone
+    assert cache._helper is not None and cache.needs_save
+    cache.save()
+    assert cache._helper is None and not cache.needs_save
+    assert _cache_files(tmp_path / "b") == _cache_files(tmp_path / "a") != {}
+
+
+def test_a_large_result_comes_back_whole(monkeypatch):
+    """Results far larger than a pipe's buffer come back whole (``_Message``: an anonymous file,
+    then its length through the pipe), in both directions of ``split_map_then``."""
+    monkeypatch.setattr(forkrun, "fork_ok", lambda: True)
+    big = [bytes([i % 251]) * 70_000 for i in range(100)]  # ~7 MB
+    assert forkrun.fork_call(lambda: big)() == big
+    got, wait = forkrun.split_map_then(lambda xs: [big[x] for x in xs], list(range(100)), 2, lambda r: None)
+    assert got == big and wait is not None and wait() is True

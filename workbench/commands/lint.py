@@ -344,6 +344,7 @@ def _lint(
                 feed=feed,
                 save=False,
                 render_json=render,
+                hand_off=len(groups) == 1,  # the catalog pass's helper writes the caches
             )
             for pr, _s, ps in groups
         ]

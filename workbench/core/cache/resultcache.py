@@ -50,10 +50,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import marshal
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -72,7 +74,10 @@ __all__ = [
     "RACY_NS",
     "MAX_ENTRIES",
     "make_entry",
+    "catalog_result",
 ]
+
+log = logging.getLogger(__name__)
 
 #: Bumped when the layout of the stored records changes.
 FORMAT = 3
@@ -236,6 +241,9 @@ class ResultCache(EntryFile):
         self._dirty = False
         self._lock = threading.Lock()
         self._t0 = time.time_ns()
+        #: (wait, and whether this cache, its listings, its parse store were unsaved) while a
+        #: forked helper writes them (``saved_by``)
+        self._helper: tuple[Callable[[], bool], bool, bool, bool] | None = None
 
     @property
     def dirs(self) -> DirCache:
@@ -350,23 +358,50 @@ class ResultCache(EntryFile):
         catalog ``fingerprint`` (stored as a plain ``CatalogResult``), and ``json``: the file's
         ``lint.records.escaped_json`` (per-file and catalog diagnostics) when rendered. No-op
         when the entry is gone."""
+        cat = catalog_result(diags, json)
+        if cat is not None:
+            self.put_catalog_result(key, fingerprint, cat)
+
+    def put_catalog_result(self, key: str, fingerprint: str, cat: tuple[Any, ...]) -> None:
+        """``put_catalog`` of a ``catalog_result`` already made (e.g. in a forked helper)."""
         with self._lock:
             entries = self._load()
             ent = entries.get(key)
             if ent is None or len(ent) != len(CacheEntry._fields):
                 return
-            try:
-                blob = marshal.dumps(tuple(diags))
-            except ValueError:
-                return
-            counts = [0, 0, 0]
-            for t in diags:
-                counts[_SEV_INDEX.get(t[4], 2)] += 1
-            cat = (counts[0], counts[1], counts[2], blob, json)  # a CatalogResult, stored plain
             if ent[9] == fingerprint and ent[10] == cat:  # CacheEntry's cat_fp, cat
                 return
             entries[key] = ent[:9] + (fingerprint, cat)
             self._dirty = True
+
+    def saved_by(self, wait: Callable[[], bool]) -> None:
+        """A forked helper is writing this cache, its listings and its parse store as they are
+        now (``catalogpass.with_catalog(hand_off=True)``): they count as saved. ``wait()`` waits
+        for it and says whether it succeeded; ``save()`` calls it first and, when it failed,
+        writes what the helper was to write itself."""
+        store, dirs = self.parse_store, self._dirs
+        self._helper = (
+            wait,
+            self._dirty,
+            dirs is not None and dirs._dirty,
+            bool(store is not None and getattr(store, "_dirty", False)),
+        )
+        self._dirty = False
+        if dirs is not None:
+            dirs._dirty = False
+        if store is not None and hasattr(store, "_dirty"):
+            store._dirty = False
+
+    def _wait_helper(self) -> None:
+        helper, self._helper = self._helper, None
+        if helper is None or helper[0]():
+            return
+        log.debug("the catalog helper did not save %s; saving here", self.path)
+        self._dirty = self._dirty or helper[1]
+        if helper[2] and self._dirs is not None:
+            self._dirs._dirty = True
+        if helper[3] and self.parse_store is not None:
+            self.parse_store._dirty = True
 
     @property
     def needs_save(self) -> bool:
@@ -374,6 +409,7 @@ class ResultCache(EntryFile):
         store = self.parse_store
         return (
             self._dirty
+            or self._helper is not None
             or (self._dirs is not None and self._dirs._dirty)
             or bool(store is not None and getattr(store, "_dirty", False))
         )
@@ -381,7 +417,10 @@ class ResultCache(EntryFile):
     def save(self) -> bool:
         """Write the cache file atomically when something changed. Returns True when written;
         an OSError (read-only cache folder, disk full) is noted and swallowed. Also saves the
-        folder listings and the parse store when they changed."""
+        folder listings and the parse store when they changed. Waits first for a helper
+        writing them (``saved_by``)."""
+        if self._helper is not None:
+            self._wait_helper()
         if self._dirs is not None:
             self._dirs.save()
         if self.parse_store is not None:
@@ -400,6 +439,20 @@ class ResultCache(EntryFile):
 
 
 _SEV_INDEX = {"error": 0, "warning": 1, "info": 2}
+
+
+def catalog_result(diags: Sequence[Any], json: bytes | None = None) -> tuple[Any, ...] | None:
+    """The ``CatalogResult`` (a plain tuple: severity counts, the diagnostics' marshal blob,
+    ``json``) ``put_catalog`` stores for the catalog rules' encoded diagnostics ``diags``; None
+    when marshal cannot hold them. Pure: the catalog pass's forked half makes its own."""
+    try:
+        blob = marshal.dumps(tuple(diags))
+    except ValueError:
+        return None
+    counts = [0, 0, 0]
+    for t in diags:
+        counts[_SEV_INDEX.get(t[4], 2)] += 1
+    return (counts[0], counts[1], counts[2], blob, json)
 
 
 def make_entry(

@@ -56,6 +56,7 @@ def lint_paths(
     feed: LintFeed | None = None,
     save: bool = True,
     render_json: bool = False,
+    hand_off: bool = False,
 ) -> dict[Path, Sequence[Diagnostic]]:
     """Lint every SKILL.md that ``paths`` name (see ``find_skill_files``).
 
@@ -81,6 +82,10 @@ def lint_paths(
         render_json: each file's ``DiagnosticList`` also holds its ``--format json`` text
             (``records.escaped_json``, kept in ``cache`` with the catalog results: a warm
             ``workbench lint --format json`` joins stored text; ``catalogpass.with_catalog``).
+        hand_off: the catalog pass's forked helper (when the pass forks one) writes ``cache``,
+            its listings and parse store once complete, while this process goes on;
+            ``cache.save()`` waits for it. Only when nothing else changes them before that
+            save (``workbench lint`` with one profile group and ``save=False``).
 
     Returns {SKILL.md path: diagnostics}, in path order. Each value is a
     ``records.DiagnosticList`` (a read-only sequence whose ``Diagnostic`` objects are built on
@@ -105,7 +110,9 @@ def lint_paths(
     gc.disable()  # allocation-heavy; the cyclic GC would rescan the cache's tables many times
     try:
         with snapshot():  # every path stat'ed once per run (walk, cache validity, dependencies)
-            return _lint_paths(paths, prof, catalog, jobs, rc, walked or {}, feed, save, render_json)
+            return _lint_paths(
+                paths, prof, catalog, jobs, rc, walked or {}, feed, save, render_json, hand_off
+            )
     finally:
         if gc_was:
             gc.enable()
@@ -121,6 +128,7 @@ def _lint_paths(
     feed: LintFeed | None = None,
     save: bool = True,
     render_json: bool = False,
+    hand_off: bool = False,
 ) -> dict[Path, Sequence[Diagnostic]]:
     files: list[Path] = []
     stats: dict[str, os.stat_result] = {}
@@ -159,7 +167,7 @@ def _lint_paths(
     if uniq:
         phasetimer.mark("walk")
         recs = _collect(keys, prof, jobs, cache, stats, feed, render_json)
-        out.update(with_catalog(uniq, keys, recs, prof, catalog, cache, render_json))
+        out.update(with_catalog(uniq, keys, recs, prof, catalog, cache, render_json, hand_off))
         phasetimer.mark("catalog")
         if cache is not None and save:
             cache.save()

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from workbench.core.forkrun import split_map
+from workbench.core.cache.resultcache import catalog_result
+from workbench.core.forkrun import split_map, split_map_then
 from workbench.core.lint.catalogindex import CatalogEntry, CatalogIndex
 from workbench.core.lint.facts import FactsContext, LintFacts
 from workbench.core.lint.profiles import Profile
@@ -23,7 +24,6 @@ from workbench.core.lint.records import (
     Counts,
     DiagnosticList,
     DiagSource,
-    DiagTuple,
     merged_json,
     severity_counts,
 )
@@ -70,6 +70,7 @@ def with_catalog(
     catalog: Any,
     cache: ResultCache | None,
     render_json: bool = False,
+    hand_off: bool = False,
 ) -> dict[Path, DiagnosticList]:
     """Each file's ``DiagnosticList``: its per-file diagnostics plus the catalog rules' (reused
     from the cache while the catalog fingerprint is the same, else run on its facts).
@@ -77,7 +78,10 @@ def with_catalog(
     it was stored with the catalog results (a warm run decodes no diagnostic), else from the
     per-file text the pool workers rendered (``Collected.json``) with the catalog rules' findings
     put in place (``records.merged_json``), else rendered here (in the forked half for the files
-    whose catalog rules run); stored with the catalog results."""
+    whose catalog rules run); stored with the catalog results. ``hand_off``: when the catalog
+    rules' work is split with a forked child, the child also writes ``cache`` (with its
+    listings and parse store: ``ResultCache.saved_by``; ``cache.save()`` waits for it), so
+    nothing may change them in this process until that save (one ``lint_paths`` group)."""
     index: CatalogIndex | None = None
     if catalog is None:
         fp = fingerprint(keys, ((r.name, r.desc) for r in recs))
@@ -110,7 +114,7 @@ def with_catalog(
                 rec.diags, cat[3], (c[0] + cat[0], c[1] + cat[1], c[2] + cat[2]), js
             )
             if render_json and js is None and cache is not None and rec.cacheable:
-                cache.put_catalog(keys[i], fp, marshal.loads(cat[3]), dl.escaped_json())
+                cache.put_catalog_result(keys[i], fp, (*cat[:4], dl.escaped_json()))
             hits += 1
         else:
             todo.append(i)
@@ -119,8 +123,10 @@ def with_catalog(
             index = CatalogIndex([CatalogEntry(r.name, r.desc, p) for p, r in zip(files, recs)], keys)
         idx = index
 
-        def run(some: Sequence[int]) -> list[tuple[tuple[DiagTuple, ...], bytes | None]]:
-            got = []
+        def run(some: Sequence[int]) -> list[tuple[Any, ...]]:
+            # per file its CatalogResult (counts, the diagnostics' marshal blob, JSON text), as
+            # the cache stores it; (counts, the diagnostics, text) when marshal cannot hold them
+            got: list[tuple[Any, ...]] = []
             loads = marshal.loads
             for b in range(0, len(some), BATCH_FILES):  # rule-major, as the per-file rules
                 part = some[b : b + BATCH_FILES]
@@ -142,20 +148,35 @@ def with_catalog(
                         js = None if rec.json is None else merged_json(rec.diags, rec.json, found)
                         if js is None:
                             js = DiagnosticList(rec.diags, found).escaped_json()
-                    got.append((found, js))
+                    got.append(catalog_result(found, js) or (*severity_counts(found), found, js))
             return got
 
-        def take(start: int, part: list[tuple[tuple[DiagTuple, ...], bytes | None]]) -> None:
-            for i, (cat_src, js) in zip(todo[start : start + len(part)], part):
+        def take(start: int, part: list[tuple[Any, ...]]) -> None:
+            for i, cr in zip(todo[start : start + len(part)], part):
                 rec = recs[i]
-                if cache is not None and rec.cacheable:
-                    cache.put_catalog(keys[i], fp, cat_src, js)
-                done[i] = DiagnosticList(rec.diags, cat_src, rec.counts.plus(severity_counts(cat_src)), js)
+                if cache is not None and rec.cacheable and isinstance(cr[3], bytes):
+                    cache.put_catalog_result(keys[i], fp, cr)
+                c = rec.counts
+                done[i] = DiagnosticList(rec.diags, cr[3], (c[0] + cr[0], c[1] + cr[1], c[2] + cr[2]), cr[4])
 
         # The catalog rules over many files: half of them in a forked child (it inherits the
-        # index; only the encoded diagnostics and their JSON text come back); this process
-        # takes its half's results while the child works.
-        split_map(run, todo, CATALOG_SPLIT_MIN, take)
+        # index; only the results come back, as the cache stores them); this process takes
+        # them. ``hand_off``: the child then also gets this half's results and writes the
+        # cache (with its listings and parse store) while this process goes on.
+        if hand_off and cache is not None:
+            store = cache
+
+            def save(results: list[tuple[Any, ...]]) -> None:  # in the child
+                for i, cr in zip(todo, results):
+                    if recs[i].cacheable and isinstance(cr[3], bytes):
+                        store.put_catalog_result(keys[i], fp, cr)
+                store.save()
+
+            _, wait = split_map_then(run, todo, CATALOG_SPLIT_MIN, save, take)
+            if wait is not None:
+                cache.saved_by(wait)
+        else:
+            split_map(run, todo, CATALOG_SPLIT_MIN, take)
     out = {f: d for f, d in zip(files, done) if d is not None}
     if cache is not None:
         cache.catalog_hits += hits
