@@ -94,3 +94,78 @@ def test_forbid_stops_every_later_fork(monkeypatch):
     forkrun.forbid("Qt threads")
     assert forkrun.fork_ok() is False
     assert forkrun.split_map(lambda xs: [x + 1 for x in xs], list(range(10)), 2) == list(range(1, 11))
+
+
+def _pid_and_square(i: int, fail_in_worker: int = -1, parent: int = 0) -> tuple[int, int]:
+    if os.getpid() != parent and i == fail_in_worker:
+        raise ValueError("a task failing in the worker")
+    return os.getpid(), i * i
+
+
+def test_work_queue_gives_every_result_in_order_from_both_processes():
+    """``WorkQueue``: the worker and this process take tasks from one queue; ``drain`` gives
+    ``fn(*args)`` for each task in ``put`` order, whoever ran it."""
+    import time
+
+    parent = os.getpid()
+
+    def slow(i: int) -> tuple[int, int]:
+        time.sleep(0.002)
+        return _pid_and_square(i)
+
+    q = forkrun.WorkQueue(slow)
+    for i in range(200):
+        q.put(i)
+    got = q.drain()
+    assert [sq for _, sq in got] == [i * i for i in range(200)]
+    pids = {pid for pid, _ in got}
+    assert parent in pids and len(pids) == 2  # both took tasks
+
+
+def test_work_queue_redoes_what_a_worker_failed_here():
+    """A task that raises in the worker, a result ``marshal`` cannot hold and a worker that dies
+    are all run again in this process."""
+    parent = os.getpid()
+    q = forkrun.WorkQueue(_pid_and_square)
+    for i in range(50):
+        q.put(i, 3, parent)
+    got = q.drain()
+    assert [sq for _, sq in got] == [i * i for i in range(50)]
+    assert got[3][0] == parent
+
+    q = forkrun.WorkQueue(lambda i: object() if os.getpid() != parent else i)
+    for i in range(20):
+        q.put(i)
+    assert q.drain() == list(range(20))
+
+    def dies(i: int) -> int:
+        if os.getpid() != parent and i == 5:
+            os._exit(3)
+        return i
+
+    q = forkrun.WorkQueue(dies, workers=2)
+    for i in range(40):
+        q.put(i)
+    assert q.drain() == list(range(40))
+
+
+def test_work_queue_keeps_what_does_not_fit_for_drain(monkeypatch):
+    """A full queue (``put`` never blocks): the task is run by ``drain`` here."""
+    parent = os.getpid()
+    q = forkrun.WorkQueue(_pid_and_square)
+    real_write = os.write
+    calls = []
+
+    def write(fd, data):
+        calls.append(fd)
+        if fd == q._w and len([c for c in calls if c == q._w]) > 2:
+            raise BlockingIOError("full")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    for i in range(10):
+        q.put(i)
+    monkeypatch.undo()
+    got = q.drain()
+    assert [sq for _, sq in got] == [i * i for i in range(10)]
+    assert all(pid == parent for pid, _ in got[2:])  # never queued: done here
