@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import marshal
 import os
-import pickle
 import struct
 import sys
 import threading
@@ -153,6 +152,9 @@ class WorkQueue:
     _HEAD = struct.Struct("=QQ")
 
     def __init__(self, fn: Callable[..., Any], workers: int = 1) -> None:
+        import pickle  # here: a process that never forks a queue does not import it
+
+        self._pickle = pickle
         self.fn = fn
         self._args: list[tuple[Any, ...]] = []
         self._later: list[int] = []  # tasks not queued (the pipe was full): run by drain()
@@ -192,7 +194,7 @@ class WorkQueue:
         if self._w < 0:
             self._later.append(i)
             return
-        data = pickle.dumps((i, args), pickle.HIGHEST_PROTOCOL)
+        data = self._pickle.dumps((i, args), self._pickle.HIGHEST_PROTOCOL)
         off = self._offset
         try:
             _write_all(self._tasks, data)
@@ -265,7 +267,7 @@ class WorkQueue:
                     break
                 i, off, k = self._REC.unpack(rec)
                 try:
-                    j, args = pickle.loads(os.pread(self._tasks, k, off))
+                    j, args = self._pickle.loads(os.pread(self._tasks, k, off))
                     blob = marshal.dumps(fn(*args))
                 except Exception:  # noqa: BLE001 - the parent runs the task again
                     log.debug("work queue task failed", exc_info=True)
