@@ -169,3 +169,27 @@ def test_work_queue_keeps_what_does_not_fit_for_drain(monkeypatch):
     got = q.drain()
     assert [sq for _, sq in got] == [i * i for i in range(10)]
     assert all(pid == parent for pid, _ in got[2:])  # never queued: done here
+
+
+def test_work_queue_reads_a_result_once_it_is_whole():
+    """Results are read while the workers go on (``_gather``): a record still being written is
+    left for the next read; a record that is not one ends the reading of that file."""
+    import marshal
+
+    q = forkrun.WorkQueue(_pid_and_square)
+    try:
+        blob = marshal.dumps((1, 2))
+        rec = q._HEAD.pack(1, len(blob)) + blob
+        fd = q._results[0]
+        out, done = [None, None], [False, False]
+        os.write(fd, rec[:-3])
+        q._gather(out, done)
+        assert done == [False, False]
+        os.write(fd, rec[-3:])
+        q._gather(out, done)
+        assert done == [False, True] and out[1] == (1, 2)
+        os.write(fd, q._HEAD.pack(7, 1) + b"x")  # task 7 of 2: garbage
+        q._gather(out, done)
+        assert q._read[0] == -1
+    finally:
+        assert q.drain() == []

@@ -161,6 +161,7 @@ class WorkQueue:
         self._fds: list[int] = []
         self._tasks = _shared_file(self._fds)
         self._results = [_shared_file(self._fds) for _ in range(max(1, workers))]
+        self._read = [0] * len(self._results)  # how far each worker's results were read
         self._r, self._w = os.pipe()
         self._fds += [self._r, self._w]
         try:  # Linux: room for ~40k queued tasks (64 KB: 2,730)
@@ -212,8 +213,9 @@ class WorkQueue:
 
     def drain(self) -> list[Any]:
         """Close the queue and return ``[fn(*args) for each task]`` in ``put`` order: the tasks
-        still queued are run here while the worker finishes its own, then its results are read
-        (after it has exited)."""
+        still queued are run here while the workers finish theirs; the workers' results are
+        read as they come (between this process's tasks, so little is left to read once the
+        last worker has exited)."""
         n = len(self._args)
         out: list[Any] = [None] * n
         done = [False] * n
@@ -229,32 +231,45 @@ class WorkQueue:
                     break
                 i = self._REC.unpack(rec)[0]
                 out[i], done[i] = fn(*self._args[i]), True
+                self._gather(out, done)
             for i in self._later:  # never queued (the queue was full)
                 out[i], done[i] = fn(*self._args[i]), True
             for pid in self._pids:
                 os.waitpid(pid, 0)
-            head = self._HEAD
-            for results in self._results:
-                data = _read_file(results)
-                view = memoryview(data)
-                pos, end = 0, len(data)
-                while pos + head.size <= end:
-                    i, k = head.unpack_from(data, pos)
-                    pos += head.size
-                    if pos + k > end or i >= n:
-                        break  # cut short: the worker died while writing
-                    if not done[i]:
-                        try:
-                            out[i], done[i] = marshal.loads(view[pos : pos + k]), True
-                        except (EOFError, ValueError, TypeError):
-                            pass
-                    pos += k
+            self._gather(out, done)
         finally:
             self._close()
         for i in range(n):
-            if not done[i]:  # the worker failed it: done here
+            if not done[i]:  # a worker failed it: done here
                 out[i] = self.fn(*self._args[i])
         return out
+
+    def _gather(self, out: list[Any], done: list[bool]) -> None:
+        """Take the complete results the workers have appended since the last call (a record
+        still being written is left for the next)."""
+        head, hs, n = self._HEAD, self._HEAD.size, len(out)
+        for w, fd in enumerate(self._results):
+            pos = self._read[w]
+            if pos < 0:
+                continue
+            end = os.fstat(fd).st_size - pos
+            if end < hs:
+                continue
+            data = os.pread(fd, end, pos)
+            view, end, p = memoryview(data), len(data), 0
+            while p + hs <= end:
+                i, k = head.unpack_from(data, p)
+                if i >= n:  # not a record: stop reading this worker's file
+                    pos, p = -1, 0
+                    break
+                if p + hs + k > end:
+                    break  # still being written
+                try:
+                    out[i], done[i] = marshal.loads(view[p + hs : p + hs + k]), True
+                except (EOFError, ValueError, TypeError):
+                    pass
+                p += hs + k
+            self._read[w] = pos + p if pos >= 0 else -1
 
     def _serve(self, out: int) -> None:  # pragma: no cover - runs in a worker
         code = 1
@@ -310,17 +325,3 @@ def _write_all(fd: int, data: bytes) -> None:
         if k <= 0:
             raise OSError("short write")
         view = view[k:]
-
-
-def _read_file(fd: int) -> bytes:
-    """The whole content of the shared file ``fd``."""
-    size = os.fstat(fd).st_size
-    parts = []
-    pos = 0
-    while pos < size:
-        b = os.pread(fd, size - pos, pos)
-        if not b:
-            break
-        parts.append(b)
-        pos += len(b)
-    return b"".join(parts)
