@@ -10,6 +10,11 @@ Callers: ``workbench scan --client all`` (half the clients' scan + listing + JSO
 ``commands/scan._split``) and the lint catalog rules (``lint.catalogpass.with_catalog``).
 A fork + pipe costs ~10-20 ms on this 2-core machine with a 200 MB heap; callers only fork
 above a size where the halved work pays for that.
+
+``WorkQueue``: tasks shared with forked workers as they are found (the lint pool,
+``lint.batch.LintFeed``), without the threads a ``ProcessPoolExecutor`` runs in the parent.
+Nothing else may fork while a queue is open: a child would hold the queue's write end, and
+``drain()`` would wait for that child to exit.
 """
 
 from __future__ import annotations
