@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,10 @@ def test_a_profile_crash_is_logged_and_the_skill_kept_as_skipped(
     assert str(sk.path) in rec.getMessage()
 
 
+def _no_fork() -> int:
+    raise OSError("no processes here")
+
+
 class _NoPool:
     def __init__(self, *a: object, **k: object) -> None:
         raise OSError("no processes here")
@@ -78,6 +83,8 @@ def test_a_pool_that_cannot_start_is_logged_at_debug(
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _NoPool)
     monkeypatch.setattr(batch, "parallel_ok", lambda: True)
+    monkeypatch.setattr(batch, "fork_ok", lambda: True)
+    monkeypatch.setattr(os, "fork", _no_fork)  # the lint pool forks its workers itself
     monkeypatch.setattr(parsecache, "fork_ok", lambda: True)
     (tmp_path / "SKILL.md").write_text("---\nname: a\n---\n")
     with caplog.at_level(logging.DEBUG):

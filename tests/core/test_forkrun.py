@@ -212,3 +212,102 @@ def test_a_large_result_comes_back_whole(monkeypatch):
     assert forkrun.fork_call(lambda: big)() == big
     got, wait = forkrun.split_map_then(lambda xs: [big[x] for x in xs], list(range(100)), 2, lambda r: None)
     assert got == big and wait is not None and wait() is True
+
+
+def _pid_and_square(i: int, fail_in_worker: int = -1, parent: int = 0) -> tuple[int, int]:
+    if os.getpid() != parent and i == fail_in_worker:
+        raise ValueError("a task failing in the worker")
+    return os.getpid(), i * i
+
+
+def test_work_queue_gives_every_result_in_order_from_both_processes():
+    """``WorkQueue``: the worker and this process take tasks from one queue; ``drain`` gives
+    ``fn(*args)`` for each task in ``put`` order, whoever ran it."""
+    import time
+
+    parent = os.getpid()
+
+    def slow(i: int) -> tuple[int, int]:
+        time.sleep(0.002)
+        return _pid_and_square(i)
+
+    q = forkrun.WorkQueue(slow)
+    for i in range(200):
+        q.put(i)
+    got = q.drain()
+    assert [sq for _, sq in got] == [i * i for i in range(200)]
+    pids = {pid for pid, _ in got}
+    assert parent in pids and len(pids) == 2  # both took tasks
+
+
+def test_work_queue_redoes_what_a_worker_failed_here():
+    """A task that raises in the worker, a result ``marshal`` cannot hold and a worker that dies
+    are all run again in this process."""
+    parent = os.getpid()
+    q = forkrun.WorkQueue(_pid_and_square)
+    for i in range(50):
+        q.put(i, 3, parent)
+    got = q.drain()
+    assert [sq for _, sq in got] == [i * i for i in range(50)]
+    assert got[3][0] == parent
+
+    q = forkrun.WorkQueue(lambda i: object() if os.getpid() != parent else i)
+    for i in range(20):
+        q.put(i)
+    assert q.drain() == list(range(20))
+
+    def dies(i: int) -> int:
+        if os.getpid() != parent and i == 5:
+            os._exit(3)
+        return i
+
+    q = forkrun.WorkQueue(dies, workers=2)
+    for i in range(40):
+        q.put(i)
+    assert q.drain() == list(range(40))
+
+
+def test_work_queue_keeps_what_does_not_fit_for_drain(monkeypatch):
+    """A full queue (``put`` never blocks): the task is run by ``drain`` here."""
+    parent = os.getpid()
+    q = forkrun.WorkQueue(_pid_and_square)
+    real_write = os.write
+    calls = []
+
+    def write(fd, data):
+        calls.append(fd)
+        if fd == q._w and len([c for c in calls if c == q._w]) > 2:
+            raise BlockingIOError("full")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    for i in range(10):
+        q.put(i)
+    monkeypatch.undo()
+    got = q.drain()
+    assert [sq for _, sq in got] == [i * i for i in range(10)]
+    assert all(pid == parent for pid, _ in got[2:])  # never queued: done here
+
+
+def test_work_queue_reads_a_result_once_it_is_whole():
+    """Results are read while the workers go on (``_gather``): a record still being written is
+    left for the next read; a record that is not one ends the reading of that file."""
+    import marshal
+
+    q = forkrun.WorkQueue(_pid_and_square)
+    try:
+        blob = marshal.dumps((1, 2))
+        rec = q._HEAD.pack(1, len(blob)) + blob
+        fd = q._results[0]
+        out, done = [None, None], [False, False]
+        os.write(fd, rec[:-3])
+        q._gather(out, done)
+        assert done == [False, False]
+        os.write(fd, rec[-3:])
+        q._gather(out, done)
+        assert done == [False, True] and out[1] == (1, 2)
+        os.write(fd, q._HEAD.pack(7, 1) + b"x")  # task 7 of 2: garbage
+        q._gather(out, done)
+        assert q._read[0] == -1
+    finally:
+        assert q.drain() == []

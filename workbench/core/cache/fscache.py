@@ -280,13 +280,15 @@ def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
         with os.scandir(path) as it:
             for e in it:
                 name = e.name
+                # not a symlink: is_dir()/is_file() then answer as with follow_symlinks=False
+                # (from the entry's type, without the keyword's parsing per entry)
                 try:
                     if e.is_symlink():
                         links.append(name)
                         if name == "SKILL.md":
                             skill = SKILL_LINK
                         continue
-                    is_dir = e.is_dir(follow_symlinks=False)
+                    is_dir = e.is_dir()
                 except OSError:
                     continue
                 if name == "SKILL.md":
@@ -294,7 +296,7 @@ def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
                         skill = SKILL_DIR
                     else:
                         try:
-                            skill = SKILL_FILE if e.is_file(follow_symlinks=False) else SKILL_OTHER
+                            skill = SKILL_FILE if e.is_file() else SKILL_OTHER
                         except OSError:
                             skill = SKILL_OTHER
                 if is_dir:

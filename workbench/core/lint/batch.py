@@ -24,7 +24,7 @@ from workbench.core.cache.fscache import stat as fs_stat
 from workbench.core.cache.parsestore import stored_facts
 from workbench.core.cache.resultcache import make_entry
 from workbench.core.cache.skillfacts import skillfile_facts
-from workbench.core.forkrun import fork_ok
+from workbench.core.forkrun import WorkQueue, fork_ok
 from workbench.core.lint.catalogpass import Collected, with_catalog
 from workbench.core.lint.facts import LintFacts, cat_desc, cat_name
 from workbench.core.lint.profiles import Profile, lint_profile
@@ -313,24 +313,10 @@ def records_chunk(
     return out
 
 
-def _chunk_blob(
-    paths: list[str], prof: Profile, cache_racy: int | None, store_racy: int | None, render: bool
-) -> bytes | list[Row]:
-    """``records_chunk`` in a pool worker, sent back as one ``marshal`` blob (cheaper to send
-    and to read than pickling each row); the rows themselves when marshal cannot store them."""
-    rows = records_chunk(paths, prof, cache_racy, store_racy, render)
-    try:
-        return marshal.dumps(rows)
-    except ValueError:
-        return rows
-
-
 def parallel_ok() -> bool:
-    """Whether a forked process pool may be used here (``forkrun.fork_ok``: no other thread,
-    two cores, no ``forkrun.forbid``; and multiprocessing's ``fork`` start method exists)."""
-    import multiprocessing
-
-    return fork_ok() and "fork" in multiprocessing.get_all_start_methods()
+    """Whether forked worker processes may be used here (``forkrun.fork_ok``: ``fork`` exists,
+    no other thread, two cores, no ``forkrun.forbid``)."""
+    return fork_ok()
 
 
 def lint_records(
@@ -354,16 +340,16 @@ def lint_records(
 
 def chunk_size(n: int, jobs: int) -> int:
     """Files per pool task for ``n`` files over ``jobs`` workers: ~16 chunks per worker, between
-    ``CHUNK_MIN`` and ``CHUNK_MAX``. The pool's wall ends when its last chunk does, so the parent
-    (``_run_parallel``) idles for up to the two chunks a worker holds at the end (10,000 files:
-    chunks of 200 left it idle 80-150 ms, of 50 20-30 ms; with 4 chunks per worker a core was
-    idle ~0.9 s); one chunk costs one message each way (a marshal blob), not one per file."""
+    ``CHUNK_MIN`` and ``CHUNK_MAX``. The pool's wall ends when its last chunk does, so a process
+    idles for up to one chunk at the end (10,000 files: chunks of 200 left the parent idle
+    80-150 ms, of 50 20-30 ms; with 4 chunks per worker a core was idle ~0.9 s); one chunk costs
+    one queue record and one result blob, not one per file."""
     return max(CHUNK_MIN, min(CHUNK_MAX, -(-n // (max(1, jobs) * 16))))
 
 
 def _run_parallel(paths: list[str], prof: Profile, jobs: int, limits: Options) -> list[Row] | None:
-    """``records_chunk`` over ``jobs`` processes (``LintFeed``: ``jobs - 1`` forked workers, and
-    this process from the back). None when processes cannot be used."""
+    """``records_chunk`` over ``jobs`` processes (``LintFeed``: ``jobs - 1`` forked workers and
+    this process take chunks from one queue). None when processes cannot be used."""
     if not parallel_ok():
         return None
     feed = LintFeed(jobs)
@@ -384,14 +370,16 @@ class LintFeed:
     (its ``ResultCache`` or None) is looked up first: a file whose entry is still valid is not
     computed (the entry is kept for ``lookup``). Once ``PARALLEL_MIN_FILES`` files wait (``jobs``
     None = auto, as in ``lint_paths``; 1 = never) ``jobs - 1`` forked workers start and take
-    ``CHUNK_MAX``-file chunks while the caller walks on (each chunk's rows come back as one
-    ``marshal`` blob; a temp file per chunk instead of the pipe made no difference). ``finish()`` submits the rest and lints
-    from the back in this process each chunk no worker has started (``_run_parallel``'s
-    balance). Afterwards ``lint_paths(feed=)`` takes the rows (``take``) instead of computing
+    ``CHUNK_MAX``-file chunks from a ``forkrun.WorkQueue`` while the caller walks on (each
+    chunk's rows come back as one ``marshal`` blob, through shared memory: a worker never waits
+    for this process). ``finish()`` queues the rest and this process takes chunks from the same
+    queue until it is empty, then reads the workers' rows (``_run_parallel``'s balance: the
+    last chunk ends at most one chunk's time apart). Afterwards ``lint_paths(feed=)`` takes the rows (``take``) instead of computing
     them: same rows, same cache entries (``records_chunk`` with the cache's racy limits, and
     each file's JSON text when ``render_json``: ``workbench lint --format json``). When
-    the pool never starts (few files, one core, another thread) or fails, nothing is computed
-    here and ``lint_paths`` does it. Use from one thread."""
+    the pool never starts (few files, one core, another thread, no fork), nothing is computed
+    here and ``lint_paths`` does it; a chunk a worker fails is linted here. Use from one
+    thread."""
 
     def __init__(self, jobs: int | None = None, render_json: bool = False) -> None:
         self.jobs = jobs
@@ -402,9 +390,9 @@ class LintFeed:
         self._looked: dict[int, dict[str, CacheEntry | None]] = {}
         #: per profile (by id): (profile, options, keys waiting for a chunk, keys seen)
         self._waiting: dict[int, tuple[Profile, Options, list[str], set[str]]] = {}
-        self._tasks: list[tuple[Profile, Options, list[str], Any]] = []
+        self._tasks: list[tuple[Profile, list[str]]] = []
         self._rows: dict[int, dict[str, Row]] = {}
-        self._pool: Any = None
+        self._queue: WorkQueue | None = None
         self._gc_was = False
         self._off = (jobs is not None and jobs <= 1) or (jobs is None and (os.cpu_count() or 1) < 2)
         self._count = 0
@@ -437,7 +425,7 @@ class LintFeed:
         self._count += 1
         if self._off:
             return
-        if self._pool is None and (self._count < PARALLEL_MIN_FILES or not self.start()):
+        if self._queue is None and (self._count < PARALLEL_MIN_FILES or not self.start()):
             return
         if len(keys) >= CHUNK_MAX:
             self._submit(CHUNK_MAX, final=False)
@@ -461,9 +449,9 @@ class LintFeed:
         return cache.lookup(key, st)
 
     def start(self) -> bool:
-        """Start the workers (the rules are loaded first, so they inherit them); False when
+        """Start the worker (the rules are loaded first, so that it inherits them); False when
         processes cannot be used here (the feed then computes nothing)."""
-        if self._pool is not None:
+        if self._queue is not None:
             return True
         if self._off:
             return False
@@ -471,79 +459,54 @@ class LintFeed:
         if jobs is None:
             cpus = os.cpu_count() or 1
             jobs = min(cpus, 8) if cpus > 1 else 1
-        if jobs <= 1 or not parallel_ok():
+        if jobs <= 1 or not fork_ok():
             self._off = True
             return False
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         load_rules()
         self.jobs = jobs
-        # as in lint_paths: the cyclic GC off in the workers (they inherit it) and here until
+        # as in lint_paths: the cyclic GC off in the worker (it inherits it) and here until
         # ``finish`` (measured: on, it cost the fed run ~0.3 s more CPU at 10k files)
         self._gc_was = gc.isenabled()
         gc.disable()
         try:
-            ctx = multiprocessing.get_context("fork")
-            self._pool = ProcessPoolExecutor(max_workers=max(1, jobs - 1), mp_context=ctx)
-        except Exception:  # noqa: BLE001 - OSError, no processes: lint_paths works serially
+            self._queue = WorkQueue(records_chunk, jobs - 1)
+        except OSError:  # no processes: lint_paths works serially
             log.debug("lint pool failed; linting serially", exc_info=True)
             self._off = True
+            if self._gc_was:
+                gc.enable()
             return False
         return True
 
     def _submit(self, size: int, final: bool) -> None:
-        """Send the waiting files to the pool in chunks of ``size``: full chunks only unless
-        ``final``."""
+        """Queue the waiting files in chunks of ``size``: full chunks only unless ``final``."""
+        queue = self._queue
+        if queue is None:
+            return
         for prof, limits, keys, _seen in self._waiting.values():
             while len(keys) >= size or (keys and final):
                 chunk = keys[:size]
                 del keys[:size]
-                try:
-                    fut = self._pool.submit(_chunk_blob, chunk, prof, *limits)
-                except Exception:  # noqa: BLE001 - a broken pool: the rest is done serially
-                    log.debug("lint pool failed; linting serially", exc_info=True)
-                    self._off = True
-                    keys[:0] = chunk
-                    return
-                self._tasks.append((prof, limits, chunk, fut))
+                queue.put(chunk, prof, *limits)
+                self._tasks.append((prof, chunk))
 
     def finish(self) -> bool:
-        """Lint what is queued (workers and this process, see the class) and stop the pool.
-        False when the pool did not start or failed (the rows it has are still taken)."""
-        if self._pool is None:
+        """Lint what is queued (the worker and this process, see the class) and stop the worker.
+        False when it did not start."""
+        if self._queue is None:
             return False
-        ok = True
         try:
-            if not self._off:
-                left = sum(len(w[2]) for w in self._waiting.values())
-                self._submit(chunk_size(left, self.jobs or 2), final=True)
-            tasks = self._tasks
-            done: list[Any] = [None] * len(tasks)
-            for j in range(len(tasks) - 1, -1, -1):
-                prof, limits, chunk, fut = tasks[j]
-                if not fut.cancel():
-                    break  # a worker has it (and every chunk before it)
-                done[j] = records_chunk(chunk, prof, *limits)
-            for j, (prof, _lim, chunk, fut) in enumerate(tasks):
-                rows = done[j]
-                if rows is None:
-                    try:
-                        blob = fut.result()
-                    except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: done serially
-                        log.debug("lint pool failed; linting serially", exc_info=True)
-                        ok = False
-                        continue
-                    rows = marshal.loads(blob) if isinstance(blob, bytes) else blob
+            left = sum(len(w[2]) for w in self._waiting.values())
+            self._submit(chunk_size(left, self.jobs or 2), final=True)
+            for (prof, chunk), rows in zip(self._tasks, self._queue.drain()):
                 self._rows.setdefault(id(prof), {}).update(zip(chunk, rows))
         finally:
             self._tasks = []
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+            self._queue = None
             self._off = True
             if self._gc_was:
                 gc.enable()
-        return ok
+        return True
 
     def take(self, prof: Profile) -> dict[str, Row]:
         """The rows computed for ``prof`` (absolute path -> ``records_chunk`` row), handed over
