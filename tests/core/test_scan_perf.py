@@ -127,6 +127,37 @@ def test_installed_view_shared_between_clients_is_the_same(tmp_path):
     assert len(memo) == 1
 
 
+def test_installed_units_made_once_per_pass(tmp_path, monkeypatch):
+    """An extra root's rule-independent installed units are made once for all nine clients:
+    OpenClaw's ``after_walk`` hands back the walk's own list when it changes nothing (a new
+    list would miss discovery's memo, keyed by the list); a SKILL.md symlinked out of the
+    root still gets its own list, with the file refused."""
+    from workbench.core.clients import walk as walkmod
+    from workbench.core.clients.openclaw.profile import PROFILE as OPENCLAW
+    from workbench.core.discovery import prepare
+
+    tree = _tree(tmp_path, 12)
+    env = _env(tmp_path, tree)
+    calls = []
+    real = walkmod._installed_units
+    monkeypatch.setattr(walkmod, "_installed_units", lambda *a: calls.append(1) or real(*a))
+    prepare(env, CLIENT_IDS, ParseCache(), {})
+    assert len(calls) == 1
+    root = OPENCLAW.roots(env)[-1]
+    found = walk(tree, EXTRA_RULES)
+    assert OPENCLAW.after_walk(root, found, env) is found
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "SKILL.md").write_text("---\nname: x\ndescription: y\n---\n")
+    (tree / "zz-link").mkdir()
+    (tree / "zz-link" / "SKILL.md").symlink_to(tmp_path / "out" / "SKILL.md")
+    found = walk(tree, EXTRA_RULES)
+    got = OPENCLAW.after_walk(root, found, env)
+    assert got is not found and [f.path for f in got] == sorted((f.path for f in found), key=str)
+    assert [f.skip_reason for f in got if f.path.parent.name == "zz-link"][0].startswith(
+        "SKILL.md is a symlink"
+    )
+
+
 @given(st.text(alphabet="ab&<>\"'; ", max_size=30))
 def test_copilot_xml_escape_matches_per_character(text):
     table = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
