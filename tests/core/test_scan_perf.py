@@ -158,6 +158,27 @@ def test_installed_units_made_once_per_pass(tmp_path, monkeypatch):
     )
 
 
+def test_states_only_listing_gives_the_same_states(tmp_path):
+    """``listingkit.STATES_ONLY`` (the scan reads only the states): every client's skills,
+    states, counts, budget and warnings as in the full render; the Agent Skills reference and
+    Cursor leave out the text (their ``to_prompt``) and the info."""
+    from workbench.core.listingkit import STATES_ONLY
+
+    env = _env(tmp_path, _tree(tmp_path, 40))
+    for cid, cat in scan_all(env, ParseCache()).items():
+        for ctx in (None, 2_000):
+            full = render_listing(cat, ctx)
+            lean = render_listing(cat, ctx, {STATES_ONLY: True})
+            assert lean.skills == full.skills and lean.builtins == full.builtins, cid
+            assert (lean.budget_used, lean.budget_limit, lean.warnings) == (
+                full.budget_used,
+                full.budget_limit,
+                full.warnings,
+            ), cid
+            if cid in ("agentskills", "cursor"):
+                assert full.text and not lean.text and not lean.info
+
+
 @given(st.text(alphabet="ab&<>\"'; ", max_size=30))
 def test_copilot_xml_escape_matches_per_character(text):
     table = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}

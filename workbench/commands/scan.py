@@ -29,7 +29,7 @@ from workbench.core.cache.fscache import snapshot
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
 from workbench.core.forkrun import fork_call, fork_ok
-from workbench.core.listingkit import ListingState
+from workbench.core.listingkit import STATES_ONLY, ListingState
 from workbench.core.model import Catalog, Skill, SkillStatus
 from workbench.core.text import escape_unsafe_json_utf8, utf8_buffer, write_utf8
 from workbench.options import (
@@ -393,13 +393,18 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
     _add_empty_hints(env, cats, cache, walks)
     from workbench.core.listing import render_listing
 
-    reports = [render_listing(c, env.context_tokens) for c in cats]
+    reports = [render_listing(c, env.context_tokens, _STATES) for c in cats]
     if fmt == "json":
         parts = [catalog_json_text(c, r) for c, r in zip(cats, reports)]
         sys.stdout.write(_json_output(args.client == "all", ids, parts))
     else:
         sys.stdout.write("\n\n".join(render_text(c, r) for c, r in zip(cats, reports)) + "\n")
     return 0
+
+
+#: The listing options of the scan: its output reads only each skill's listing state (and the
+#: report's context size), not the listing text (``listingkit.STATES_ONLY``).
+_STATES = {STATES_ONLY: True}
 
 
 def _json_output(every: bool, ids: list[str], parts: list[str]) -> str:
@@ -438,7 +443,7 @@ def _client_json(
     cat = scan(env, cid, cache, _walks=walks)
     if banner:
         cat.notes.insert(0, banner)
-    report = render_listing(cat, env.context_tokens)
+    report = render_listing(cat, env.context_tokens, _STATES)
     if as_bytes:
         return catalog_json_bytes(cat, report, memo)
     return catalog_json_text(cat, report, memo)
