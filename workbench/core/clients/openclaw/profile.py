@@ -277,19 +277,20 @@ class OpenClawProfile(CommonProfile):
         raw = f.get("metadata")  # (None: no mapping, without the calls; per skill)
         md = (parse_loose_mapping(raw) if raw is not None else None) or {}
         oc, key_used = None, None
-        for k in METADATA_KEYS:
+        for k in METADATA_KEYS if md else ():  # (no metadata, the usual case: no look-ups)
             raw = md.get(k)
             v = parse_loose_mapping(raw) if raw is not None else None
             if v is not None:
                 oc, key_used = v, k
                 break
         cfg = self.config(env)
-        sk = _sub(cfg, "skills")
-        entries = _sub(sk, "entries")
-        skey = (oc or {}).get("skillKey") if isinstance((oc or {}).get("skillKey"), str) else skill.name
-        entry = _sub(entries, skey)
-        if entry.get("enabled") is False:
-            return (SkillStatus.HIDDEN, f"skills.entries.{skey}.enabled = false in openclaw.json")
+        entries = _sub(_sub(cfg, "skills"), "entries")
+        entry: dict[Any, Any] = {}
+        if entries:  # (none configured, the usual case: every entry is {})
+            skey = (oc or {}).get("skillKey") if isinstance((oc or {}).get("skillKey"), str) else skill.name
+            entry = _sub(entries, skey)
+            if entry.get("enabled") is False:
+                return (SkillStatus.HIDDEN, f"skills.entries.{skey}.enabled = false in openclaw.json")
         if oc is None:
             return None
         skill.flags["openclaw_metadata_key"] = key_used
