@@ -140,7 +140,10 @@ def test_catalog_json_text_unverified_and_odd_values(tmp_path):
     want = json.dumps(scancmd.catalog_json(cat, rep), ensure_ascii=False)
     assert scancmd.catalog_json_text(cat, rep, memo) == want
     assert scancmd.catalog_json_text(cat, rep) == want
-    assert scancmd.catalog_json_bytes(cat, rep, memo) == escape_unsafe_json_utf8(want)
+    assert scancmd.catalog_json_bytes(cat, rep) == escape_unsafe_json_utf8(want)
+    memo_b: dict[str, bytes] = {}  # the bytes writer's own memo (escaped UTF-8 pieces)
+    for _ in range(2):
+        assert scancmd.catalog_json_bytes(cat, rep, memo_b) == escape_unsafe_json_utf8(want)
     cat.roots[-1].scope = 7  # type: ignore[assignment]
     assert scancmd.catalog_json_text(cat, rep) == json.dumps(
         scancmd.catalog_json(cat, rep), ensure_ascii=False

@@ -327,6 +327,48 @@ def test_openclaw_rules(tmp_path):
     assert "outside the root" in status(oc, "ext").reason
 
 
+def test_openclaw_config_entries(tmp_path):
+    """``openclaw.json`` ``skills.entries``: disabled by name or by ``metadata.openclaw.skillKey``,
+    an entry's ``env`` or ``apiKey`` (for ``primaryEnv``) meets ``requires.env``; without entries
+    (or metadata) nothing is hidden."""
+    import json
+
+    env = mkenv(tmp_path)
+    (env.home / ".openclaw").mkdir()
+    cfg = {
+        "skills": {
+            "entries": {
+                "quiet": {"enabled": False},
+                "keyed": {"enabled": False},
+                "tok": {"env": {"TOKEN": "x"}},
+                "api": {"apiKey": "k"},
+            }
+        }
+    }
+    (env.home / ".openclaw/openclaw.json").write_text(json.dumps(cfg))
+    ws = env.workspace / "skills"
+    write_skill(ws / "quiet", "quiet")
+    write_skill(ws / "k", "k", extra='metadata: {"openclaw": {"skillKey": "keyed"}}')
+    write_skill(ws / "tok", "tok", extra='metadata: {"openclaw": {"requires": {"env": ["TOKEN"]}}}')
+    write_skill(ws / "notok", "notok", extra='metadata: {"openclaw": {"requires": {"env": ["TOKEN"]}}}')
+    write_skill(
+        ws / "api", "api", extra='metadata: {"openclaw": {"primaryEnv": "KEY", "requires": {"env": ["KEY"]}}}'
+    )
+    write_skill(ws / "plain", "plain")
+    oc = scan(env, "openclaw")
+    assert status(oc, "quiet").reason == "skills.entries.quiet.enabled = false in openclaw.json"
+    assert status(oc, "k").reason == "skills.entries.keyed.enabled = false in openclaw.json"
+    assert [status(oc, n).status for n in ("tok", "notok", "api", "plain")] == [
+        "listed",
+        "gated",
+        "listed",
+        "listed",
+    ]
+    (env.home / ".openclaw/openclaw.json").write_text("{}")
+    backdate = os.utime(env.home / ".openclaw/openclaw.json", ns=(1, 1))  # a new (size, mtime)
+    assert backdate is None and status(scan(env, "openclaw"), "quiet").status == "listed"
+
+
 def test_gemini_rules(tmp_path):
     env = mkenv(tmp_path)
     write_skill(env.workspace / ".gemini/skills", "rootlevel")

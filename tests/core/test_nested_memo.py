@@ -70,3 +70,27 @@ def test_search_reuses_the_snapshot_dir_cache(tmp_path):
         before = d.hits
         listing(str(ws))
         assert d.hits == before + 1
+
+
+def test_search_depth_limit_and_memo_with_or_without_the_dir_cache(tmp_path):
+    """A ``.claude/skills`` as deep as ``NESTED_SEARCH_DEPTH`` is found, one level deeper is
+    not, dot-folders and ``node_modules`` are not entered; the same folders and mtimes are
+    remembered whether the listings come from a snapshot's ``DirCache`` or from ``scandir``."""
+    from workbench.core.cache.fscache import DirCache, snapshot
+
+    ws = tmp_path / "ws"
+    deep = ws
+    for i in range(cc.NESTED_SEARCH_DEPTH + 1):
+        deep = deep / f"d{i}"
+        (deep / ".claude/skills").mkdir(parents=True)
+    (ws / ".hidden/p/.claude/skills").mkdir(parents=True)
+    (ws / "node_modules/p/.claude/skills").mkdir(parents=True)
+    backdate(ws)
+    got = _fresh(ws)
+    assert sorted(len(Path(d).relative_to(ws).parts) for d in got) == list(
+        range(1, cc.NESTED_SEARCH_DEPTH + 1)
+    )
+    plain = cc._NESTED_MEMO[str(ws)]
+    with snapshot(dirs=DirCache(persist=False)):
+        assert _fresh(ws) == got
+    assert cc._NESTED_MEMO[str(ws)] == plain

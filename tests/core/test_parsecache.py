@@ -331,13 +331,16 @@ def test_walk_reports_each_file_as_met(tree):
     from workbench.core.cache.fscache import DirCache
     from workbench.core.clients.walk import EXTRA_RULES, walk
 
-    met: list[str] = []
-    found = walk(tree, EXTRA_RULES, on_file=met.append)
-    assert sorted(met) == sorted(str(f.path) for f in found) and len(set(met)) == len(met)
+    met: list[tuple[str, Path]] = []
+    found = walk(tree, EXTRA_RULES, on_file=lambda s, p: met.append((s, p)))
+    assert sorted(s for s, _ in met) == sorted(str(f.path) for f in found) and len(set(met)) == len(met)
+    # the Path handed over is the Found's own (the file's SkillFile shares it: no second Path)
+    by_path = {id(f.path) for f in found}
+    assert all(str(p) == s and id(p) in by_path for s, p in met)
     dirs = DirCache(persist=False)
     walk(tree, EXTRA_RULES, dirs=dirs)
-    again: list[str] = []
-    assert walk(tree, EXTRA_RULES, dirs=dirs, on_file=again.append) == found
+    again: list[tuple[str, Path]] = []
+    assert walk(tree, EXTRA_RULES, dirs=dirs, on_file=lambda s, p: again.append((s, p))) == found
 
 
 def test_deferred_saves_are_written_by_save_async(tree, tmp_path):

@@ -127,6 +127,58 @@ def test_installed_view_shared_between_clients_is_the_same(tmp_path):
     assert len(memo) == 1
 
 
+def test_installed_units_made_once_per_pass(tmp_path, monkeypatch):
+    """An extra root's rule-independent installed units are made once for all nine clients:
+    OpenClaw's ``after_walk`` hands back the walk's own list when it changes nothing (a new
+    list would miss discovery's memo, keyed by the list); a SKILL.md symlinked out of the
+    root still gets its own list, with the file refused."""
+    from workbench.core.clients import walk as walkmod
+    from workbench.core.clients.openclaw.profile import PROFILE as OPENCLAW
+    from workbench.core.discovery import prepare
+
+    tree = _tree(tmp_path, 12)
+    env = _env(tmp_path, tree)
+    calls = []
+    real = walkmod._installed_units
+    monkeypatch.setattr(walkmod, "_installed_units", lambda *a: calls.append(1) or real(*a))
+    prepare(env, CLIENT_IDS, ParseCache(), {})
+    assert len(calls) == 1
+    root = OPENCLAW.roots(env)[-1]
+    found = walk(tree, EXTRA_RULES)
+    assert OPENCLAW.after_walk(root, found, env) is found
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "SKILL.md").write_text("---\nname: x\ndescription: y\n---\n")
+    (tree / "zz-link").mkdir()
+    (tree / "zz-link" / "SKILL.md").symlink_to(tmp_path / "out" / "SKILL.md")
+    found = walk(tree, EXTRA_RULES)
+    got = OPENCLAW.after_walk(root, found, env)
+    assert got is not found and [f.path for f in got] == sorted((f.path for f in found), key=str)
+    assert [f.skip_reason for f in got if f.path.parent.name == "zz-link"][0].startswith(
+        "SKILL.md is a symlink"
+    )
+
+
+def test_states_only_listing_gives_the_same_states(tmp_path):
+    """``listingkit.STATES_ONLY`` (the scan reads only the states): every client's skills,
+    states, counts, budget and warnings as in the full render; the Agent Skills reference and
+    Cursor leave out the text (their ``to_prompt``) and the info."""
+    from workbench.core.listingkit import STATES_ONLY
+
+    env = _env(tmp_path, _tree(tmp_path, 40))
+    for cid, cat in scan_all(env, ParseCache()).items():
+        for ctx in (None, 2_000):
+            full = render_listing(cat, ctx)
+            lean = render_listing(cat, ctx, {STATES_ONLY: True})
+            assert lean.skills == full.skills and lean.builtins == full.builtins, cid
+            assert (lean.budget_used, lean.budget_limit, lean.warnings) == (
+                full.budget_used,
+                full.budget_limit,
+                full.warnings,
+            ), cid
+            if cid in ("agentskills", "cursor"):
+                assert full.text and not lean.text and not lean.info
+
+
 @given(st.text(alphabet="ab&<>\"'; ", max_size=30))
 def test_copilot_xml_escape_matches_per_character(text):
     table = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}

@@ -23,13 +23,13 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.core.cache.fscache import snapshot
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
 from workbench.core.forkrun import fork_call, fork_ok
-from workbench.core.listingkit import ListingState
+from workbench.core.listingkit import STATES_ONLY, ListingState
 from workbench.core.model import Catalog, Skill, SkillStatus
 from workbench.core.text import escape_unsafe_json_utf8, utf8_buffer, write_utf8
 from workbench.options import (
@@ -92,19 +92,22 @@ def catalog_json_text(cat: Catalog, report=None, memo: dict[str, str] | None = N
     ``json``'s C string encoder (a 10,000-skill catalog: ~3 µs per skill less). ``memo``: a
     dict shared by the catalogs of one pass (the same paths and mostly the same descriptions
     in every client): each path and description is encoded once."""
-    head, states, roots, tail = _catalog_parts(cat, report)
-    skills = ", ".join([_skill_text(sk, states, roots, memo) for sk in cat.skills])
+    head, states, roots, tail = _catalog_parts(cat, report, _TEXT)
+    memo = {} if memo is None else memo
+    skills = ", ".join([_skill_entry(sk, states, roots, memo, _TEXT) for sk in cat.skills])
     return f"{head}{skills}{tail}"
 
 
-def catalog_json_bytes(cat: Catalog, report=None, memo: dict[str, str] | None = None) -> bytes:
-    """``escape_unsafe_json_utf8(catalog_json_text(cat, report, memo))`` byte for byte, each
-    skill's text escaped and encoded on its own (the escape is per character): the catalog is
-    never one ``str`` (UCS-2 as soon as one description is not Latin-1: ~9 MB per client at
-    10,000 skills, then encoded again)."""
-    head, states, roots, tail = _catalog_parts(cat, report)
-    esc = escape_unsafe_json_utf8
-    return _join_bytes(esc(head), [esc(_skill_text(sk, states, roots, memo)) for sk in cat.skills], esc(tail))
+def catalog_json_bytes(cat: Catalog, report=None, memo: dict[str, bytes] | None = None) -> bytes:
+    """``escape_unsafe_json_utf8(catalog_json_text(cat, report))`` byte for byte, made of
+    escaped UTF-8 pieces (the escape is per character): each path, description, name, reason
+    and parse mode encoded, escaped and kept in ``memo`` once (a dict shared by the catalogs of
+    one pass, holding bytes: not the ``catalog_json_text`` one), each skill one ``bytes``
+    template; the catalog is never one ``str`` (UCS-2 as soon as one description is not
+    Latin-1: ~9 MB per client at 10,000 skills) nor escaped as a whole."""
+    head, states, roots, tail = _catalog_parts(cat, report, _BYTES)
+    memo = {} if memo is None else memo
+    return _join_bytes(head, [_skill_entry(sk, states, roots, memo, _BYTES) for sk in cat.skills], tail)
 
 
 def _join_bytes(head: bytes, skills: list[bytes], tail: bytes) -> bytes:
@@ -116,9 +119,47 @@ def _join_bytes(head: bytes, skills: list[bytes], tail: bytes) -> bytes:
     return b", ".join(skills)
 
 
-def _catalog_parts(cat: Catalog, report) -> tuple[str, dict[str, str], dict[int, str | None], str]:
+class _Form(NamedTuple):
+    """How ``_skill_entry`` writes: JSON ``str`` (``catalog_json_text``) or its escaped UTF-8
+    (``catalog_json_bytes``). ``out`` turns a JSON text into this form (identity, or
+    ``escape_unsafe_json_utf8``); the tables hold each status's and listing state's text in
+    this form (a listing state of None: ``null``)."""
+
+    template: Any
+    status: dict[Any, Any]
+    state: dict[Any, Any]
+    null: Any
+    empty: Any
+    out: Callable[[str], Any]
+
+
+_SKILLS = json.dumps("skills")
+#: One skill of ``catalog_json`` (``Skill.to_json`` + ``listing_state``), ``%`` fills it.
+_TEMPLATE = (
+    '{"name": %s, "path": %s, %s, "status": %s, "reason": %s, "shadowed_by": %s, '
+    '"description": %s, "parse_mode": %s, "unverified": %s, "listing_state": %s}'
+)
+_STATUS_JSON = {st: json.dumps(str(st)) for st in SkillStatus}
+#: Each listing state's JSON text (a state of another value: KeyError, the general encoder).
+_STATE_JSON: dict[str | None, str] = {None: "null", **{st: json.dumps(str(st)) for st in ListingState}}
+_TEXT = _Form(_TEMPLATE, _STATUS_JSON, _STATE_JSON, "null", "[]", lambda t: t)
+_BYTES = _Form(
+    _TEMPLATE.encode(),
+    {k: v.encode() for k, v in _STATUS_JSON.items()},
+    {k: v.encode() for k, v in _STATE_JSON.items()},
+    b"null",
+    b"[]",
+    escape_unsafe_json_utf8,
+)
+_LISTED = SkillStatus.LISTED
+#: ``json``'s string encoder for ``ensure_ascii=False`` (C when available), as ``json.dumps`` uses
+_enc = json.encoder.encode_basestring
+
+
+def _catalog_parts(cat: Catalog, report, form: _Form) -> tuple[Any, dict[str, str], dict[int, Any], Any]:
     """``catalog_json_text``'s text before and after the skills (``head`` ends with ``[``,
-    ``tail`` starts with ``]``), the listing states and each root's ``"root", "scope"`` text."""
+    ``tail`` starts with ``]``), the listing states and each root's ``"root", "scope"`` text,
+    in ``form``."""
     from workbench.core.clients import get_profile
     from workbench.core.listing import listing_states
 
@@ -131,36 +172,36 @@ def _catalog_parts(cat: Catalog, report) -> tuple[str, dict[str, str], dict[int,
     }
     tail = {"notes": list(cat.notes), "client_version": profile.client_version, "model": profile.model_note()}
     states = listing_states(report)
-    roots: dict[int, str | None] = {}
+    roots: dict[int, Any] = {}
+    out = form.out
     for r in cat.roots:
         try:
-            roots[id(r)] = f'"root": {_enc(str(r.path))}, "scope": {_enc(r.scope)}'
+            roots[id(r)] = out(f'"root": {_enc(str(r.path))}, "scope": {_enc(r.scope)}')
         except TypeError:  # a scope of another type: its skills take the general encoder
             roots[id(r)] = None
-    return f"{_dumps(head)[:-1]}, {_SKILLS}: [", states, roots, f"], {_dumps(tail)[1:]}"
-
-
-_SKILLS = json.dumps("skills")
-_STATUS_TEXT = {st: json.dumps(str(st)) for st in SkillStatus}
-_LISTED = SkillStatus.LISTED
-#: Each listing state's JSON text (a state of another value: KeyError, the general encoder).
-_STATE_TEXT: dict[str, str] = {st: json.dumps(str(st)) for st in ListingState}
-#: ``json``'s string encoder for ``ensure_ascii=False`` (C when available), as ``json.dumps`` uses
-_enc = json.encoder.encode_basestring
+    return out(f"{_dumps(head)[:-1]}, {_SKILLS}: ["), states, roots, out(f"], {_dumps(tail)[1:]}")
 
 
 def _dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def _skill_text(
-    sk: Skill, states: dict[str, str], roots: dict[int, str | None], memo: dict[str, str] | None = None
-) -> str:
-    """One skill of ``catalog_json`` as JSON text (``Skill.to_json`` + ``listing_state``);
-    ``roots``: per ``id(root)`` its ``"root": ..., "scope": ...`` text (None: not plain text);
-    ``memo``: encoded paths and descriptions of earlier catalogs (``catalog_json_text``)."""
+def _encoded(memo: dict[str, Any], v: str, out: Callable[[str], Any]) -> Any:
+    """``out(_enc(v))``, kept in ``memo`` (TypeError for a value that is not a ``str``)."""
+    t = memo[v] = out(_enc(v))
+    return t
+
+
+def _skill_entry(
+    sk: Skill, states: dict[str, str], roots: dict[int, Any], memo: dict[str, Any], form: _Form
+) -> Any:
+    """One skill of ``catalog_json`` as JSON text in ``form`` (``Skill.to_json`` +
+    ``listing_state``); ``roots``: per ``id(root)`` its ``"root": ..., "scope": ...`` text
+    (None: not plain text); ``memo``: the encoded paths, descriptions, names, reasons and parse
+    modes of this pass (the same in every client), in ``form``."""
     path = str(sk.path)
     state = states.get(path) if sk.status == _LISTED else None
+    out = form.out
     try:
         root = roots[id(sk.root)]
         if root is None:
@@ -168,37 +209,26 @@ def _skill_text(
         unverified = sk.unverified
         if type(unverified) is not list:
             raise TypeError
+        # a value of another type: TypeError (unhashable, or from ``_enc``: only str kept)
+        get = memo.get
         desc, name, reason, mode = sk.description, sk.name, sk.reason, sk.parse_mode
-        path_text: str | None
-        desc_text: str | None
-        name_text: str | None
-        reason_text: str | None
-        mode_text: str | None
-        if memo is None:
-            path_text, desc_text = _enc(path), _enc(desc)
-            name_text, reason_text, mode_text = _enc(name), _enc(reason), _enc(mode)
-        else:  # a value of another type: TypeError (unhashable) or from ``_enc`` (only str kept)
-            # the same paths, descriptions, names, reasons and parse modes in every client
-            texts = []
-            for v in (path, desc, name, reason, mode):
-                t = memo.get(v)
-                if t is None:
-                    t = memo[v] = _enc(v)
-                texts.append(t)
-            path_text, desc_text, name_text, reason_text, mode_text = texts
-        # = json.dumps of a list of str (", " between items), TypeError for anything else
-        unv = f"[{', '.join([_enc(u) for u in unverified])}]" if unverified else "[]"
-        return (
-            f'{{"name": {name_text}, "path": {path_text}, {root}, '
-            f'"status": {_STATUS_TEXT[sk.status]}, "reason": {reason_text}, '
-            f'"shadowed_by": {_enc(str(sk.shadowed_by)) if sk.shadowed_by else "null"}, '
-            f'"description": {desc_text}, "parse_mode": {mode_text}, '
-            f'"unverified": {unv}, "listing_state": {"null" if state is None else _STATE_TEXT[state]}}}'
+        return form.template % (
+            get(name) or _encoded(memo, name, out),
+            get(path) or _encoded(memo, path, out),
+            root,
+            form.status[sk.status],
+            get(reason) or _encoded(memo, reason, out),
+            out(_enc(str(sk.shadowed_by))) if sk.shadowed_by else form.null,
+            get(desc) or _encoded(memo, desc, out),
+            get(mode) or _encoded(memo, mode, out),
+            # = json.dumps of a list of str (", " between items), TypeError for anything else
+            out(f"[{', '.join([_enc(u) for u in unverified])}]") if unverified else form.empty,
+            form.state[state],
         )
     except (TypeError, KeyError):  # a value of another type: the general encoder
         d = sk.to_json()
         d["listing_state"] = state
-        return _dumps(d)
+        return out(_dumps(d))
 
 
 def _short(path: Path, cat: Catalog) -> str:
@@ -340,7 +370,7 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         as_bytes = utf8_buffer(sys.stdout) is not None
 
         def texts(cids: list[str]) -> list[str | bytes]:
-            memo: dict[str, str] = {}  # encoded paths and descriptions, shared by ``cids``
+            memo: dict[str, Any] = {}  # encoded paths and descriptions, shared by ``cids``
             return [_client_json(env, cid, cache, walks, banner, memo, as_bytes) for cid in cids]
 
         # the caches are complete after ``prepare``: saved once, on a thread started after the
@@ -363,13 +393,18 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
     _add_empty_hints(env, cats, cache, walks)
     from workbench.core.listing import render_listing
 
-    reports = [render_listing(c, env.context_tokens) for c in cats]
+    reports = [render_listing(c, env.context_tokens, _STATES) for c in cats]
     if fmt == "json":
         parts = [catalog_json_text(c, r) for c, r in zip(cats, reports)]
         sys.stdout.write(_json_output(args.client == "all", ids, parts))
     else:
         sys.stdout.write("\n\n".join(render_text(c, r) for c, r in zip(cats, reports)) + "\n")
     return 0
+
+
+#: The listing options of the scan: its output reads only each skill's listing state (and the
+#: report's context size), not the listing text (``listingkit.STATES_ONLY``).
+_STATES = {STATES_ONLY: True}
 
 
 def _json_output(every: bool, ids: list[str], parts: list[str]) -> str:
@@ -397,7 +432,7 @@ def _client_json(
     cache: ParseCache,
     walks: dict,
     banner: str,
-    memo: dict[str, str] | None = None,
+    memo: dict[str, Any] | None = None,
     as_bytes: bool = False,
 ) -> str | bytes:
     """One client's scan object as JSON text (``catalog_json_text``, ``memo`` shared by the
@@ -408,7 +443,7 @@ def _client_json(
     cat = scan(env, cid, cache, _walks=walks)
     if banner:
         cat.notes.insert(0, banner)
-    report = render_listing(cat, env.context_tokens)
+    report = render_listing(cat, env.context_tokens, _STATES)
     if as_bytes:
         return catalog_json_bytes(cat, report, memo)
     return catalog_json_text(cat, report, memo)
@@ -416,16 +451,17 @@ def _client_json(
 
 #: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree,
 #: the first pass in a fresh process: 1.0 = ~0.1 s; a client not named costs 1.0). Only
-#: balances the two processes of ``_split``.
+#: balances the two processes of ``_split``. Cursor, the Agent Skills reference and OpenClaw
+#: less what ``STATES_ONLY`` (~23 ms each) and OpenClaw's lighter gate (~15 ms) took off.
 _COST = {
     "claude-code": 2.9,
     "codex": 3.3,
-    "openclaw": 2.8,
+    "openclaw": 2.65,
     "gemini-cli": 2.2,
     "opencode": 2.0,
     "vscode-copilot": 1.6,
-    "cursor": 1.8,
-    "agentskills": 1.5,
+    "cursor": 1.57,
+    "agentskills": 1.27,
     "copilot-cli": 1.65,
 }
 

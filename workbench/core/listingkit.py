@@ -191,6 +191,12 @@ class ListingReport:
 #: (``clients/<id>/builtins.py``: names and lengths per client version, facts only).
 CLIENT_TEXTS = "client_texts"
 
+#: ``options[STATES_ONLY] = True``: the caller reads only each skill's listing state (``skills``)
+#: and the budget figures (``workbench scan``): a client module whose text and ``info`` are
+#: made apart from the states may leave them empty (the Agent Skills reference and Cursor:
+#: ``to_prompt`` is half of their render at 10,000 skills). The states are the same either way.
+STATES_ONLY = "states_only"
+
 
 def placeholder(label: str, length: int) -> str:
     """A clearly marked stand-in of exactly ``length`` code points for a text we do not ship.

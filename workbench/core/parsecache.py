@@ -290,14 +290,15 @@ class Prefetcher:
                 self._waiting.append((key, st, p))
         self._submit(final=False)
 
-    def add_one(self, path: str) -> None:
-        """``add([path])`` for one path (the walk's ``on_file``)."""
+    def add_one(self, path: str, path_obj: Path | None = None) -> None:
+        """``add([path])`` for one path (the walk's ``on_file``); ``path_obj``: the same path as
+        a ``Path`` (the walk's: its ``SkillFile`` then shares it)."""
         if path in self._seen:
             return
         self._seen.add(path)
         st = self.cache._unparsed(path, self._stored)
         if st is not None:
-            self._waiting.append((path, st, fast_path(path)))
+            self._waiting.append((path, st, fast_path(path) if path_obj is None else path_obj))
             if len(self._waiting) >= PREFETCH_CHUNK:
                 self._submit(final=False)
 

@@ -360,14 +360,17 @@ def rules_key(rules: WalkRules) -> str:
 
 
 def walk(
-    root: Path, rules: WalkRules, dirs: DirCache | None = None, on_file: Callable[[str], Any] | None = None
+    root: Path,
+    rules: WalkRules,
+    dirs: DirCache | None = None,
+    on_file: Callable[[str, Path], Any] | None = None,
 ) -> list[Found]:
     """Every SKILL.md under ``root`` as ``Found`` (sorted by path), with ``skip_reason`` set for
     the ones the client would not find. Never raises (unreadable folders are passed over).
 
-    ``on_file``: called with each regular SKILL.md's path as it is met, before the walk ends (a
-    parse can start early, ``discovery.start_parse``); not called when the whole walk comes
-    from ``dirs``.
+    ``on_file``: called with each regular SKILL.md's path (the str and its ``Found``'s ``Path``)
+    as it is met, before the walk ends (a parse can start early, ``discovery.start_parse``); not
+    called when the whole walk comes from ``dirs``.
 
     Depth: ``<root>/SKILL.md`` is 0, ``<root>/<dir>/SKILL.md`` is 1.
 
@@ -442,9 +445,10 @@ def walk(
                         f"SKILL.md directly in the root; {rules.client} looks for <root>/<skill>/SKILL.md"
                     )
             fpath = d + "/SKILL.md" if sep == "/" and d[-1:] != "/" else join(d, "SKILL.md")
-            out.append(Found(fast_path(fpath), depth, reason))
+            fp = fast_path(fpath)
+            out.append(Found(fp, depth, reason))
             if on_file is not None:
-                on_file(fpath)
+                on_file(fpath, fp)
             if rules.stop_at_skill and child_why is None and reason is None:
                 child_why = (
                     f"inside the skill folder {os.path.basename(d)}/; {rules.client} does not "

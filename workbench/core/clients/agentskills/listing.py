@@ -24,13 +24,16 @@ Budget: none; the spec's guidance is ~50-100 tokens per skill in the catalog (re
 The client guide says to skip skills with a missing/empty description: those are ``omitted``.
 ``to_prompt`` resolves symlinks in the skill folder; we print the path as discovered (no
 filesystem access while rendering).
+
+Options: ``listingkit.STATES_ONLY`` (the caller reads only the states, ``workbench scan``): no
+``to_prompt`` text and no ``info``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.listingkit import ListingReport, ListingState, SkillListing, html_escape
+from workbench.core.listingkit import STATES_ONLY, ListingReport, ListingState, SkillListing, html_escape
 from workbench.core.text import agree, plural
 from workbench.core.tokens import estimate_tokens
 
@@ -91,10 +94,11 @@ def render(
                     "missing description: the client guide says skip it",
                 )
             )
-    text = to_prompt(listed)
+    states_only = bool(options.get(STATES_ONLY))
+    text = "" if states_only else to_prompt(listed)
     info = []
     warnings = []
-    if listed:
+    if listed and not states_only:
         per = estimate_tokens(len(text)) / len(listed)
         info.append(
             f"Catalog ≈ {estimate_tokens(len(text)):,} tokens (est.), ≈ {per:.0f} per skill; the "

@@ -396,27 +396,38 @@ def nested_skill_parents(cwd: str) -> list[str]:
             return [d for d in found if os.path.isdir(os.path.join(d, ".claude", "skills"))]
     found, visited, mtimes = [], [], []
     stack = [(cwd, 0)]
+    sep = os.sep
     while stack:
         d, depth = stack.pop()
         # real sub-folders only: symlinked folders are not entered (decision: a link to /
         # walked the machine)
-        st = fs_stat(d)
         lst = fs_listing(d)  # the scan's walks' listings inside ``snapshot(dirs=)``
         visited.append(d)
-        mtimes.append(-1 if st is None or lst is None else st.st_mtime_ns)
         if lst is None:
+            mtimes.append(-1)
             continue
+        if len(lst) > 3:  # a ``DirCache`` listing: [3] is the folder's mtime (its stat's)
+            mtimes.append(lst[3])
+        else:
+            st = fs_stat(d)
+            mtimes.append(-1 if st is None else st.st_mtime_ns)
+        if depth + 1 > NESTED_SEARCH_DEPTH:  # only a .claude here counts
+            if ".claude" in lst[1] and d != cwd:
+                found.append(d)
+            continue
+        prefix = d if d.endswith(sep) else d + sep  # = os.path.join(d, name) for a folder name
         for name in lst[1]:
             if name == ".claude":
                 if d != cwd:
                     found.append(d)
                 continue
-            if name.startswith(".") or name in ("node_modules",) or depth + 1 > NESTED_SEARCH_DEPTH:
+            if name.startswith(".") or name == "node_modules":
                 continue
-            stack.append((os.path.join(d, name), depth + 1))
+            stack.append((prefix + name, depth + 1))
     import time
 
-    if all(0 <= m < time.time_ns() - RACY_NS for m in mtimes):
+    limit = time.time_ns() - RACY_NS
+    if all(0 <= m < limit for m in mtimes):
         _NESTED_MEMO[cwd] = (found, visited, mtimes)
     return [d for d in found if os.path.isdir(os.path.join(d, ".claude", "skills"))]
 
