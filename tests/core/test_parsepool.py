@@ -52,8 +52,9 @@ def test_speculative_parse_gives_the_same_facts(tree, forkable):
         paths = _paths(tree)
         got = pool.facts(paths)
         assert got == [skillfile_facts(read_skill_file(p)) for p in paths]
-        # every file came from the speculation: parsed in the processes or taken back here
-        assert pool.speculated == 30 and 0 <= pool.stolen <= 30
+        # every file came from the speculation: walked and parsed in the processes, or in the
+        # tasks taken back here
+        assert pool.speculated == 30 and 0 <= pool.stolen <= 2 * parsepool.SPLIT_PER_JOB
     finally:
         pool.shutdown()
     assert pool.facts(paths) is None  # shut down: the caller parses
@@ -89,21 +90,49 @@ def test_files_outside_the_speculation_are_parsed_in_the_processes(tree, tmp_pat
 
 
 def test_the_speculative_walk_is_bounded(tree, forkable, monkeypatch):
-    """It runs before the window exists: a huge folder must not delay it (files or seconds)."""
+    """A huge folder opened by mistake: the walk stops at ``SPECULATE_MAX`` files over all its
+    tasks, and ``SPECULATE_WALK_S`` after the start (here: at once, nothing walked)."""
     monkeypatch.setattr(parsepool, "SPECULATE_MAX", 7)
     pool = ParsePool.start(speculate=tree, jobs=2)
     assert pool is not None
     try:
-        assert sum(len(chunk) for chunk, _f in pool._spec) == 7
+        assert len(pool._spec) == 2 * parsepool.SPLIT_PER_JOB and len(pool._speculation()) == 7
     finally:
         pool.shutdown()
     monkeypatch.setattr(parsepool, "SPECULATE_WALK_S", -1.0)
     pool = ParsePool.start(speculate=tree, jobs=2)
     assert pool is not None
     try:
-        assert sum(len(chunk) for chunk, _f in pool._spec) <= 1
+        assert len(pool._speculation()) == 0 and pool.listings() == {}
     finally:
         pool.shutdown()
+
+
+def test_the_walks_listings_are_the_dir_caches_own(tree, forkable):
+    """``listings()``: the folders the processes walked, as ``DirCache`` would list them (only
+    folders old enough to be kept: ``RACY_NS``), handed over once."""
+    import os
+    import time
+
+    from workbench.core.cache.fscache import DirCache
+
+    old = time.time() - 3600
+    folders = [str(tree), *(str(p) for p in tree.iterdir())]
+    for d in folders:
+        os.utime(d, (old, old))
+    os.utime(tree / "s05", None)  # racily new: not kept
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        got = pool.listings()
+        assert pool.listings() == {}  # handed over once
+    finally:
+        pool.shutdown()
+    mine = DirCache(persist=False)
+    assert set(got) == set(folders) - {str(tree / "s05")}
+    assert all(got[d] == mine.listing(d) for d in got)
+    mine.adopt(got)
+    assert mine.hits == 0 and mine.listing(str(tree / "s01")) == got[str(tree / "s01")] and mine.hits == 1
 
 
 def test_workers_end_with_a_parent_that_leaves_by_os_exit(tree):

@@ -154,6 +154,9 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
             self.asked.append(list(paths))
             return [None] * len(paths)  # None: not parsed here, the cache parses it
 
+        def listings(self) -> dict[str, tuple[object, ...]]:
+            return {}
+
         def shutdown(self) -> None:
             self.ended = True
 

@@ -337,6 +337,9 @@ class AppContext(QObject):
         # the pass runs in slices between the GUI thread's turns (``LoopTurns.baton``; issue 14:
         # no GUI-thread block over 50 ms)
         with self._lock, self._turns.baton.applied():
+            pool = self._parse_pool
+            if pool is not None:  # the start-up walk's folder listings: not listed again
+                cache.dirs.adopt(pool.listings())
             return scan_everything(
                 env,
                 cache,

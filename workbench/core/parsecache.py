@@ -227,19 +227,24 @@ def _facts_chunk(paths: list[str]) -> bytes:
     """Worker entry point: ``marshal`` bytes of ``skillfile_facts`` per path (None for facts
     ``marshal`` cannot hold). One ``marshal`` blob: cheaper to send and to read than pickled
     tuples."""
+    return dumps_facts([skillfile_facts(read_skill_file(p)) for p in paths])
+
+
+def dumps_facts(facts: list[tuple[Any, ...] | None]) -> bytes:
+    """``marshal.dumps(facts)`` (``skillfile_facts`` per file), with None in place of the facts
+    ``marshal`` cannot hold (a YAML timestamp): what a worker sends back."""
     import marshal
 
-    out: list[tuple[Any, ...] | None] = [skillfile_facts(read_skill_file(p)) for p in paths]
     try:
-        return marshal.dumps(out)
+        return marshal.dumps(facts)
     except ValueError:
         pass
-    for i, f in enumerate(out):
+    for i, f in enumerate(facts):
         try:
             marshal.dumps(f)
         except ValueError:
-            out[i] = None
-    return marshal.dumps(out)
+            facts[i] = None
+    return marshal.dumps(facts)
 
 
 def _blobs_chunk(paths: list[str]) -> bytes:
