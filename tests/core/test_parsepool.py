@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import threading
 
 import pytest
@@ -50,14 +51,15 @@ def test_speculative_parse_gives_the_same_facts(tree, forkable):
     assert pool is not None
     try:
         paths = _paths(tree)
-        got = pool.facts(paths)
-        assert got == [skillfile_facts(read_skill_file(p)) for p in paths]
+        got = pool.blobs(paths)
+        assert got is not None and all(got)
+        assert [marshal.loads(b) for b in got if b] == [skillfile_facts(read_skill_file(p)) for p in paths]
         # every file came from the speculation: walked and parsed in the processes, or in the
         # tasks taken back here
         assert pool.speculated == 30 and 0 <= pool.stolen <= 2 * parsepool.SPLIT_PER_JOB
     finally:
         pool.shutdown()
-    assert pool.facts(paths) is None  # shut down: the caller parses
+    assert pool.blobs(paths) is None  # shut down: the caller parses
 
 
 def test_parse_cache_adopts_pool_facts_and_rereads_a_changed_file(tree, forkable):
@@ -68,7 +70,7 @@ def test_parse_cache_adopts_pool_facts_and_rereads_a_changed_file(tree, forkable
         pool._speculation()  # the speculation is done ...
         write_skill(tree / "s03", "s03", "Use when the file changed after the speculation.")
         cache = ParseCache()
-        cache.pool = pool.facts
+        cache.pool = pool.blobs
         assert cache.prefetch(paths) == 29  # ... so the changed file is not adopted
         assert cache.get(paths[3]).data["description"] == "Use when the file changed after the speculation."
         assert [cache.get(p).data["name"] for p in paths] == [f"s{i:02d}" for i in range(30)]
@@ -82,7 +84,7 @@ def test_files_outside_the_speculation_are_parsed_in_the_processes(tree, tmp_pat
     pool = ParsePool.start(speculate=tree, jobs=2)
     assert pool is not None
     try:
-        got = pool.facts(other + _paths(tree)[:2])
+        got = pool.blobs(other + _paths(tree)[:2])
         assert got is not None and all(f is not None for f in got)
         assert pool.speculated == 2
     finally:
@@ -147,7 +149,7 @@ def test_workers_end_with_a_parent_that_leaves_by_os_exit(tree):
         "import os\n"
         "from workbench.core.parsepool import ParsePool\n"
         f"pool = ParsePool.start(speculate={str(tree)!r}, jobs=2)\n"
-        "pool.facts([])\n"
+        "pool.blobs([])\n"
         "print(' '.join(str(p) for p in pool._ex._processes), flush=True)\n"
         "os._exit(0)\n"
     )

@@ -150,7 +150,7 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
             self.asked: list[list[str]] = []
             self.ended = False
 
-        def facts(self, paths: list[str]) -> list[None]:
+        def blobs(self, paths: list[str]) -> list[None]:
             self.asked.append(list(paths))
             return [None] * len(paths)  # None: not parsed here, the cache parses it
 
@@ -165,7 +165,7 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
     pool = FakePool()
     env = Environment(workspace=ws, home=fake_home)
     ctx = AppContext(Settings(persist=False), env, watch=False, parse_pool=pool)  # type: ignore[arg-type]
-    assert ctx.cache.pool == pool.facts
+    assert ctx.cache.pool == pool.blobs
     ctx.rescan()
     assert ctx.wait_for_scan(30_000)
     assert [str(alpha)] in pool.asked and pool.ended and ctx.cache.pool is None

@@ -140,7 +140,7 @@ class AppContext(QObject):
         # processes forked at start-up (``core.parsepool``): the first scan parses there
         self._parse_pool = parse_pool
         if parse_pool is not None:
-            self.cache.pool = parse_pool.facts
+            self.cache.pool = parse_pool.blobs
         self.catalogs: dict[str, Catalog] = {}
         self.listings: dict[str, ListingReport] = {}
         self.errors: dict[str, str] = {}

@@ -9,11 +9,11 @@ one thread (before Qt is imported), and may at once have them walk the workspace
 SKILL.md files (``speculate``: the start-up process only lists its top folders and hands them
 out; each task's walk is bounded): they do so while the window is built. Later
 ``ParsePool.listings`` gives the scan the folder listings those walks read (for its
-``DirCache``: the scan then lists no folder again) and ``ParsePool.facts`` (from any thread;
+``DirCache``: the scan then lists no folder again) and ``ParsePool.blobs`` (from any thread;
 ``ParseCache.pool``) serves the parse results and sends the files it lacks to the same, already
 running, processes: nothing forks after threads exist.
 
-No Qt here. Results are ``cache.skillfacts.skillfile_facts`` tuples (plain, marshal-able), keyed
+No Qt here. Results are ``cache.skillfacts.skillfile_facts`` tuples as ``marshal`` bytes, keyed
 by the path string as the caller gives it; ``ParseCache`` checks each file's size and mtime
 before adopting one, so a speculative result for a file changed since is parsed again.
 """
@@ -30,11 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.cache.fscache import SKILL_FILE, SKILL_LINK, read_entry
-from workbench.core.cache.skillfacts import skillfile_facts
 from workbench.core.clients.common import NEVER_WALKED
 from workbench.core.forkrun import fork_ok
-from workbench.core.parsecache import PREFETCH_MIN, _facts_chunk, dumps_facts
-from workbench.core.skillfile import read_skill_file
+from workbench.core.model import gc_paused
+from workbench.core.parsecache import PREFETCH_MIN, _blobs_chunk, fact_blobs
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +47,15 @@ SPECULATE_WALK_S = 2.0
 #: levels) until it has this many folders per process to hand out as walk tasks.
 SPLIT_PER_JOB = 8
 SPLIT_DEPTH = 3
-#: Seconds ``facts`` waits for the speculative parse before parsing without it.
+#: Seconds ``blobs`` waits for the speculative parse before parsing without it.
 SPECULATE_WAIT_S = 20.0
 #: Files per task sent to the processes for the paths the speculation lacked.
 CHUNK = 200
 #: Niceness added to the worker processes: the GUI thread building the window comes first.
 NICE = 0
 
-Facts = tuple[Any, ...]
+#: A file's parse facts as the processes send them: ``marshal`` bytes (``parsecache.fact_blobs``).
+Blob = bytes
 
 
 def _list_into(folder: str, listings: dict[str, tuple[Any, ...]], now_ns: int) -> tuple[Any, ...] | None:
@@ -83,9 +83,8 @@ def _walk_chunk(tops: list[str], files: list[str], max_files: int, deadline: flo
     """Worker (or a task taken back): walk ``tops`` (symlinked folders not entered,
     ``NEVER_WALKED`` skipped) until ``deadline`` (``time.monotonic``: the same clock in every
     process) or until ``max_files`` SKILL.md files were found, then parse them after ``files``. Returns the ``marshal`` bytes of
-    ``(listings, paths, facts)``: the ``DirCache`` entries of the folders listed (racily new ones
-    left out), ``files`` + the files found, and the ``dumps_facts`` bytes of their
-    ``skillfile_facts``."""
+    ``(listings, paths, blobs)``: the ``DirCache`` entries of the folders listed (racily new ones
+    left out), ``files`` + the files found, and their ``parsecache.fact_blobs``."""
     listings: dict[str, tuple[Any, ...]] = {}
     paths = list(files)
     now = time.time_ns()
@@ -95,8 +94,7 @@ def _walk_chunk(tops: list[str], files: list[str], max_files: int, deadline: flo
         ent = _list_into(d, listings, now)
         if ent is not None:
             _below(d, ent, paths, stack)
-    facts = dumps_facts([skillfile_facts(read_skill_file(p)) for p in paths])
-    return marshal.dumps((listings, paths, facts))
+    return marshal.dumps((listings, paths, fact_blobs(paths)))
 
 
 def _split(
@@ -154,11 +152,11 @@ class ParsePool:
     """Worker processes forked at start-up that parse SKILL.md files into parse facts.
 
     Build it with ``ParsePool.start`` (None when processes cannot be used here). Thread-safe:
-    ``facts`` may be called from any thread; ``shutdown`` ends the processes (idempotent).
+    ``blobs`` may be called from any thread; ``shutdown`` ends the processes (idempotent).
 
     Attributes:
         jobs: number of worker processes.
-        speculated: how many speculative results ``facts`` adopted so far (tests, bench).
+        speculated: how many speculative results ``blobs`` adopted so far (tests, bench).
         stolen: speculative walk tasks no process had started when the speculation was asked
             for (walked and parsed in the calling thread instead).
     """
@@ -168,7 +166,7 @@ class ParsePool:
         self.jobs = jobs
         # the speculation's walk tasks: (tops, files, max_files, deadline) and their future
         self._spec: list[tuple[tuple[list[str], list[str], int, float], Future[bytes]]] = []
-        self._spec_done: dict[str, Facts | None] | None = None
+        self._spec_done: dict[str, Blob | None] | None = None
         self._listings: dict[str, tuple[Any, ...]] = {}
         self.speculated = 0
         self.stolen = 0
@@ -218,38 +216,41 @@ class ParsePool:
             task = (tops[i::n], files if i == 0 else [], share, deadline)
             self._spec.append((task, self._ex.submit(_walk_chunk, *task)))
 
-    def _speculation(self) -> dict[str, Facts | None]:
-        """The speculative results (path str -> facts), collected once (the walks' listings
+    def _speculation(self) -> dict[str, Blob | None]:
+        """The speculative results (path str -> facts blob), collected once (the walks' listings
         into ``_listings``). The tasks no process has started yet are taken back, last first,
         and run here, on this thread's core, while the processes finish theirs (on a loaded
         machine they may be far behind); the others are waited for (``SPECULATE_WAIT_S`` at
         most each; a failed or late task counts as nothing: the caller lists those folders and
         parses those files)."""
         if self._spec_done is None:
-            got: dict[str, Facts | None] = {}
-            results: list[bytes] = []
-            for task, fut in reversed(self._spec):
-                if not fut.cancel():
-                    break  # started: so are the ones before it (first in, first out)
-                results.append(_walk_chunk(*task))
-                self.stolen += 1
-            for _task, fut in self._spec:
-                if fut.cancelled():
-                    continue
-                try:
-                    results.append(fut.result(timeout=SPECULATE_WAIT_S))
-                except Exception:  # noqa: BLE001 - late (TimeoutError) or failed: only saves time
-                    log.debug("speculative parse failed", exc_info=True)
-            while results:  # each blob freed once read
-                listings, paths, facts = marshal.loads(results.pop())
-                self._listings.update(listings)
-                got.update(zip(paths, marshal.loads(facts)))
+            # 10,000 files' facts and listings, no cycles: the GC's passes over them (and over
+            # the window's objects) cost more than decoding them
+            with gc_paused():
+                got: dict[str, Blob | None] = {}
+                results: list[bytes] = []
+                for task, fut in reversed(self._spec):
+                    if not fut.cancel():
+                        break  # started: so are the ones before it (first in, first out)
+                    results.append(_walk_chunk(*task))
+                    self.stolen += 1
+                for _task, fut in self._spec:
+                    if fut.cancelled():
+                        continue
+                    try:
+                        results.append(fut.result(timeout=SPECULATE_WAIT_S))
+                    except Exception:  # noqa: BLE001 - late (TimeoutError) or failed: only saves time
+                        log.debug("speculative parse failed", exc_info=True)
+                while results:  # each blob freed once read
+                    listings, paths, blobs = marshal.loads(results.pop())
+                    self._listings.update(listings)
+                    got.update(zip(paths, blobs))
             self._spec_done, self._spec = got, []
         return self._spec_done
 
     def listings(self) -> dict[str, tuple[Any, ...]]:
         """The folder listings the speculation read (``fscache.DirCache`` entries, for
-        ``DirCache.adopt``), waiting for it as ``facts`` does; handed over once ({} after, and
+        ``DirCache.adopt``), waiting for it as ``blobs`` does; handed over once ({} after, and
         without a speculation or once shut down)."""
         if self._ex is None:
             return {}
@@ -257,15 +258,16 @@ class ParsePool:
         got, self._listings = self._listings, {}
         return got
 
-    def facts(self, paths: list[str]) -> list[Facts | None] | None:
-        """Parse facts for ``paths`` (path strings), in order: the speculative result when there
-        is one, else parsed in the worker processes. None entries = not parsed here (the
+    def blobs(self, paths: list[str]) -> list[Blob | None] | None:
+        """The parse facts of ``paths`` (path strings) as ``marshal`` bytes
+        (``parsecache.fact_blobs``), in order: the speculative result when there is one, else
+        parsed in the worker processes. None entries = not parsed here (the
         caller parses those itself); None = the pool is shut down or broken. Fewer than
         ``parsecache.PREFETCH_MIN`` files the speculation lacks are left to the caller."""
         if self._ex is None:
             return None
         spec = self._speculation()
-        out: list[Facts | None] = [None] * len(paths)
+        out: list[Blob | None] = [None] * len(paths)
         missing: list[int] = []
         for i, p in enumerate(paths):
             if p in spec:
@@ -277,7 +279,7 @@ class ParsePool:
             todo = [paths[i] for i in missing]
             try:
                 futs = [
-                    self._ex.submit(_facts_chunk, todo[j : j + CHUNK]) for j in range(0, len(todo), CHUNK)
+                    self._ex.submit(_blobs_chunk, todo[j : j + CHUNK]) for j in range(0, len(todo), CHUNK)
                 ]
                 parsed = [f for fut in futs for f in marshal.loads(fut.result())]
             except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: the caller parses
@@ -289,7 +291,7 @@ class ParsePool:
         return out
 
     def shutdown(self) -> None:
-        """End the worker processes (without waiting for them); later ``facts`` return None."""
+        """End the worker processes (without waiting for them); later ``blobs`` return None."""
         ex, self._ex = self._ex, None
         self._spec, self._spec_done, self._listings = [], {}, {}
         if ex is not None:
