@@ -135,6 +135,9 @@ def test_the_walks_listings_are_the_dir_caches_own(tree, forkable):
     assert all(got[d] == mine.listing(d) for d in got)
     mine.adopt(got)
     assert mine.hits == 0 and mine.listing(str(tree / "s01")) == got[str(tree / "s01")] and mine.hits == 1
+    mine._dirty = False
+    mine.adopt(dict(got))  # the same entries again (a warm start): nothing to save
+    assert not mine._dirty
 
 
 def test_workers_end_with_a_parent_that_leaves_by_os_exit(tree):

@@ -457,9 +457,11 @@ class DirCache:
         """Keep ``entries`` (folder -> ``read_entry``'s entry, read by another process: the
         window's start-up parse pool, ``core.parsepool``) as if this cache had listed them; each
         is still checked against its folder's mtime when asked for."""
-        if entries:
-            with self._lock:
-                self._load().update(entries)
+        with self._lock:
+            table = self._load()
+            new = {k: v for k, v in entries.items() if table.get(k) != v}
+            if new:  # a warm start adopts what the cache file holds: nothing to write again
+                table.update(new)
                 self._dirty = True
 
     def cached_listing(self, path: str) -> tuple[Any, ...] | None:
