@@ -110,6 +110,21 @@ def test_the_speculative_walk_is_bounded(tree, forkable, monkeypatch):
         pool.shutdown()
 
 
+def test_release_drops_the_results_nobody_asked_for(tree, forkable):
+    """After the first scan (a warm start asks for none) the speculative results are dropped:
+    they stayed alive through the window's whole pass (issue 14, peak RSS)."""
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        paths = _paths(tree)
+        assert all(pool.blobs(paths[:1]) or [None])
+        pool.release()
+        assert pool._spec_done == {}
+        assert pool.blobs(paths[1:3]) == [None, None]  # fewer than PREFETCH_MIN: the caller parses
+    finally:
+        pool.shutdown()
+
+
 def test_the_walks_listings_are_the_dir_caches_own(tree, forkable):
     """``listings()``: the folders the processes walked, as ``DirCache`` would list them (only
     folders old enough to be kept: ``RACY_NS``), handed over once."""

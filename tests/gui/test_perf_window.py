@@ -148,7 +148,7 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
     class FakePool:
         def __init__(self) -> None:
             self.asked: list[list[str]] = []
-            self.ended = False
+            self.ended = self.released = False
 
         def blobs(self, paths: list[str]) -> list[None]:
             self.asked.append(list(paths))
@@ -156,6 +156,9 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
 
         def listings(self) -> dict[str, tuple[object, ...]]:
             return {}
+
+        def release(self) -> None:
+            self.released = True
 
         def shutdown(self) -> None:
             self.ended = True
@@ -168,7 +171,7 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
     assert ctx.cache.pool == pool.blobs
     ctx.rescan()
     assert ctx.wait_for_scan(30_000)
-    assert [str(alpha)] in pool.asked and pool.ended and ctx.cache.pool is None
+    assert [str(alpha)] in pool.asked and pool.ended and pool.released and ctx.cache.pool is None
     assert [s.name for s in ctx.catalog("claude-code").skills] == ["alpha"]
     ctx.shutdown()
 

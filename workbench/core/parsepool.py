@@ -290,6 +290,14 @@ class ParsePool:
                 out[i] = f
         return out
 
+    def release(self) -> None:
+        """Drop the speculative results nobody asked for (the first scan is done): a warm start
+        asks for none (the parse store has them), and they stayed alive through the window's
+        whole scan pass (~5 MB of 10,000 files' blobs: its peak RSS 198 -> 201.5 MB). Later
+        ``blobs`` calls parse in the processes."""
+        if self._spec_done is not None:
+            self._spec_done = {}
+
     def shutdown(self) -> None:
         """End the worker processes (without waiting for them); later ``blobs`` return None."""
         ex, self._ex = self._ex, None
