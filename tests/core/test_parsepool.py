@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import threading
 
 import pytest
@@ -50,13 +51,15 @@ def test_speculative_parse_gives_the_same_facts(tree, forkable):
     assert pool is not None
     try:
         paths = _paths(tree)
-        got = pool.facts(paths)
-        assert got == [skillfile_facts(read_skill_file(p)) for p in paths]
-        # every file came from the speculation: parsed in the processes or taken back here
-        assert pool.speculated == 30 and 0 <= pool.stolen <= 30
+        got = pool.blobs(paths)
+        assert got is not None and all(got)
+        assert [marshal.loads(b) for b in got if b] == [skillfile_facts(read_skill_file(p)) for p in paths]
+        # every file came from the speculation: walked and parsed in the processes, or in the
+        # tasks taken back here
+        assert pool.speculated == 30 and 0 <= pool.stolen <= 2 * parsepool.SPLIT_PER_JOB
     finally:
         pool.shutdown()
-    assert pool.facts(paths) is None  # shut down: the caller parses
+    assert pool.blobs(paths) is None  # shut down: the caller parses
 
 
 def test_parse_cache_adopts_pool_facts_and_rereads_a_changed_file(tree, forkable):
@@ -67,7 +70,7 @@ def test_parse_cache_adopts_pool_facts_and_rereads_a_changed_file(tree, forkable
         pool._speculation()  # the speculation is done ...
         write_skill(tree / "s03", "s03", "Use when the file changed after the speculation.")
         cache = ParseCache()
-        cache.pool = pool.facts
+        cache.pool = pool.blobs
         assert cache.prefetch(paths) == 29  # ... so the changed file is not adopted
         assert cache.get(paths[3]).data["description"] == "Use when the file changed after the speculation."
         assert [cache.get(p).data["name"] for p in paths] == [f"s{i:02d}" for i in range(30)]
@@ -81,7 +84,7 @@ def test_files_outside_the_speculation_are_parsed_in_the_processes(tree, tmp_pat
     pool = ParsePool.start(speculate=tree, jobs=2)
     assert pool is not None
     try:
-        got = pool.facts(other + _paths(tree)[:2])
+        got = pool.blobs(other + _paths(tree)[:2])
         assert got is not None and all(f is not None for f in got)
         assert pool.speculated == 2
     finally:
@@ -89,21 +92,67 @@ def test_files_outside_the_speculation_are_parsed_in_the_processes(tree, tmp_pat
 
 
 def test_the_speculative_walk_is_bounded(tree, forkable, monkeypatch):
-    """It runs before the window exists: a huge folder must not delay it (files or seconds)."""
+    """A huge folder opened by mistake: the walk stops at ``SPECULATE_MAX`` files over all its
+    tasks, and ``SPECULATE_WALK_S`` after the start (here: at once, nothing walked)."""
     monkeypatch.setattr(parsepool, "SPECULATE_MAX", 7)
     pool = ParsePool.start(speculate=tree, jobs=2)
     assert pool is not None
     try:
-        assert sum(len(chunk) for chunk, _f in pool._spec) == 7
+        assert len(pool._spec) == 2 * parsepool.SPLIT_PER_JOB and len(pool._speculation()) == 7
     finally:
         pool.shutdown()
     monkeypatch.setattr(parsepool, "SPECULATE_WALK_S", -1.0)
     pool = ParsePool.start(speculate=tree, jobs=2)
     assert pool is not None
     try:
-        assert sum(len(chunk) for chunk, _f in pool._spec) <= 1
+        assert len(pool._speculation()) == 0 and pool.listings() == {}
     finally:
         pool.shutdown()
+
+
+def test_release_drops_the_results_nobody_asked_for(tree, forkable):
+    """After the first scan (a warm start asks for none) the speculative results are dropped:
+    they stayed alive through the window's whole pass (issue 14, peak RSS)."""
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        paths = _paths(tree)
+        assert all(pool.blobs(paths[:1]) or [None])
+        pool.release()
+        assert pool._spec_done == {}
+        assert pool.blobs(paths[1:3]) == [None, None]  # fewer than PREFETCH_MIN: the caller parses
+    finally:
+        pool.shutdown()
+
+
+def test_the_walks_listings_are_the_dir_caches_own(tree, forkable):
+    """``listings()``: the folders the processes walked, as ``DirCache`` would list them (only
+    folders old enough to be kept: ``RACY_NS``), handed over once."""
+    import os
+    import time
+
+    from workbench.core.cache.fscache import DirCache
+
+    old = time.time() - 3600
+    folders = [str(tree), *(str(p) for p in tree.iterdir())]
+    for d in folders:
+        os.utime(d, (old, old))
+    os.utime(tree / "s05", None)  # racily new: not kept
+    pool = ParsePool.start(speculate=tree, jobs=2)
+    assert pool is not None
+    try:
+        got = pool.listings()
+        assert pool.listings() == {}  # handed over once
+    finally:
+        pool.shutdown()
+    mine = DirCache(persist=False)
+    assert set(got) == set(folders) - {str(tree / "s05")}
+    assert all(got[d] == mine.listing(d) for d in got)
+    mine.adopt(got)
+    assert mine.hits == 0 and mine.listing(str(tree / "s01")) == got[str(tree / "s01")] and mine.hits == 1
+    mine._dirty = False
+    mine.adopt(dict(got))  # the same entries again (a warm start): nothing to save
+    assert not mine._dirty
 
 
 def test_workers_end_with_a_parent_that_leaves_by_os_exit(tree):
@@ -118,7 +167,7 @@ def test_workers_end_with_a_parent_that_leaves_by_os_exit(tree):
         "import os\n"
         "from workbench.core.parsepool import ParsePool\n"
         f"pool = ParsePool.start(speculate={str(tree)!r}, jobs=2)\n"
-        "pool.facts([])\n"
+        "pool.blobs([])\n"
         "print(' '.join(str(p) for p in pool._ex._processes), flush=True)\n"
         "os._exit(0)\n"
     )

@@ -148,11 +148,17 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
     class FakePool:
         def __init__(self) -> None:
             self.asked: list[list[str]] = []
-            self.ended = False
+            self.ended = self.released = False
 
-        def facts(self, paths: list[str]) -> list[None]:
+        def blobs(self, paths: list[str]) -> list[None]:
             self.asked.append(list(paths))
             return [None] * len(paths)  # None: not parsed here, the cache parses it
+
+        def listings(self) -> dict[str, tuple[object, ...]]:
+            return {}
+
+        def release(self) -> None:
+            self.released = True
 
         def shutdown(self) -> None:
             self.ended = True
@@ -162,10 +168,10 @@ def test_first_scan_parses_in_the_start_up_pool_then_ends_it(qtbot, tmp_path, fa
     pool = FakePool()
     env = Environment(workspace=ws, home=fake_home)
     ctx = AppContext(Settings(persist=False), env, watch=False, parse_pool=pool)  # type: ignore[arg-type]
-    assert ctx.cache.pool == pool.facts
+    assert ctx.cache.pool == pool.blobs
     ctx.rescan()
     assert ctx.wait_for_scan(30_000)
-    assert [str(alpha)] in pool.asked and pool.ended and ctx.cache.pool is None
+    assert [str(alpha)] in pool.asked and pool.ended and pool.released and ctx.cache.pool is None
     assert [s.name for s in ctx.catalog("claude-code").skills] == ["alpha"]
     ctx.shutdown()
 
@@ -305,3 +311,37 @@ def test_the_scan_job_resumes_once_the_gui_has_run_its_deferred_work(qtbot, tmp_
     assert not ctx.wait_for_scan(300)
     assert ctx._partial_shown.is_set()  # processEvents never blocks: run by wait_for_scan
     ctx._job = None
+
+
+def test_the_first_client_is_shown_after_one_listing_of_each_folder(tmp_path, fake_home, monkeypatch):
+    """Issue 14: the workspace treatment (Claude Code's nested-root search) and the first client's
+    walk share one ``fscache.snapshot(dirs=)``: each folder of a collection is listed once before
+    the tree is shown (it was listed twice: 0.25 s of the window's first 10,000-skill scan)."""
+    import os
+    import time
+    from collections import Counter
+
+    from workbench.app import scanpass
+    from workbench.core.cache import fscache
+
+    ws = tmp_path / "coll"
+    for i in range(6):
+        write_skill(ws / f"g{i % 2}" / f"s{i}", f"s{i}", f"Use when testing {i}.")
+    old = time.time() - 3600  # not racily new: listings are kept (``fscache.RACY_NS``)
+    for d in [ws, *(p for p in ws.rglob("*") if p.is_dir())]:
+        os.utime(d, (old, old))
+    listed: Counter[str] = Counter()
+    real_scan = fscache._scan
+    monkeypatch.setattr(fscache, "_scan", lambda p: (listed.update([p]), real_scan(p))[1])
+    at_emit: list[Counter[str]] = []
+    res = scanpass.scan_everything(
+        Environment(workspace=ws, home=fake_home),
+        scanpass.make_parse_cache({}),
+        200_000,
+        False,
+        clients=["claude-code", "codex"],
+        emit=lambda _p: at_emit.append(Counter(listed)),
+    )
+    assert len(res.catalogs["claude-code"].skills) == 6
+    first = at_emit[0]
+    assert first[str(ws)] == 1 and first[str(ws / "g0" / "s0")] == 1 and max(first.values()) == 1

@@ -112,3 +112,23 @@ def test_release_free_memory_is_safe_to_call(monkeypatch):
     assert memory.release_free_memory() in (True, False)
     monkeypatch.setattr(memory, "_TRIM", None)  # not glibc
     assert memory.release_free_memory() is False
+
+
+def test_the_window_fixes_the_mmap_threshold_before_its_parse_pool(monkeypatch):
+    """Issue 14: glibc raised its mmap threshold after the parse pool's big messages were freed,
+    and the window's peak RSS came out 6-7 MB higher in some runs: ``start_parse_pool`` fixes
+    it first (``memory.fix_mmap_threshold``; a no-op elsewhere)."""
+    from types import SimpleNamespace
+
+    from workbench.app import main
+    from workbench.core import parsepool
+
+    calls: list[str] = []
+    monkeypatch.setattr(memory, "fix_mmap_threshold", lambda: calls.append("fix") or True)
+    monkeypatch.setattr(parsepool.ParsePool, "start", classmethod(lambda cls, **kw: calls.append("pool")))
+    main.start_parse_pool(SimpleNamespace(workspace=None), SimpleNamespace(workspace=None))
+    assert calls == ["fix", "pool"]
+    monkeypatch.undo()
+    assert memory.fix_mmap_threshold() is (memory._MALLOPT is not None)
+    monkeypatch.setattr(memory, "_MALLOPT", None)  # not glibc
+    assert memory.fix_mmap_threshold() is False

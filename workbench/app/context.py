@@ -140,7 +140,7 @@ class AppContext(QObject):
         # processes forked at start-up (``core.parsepool``): the first scan parses there
         self._parse_pool = parse_pool
         if parse_pool is not None:
-            self.cache.pool = parse_pool.facts
+            self.cache.pool = parse_pool.blobs
         self.catalogs: dict[str, Catalog] = {}
         self.listings: dict[str, ListingReport] = {}
         self.errors: dict[str, str] = {}
@@ -324,11 +324,15 @@ class AppContext(QObject):
         emit: Callable[[ScanResult], None] | None = None,
     ) -> ScanResult:
 
+        pool = self._parse_pool
+
         def emit_and_wait(part: ScanResult) -> None:
             # The GUI shows the first client before the others are scanned: while it fills the
             # tree and the listing, this thread leaves it the GIL (issue 14: sharing it made the
             # GUI thread's first block 3x longer). Bounded: a busy GUI only delays the rest.
             assert emit is not None
+            if pool is not None:
+                pool.release()  # the first client is scanned: its speculative results served
             self._partial_shown.clear()
             emit(part)
             with self._turns.baton.away():  # the GUI thread does not wait for this one meanwhile
@@ -337,6 +341,8 @@ class AppContext(QObject):
         # the pass runs in slices between the GUI thread's turns (``LoopTurns.baton``; issue 14:
         # no GUI-thread block over 50 ms)
         with self._lock, self._turns.baton.applied():
+            if pool is not None:  # the start-up walk's folder listings: not listed again
+                cache.dirs.adopt(pool.listings())
             return scan_everything(
                 env,
                 cache,

@@ -70,9 +70,13 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 def start_parse_pool(args: Any, env: Any) -> ParsePool | None:
     """Fork the window's parse processes now (``core.parsepool.ParsePool.start``), before Qt
-    and any thread; they parse the SKILL.md files of a WORKSPACE argument at once (none without
-    one: the current folder may be anything). None when processes cannot be used here."""
+    and any thread; they walk a WORKSPACE argument and parse its SKILL.md files at once (none
+    without one: the current folder may be anything). None when processes cannot be used here.
+    First the window process's allocator is set (``memory.fix_mmap_threshold``: its peak RSS)."""
+    from workbench.app.memory import fix_mmap_threshold
     from workbench.core.parsepool import ParsePool
+
+    fix_mmap_threshold()
 
     named = getattr(args, "workspace", None) is not None
     return ParsePool.start(speculate=env.workspace if named else None)

@@ -23,6 +23,7 @@ from typing import Any
 
 from workbench.app.memory import ValueSharer, release_free_memory
 from workbench.core import demo
+from workbench.core.cache.fscache import snapshot
 from workbench.core.discovery import ParseCache, WorkspaceTreatment, apply_workspace_mode, scan
 from workbench.core.giveway import away, give_way
 from workbench.core.listing import ListingReport, locale_key, render_listing
@@ -224,14 +225,16 @@ def _scan_first(
     context_tokens: int | None,
     emit: Callable[[ScanResult], None] | None,
     allow_demo: bool,
+    scanned: bool = False,
 ) -> int:
-    """Scan ``clients[0]`` and ``emit`` a partial result twice: its catalog alone (the tree is
-    shown while its listing is rendered), then with its listing. Returns how many clients were
-    done."""
+    """Scan ``clients[0]`` (unless ``scanned``: the caller did, ``_Pass.scan(render=False)``)
+    and ``emit`` a partial result twice: its catalog alone (the tree is shown while its listing
+    is rendered), then with its listing. Returns how many clients were done."""
     if emit is None or not clients:
         return 0
     res = sp.res
-    sp.scan(clients[:1], render=False)
+    if not scanned:
+        sp.scan(clients[:1], render=False)
     cat = res.catalogs.get(clients[0])
     if cat is None or (allow_demo and not cat.listed()):
         return 1  # nothing worth showing yet (or the demo may replace it)
@@ -323,15 +326,24 @@ def _scan_everything(
     t0 = time.perf_counter()
     env = dataclasses.replace(env, extra_roots=list(env.extra_roots))
     res = ScanResult(env=env)
-    res.treatment = t = apply_workspace_mode(env, workspace_mode)
-    if t.mode == "collection":
-        res.extra_root = env.workspace
-    if t.banner and (t.mode == "collection" or t.requested == "project"):
-        res.notes.append(t.banner)
     clients = list(clients)
     total = len(clients) + 1
     sp = _Pass(env, cache, res, progress, total, context_tokens, clients[0] if clients else None)
-    first = _scan_first(sp, clients, context_tokens, emit, allow_demo)
+    # One stat per path and one listing per folder until the first client is shown: the
+    # treatment's search (Claude Code's nested roots) lists every folder of the workspace, and
+    # that client's walk then finds them in the cache's ``DirCache`` (issue 14: the window's
+    # first scan listed the 10,000-skill tree twice); closed before the tree is shown (the
+    # memo's stats would stay alive through the pass).
+    with snapshot(dirs=cache.dirs):
+        res.treatment = t = apply_workspace_mode(env, workspace_mode)
+        if t.mode == "collection":
+            res.extra_root = env.workspace
+        if t.banner and (t.mode == "collection" or t.requested == "project"):
+            res.notes.append(t.banner)
+        early = emit is not None and bool(clients)
+        if early:
+            sp.scan(clients[:1], render=False)
+    first = _scan_first(sp, clients, context_tokens, emit, allow_demo, scanned=early)
     if isinstance(cache, OverlayParseCache):
         cache.save_due()  # the tree is shown: write what the first client parsed (fewer objects
         # alive now than at the end of the pass, so the written blob adds less to the peak RSS)

@@ -56,10 +56,10 @@ COLUMNS = ("Name", "Status", "Scope", "Description")
 _NCOLS = len(COLUMNS)
 _ROOT_ID = 0  # internalId of root rows; skill rows carry (root row + 1)
 #: Skill rows of a root the view sees at first and per ``fetchMore`` (issue 14: laying out and
-#: measuring 10,000 rows through the Python model held the GUI thread 0.3-1.4 s; 50 rows still
-#: fill a full-height window, and the first turn's column fit over them is half that of 100:
-#: longest block 33-47 -> 24-30 ms on 10,000 skills).
-FETCH_CHUNK = 50
+#: measuring 10,000 rows through the Python model held the GUI thread 0.3-1.4 s; the first
+#: turn's column fit over 50 rows is half that of 100; 25 in round 8: that turn's GUI CPU,
+#: median of 8-9 runs, 50 -> 40 ms; the next chunks come one per turn, ``FIRST_ROWS``).
+FETCH_CHUNK = 25
 FIRST_ROWS = 300  #: rows of a big root ``SkillsPanel`` fills after a reset, a chunk per turn
 #: Roots with up to this many skills are given to the view whole (the corpus' 1,241 in one root).
 WHOLE_ROOT_MAX = 2000

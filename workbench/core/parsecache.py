@@ -53,8 +53,9 @@ class ParseCache:
         self._deferred = False
         self.store = None
         #: ``prefetch`` parses through this when set, even while other threads run: a
-        #: ``core.parsepool.ParsePool.facts`` (processes forked before any thread), or None.
-        self.pool: Callable[[list[str]], list[tuple[Any, ...] | None] | None] | None = None
+        #: ``core.parsepool.ParsePool.blobs`` (processes forked before any thread: per path the
+        #: ``marshal`` bytes of its parse facts, or None), or None.
+        self.pool: Callable[[list[str]], list[bytes | None] | None] | None = None
         if persist:
             from workbench.core.cache.parsestore import ParseStore
 
@@ -120,9 +121,12 @@ class ParseCache:
         parsed = pool([k for k, _, _ in todo]) if todo and pool is not None else None
         if parsed is None:
             return 0
+        import marshal
+
         n = 0
-        for (key, st, path), facts in zip(todo, parsed):
-            if facts is not None and self._put_facts(key, st, path, facts):
+        put, loads = self._put_facts, marshal.loads
+        for (key, st, path), blob in zip(todo, parsed):
+            if blob is not None and put(key, st, path, loads(blob), blob):
                 n += 1
         return n
 
@@ -223,30 +227,11 @@ PREFETCH_MIN = 200
 PREFETCH_CHUNK = 200
 
 
-def _facts_chunk(paths: list[str]) -> bytes:
-    """Worker entry point: ``marshal`` bytes of ``skillfile_facts`` per path (None for facts
-    ``marshal`` cannot hold). One ``marshal`` blob: cheaper to send and to read than pickled
-    tuples."""
-    import marshal
-
-    out: list[tuple[Any, ...] | None] = [skillfile_facts(read_skill_file(p)) for p in paths]
-    try:
-        return marshal.dumps(out)
-    except ValueError:
-        pass
-    for i, f in enumerate(out):
-        try:
-            marshal.dumps(f)
-        except ValueError:
-            out[i] = None
-    return marshal.dumps(out)
-
-
-def _blobs_chunk(paths: list[str]) -> bytes:
-    """``Prefetcher``'s worker entry point: ``marshal`` bytes of a list with, per path, the
-    ``marshal`` bytes of its ``skillfile_facts`` (None for facts ``marshal`` cannot hold): the
-    parent keeps each file's bytes in the parse store as they are (no ``marshal.dumps`` per
-    file in the parent) and decodes them for its ``SkillFile``."""
+def fact_blobs(paths: list[str]) -> list[bytes | None]:
+    """Per path, the ``marshal`` bytes of its ``skillfile_facts`` (None for facts ``marshal``
+    cannot hold: a YAML timestamp): what a parse worker sends back, so that the parent keeps
+    each file's bytes in the parse store as they are (no ``marshal.dumps`` per file in the
+    parent) and decodes them for its ``SkillFile``."""
     import marshal
 
     out: list[bytes | None] = []
@@ -255,7 +240,15 @@ def _blobs_chunk(paths: list[str]) -> bytes:
             out.append(marshal.dumps(skillfile_facts(read_skill_file(p))))
         except ValueError:
             out.append(None)
-    return marshal.dumps(out)
+    return out
+
+
+def _blobs_chunk(paths: list[str]) -> bytes:
+    """Worker entry point (``Prefetcher``, ``core.parsepool``): ``marshal`` bytes of
+    ``fact_blobs(paths)`` (one message: cheaper to send and to read than pickled tuples)."""
+    import marshal
+
+    return marshal.dumps(fact_blobs(paths))
 
 
 class Prefetcher:

@@ -5,12 +5,15 @@
 holds. The window scans on a worker thread while the GUI thread builds the window, so its first
 scan parsed 10,000 files serially (~1.2 s of CPU sharing one GIL with the GUI) while the tree
 waited. ``ParsePool.start`` forks the worker processes at start-up, while the process still has
-one thread (before Qt is imported), and may at once give them the SKILL.md files under the
-workspace to parse (``speculate``: a bounded walk): they walk and parse it while the window is built. Later
-``ParsePool.facts`` (from any thread; ``ParseCache.pool``) serves those results and sends the
-files it lacks to the same, already running, processes: nothing forks after threads exist.
+one thread (before Qt is imported), and may at once have them walk the workspace and parse its
+SKILL.md files (``speculate``: the start-up process only lists its top folders and hands them
+out; each task's walk is bounded): they do so while the window is built. Later
+``ParsePool.listings`` gives the scan the folder listings those walks read (for its
+``DirCache``: the scan then lists no folder again) and ``ParsePool.blobs`` (from any thread;
+``ParseCache.pool``) serves the parse results and sends the files it lacks to the same, already
+running, processes: nothing forks after threads exist.
 
-No Qt here. Results are ``cache.skillfacts.skillfile_facts`` tuples (plain, marshal-able), keyed
+No Qt here. Results are ``cache.skillfacts.skillfile_facts`` tuples as ``marshal`` bytes, keyed
 by the path string as the caller gives it; ``ParseCache`` checks each file's size and mtime
 before adopting one, so a speculative result for a file changed since is parsed again.
 """
@@ -26,24 +29,98 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from workbench.core.cache.fscache import SKILL_FILE, SKILL_LINK, read_entry
+from workbench.core.clients.common import NEVER_WALKED
 from workbench.core.forkrun import fork_ok
-from workbench.core.parsecache import PREFETCH_MIN, _facts_chunk
-from workbench.core.skillwalk import walk_tree
+from workbench.core.model import gc_paused
+from workbench.core.parsecache import PREFETCH_MIN, _blobs_chunk, fact_blobs
 
 log = logging.getLogger(__name__)
 
-#: The speculative walk stops at this many SKILL.md files or after this many seconds (the scan
-#: asks the pool for the files it needs that the speculation did not parse).
+#: The speculative walk stops at this many SKILL.md files (over all its tasks) and this many
+#: seconds after ``ParsePool.start`` (a home folder opened by mistake; a task started later walks
+#: nothing: the scan lists the rest itself and asks the pool for the files it needs that the
+#: speculation did not parse).
 SPECULATE_MAX = 50_000
-SPECULATE_WALK_S = 0.5
-#: Seconds ``facts`` waits for the speculative parse before parsing without it.
+SPECULATE_WALK_S = 2.0
+#: The start-up process lists the workspace's folders level by level (at most ``SPLIT_DEPTH``
+#: levels) until it has this many folders per process to hand out as walk tasks.
+SPLIT_PER_JOB = 8
+SPLIT_DEPTH = 3
+#: Seconds ``blobs`` waits for the speculative parse before parsing without it.
 SPECULATE_WAIT_S = 20.0
 #: Files per task sent to the processes for the paths the speculation lacked.
 CHUNK = 200
 #: Niceness added to the worker processes: the GUI thread building the window comes first.
 NICE = 0
 
-Facts = tuple[Any, ...]
+#: A file's parse facts as the processes send them: ``marshal`` bytes (``parsecache.fact_blobs``).
+Blob = bytes
+
+
+def _list_into(folder: str, listings: dict[str, tuple[Any, ...]], now_ns: int) -> tuple[Any, ...] | None:
+    """``folder``'s ``DirCache`` entry (``fscache.read_entry``), kept in ``listings`` unless
+    racily new; None when it cannot be stat'ed or listed."""
+    try:
+        st = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    ent, keep = read_entry(folder, st, now_ns)
+    if keep and ent is not None:
+        listings[folder] = ent
+    return ent
+
+
+def _below(folder: str, ent: tuple[Any, ...], files: list[str], stack: list[str]) -> None:
+    """Note ``folder``'s SKILL.md (a file or a symlink, as ``os.walk`` lists it) in ``files`` and
+    push its real sub-folders but ``NEVER_WALKED`` on ``stack``."""
+    if ent[0] == SKILL_FILE or ent[0] == SKILL_LINK:
+        files.append(os.path.join(folder, "SKILL.md"))
+    stack.extend(os.path.join(folder, n) for n in reversed(ent[1]) if n not in NEVER_WALKED)
+
+
+def _walk_chunk(tops: list[str], files: list[str], max_files: int, deadline: float) -> bytes:
+    """Worker (or a task taken back): walk ``tops`` (symlinked folders not entered,
+    ``NEVER_WALKED`` skipped) until ``deadline`` (``time.monotonic``: the same clock in every
+    process) or until ``max_files`` SKILL.md files were found, then parse them after ``files``. Returns the ``marshal`` bytes of
+    ``(listings, paths, blobs)``: the ``DirCache`` entries of the folders listed (racily new ones
+    left out), ``files`` + the files found, and their ``parsecache.fact_blobs``."""
+    listings: dict[str, tuple[Any, ...]] = {}
+    paths = list(files)
+    now = time.time_ns()
+    stack = list(reversed(tops))
+    while stack and len(paths) < max_files and time.monotonic() <= deadline:
+        d = stack.pop()
+        ent = _list_into(d, listings, now)
+        if ent is not None:
+            _below(d, ent, paths, stack)
+    return marshal.dumps((listings, paths, fact_blobs(paths)))
+
+
+def _split(
+    folder: str, want: int, deadline: float
+) -> tuple[list[str], list[str], dict[str, tuple[Any, ...]]]:
+    """``(tops, files, listings)``: ``folder`` listed level by level (``SPLIT_DEPTH`` levels at
+    most, until ``deadline``) until ``want`` folders are left to walk (``tops``), the SKILL.md
+    files of the levels listed and their ``DirCache`` entries."""
+    listings: dict[str, tuple[Any, ...]] = {}
+    files: list[str] = []
+    level = [folder]
+    now = time.time_ns()
+    for _ in range(SPLIT_DEPTH):
+        if len(level) >= want:
+            break
+        nxt: list[str] = []
+        for j, d in enumerate(level):
+            if time.monotonic() > deadline:
+                return nxt + level[j:], files, listings  # the rest is walked by the tasks
+            ent = _list_into(d, listings, now)
+            if ent is not None:
+                below: list[str] = []
+                _below(d, ent, files, below)
+                nxt.extend(reversed(below))
+        level = nxt
+    return level, files, listings
 
 
 def _noop() -> None:
@@ -75,27 +152,29 @@ class ParsePool:
     """Worker processes forked at start-up that parse SKILL.md files into parse facts.
 
     Build it with ``ParsePool.start`` (None when processes cannot be used here). Thread-safe:
-    ``facts`` may be called from any thread; ``shutdown`` ends the processes (idempotent).
+    ``blobs`` may be called from any thread; ``shutdown`` ends the processes (idempotent).
 
     Attributes:
         jobs: number of worker processes.
-        speculated: how many speculative results ``facts`` adopted so far (tests, bench).
-        stolen: files of speculative chunks no process had started when ``facts`` was first
-            called (parsed in the calling thread instead).
+        speculated: how many speculative results ``blobs`` adopted so far (tests, bench).
+        stolen: speculative walk tasks no process had started when the speculation was asked
+            for (walked and parsed in the calling thread instead).
     """
 
     def __init__(self, executor: ProcessPoolExecutor, jobs: int) -> None:
         self._ex: ProcessPoolExecutor | None = executor
         self.jobs = jobs
-        self._spec: list[tuple[list[str], Future[bytes]]] = []
-        self._spec_done: dict[str, Facts | None] | None = None
+        # the speculation's walk tasks: (tops, files, max_files, deadline) and their future
+        self._spec: list[tuple[tuple[list[str], list[str], int, float], Future[bytes]]] = []
+        self._spec_done: dict[str, Blob | None] | None = None
+        self._listings: dict[str, tuple[Any, ...]] = {}
         self.speculated = 0
         self.stolen = 0
 
     @classmethod
     def start(cls, speculate: Path | str | None = None, jobs: int | None = None) -> ParsePool | None:
         """Fork ``jobs`` worker processes now (default: one per CPU, at most 8) and, when
-        ``speculate`` is a folder, have them parse the SKILL.md files under it right away.
+        ``speculate`` is a folder, have them walk it and parse its SKILL.md files right away.
 
         Returns None (nothing started) when this process already runs another thread, ``fork``
         is not available, there is a single CPU or ``jobs`` < 2: the caller then parses as
@@ -123,54 +202,72 @@ class ParsePool:
         return pool
 
     def _speculate(self, folder: str) -> None:
-        """Send the SKILL.md files under ``folder`` (``skillwalk.walk_tree``: symlinked folders
-        not followed) to the processes in chunks of ``CHUNK``. The walk runs before the window
-        exists: it stops at ``SPECULATE_MAX`` files or after ``SPECULATE_WALK_S`` (a home folder
-        opened by mistake), and what it found so far is sent."""
+        """Hand ``folder`` out to the processes: its top levels listed here (``_split``: a few
+        folders, before the window exists), the folders below walked and their SKILL.md files
+        parsed in the processes, ``SPLIT_PER_JOB`` walk tasks per process (``_walk_chunk``:
+        bounded by ``SPECULATE_WALK_S`` and a share of ``SPECULATE_MAX`` files: a home folder
+        opened by mistake)."""
         assert self._ex is not None
-        paths: list[str] = []
         deadline = time.monotonic() + SPECULATE_WALK_S
-        for dirpath, _dirs, files in walk_tree(folder):
-            if "SKILL.md" in files:
-                paths.append(os.path.join(dirpath, "SKILL.md"))
-            if len(paths) >= SPECULATE_MAX or time.monotonic() > deadline:
-                break
-        for j in range(0, len(paths), CHUNK):
-            chunk = paths[j : j + CHUNK]
-            self._spec.append((chunk, self._ex.submit(_facts_chunk, chunk)))
+        tops, files, self._listings = _split(folder, SPLIT_PER_JOB * self.jobs, deadline)
+        n = max(1, min(len(tops), SPLIT_PER_JOB * self.jobs))
+        for i in range(n):
+            share = SPECULATE_MAX // n + (i < SPECULATE_MAX % n)  # the shares add up to the max
+            task = (tops[i::n], files if i == 0 else [], share, deadline)
+            self._spec.append((task, self._ex.submit(_walk_chunk, *task)))
 
-    def _speculation(self) -> dict[str, Facts | None]:
-        """The speculative results (path str -> facts), collected once. The chunks no process
-        has started yet are taken back, last first, and parsed here, on this thread's core,
-        while the processes finish theirs (on a loaded machine they may be far behind); the
-        others are waited for (``SPECULATE_WAIT_S`` at most each; a failed or late chunk
-        counts as nothing: the caller parses those files)."""
+    def _speculation(self) -> dict[str, Blob | None]:
+        """The speculative results (path str -> facts blob), collected once (the walks' listings
+        into ``_listings``). The tasks no process has started yet are taken back, last first,
+        and run here, on this thread's core, while the processes finish theirs (on a loaded
+        machine they may be far behind); the others are waited for (``SPECULATE_WAIT_S`` at
+        most each; a failed or late task counts as nothing: the caller lists those folders and
+        parses those files)."""
         if self._spec_done is None:
-            got: dict[str, Facts | None] = {}
-            for chunk, fut in reversed(self._spec):
-                if not fut.cancel():
-                    break  # started: so are the ones before it (first in, first out)
-                got.update(zip(chunk, marshal.loads(_facts_chunk(chunk))))
-                self.stolen += len(chunk)
-            for chunk, fut in self._spec:
-                if fut.cancelled():
-                    continue
-                try:
-                    got.update(zip(chunk, marshal.loads(fut.result(timeout=SPECULATE_WAIT_S))))
-                except Exception:  # noqa: BLE001 - late (TimeoutError) or failed: only saves time
-                    log.debug("speculative parse failed", exc_info=True)
+            # 10,000 files' facts and listings, no cycles: the GC's passes over them (and over
+            # the window's objects) cost more than decoding them
+            with gc_paused():
+                got: dict[str, Blob | None] = {}
+                results: list[bytes] = []
+                for task, fut in reversed(self._spec):
+                    if not fut.cancel():
+                        break  # started: so are the ones before it (first in, first out)
+                    results.append(_walk_chunk(*task))
+                    self.stolen += 1
+                for _task, fut in self._spec:
+                    if fut.cancelled():
+                        continue
+                    try:
+                        results.append(fut.result(timeout=SPECULATE_WAIT_S))
+                    except Exception:  # noqa: BLE001 - late (TimeoutError) or failed: only saves time
+                        log.debug("speculative parse failed", exc_info=True)
+                while results:  # each blob freed once read
+                    listings, paths, blobs = marshal.loads(results.pop())
+                    self._listings.update(listings)
+                    got.update(zip(paths, blobs))
             self._spec_done, self._spec = got, []
         return self._spec_done
 
-    def facts(self, paths: list[str]) -> list[Facts | None] | None:
-        """Parse facts for ``paths`` (path strings), in order: the speculative result when there
-        is one, else parsed in the worker processes. None entries = not parsed here (the
+    def listings(self) -> dict[str, tuple[Any, ...]]:
+        """The folder listings the speculation read (``fscache.DirCache`` entries, for
+        ``DirCache.adopt``), waiting for it as ``blobs`` does; handed over once ({} after, and
+        without a speculation or once shut down)."""
+        if self._ex is None:
+            return {}
+        self._speculation()
+        got, self._listings = self._listings, {}
+        return got
+
+    def blobs(self, paths: list[str]) -> list[Blob | None] | None:
+        """The parse facts of ``paths`` (path strings) as ``marshal`` bytes
+        (``parsecache.fact_blobs``), in order: the speculative result when there is one, else
+        parsed in the worker processes. None entries = not parsed here (the
         caller parses those itself); None = the pool is shut down or broken. Fewer than
         ``parsecache.PREFETCH_MIN`` files the speculation lacks are left to the caller."""
         if self._ex is None:
             return None
         spec = self._speculation()
-        out: list[Facts | None] = [None] * len(paths)
+        out: list[Blob | None] = [None] * len(paths)
         missing: list[int] = []
         for i, p in enumerate(paths):
             if p in spec:
@@ -182,7 +279,7 @@ class ParsePool:
             todo = [paths[i] for i in missing]
             try:
                 futs = [
-                    self._ex.submit(_facts_chunk, todo[j : j + CHUNK]) for j in range(0, len(todo), CHUNK)
+                    self._ex.submit(_blobs_chunk, todo[j : j + CHUNK]) for j in range(0, len(todo), CHUNK)
                 ]
                 parsed = [f for fut in futs for f in marshal.loads(fut.result())]
             except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: the caller parses
@@ -193,9 +290,17 @@ class ParsePool:
                 out[i] = f
         return out
 
+    def release(self) -> None:
+        """Drop the speculative results nobody asked for (the first scan is done): a warm start
+        asks for none (the parse store has them), and they stayed alive through the window's
+        whole scan pass (~5 MB of 10,000 files' blobs: its peak RSS 198 -> 201.5 MB). Later
+        ``blobs`` calls parse in the processes."""
+        if self._spec_done is not None:
+            self._spec_done = {}
+
     def shutdown(self) -> None:
-        """End the worker processes (without waiting for them); later ``facts`` return None."""
+        """End the worker processes (without waiting for them); later ``blobs`` return None."""
         ex, self._ex = self._ex, None
-        self._spec, self._spec_done = [], {}
+        self._spec, self._spec_done, self._listings = [], {}, {}
         if ex is not None:
             ex.shutdown(wait=False, cancel_futures=True)

@@ -55,6 +55,7 @@ __all__ = [
     "current_memo",
     "DirCache",
     "Listing",
+    "read_entry",
     "default_dir_cache",
     "RACY_NS",
     "SKILL_NONE",
@@ -306,6 +307,18 @@ def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
     return skill, tuple(dirs), tuple(links)
 
 
+def read_entry(path: str, st: os.stat_result, now_ns: int) -> tuple[tuple[Any, ...] | None, bool]:
+    """``(entry, keep)``: a ``DirCache`` entry for folder ``path`` listed now (``_scan``'s
+    listing plus ``st.st_mtime_ns``; ``st``: its ``stat`` taken before) and whether it may be
+    kept: ``st`` is a folder's and its mtime is not racily new at ``now_ns`` (``RACY_NS``).
+    ``(None, False)`` when it cannot be listed."""
+    got = _scan(path)
+    if got is None:
+        return None, False
+    m = st.st_mtime_ns
+    return (*got, m), m < now_ns - RACY_NS and _stat.S_ISDIR(st.st_mode)
+
+
 class DirCache:
     """Folder listings keyed by the folder's ``mtime_ns`` (module docstring).
 
@@ -434,17 +447,24 @@ class DirCache:
         if ent is not None and type(ent) is tuple and len(ent) == 4 and ent[3] == m:
             self.hits += 1
             return ent
-        now = time.time_ns()
-        got = _scan(path)
+        ent, keep = read_entry(path, st, time.time_ns())
         self.misses += 1
-        if got is None:
-            return None
-        ent = (*got, m)
-        if m < now - RACY_NS and _stat.S_ISDIR(st.st_mode):
+        if keep and ent is not None:
             with self._lock:
                 table[path] = ent
                 self._dirty = True
         return ent
+
+    def adopt(self, entries: dict[str, tuple[Any, ...]]) -> None:
+        """Keep ``entries`` (folder -> ``read_entry``'s entry, read by another process: the
+        window's start-up parse pool, ``core.parsepool``) as if this cache had listed them; each
+        is still checked against its folder's mtime when asked for."""
+        with self._lock:
+            table = self._load()
+            new = {k: v for k, v in entries.items() if table.get(k) != v}
+            if new:  # a warm start adopts what the cache file holds: nothing to write again
+                table.update(new)
+                self._dirty = True
 
     def cached_listing(self, path: str) -> tuple[Any, ...] | None:
         """The stored listing of folder ``path`` when its mtime (``stat``, memoised in the
