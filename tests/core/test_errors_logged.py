@@ -84,7 +84,7 @@ def test_a_pool_that_cannot_start_is_logged_at_debug(
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _NoPool)
     monkeypatch.setattr(batch, "parallel_ok", lambda: True)
     monkeypatch.setattr(batch, "fork_ok", lambda: True)
-    monkeypatch.setattr(os, "fork", _no_fork)  # the lint pool forks its workers itself
+    monkeypatch.setattr(os, "fork", _no_fork)  # the lint and parse pools fork their workers themselves
     monkeypatch.setattr(parsecache, "fork_ok", lambda: True)
     (tmp_path / "SKILL.md").write_text("---\nname: a\n---\n")
     with caplog.at_level(logging.DEBUG):

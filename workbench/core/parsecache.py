@@ -16,7 +16,7 @@ from typing import Any
 from workbench.core.cache.fscache import DirCache, default_dir_cache, fast_path
 from workbench.core.cache.fscache import stat as _fs_stat
 from workbench.core.cache.skillfacts import skillfile_facts, skillfile_from_facts
-from workbench.core.forkrun import fork_ok
+from workbench.core.forkrun import WorkQueue, fork_ok
 from workbench.core.skillfile import SkillFile, read_skill_file
 
 log = logging.getLogger(__name__)
@@ -229,9 +229,9 @@ PREFETCH_CHUNK = 200
 
 def fact_blobs(paths: list[str]) -> list[bytes | None]:
     """Per path, the ``marshal`` bytes of its ``skillfile_facts`` (None for facts ``marshal``
-    cannot hold: a YAML timestamp): what a parse worker sends back, so that the parent keeps
-    each file's bytes in the parse store as they are (no ``marshal.dumps`` per file in the
-    parent) and decodes them for its ``SkillFile``."""
+    cannot hold: a YAML timestamp): what a parse worker sends back (``Prefetcher``'s task),
+    so that the parent keeps each file's bytes in the parse store as they are (no
+    ``marshal.dumps`` per file in the parent) and decodes them for its ``SkillFile``."""
     import marshal
 
     out: list[bytes | None] = []
@@ -244,7 +244,7 @@ def fact_blobs(paths: list[str]) -> list[bytes | None]:
 
 
 def _blobs_chunk(paths: list[str]) -> bytes:
-    """Worker entry point (``Prefetcher``, ``core.parsepool``): ``marshal`` bytes of
+    """Worker entry point (``core.parsepool``): ``marshal`` bytes of
     ``fact_blobs(paths)`` (one message: cheaper to send and to read than pickled tuples)."""
     import marshal
 
@@ -257,9 +257,13 @@ class Prefetcher:
 
     ``add(paths)`` keeps the files not parsed yet (memory, store) and hands them to the pool
     ``PREFETCH_CHUNK`` at a time once ``PREFETCH_MIN`` wait; ``finish()`` adds what is left,
-    keeps every result in the cache and returns how many files the workers parsed (0 when too
-    few files, one core, another thread, or ``jobs`` <= 1: ``get`` then parses as usual). A
-    failed pool leaves the rest to ``get``. Use one from one thread."""
+    parses the chunks no worker took yet here, keeps every result in the cache and returns how
+    many files the pool parsed (0 when too few files, one core, another thread, or ``jobs`` <=
+    1: ``get`` then parses as usual). The pool is a ``forkrun.WorkQueue`` with ``jobs - 1``
+    workers (a worker never waits for this process: the ``ProcessPoolExecutor`` it replaces
+    left each worker idle ~0.06-0.5 s per 10k-file scan, waiting for the parent's threads).
+    Nothing else may fork between the first ``add`` and ``finish``. A failed pool leaves the
+    rest to ``get``. Use one from one thread."""
 
     def __init__(self, cache: ParseCache, jobs: int | None = None) -> None:
         self.cache = cache
@@ -267,8 +271,8 @@ class Prefetcher:
         self._stored: dict[str, Any] = cache.store._load() if cache.store is not None else {}
         self._seen: set[str] = set()
         self._waiting: list[tuple[str, os.stat_result, Path | str]] = []
-        self._tasks: list[tuple[list[tuple[str, os.stat_result, Path | str]], Any]] = []
-        self._pool: Any = None
+        self._tasks: list[list[tuple[str, os.stat_result, Path | str]]] = []  # chunks put, in order
+        self._pool: WorkQueue | None = None
         self._off = False
 
     def add(self, paths: Iterable[Path | str]) -> None:
@@ -301,57 +305,49 @@ class Prefetcher:
         if self._pool is None:
             if not final and len(self._waiting) < PREFETCH_MIN:
                 return
-            if not self._start():
+            self._pool = self._start()
+            if self._pool is None:
                 self._off = True
                 return
+        pool = self._pool
         while self._waiting and (final or len(self._waiting) >= PREFETCH_CHUNK):
             chunk, self._waiting = self._waiting[:PREFETCH_CHUNK], self._waiting[PREFETCH_CHUNK:]
-            try:
-                fut = self._pool.submit(_blobs_chunk, [k for k, _, _ in chunk])
-            except Exception:  # noqa: BLE001 - a broken pool: ``get`` parses the rest
-                log.debug("parse pool failed; parsing serially", exc_info=True)
-                self._off = True
-                return
-            self._tasks.append((chunk, fut))
+            pool.put([k for k, _, _ in chunk])
+            self._tasks.append(chunk)
 
-    def _start(self) -> bool:
+    def _start(self) -> WorkQueue | None:
         n = len(self._waiting)
         cpus = os.cpu_count() or 1
         jobs = self.jobs
         if jobs is None:
             jobs = min(cpus, 8) if n >= PREFETCH_MIN and cpus > 1 else 1
         if jobs <= 1 or not n or not fork_ok():
-            return False
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        try:
-            self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
-        except Exception:  # noqa: BLE001 - OSError, no processes: ``get`` parses serially
+            return None
+        try:  # ``jobs - 1`` workers: this process parses too, in ``finish`` (``WorkQueue.drain``)
+            return WorkQueue(fact_blobs, jobs - 1)
+        except OSError:  # no processes: ``get`` parses serially
             log.debug("parse pool failed; parsing serially", exc_info=True)
-            return False
-        return True
+            return None
 
     def finish(self) -> int:
-        """Parse what is left, keep every result in the cache; the number parsed in workers."""
+        """Parse what is left (this process takes the chunks still queued), keep every result in
+        the cache; the number of files the pool parsed."""
         import marshal
 
         self._submit(final=True)
         n = 0
+        pool, self._pool = self._pool, None
+        tasks, self._tasks = self._tasks, []
+        if pool is None:
+            return 0
         try:
-            for chunk, fut in self._tasks:
-                try:
-                    got = marshal.loads(fut.result())
-                except Exception:  # noqa: BLE001 - BrokenProcessPool, OSError: ``get`` parses
-                    log.debug("parse pool failed; parsing serially", exc_info=True)
-                    break
-                put, loads = self.cache._put_facts, marshal.loads
-                for (key, st, path), blob in zip(chunk, got):
-                    if blob is not None and put(key, st, path, loads(blob), blob):
-                        n += 1
-        finally:
-            self._tasks = []
-            if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
-                self._pool = None
+            results = pool.drain()
+        except Exception:  # noqa: BLE001 - OSError: ``get`` parses the rest
+            log.debug("parse pool failed; parsing serially", exc_info=True)
+            return 0
+        put, loads = self.cache._put_facts, marshal.loads
+        for chunk, got in zip(tasks, results):
+            for (key, st, path), blob in zip(chunk, got):
+                if blob is not None and put(key, st, path, loads(blob), blob):
+                    n += 1
         return n
