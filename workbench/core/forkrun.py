@@ -13,7 +13,7 @@ A fork + pipe costs ~10-20 ms on this 2-core machine with a 200 MB heap; callers
 above a size where the halved work pays for that.
 
 ``WorkQueue``: tasks shared with forked workers as they are found (the lint pool,
-``lint.batch.LintFeed``), without the threads a ``ProcessPoolExecutor`` runs in the parent.
+``lint.batch.LintFeed``; the cold scan's parse pool, ``parsecache.Prefetcher``), without the threads a ``ProcessPoolExecutor`` runs in the parent.
 Nothing else may fork while a queue is open: a child would hold the queue's write end, and
 ``drain()`` would wait for that child to exit.
 """
@@ -249,7 +249,7 @@ def _alone(
 
 class WorkQueue:
     """Tasks shared by this process and ``workers`` forked workers, without threads: the lint
-    pool (``lint.batch.LintFeed``). ``put(*args)`` queues ``fn(*args)``; the workers take the
+    pool (``lint.batch.LintFeed``) and the scan's parse pool (``parsecache.Prefetcher``). ``put(*args)`` queues ``fn(*args)``; the workers take the
     tasks in order as they come and each appends its results (``marshal`` blobs) to its own
     shared in-memory file, so a worker never waits for this process. (A ``ProcessPoolExecutor`` worker does: the parent's
     threads take each result out of a 64 KB pipe and send the next task, and they need the GIL,
