@@ -190,14 +190,16 @@ def lint_groups(
                 c = cache_of[id(pr)] = caches(pr) if caches is not None else None
             add(f, pr, c)
 
-    from workbench.core.cache.fscache import default_dir_cache
+    from workbench.core.cache.fscache import default_dir_cache, skill_folders
     from workbench.core.skillwalk import find_skill_files
 
     dirs = default_dir_cache() if args.cache else None
     groups: dict[tuple[str, str], list[Path]] = {}
+    folders = feed.folders if feed is not None and feed.active else None  # sent to its workers
     for p in paths:
         before, located_before = fed, located
-        found = find_skill_files(p, dirs=dirs, on_file=on_file)
+        with skill_folders(folders):
+            found = find_skill_files(p, dirs=dirs, on_file=on_file)
         if on_file is not None and fed == before:  # a file or a skill folder: not walked
             for f in found:
                 on_file(os.fspath(f))

@@ -23,6 +23,7 @@ import hashlib
 import os
 import re
 import stat as _stat
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -287,7 +288,7 @@ _ALL_ATTRS = tuple(n for n in SkillFile.__slots__ if n not in ("path", "_lazy"))
 # reading
 
 
-def read_skill_file(path: Path | str) -> SkillFile:
+def read_skill_file(path: Path | str, *, regular: bool = False) -> SkillFile:
     """Read and parse one SKILL.md. Never raises for bad content or I/O errors, never blocks.
 
     Returns a ``SkillFile`` with ``state`` "unreadable" when the file cannot be read (OS message;
@@ -296,10 +297,13 @@ def read_skill_file(path: Path | str) -> SkillFile:
 
     Only regular files are opened: the path is ``os.stat``-ed first (``S_ISREG``), and opened with
     ``O_NONBLOCK`` and checked again with ``fstat`` (a FIFO swapped in between must not block the
-    reader: opening a FIFO for reading waits for a writer forever).
-    """
+    reader: opening a FIFO for reading waits for a writer forever). ``regular``: a listing said it is a regular file: opened without the ``stat`` (the ``fstat``
+    checks it; a failed open is read as without the hint: the same message)."""
     p = path if isinstance(path, Path) else fast_path(path)
     ps = path if type(path) is str else os.fspath(p)  # the system calls take the str as it is
+    if regular:
+        with suppress(OSError, ValueError):  # gone or changed since listed: stat'ed below
+            return _read_open(p, os.open(ps, _OPEN_FLAGS), None)
     try:
         st = os.stat(ps)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -313,10 +317,17 @@ def read_skill_file(path: Path | str) -> SkillFile:
         fd = os.open(ps, _OPEN_FLAGS)
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)
+    return _read_open(p, fd, st)
+
+
+def _read_open(p: Path, fd: int, st: os.stat_result | None) -> SkillFile:
+    """Read and parse the open ``fd`` (closed here); ``st``: the path's prior ``stat`` or None."""
     try:
         fst = os.fstat(fd)
         if not _stat.S_ISREG(fst.st_mode):  # swapped for something else since the stat
             return _unreadable(p, special_file_problem(p, st=fst) or "not a regular file", fst)
+        if st is None and fst.st_size > MAX_FILE_BYTES:
+            return _too_large(p, fst)
         raw = read_fd(fd, fst.st_size, MAX_FILE_BYTES + 1)
     except OSError as exc:
         return _unreadable(p, f"cannot read: {exc.strerror or exc}", st)

@@ -271,12 +271,14 @@ def scan_listing(path: str) -> Listing | None:
     return None if got is None else Listing(*got)
 
 
-def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+def _scan(path: str, mtime_ns: int = -1) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
     """``scan_listing`` as a plain tuple (no ``Listing``: a Python-level ``__new__`` per folder
     of a cold walk)."""
     skill = SKILL_NONE
     dirs: list[str] = []
     links: list[str] = []
+    table = getattr(_local, "skill_folders", None)
+    files: list[str] | None = [] if table is not None else None  # the other names (None: not kept)
     try:
         with os.scandir(path) as it:
             for e in it:
@@ -291,6 +293,7 @@ def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
                         continue
                     is_dir = e.is_dir()
                 except OSError:
+                    files = None
                     continue
                 if name == "SKILL.md":
                     if is_dir:
@@ -302,9 +305,29 @@ def _scan(path: str) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
                             skill = SKILL_OTHER
                 if is_dir:
                     dirs.append(name)
+                elif files is not None:
+                    files.append(name)
     except OSError:
         return None
+    if files is not None and skill == SKILL_FILE and not links and table is not None:
+        table[path] = (tuple(files), tuple(dirs), mtime_ns)
     return skill, tuple(dirs), tuple(links)
+
+
+@contextmanager
+def skill_folders(table: dict[str, tuple[Any, ...]] | None) -> Iterator[None]:
+    """While the block runs, every folder this thread lists with ``scandir`` (``DirCache``
+    misses, ``scan_listing``) whose ``SKILL.md`` is a regular file (not a symlink) and which
+    holds no symlink and no entry that failed is put in ``table``: folder -> ``(file names,
+    folder names, mtime_ns)``, the names in listing order, ``mtime_ns`` the folder's, stat'ed
+    before it was listed (-1: not known). ``workbench lint``'s walk hands them to the lint
+    workers (``batch.LintFeed``), which then list no skill folder again. None: nothing kept."""
+    was = getattr(_local, "skill_folders", None)
+    _local.skill_folders = table
+    try:
+        yield
+    finally:
+        _local.skill_folders = was
 
 
 def read_entry(path: str, st: os.stat_result, now_ns: int) -> tuple[tuple[Any, ...] | None, bool]:
@@ -312,10 +335,10 @@ def read_entry(path: str, st: os.stat_result, now_ns: int) -> tuple[tuple[Any, .
     listing plus ``st.st_mtime_ns``; ``st``: its ``stat`` taken before) and whether it may be
     kept: ``st`` is a folder's and its mtime is not racily new at ``now_ns`` (``RACY_NS``).
     ``(None, False)`` when it cannot be listed."""
-    got = _scan(path)
+    m = st.st_mtime_ns
+    got = _scan(path, m)
     if got is None:
         return None, False
-    m = st.st_mtime_ns
     return (*got, m), m < now_ns - RACY_NS and _stat.S_ISDIR(st.st_mode)
 
 

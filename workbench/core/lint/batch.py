@@ -279,15 +279,20 @@ def records_chunk(
     cache_racy: int | None = None,
     store_racy: int | None = None,
     render: bool = False,
+    listed: list[tuple[Any, ...] | None] | None = None,
 ) -> list[Row]:
     """Worker entry point: a ``Row`` per path (absolute). ``cache_racy``: build result-cache
     entries (``resultcache.make_entry`` with that ``racy_ns``); ``store_racy``: parse-store
     entries too (``parsestore.stored_facts``). None = not wanted. ``render``: each row also
     holds the ``--format json`` text of the file's per-file diagnostics (``escaped_json``;
     ``catalogpass.with_catalog`` adds the catalog rules' to it), so that the workers render
-    what they lint. Never raises for file content."""
+    what they lint. ``listed``: per path None or the walk's listing of its skill folder
+    (``fscache.skill_folders``; ``runner.lint_record_batch``): a file linted from it gets a
+    cache entry only when the folder's recorded identity is the mtime it was listed at. Never
+    raises for file content."""
     out: list[Row] = []
-    for p, (rec, sf, deps) in zip(paths, lint_record_batch(paths, prof)):
+    hints = listed if listed is not None else [None] * len(paths)
+    for p, h, (rec, sf, deps) in zip(paths, hints, lint_record_batch(paths, prof, listed)):
         diags, facts = rec[0], tuple(rec[1])
         js = escaped_json(diags) if render else None
         if cache_racy is None:
@@ -301,6 +306,8 @@ def records_chunk(
         ent = pent = None
         if st is not None:
             ent = make_entry(st, (diags, facts), sf.size, sf.mtime_ns, sorted(deps), (name, desc), cache_racy)
+            if h is not None and ent is not None and not _listed_current(ent[3], p, h[2]):
+                ent = None
             if store_racy is not None and st.st_size == sf.size and st.st_mtime_ns == sf.mtime_ns:
                 try:
                     pent = stored_facts(skillfile_facts(sf), st, store_racy)
@@ -311,6 +318,16 @@ def records_chunk(
         else:
             out.append((name, desc, ent, None, None, pent, js))
     return out
+
+
+def _listed_current(dep_ids: tuple[Any, ...], path: str, mtime_ns: int) -> bool:
+    """Whether a cache entry's dependencies (``(folder, mtime_ns, ...)``) give the folder of
+    ``path`` the mtime its listing was taken at (or do not name it)."""
+    ds = os.path.dirname(path)
+    for i in range(0, len(dep_ids), 2):
+        if dep_ids[i] == ds:
+            return bool(dep_ids[i + 1] == mtime_ns)
+    return True
 
 
 def parallel_ok() -> bool:
@@ -396,6 +413,10 @@ class LintFeed:
         self._gc_was = False
         self._off = (jobs is not None and jobs <= 1) or (jobs is None and (os.cpu_count() or 1) < 2)
         self._count = 0
+        #: give it to ``fscache.skill_folders`` around the walk: the skill folders it lists are
+        #: sent with their files, so that the workers do not list them again
+        self.folders: dict[str, tuple[Any, ...]] = {}
+        self._listed: dict[str, tuple[Any, ...]] = {}
 
     @property
     def active(self) -> bool:
@@ -423,6 +444,10 @@ class LintFeed:
         keys = w[2]
         keys.append(key)
         self._count += 1
+        if self.folders:
+            got = self.folders.pop(os.path.dirname(path), None)
+            if got is not None:
+                self._listed[key] = got
         if self._off:
             return
         if self._queue is None and (self._count < PARALLEL_MIN_FILES or not self.start()):
@@ -487,7 +512,9 @@ class LintFeed:
             while len(keys) >= size or (keys and final):
                 chunk = keys[:size]
                 del keys[:size]
-                queue.put(chunk, prof, *limits)
+                listed = self._listed
+                hints = [listed.pop(k, None) for k in chunk] if listed else None
+                queue.put(chunk, prof, *limits, hints)
                 self._tasks.append((prof, chunk))
 
     def finish(self) -> bool:

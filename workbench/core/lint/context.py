@@ -98,6 +98,7 @@ class LintContext:
         self._utf8: bytes | None = None
         self._odd: bytes | None = None
         self._dircache: dict[str, frozenset[str]] = {}
+        self._listed: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._skill_dir: Path | None = None
         #: Paths outside SKILL.md whose state the result depends on (folders listed, files read);
         #: ``workbench.core.cache.resultcache`` stats them to know a cached result is still valid.
@@ -490,12 +491,22 @@ class LintContext:
         got = cache.get(parent)
         if got is None:
             self.deps.add(parent)
-            try:
-                got = frozenset(os.listdir(parent))
-            except OSError:
-                got = frozenset()
+            listed = self._listed
+            if listed is not None and parent == os.path.dirname(self._path_str):
+                got = frozenset((*listed[0], *listed[1]))
+            else:
+                try:
+                    got = frozenset(os.listdir(parent))
+                except OSError:
+                    got = frozenset()
             cache[parent] = got
         return name in got
+
+    def listed(self, files: tuple[str, ...], dirs: tuple[str, ...]) -> None:
+        """Give the skill folder's names as an earlier listing saw them (``fscache.skill_folders``:
+        ``files`` every entry but the folders, ``dirs`` the folders; it held no symlink):
+        ``folder`` and ``exists`` answer from them instead of listing the folder again."""
+        self._listed = (files, dirs)
 
     # -- folder --------------------------------------------------------------------------
     @property
@@ -515,8 +526,11 @@ class LintContext:
             out: dict[str, list[str]] = {}
             ds = os.path.dirname(self._path_str) or "."  # = str(self.skill_dir)
             self.deps.add(ds)
+            listed = self._listed
             try:
-                out[""] = top = _listing(ds)
+                out[""] = top = (
+                    _listing(ds) if listed is None else sorted([*listed[0], *[d + "/" for d in listed[1]]])
+                )
             except OSError:
                 return None
             for sub in ("scripts/", "references/", "assets/"):

@@ -10,7 +10,7 @@ content: a rule that crashes becomes a ``LINT000`` warning.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
@@ -316,13 +316,25 @@ def lint_record(path: str, prof: Profile) -> tuple[FileRecord, SkillFile, set[st
 BATCH_FILES = 64
 
 
-def lint_record_batch(paths: list[str], prof: Profile) -> Iterator[tuple[FileRecord, SkillFile, set[str]]]:
+def lint_record_batch(
+    paths: list[str], prof: Profile, listed: Sequence[tuple[Any, ...] | None] | None = None
+) -> Iterator[tuple[FileRecord, SkillFile, set[str]]]:
     """``lint_record(p, prof)`` for each of ``paths`` in order (equal results), with the rules
     run rule-major over batches of ``BATCH_FILES`` files (``run_rules_batch``): a generator, so
-    only one batch of files is held at a time. Never raises for file content."""
+    only one batch of files is held at a time. ``listed``: per path None or its skill folder's
+    ``fscache.skill_folders`` entry (the file is then known to be regular, and the folder is not
+    listed again: ``LintContext.listed``). Never raises for file content."""
     rules = per_file_rules(prof)
     for i in range(0, len(paths), BATCH_FILES):
-        ctxs = [LintContext(read_skill_file(p), prof, EMPTY_CATALOG) for p in paths[i : i + BATCH_FILES]]
+        if listed is None:
+            ctxs = [LintContext(read_skill_file(p), prof, EMPTY_CATALOG) for p in paths[i : i + BATCH_FILES]]
+        else:
+            ctxs = []
+            for p, h in zip(paths[i : i + BATCH_FILES], listed[i : i + BATCH_FILES]):
+                ctx = LintContext(read_skill_file(p, regular=h is not None), prof, EMPTY_CATALOG)
+                if h is not None:
+                    ctx.listed(h[0], h[1])
+                ctxs.append(ctx)
         for ctx, diags in zip(ctxs, _run_batch(rules, ctxs, _encoded, _crashed_encoded)):
             diags.sort(key=tuple_sort_key)  # = Diagnostic.sort_key
             yield FileRecord(tuple(diags), lint_facts(ctx)), ctx.sf, ctx.deps
