@@ -332,7 +332,7 @@ def test_the_first_client_is_shown_after_one_listing_of_each_folder(tmp_path, fa
         os.utime(d, (old, old))
     listed: Counter[str] = Counter()
     real_scan = fscache._scan
-    monkeypatch.setattr(fscache, "_scan", lambda p: (listed.update([p]), real_scan(p))[1])
+    monkeypatch.setattr(fscache, "_scan", lambda p, *a: (listed.update([p]), real_scan(p, *a))[1])
     at_emit: list[Counter[str]] = []
     res = scanpass.scan_everything(
         Environment(workspace=ws, home=fake_home),
