@@ -121,11 +121,18 @@ class ParseCache:
         parsed = pool([k for k, _, _ in todo]) if todo and pool is not None else None
         if parsed is None:
             return 0
+        return self._put_blobs(todo, parsed)
+
+    def _put_blobs(
+        self, todo: list[tuple[str, os.stat_result, Path | str]], blobs: list[bytes | None]
+    ) -> int:
+        """Keep the workers' ``fact_blobs`` for ``todo`` (``(key, stat, path)`` per file, in the
+        same order; a None blob is skipped); returns how many were kept (``_put_facts``)."""
         import marshal
 
         n = 0
         put, loads = self._put_facts, marshal.loads
-        for (key, st, path), blob in zip(todo, parsed):
+        for (key, st, path), blob in zip(todo, blobs):
             if blob is not None and put(key, st, path, loads(blob), blob):
                 n += 1
         return n
@@ -332,10 +339,7 @@ class Prefetcher:
     def finish(self) -> int:
         """Parse what is left (this process takes the chunks still queued), keep every result in
         the cache; the number of files the pool parsed."""
-        import marshal
-
         self._submit(final=True)
-        n = 0
         pool, self._pool = self._pool, None
         tasks, self._tasks = self._tasks, []
         if pool is None:
@@ -345,9 +349,4 @@ class Prefetcher:
         except Exception:  # noqa: BLE001 - OSError: ``get`` parses the rest
             log.debug("parse pool failed; parsing serially", exc_info=True)
             return 0
-        put, loads = self.cache._put_facts, marshal.loads
-        for chunk, got in zip(tasks, results):
-            for (key, st, path), blob in zip(chunk, got):
-                if blob is not None and put(key, st, path, loads(blob), blob):
-                    n += 1
-        return n
+        return sum(self.cache._put_blobs(chunk, got) for chunk, got in zip(tasks, results))
