@@ -64,6 +64,7 @@ from workbench.core.cache.fscache import DirCache, default_dir_cache
 from workbench.core.cache.fscache import current_memo as _current_memo
 from workbench.core.cache.fscache import mtime as _fs_mtime
 from workbench.core.cache.fscache import stat as _fs_stat
+from workbench.core.lint.records import severity_counts
 
 __all__ = [
     "ResultCache",
@@ -438,9 +439,6 @@ class ResultCache(EntryFile):
         return True
 
 
-_SEV_INDEX = {"error": 0, "warning": 1, "info": 2}
-
-
 def catalog_result(diags: Sequence[Any], json: bytes | None = None) -> tuple[Any, ...] | None:
     """The ``CatalogResult`` (a plain tuple: severity counts, the diagnostics' marshal blob,
     ``json``) ``put_catalog`` stores for the catalog rules' encoded diagnostics ``diags``; None
@@ -449,10 +447,7 @@ def catalog_result(diags: Sequence[Any], json: bytes | None = None) -> tuple[Any
         blob = marshal.dumps(tuple(diags))
     except ValueError:
         return None
-    counts = [0, 0, 0]
-    for t in diags:
-        counts[_SEV_INDEX.get(t[4], 2)] += 1
-    return (counts[0], counts[1], counts[2], blob, json)
+    return (*severity_counts(diags), blob, json)
 
 
 def make_entry(
@@ -484,9 +479,7 @@ def make_entry(
         from workbench.core.lint.facts import cat_desc, cat_name
 
         cat = (cat_name(facts), cat_desc(facts))
-    counts = [0, 0, 0]
-    for t in diags:
-        counts[_SEV_INDEX.get(t[4], 2)] += 1
+    counts = severity_counts(diags)
     try:
         return (
             size,
