@@ -160,3 +160,28 @@ def test_lint_phase_timings_for_the_bench(tmp_path):
     )
     assert plain.stdout == with_phases.stdout and '"DESC009"' in plain.stdout
     assert "compute" in json.loads((tmp_path / "p.json").read_text())
+
+
+def test_lint_with_every_rule_off_for_the_bench(tmp_path):
+    """``benchissue.NO_RULES`` runs the lint CLI with the rule registry emptied (the bench's
+    "design floor" figure): no finding at all, where the same tree linted normally has some,
+    and the run still walks and reports every file."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from workbench.core.benchissue import NO_RULES
+
+    write_skill(tmp_path / "t" / "a", raw="---\nname: Not_Valid\n---\n")
+    write_skill(tmp_path / "t" / "b", raw="---\nname: b\ndescription: Fine. Use when testing.\n---\n")
+    env = {**os.environ, "WORKBENCH_HOME": str(tmp_path / "home")}
+    args = ["lint", str(tmp_path / "t"), "--format", "json"]
+    normal = subprocess.run(
+        [sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True, env=env
+    )
+    off = subprocess.run([sys.executable, "-c", NO_RULES, *args], capture_output=True, text=True, env=env)
+    assert normal.returncode == 1 and json.loads(normal.stdout)["diagnostics"]
+    assert off.returncode == 0
+    rep = json.loads(off.stdout)
+    assert rep["diagnostics"] == [] and rep["summary"]["files"] == 2

@@ -46,6 +46,17 @@ ISSUE_TARGETS: dict[str, tuple[str, float, str, bool]] = {
 #: The floor the issue measured for 10,000 skills (s): its targets in floor units, for runs on a
 #: machine of another speed (``issue_figures``' ``x_floor``).
 ISSUE_FLOOR_S = 0.7
+#: ``python -c NO_RULES lint ...``: the lint CLI with the rule registry emptied (no per-file and no
+#: catalog rule runs; everything else as usual: walk, read, parse, context, pool, caches, catalog
+#: pass, report). ``workbench bench`` times it cold as "this design's floor": what a cold lint
+#: costs before any rule runs (issue 14's 1.0 s target against what the rules add).
+NO_RULES = (
+    "import sys\n"
+    "from workbench.core.lint.ruleset import load_rules\n"
+    "load_rules().clear()\n"
+    "from workbench.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
 #: Figures that grow with the number of skills (scaled to 10,000 when judging a smaller run).
 _SCALED = {"lint_cli_cold", "lint_cli_warm", "scan_cli_cold", "window_populated"}
 
@@ -312,7 +323,8 @@ def bench_issue(
 ) -> dict[str, Any]:
     """The figures of issue 14's table (module docstring) for the tree of ``n`` skills.
 
-    Returns ``{"lint_cli": {...}, "scan_cli": {...}, "lint_one_cli": {...}, "window": {...} |
+    Returns ``{"lint_cli": {...}, "scan_cli": {...}, "lint_no_rules": {...} (the lint CLI with
+    every rule off: ``NO_RULES``), "lint_one_cli": {...}, "window": {...} |
     None, "floor": {...}, "skills_ref_all": {...} | None, "rules": {...}}``; subprocess figures
     are medians of ``repeat`` runs (each run's walls under ``"runs"``). The window is skipped
     (None, with ``"window_skipped"`` saying why) when PySide6 cannot be imported."""
@@ -354,6 +366,10 @@ def bench_issue(
         "scan",
         repeat,
         pyc,
+    )
+    say("CLI lint with every rule off, cold ...")
+    out["lint_no_rules"] = _median_child(
+        ["-c", NO_RULES, "lint", str(tree), "--format", "json"], tmp, "norules", repeat, pyc, phased=True
     )
     out["lint_one_cli"] = _median_child(
         ["-m", "workbench.cli", "lint", str(one)], tmp, "one", max(3, repeat), pyc
@@ -487,6 +503,12 @@ def issue_lines(res: dict[str, Any]) -> list[str]:
             f"({sr['per_skill_us']} µs/skill), {sr['invalid']} invalid; lint CLI cold "
             f"{lc.get('wall')} s "
             f"(runs {lc.get('runs')}), warm {lc.get('warm_wall')} s (runs {lc.get('warm_runs')})"
+        )
+    nr = iss.get("lint_no_rules")
+    if nr:
+        out.append(
+            f"lint CLI cold with every rule off (this design's floor before any rule): {nr['wall']} s "
+            f"(runs {nr['runs']}); the rules add {round(lc['wall'] - nr['wall'], 3) if lc.get('wall') else '?'} s"
         )
     for what, ph in (("cold", lc.get("phases")), ("warm", lc.get("warm_phases"))):
         if ph:
