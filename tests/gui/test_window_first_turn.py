@@ -168,3 +168,30 @@ def test_deferred_calls_get_turns_of_their_own(qtbot):
     qtbot.waitUntil(lambda: "second" in order, timeout=2000)
     tick.stop()
     assert order.index("first") < order.index("tick") < order.index("second")
+
+
+def test_a_busy_turn_and_a_slice_do_not_share_a_block(qapp):
+    """After a turn of other work (a paint, a pane's turn) the slicer lets the timers due
+    meanwhile run before the next slice, once (a busy loop must not starve the job)."""
+    from workbench.app.turns import BUSY_S, LoopTurns
+
+    turns = LoopTurns()
+    given: list[float] = []
+
+    class Baton:
+        def run_slice(self, timeout_s: float) -> bool:
+            given.append(timeout_s)
+            return True
+
+    turns.baton = Baton()  # type: ignore[assignment]
+    turns.start_slicing()
+    turns._slice()
+    turns._slice()
+    assert len(given) == 2  # an idle loop: a slice per tick
+    turns._last_tick -= 2 * BUSY_S  # the loop was busy since the last tick
+    turns._slice()
+    assert len(given) == 2 and turns._slicer.isActive()  # no slice in that turn
+    turns._last_tick -= 2 * BUSY_S  # busy again: the slice is not put off twice
+    turns._slice()
+    assert len(given) == 3
+    turns.stop_slicing()

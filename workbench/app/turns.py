@@ -95,6 +95,7 @@ class LoopTurns(QObject):
 
     def start_slicing(self) -> None:
         """A job using ``baton`` was started: give it turns until ``stop_slicing``."""
+        self._last_tick = time.perf_counter()
         self._slicer.start()
 
     def stop_slicing(self) -> None:
