@@ -331,6 +331,9 @@ class AppContext(QObject):
             # tree and the listing, this thread leaves it the GIL (issue 14: sharing it made the
             # GUI thread's first block 3x longer). Bounded: a busy GUI only delays the rest.
             assert emit is not None
+            if not part.catalogs:  # the treatment's banner before the first client: no wait
+                emit(part)
+                return
             if pool is not None:
                 pool.release()  # the first client is scanned: its speculative results served
             self._partial_shown.clear()
@@ -361,6 +364,9 @@ class AppContext(QObject):
         their own deferred work, ``PARTIAL_WAIT_S`` at most)."""
         try:
             if token != self._scan_token:
+                return
+            if not res.catalogs:  # only the workspace's banner (``scan_everything``'s first emit)
+                self._set_notes(res.notes)
                 return
             self.env = res.env
             self.env.context_tokens = self.context_tokens

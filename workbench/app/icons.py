@@ -88,6 +88,16 @@ def status_legend() -> list[tuple[str, str]]:
     return [(s, theme()["status"].get(s, {}).get("label", s)) for s in STATUSES]
 
 
+def status_legend_html() -> str:
+    """The skills tree's legend line: each status's glyph in its colour, then "(?) unverified"."""
+    glyphs = {"circle": "●", "square": "■", "ring": "○", "triangle": "▲", "diamond": "◆", "cross": "✖"}
+    parts = []
+    for s, _t in status_legend():
+        shape = theme()["status"].get(s, {}).get("shape", "")
+        parts.append(f"<span style='color:{status_color(s).name()}'>{glyphs.get(shape, '●')}</span>&nbsp;{s}")
+    return "<small>" + " &nbsp;".join(parts) + " &nbsp;(?)&nbsp;unverified</small>"
+
+
 def _draw_shape(p: QPainter, shape: str, c: QColor, r: QRectF) -> None:
     pen = QPen(c.darker(130), max(1.0, r.width() / 10))
     p.setPen(pen)
@@ -266,3 +276,18 @@ def brush(kind: str, *keys: str) -> QBrush:
         )
         b = _brushes[key] = QBrush(c)
     return b
+
+
+def warm_tree_icons() -> None:
+    """Make now what the skills tree draws with: every status icon (with and without the
+    unverified dot), both root icons and the status brushes (issue 14: made at first use, ~10 ms
+    of QPainter work landed in the first scan result's turn, the window's longest block; the
+    window calls this on an idle turn before the result comes)."""
+    from workbench.core.model import STATUSES
+
+    for s in STATUSES:
+        status_icon(s, False)
+        status_icon(s, True)
+        brush("status", s)
+    root_icon(True)
+    root_icon(False)

@@ -38,11 +38,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.app import icons
+from workbench.app import icons, tallies
 from workbench.app.listing_models import AllClientsModel, ListingTableModel, PathRole  # re-exported
 from workbench.app.scanpass import TextlessReport
 from workbench.app.settings import CONTEXT_PRESETS
-from workbench.app.turns import defer
+from workbench.app.turns import DEFER_MS, defer
 from workbench.core.clients import DISPLAY_NAMES
 
 #: Shown next to every token figure that is an estimate (listing.estimate_tokens).
@@ -334,7 +334,7 @@ class ListingPane(QWidget):
             self._show_report(rep, name)
 
     def _show_report(self, rep: Any, name: str) -> None:
-        counts = rep.counts()
+        counts = tallies.listing_counts(rep)
         states = ", ".join(f"{n} {st}" for st, n in counts.items() if n)
         # placement texts name tags ("a <system-reminder> attachment"): escape, or Qt drops them
         self.header.setText(
@@ -419,7 +419,7 @@ class ListingPane(QWidget):
             self.text.setPlainText(pieces[0])
             self.text.setPlaceholderText("(the client sends no listing)")
             if len(pieces) > 1:
-                QTimer.singleShot(0, self, self._next_piece)
+                QTimer.singleShot(DEFER_MS, self, self._next_piece)  # its own turn (``turns.defer``)
 
     def _next_piece(self) -> None:
         pieces, i = self._pieces
@@ -428,7 +428,7 @@ class ListingPane(QWidget):
         self.text.appendPlainText(pieces[i])  # a new line, then the piece (split at a newline)
         self._pieces = (pieces, i + 1)
         if i + 1 < len(pieces):
-            QTimer.singleShot(0, self, self._next_piece)
+            QTimer.singleShot(DEFER_MS, self, self._next_piece)  # its own turn (``turns.defer``)
         else:
             self._highlight()
 

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench import __version__
-from workbench.app import icons
+from workbench.app import icons, tallies
 from workbench.app.actions import ACTIONS, MENUS, ShortcutsDialog, build_actions
 from workbench.app.context import AppContext
 from workbench.app.details_pane import DetailsPane
@@ -386,13 +386,13 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         cat = self.ctx.catalog()
-        counts = cat.counts() if cat is not None else {}
+        counts = tallies.catalog_counts(cat) if cat is not None else {}
         rep = self.ctx.listing() if cat is not None else None
         self.counts.set_counts(
             counts,
             self.ctx.scan_seconds if cat is not None else None,
             self.ctx.last_update_seconds * 1000 if self.ctx.last_update_seconds else None,
-            rep.counts() if rep is not None else None,
+            tallies.listing_counts(rep) if rep is not None else None,
         )
         err = self.ctx.errors.get(self.ctx.client_id)
         if err:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.app import tallies
 from workbench.app.memory import ValueSharer, release_free_memory
 from workbench.core import demo
 from workbench.core.cache.fscache import snapshot
@@ -241,11 +242,13 @@ def _scan_first(
     part = dataclasses.replace(
         res, catalogs=dict(res.catalogs), errors=dict(res.errors), notes=list(res.notes), listings={}
     )
+    tallies.prepare(part.catalogs, {})  # the status bar's counts: not on the GUI thread
     emit(part)
     errors = dict(part.errors)  # the GUI holds ``part.errors`` now: not changed from here
     sp.sharer.share(cat)  # the reference for the other clients' values (after the tree is shown)
     with away():  # no give-way point inside a render
         listings = render_listings(part.catalogs, context_tokens, errors)
+        tallies.prepare({}, listings)
     res.listings.update(listings)
     emit(dataclasses.replace(part, listings=listings, errors=errors))
     return 1
@@ -295,7 +298,9 @@ def scan_everything(
     ``progress(done, total)`` counts clients scanned (+1 for the listings). ``emit(result)``, if
     given, receives a partial ``ScanResult`` with only the first client's catalog as soon as it
     is ready (no listing yet), then the same with its listing, so the window shows something
-    while the others are scanned (put the current client first in ``clients``). Never raises for a client's failure (recorded in
+    while the others are scanned (put the current client first in ``clients``); before them,
+    when the workspace's treatment has a banner, one without catalogs that carries only the
+    ``notes`` (the window shows the banner while the first client is scanned). Never raises for a client's failure (recorded in
     ``ScanResult.errors``); raises ValueError for an unknown ``workspace_mode`` and
     ``workers.Cancelled`` from ``progress`` when the job was cancelled.
     """
@@ -341,6 +346,10 @@ def _scan_everything(
         if t.banner and (t.mode == "collection" or t.requested == "project"):
             res.notes.append(t.banner)
         early = emit is not None and bool(clients)
+        if (
+            emit is not None and early and res.notes
+        ):  # the banner now, not in the first client's turn (issue 14)
+            emit(dataclasses.replace(res, catalogs={}, listings={}, errors={}, notes=list(res.notes)))
         if early:
             sp.scan(clients[:1], render=False)
     first = _scan_first(sp, clients, context_tokens, emit, allow_demo, scanned=early)

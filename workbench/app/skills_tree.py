@@ -20,6 +20,7 @@ hidden in the view (the root row gives the scope; the details pane shows the who
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.app import icons
+from workbench.app import icons, tallies
+from workbench.app.treefit import Row, fit_columns
+from workbench.app.treetext import esc as _esc
+from workbench.app.treetext import root_label, root_tooltip, skill_tooltip
 from workbench.app.turns import defer
-from workbench.core.listing import listing_states, outcome, outcome_label
+from workbench.core.listing import outcome, outcome_label
 from workbench.core.model import Catalog, Root, Skill
 
 #: Custom roles (Qt.UserRole + n).
@@ -77,23 +81,6 @@ _ROLES = frozenset(
 )
 _SKILL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _ROOT_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-
-def skill_tooltip(s: Skill) -> str:
-    lines = [f"<b>{_esc(s.name)}</b> — {s.status}", _esc(s.reason) if s.reason else "", _esc(str(s.path))]
-    if s.shadowed_by:
-        lines.append(f"shadowed by {_esc(str(s.shadowed_by))}")
-    if s.unverified:
-        lines.append("<i>unverified rules:</i> " + _esc("; ".join(s.unverified)))
-    return "<br>".join(x for x in lines if x)
-
-
-def root_label(r: Root) -> str:
-    return r.label or str(r.path)
-
-
-def _esc(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class SkillsTreeModel(QAbstractItemModel):
@@ -192,9 +179,9 @@ class SkillsTreeModel(QAbstractItemModel):
     def set_listing_states(self, states: dict[str, str]) -> None:
         """Where each listed skill ends up in the current listing (``listing.listing_states``):
         the Status column then reads "listed in full", "omitted by budget", ... (issue 13)."""
-        if states == self.states:
+        if states is self.states or states == self.states:
             return
-        self.states = dict(states)
+        self.states = states  # not changed here (``tallies.states``' dicts are shared)
         for r, n in enumerate(self._fetched):
             if n:
                 parent = self.index(r, 0)
@@ -363,18 +350,7 @@ class SkillsTreeModel(QAbstractItemModel):
         if role == _DECORATION:
             return icons.root_icon(r.exists) if col == 0 else None
         if role == _TOOLTIP:
-            t = [
-                f"<b>{_esc(root_label(r))}</b>",
-                _esc(str(r.path)),
-                f"scope {r.scope}, precedence {r.precedence}, {'exists' if r.exists else 'does not exist'}",
-            ]
-            if r.condition:
-                t.append(_esc(r.condition) + ("" if r.active else " (not active now)"))
-            if not r.verified:
-                t.append("<i>unverified root</i>" + (f": {_esc(r.note)}" if r.note else ""))
-            elif r.note:
-                t.append(_esc(r.note))
-            return "<br>".join(t)
+            return root_tooltip(r)
         if role == _FOREGROUND:
             return None if r.exists else icons.brush("hex", "#8c959f")
         if role == _SKILL:
@@ -480,7 +456,7 @@ class SkillsPanel(QWidget):
         self.filter.textChanged.connect(self._on_filter)
         self.legend = QLabel(self)
         self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setText(self._legend_html())
+        self.legend.setText(icons.status_legend_html())
         self.legend.setToolTip(
             "<br>".join(f"<b>{s}</b>: {_esc(t)}" for s, t in icons.status_legend())
             + "<br><b>(?)</b>: a rule applied here is unverified in the reference"
@@ -510,6 +486,7 @@ class SkillsPanel(QWidget):
         lay.addWidget(self.legend)
         lay.addWidget(self.tree)
         self._fill_token = 0
+        defer(self, icons.warm_tree_icons)  # before the first scan result (its turn: issue 14)
         ctx.catalog_changed.connect(self.reload)
         ctx.listing_changed.connect(self.reload)  # the Status column's listing outcomes
         ctx.client_changed.connect(lambda _c: self.reload())
@@ -517,28 +494,11 @@ class SkillsPanel(QWidget):
         ctx.loaded_changed.connect(lambda: self.model.set_loaded(ctx.loaded_names))
         self.reload()
 
-    @staticmethod
-    def _legend_html() -> str:
-        parts = []
-        for s, _t in icons.status_legend():
-            c = icons.status_color(s).name()
-            shape = icons.theme()["status"].get(s, {}).get("shape", "")
-            glyph = {
-                "circle": "●",
-                "square": "■",
-                "ring": "○",
-                "triangle": "▲",
-                "diamond": "◆",
-                "cross": "✖",
-            }.get(shape, "●")
-            parts.append(f"<span style='color:{c}'>{glyph}</span>&nbsp;{s}")
-        return "<small>" + " &nbsp;".join(parts) + " &nbsp;(?)&nbsp;unverified</small>"
-
     def reload(self) -> None:
         """Re-read the current client's catalog (keeps the filter and the selection). A catalog
         already shown is not reset again (a full scan re-delivers the partial one)."""
         cat = self.ctx.catalog()
-        self.model.set_listing_states(listing_states(self.ctx.listing()))
+        self.model.set_listing_states(tallies.states(self.ctx.listing()))
         if cat is self.model.catalog() and cat is not None:
             return
         if self.model._same_layout(cat):
@@ -547,13 +507,35 @@ class SkillsPanel(QWidget):
         self.model.set_catalog(cat)
         self.model.loaded_names = set(self.ctx.loaded_names)
         self._expand_roots()
-        for col in range(2):
-            self.tree.resizeColumnToContents(col)
+        fit_columns(self.tree, self._view_rows, (0, 1))  # Name and Status as wide as their text
         if self.ctx.selected_path is not None:
             self._follow_selection(self.ctx.selected_path)
         self._fill_token += 1
         token = self._fill_token
         defer(self, lambda: self._fill_more(token))
+
+    def _view_rows(self, limit: int | None) -> list[Row] | None:
+        """The rows the view shows with their Name and Status texts (``treefit.fit_columns``);
+        None while a filter is on or when there are more than ``limit``."""
+        m, rows = self.model, list[Row]()
+        for r, kids in enumerate(m._children):
+            n = m._fetched[r] if self.tree.isExpanded(self.proxy.index(r, 0)) else 0
+            if self.proxy._words or (limit is not None and len(rows) + 1 + n > limit):
+                return None
+            rows.append(
+                (0, partial(self._view_index, r, -1), {c: m._root_data(r, c, _DISPLAY) for c in (0, 1)})
+            )
+            for i, s in enumerate(kids[:n]):
+                rows.append(
+                    (1, partial(self._view_index, r, i), {c: m._skill_data(s, c, _DISPLAY) for c in (0, 1)})
+                )
+        return rows
+
+    def _view_index(self, root: int, row: int, col: int) -> QModelIndex:
+        """The view's index of root row ``root`` (``row`` -1) or of its skill row ``row``."""
+        m = self.model
+        src = m.index(root, col) if row < 0 else m.index(row, col, m.index(root, 0))
+        return self.proxy.mapFromSource(src)
 
     def _fill_more(self, token: int) -> None:
         """One more chunk of the big roots' rows per event-loop turn (``FIRST_ROWS``), until a

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractEventDispatcher, QObject, Qt, QTimer
@@ -40,14 +41,23 @@ SLICE_TIMEOUT_S = 0.01
 GIL_SWITCH_S = 0.0005
 
 
+#: A slicer tick this long (seconds) after the previous one means the event loop was busy in
+#: between (its 1 ms interval otherwise): no slice in that turn.
+BUSY_S = 0.005
+
+#: ``defer``'s delay (ms): a real timer, activated after the timers already due.
+DEFER_MS = 1
+
 _deferred: set[int] = set()  # ``defer`` calls not yet run (ids), on the GUI thread only
 _next_id = [0]
 
 
 def defer(owner: QObject, fn: Callable[[], None]) -> None:
-    """Run ``fn`` on a later turn of the GUI thread (``QTimer.singleShot(0, owner, ...)``: dropped
-    with ``owner``), counted until it has run or ``owner`` is destroyed: ``LoopTurns.when_idle``
-    waits for every such call. For a pane's work split over turns (issue 14)."""
+    """Run ``fn`` on a later turn of the GUI thread (a 1 ms single-shot timer: dropped with
+    ``owner``), counted until it has run or ``owner`` is destroyed: ``LoopTurns.when_idle``
+    waits for every such call. For a pane's work split over turns (issue 14). Not
+    ``singleShot(0)``: Qt 6 posts that as an event, and a chain of posted events (each with the
+    paint it causes) ran as one block, before any timer that came due meanwhile."""
     _next_id[0] += 1
     key = _next_id[0]
     _deferred.add(key)
@@ -58,7 +68,7 @@ def defer(owner: QObject, fn: Callable[[], None]) -> None:
         fn()
 
     conn = owner.destroyed.connect(lambda *_: _deferred.discard(key))
-    QTimer.singleShot(0, owner, run)
+    QTimer.singleShot(DEFER_MS, owner, run)
 
 
 def deferred_pending() -> int:
@@ -80,9 +90,12 @@ class LoopTurns(QObject):
         self._slicer.setInterval(1)
         self._slicer.setTimerType(Qt.TimerType.PreciseTimer)
         self._slicer.timeout.connect(self._slice)
+        self._last_tick = 0.0  # perf_counter at the end of the last ``_slice``
+        self._skipped = False  # the last ``_slice`` gave no slice (the loop was busy)
 
     def start_slicing(self) -> None:
         """A job using ``baton`` was started: give it turns until ``stop_slicing``."""
+        self._last_tick = time.perf_counter()
         self._slicer.start()
 
     def stop_slicing(self) -> None:
@@ -90,7 +103,19 @@ class LoopTurns(QObject):
         self._slicer.stop()
 
     def _slice(self) -> None:
-        self.baton.run_slice(SLICE_TIMEOUT_S)
+        now = time.perf_counter()
+        busy = now - self._last_tick > BUSY_S  # the loop did other work since the last tick
+        self._last_tick = now
+        if busy and not self._skipped:  # that work (a paint, a pane's turn) and a slice would
+            self._skipped = True  # make one long block: the timers due meanwhile first, the
+            self._slicer.start()  # slice a tick later (once: a busy loop must not starve it)
+            return
+        self._skipped = False
+        if self.baton.run_slice(SLICE_TIMEOUT_S) and self._slicer.isActive():
+            # the next slice 1 ms from now, not from when this one began: the timers that came
+            # due during it go first (else two slices could run back to back in one turn)
+            self._slicer.start()
+        self._last_tick = time.perf_counter()
 
     def when_idle(self, fn: Callable[[], None]) -> None:
         """Call ``fn`` (on the GUI thread) once the event loop has nothing left to do."""
