@@ -262,16 +262,21 @@ class WorkQueue:
     The queue is a pipe of fixed-size records (task number, offset, length in a shared file that
     holds the pickled arguments); a record is written and read whole (smaller than
     ``PIPE_BUF``), so every process can take from it. Raises OSError when no worker can be
-    started. Use from one thread; call ``drain()`` once."""
+    started. ``in_child()`` runs first in each worker (e.g. to detach from caches it must not
+    write; a worker whose ``in_child`` raises takes no task). Use from one thread; call
+    ``drain()`` once."""
 
     _REC = struct.Struct("=QQQ")
     _HEAD = struct.Struct("=QQ")
 
-    def __init__(self, fn: Callable[..., Any], workers: int = 1) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], workers: int = 1, in_child: Callable[[], None] | None = None
+    ) -> None:
         import pickle  # here: a process that never forks a queue does not import it
 
         self._pickle = pickle
         self.fn = fn
+        self._in_child = in_child
         self._args: list[tuple[Any, ...]] = []
         self._later: list[int] = []  # tasks not queued (the pipe was full): run by drain()
         self._fds: list[int] = []
@@ -391,6 +396,8 @@ class WorkQueue:
         code = 1
         try:
             os.close(self._w)
+            if self._in_child is not None:
+                self._in_child()
             size, fn = self._REC.size, self.fn
             while True:
                 rec = os.read(self._r, size)
