@@ -251,3 +251,33 @@ def test_split_gives_every_client_in_order(monkeypatch, fork):
     got = scancmd._split(ids, lambda c: f"<{c}>".encode(), ParseCache(), then=lambda: ran.append(1))
     assert got == [f"<{c}>".encode() for c in ids] and ran == [1]
     assert set(scancmd._COST) == set(CLIENT_IDS)
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_entry_point_ends_the_scan_with_a_fast_exit(capsys, tree, monkeypatch, tmp_path, fmt):
+    """``python -m workbench scan`` (``cli.console_main``): the scan hands its objects to
+    ``model.keep_until_exit`` and the process ends with ``os._exit`` after the output is flushed:
+    the same bytes and status as in process; in process nothing is kept."""
+    import subprocess
+    import sys
+
+    from workbench.core import model
+
+    args = ["scan", str(tree), "--root", str(tree), "--client", "all", "--format", fmt]
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
+    assert main(args) == 0
+    inproc = capsys.readouterr().out
+    assert model.keep_until_exit(object()) is False and not model.fast_exit_wanted()
+    env = {**os.environ, "WORKBENCH_HOME": str(tmp_path / "h2"), "PYTHONIOENCODING": "utf-8"}
+    got = subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, env=env)
+    assert got.returncode == 0 and got.stderr == b""
+    assert got.stdout.decode("utf-8") == inproc
+    # an atexit handler shows which way the process ended
+    code = "import atexit, sys; atexit.register(lambda: print('atexit ran', file=sys.stderr)); "
+    code += "from workbench import cli; sys.argv[1:] = %r; %scli.console_main()"
+    fast = subprocess.run([sys.executable, "-c", code % (args, "")], capture_output=True, env=env)
+    assert fast.returncode == 0 and fast.stderr == b"" and fast.stdout.decode("utf-8") == inproc
+    usual = subprocess.run(
+        [sys.executable, "-c", code % (args, "cli.main = lambda: 3; ")], capture_output=True, env=env
+    )
+    assert usual.returncode == 3 and usual.stderr == b"atexit ran\n"  # nothing kept: sys.exit

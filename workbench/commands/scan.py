@@ -30,7 +30,7 @@ from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
 from workbench.core.forkrun import WorkQueue, fork_ok
 from workbench.core.listingkit import STATES_ONLY, ListingState
-from workbench.core.model import Catalog, Skill, SkillStatus
+from workbench.core.model import Catalog, Skill, SkillStatus, keep_until_exit
 from workbench.core.text import escape_unsafe_json_utf8, utf8_buffer, write_utf8
 from workbench.options import (
     UsageError,
@@ -385,6 +385,7 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         finally:
             for join in saving:
                 join()
+        keep_until_exit(cache, walks, memo, parts)  # not freed one by one: the process ends
         return 0
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
     if banner:
@@ -399,6 +400,7 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         sys.stdout.write(_json_output(args.client == "all", ids, parts))
     else:
         sys.stdout.write("\n\n".join(render_text(c, r) for c, r in zip(cats, reports)) + "\n")
+    keep_until_exit(cache, walks, cats, reports)
     return 0
 
 
