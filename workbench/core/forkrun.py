@@ -6,14 +6,15 @@ parent's memory (indexes, parsed files) by ``fork`` and sends only its result ba
 pipe, as one ``marshal`` blob (so results must be marshal-able: tuples, lists, dicts, str, int,
 float, bytes, None, bool).
 
-Callers: ``workbench scan --client all`` (half the clients' scan + listing + JSON,
-``commands/scan._split``) and the lint catalog rules (``lint.catalogpass.with_catalog``, whose
-child may also write the result cache once it has every result: ``split_map_then``).
+Callers: the lint catalog rules (``lint.catalogpass.with_catalog``, whose child may also write
+the result cache once it has every result: ``split_map_then``).
 A fork + pipe costs ~10-20 ms on this 2-core machine with a 200 MB heap; callers only fork
 above a size where the halved work pays for that.
 
 ``WorkQueue``: tasks shared with forked workers as they are found (the lint pool,
-``lint.batch.LintFeed``; the cold scan's parse pool, ``parsecache.Prefetcher``), without the threads a ``ProcessPoolExecutor`` runs in the parent.
+``lint.batch.LintFeed``; the cold scan's parse pool, ``parsecache.Prefetcher``; the clients of
+``workbench scan --client all``, ``commands/scan._split``), without the threads a
+``ProcessPoolExecutor`` runs in the parent.
 Nothing else may fork while a queue is open: a child would hold the queue's write end, and
 ``drain()`` would wait for that child to exit.
 """
