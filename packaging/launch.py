@@ -1,8 +1,6 @@
 """Entry script for the frozen (PyInstaller) build: the same as the `workbench` command."""
 
-import sys
-
-from workbench.cli import main
+from workbench.cli import console_main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()

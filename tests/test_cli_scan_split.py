@@ -5,6 +5,7 @@ fails is redone in the parent."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -12,6 +13,7 @@ from tests.helpers import backdate
 from workbench.cli import main
 from workbench.commands import scan as scancmd
 from workbench.core.bench import make_tree
+from workbench.core.forkrun import WorkQueue
 from workbench.core.model import CLIENT_IDS
 from workbench.core.text import escape_unsafe_json_utf8
 
@@ -35,15 +37,15 @@ def test_split_output_equals_one_process(capsys, tree, monkeypatch, tmp_path):
     monkeypatch.setattr(scancmd, "fork_ok", lambda: False)
     one = _scan_all(capsys, tree)
     forks = []
-    real_fork = scancmd._fork
+    real_queue = scancmd._queue
 
-    def fork(fn, cache):
+    def queue(one, cache):
         forks.append(1)
-        return real_fork(fn, cache)
+        return real_queue(one, cache)
 
     monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
     monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
-    monkeypatch.setattr(scancmd, "_fork", fork)
+    monkeypatch.setattr(scancmd, "_queue", queue)
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h2"))
     two = _scan_all(capsys, tree)
     assert forks == [1]
@@ -57,9 +59,26 @@ def test_failed_helper_is_redone(capsys, tree, monkeypatch, tmp_path):
     one = _scan_all(capsys, tree)
     monkeypatch.setattr(scancmd, "fork_ok", lambda: True)
     monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
-    monkeypatch.setattr(scancmd, "_fork", lambda fn, cache: lambda: None)
+    parent = os.getpid()
+
+    def failing(one, cache):  # a helper that fails at its first client: every client here
+        def fn(cid):
+            if os.getpid() != parent:
+                raise RuntimeError("helper breaks")
+            return one(cid)
+
+        return WorkQueue(fn, 1, in_child=cache.detach)
+
+    monkeypatch.setattr(scancmd, "_queue", failing)
     monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h2"))
     assert _scan_all(capsys, tree) == one
+    monkeypatch.setattr(scancmd, "_queue", lambda one, cache: WorkQueue(one, 1, in_child=_boom))
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h3"))
+    assert _scan_all(capsys, tree) == one  # a helper that never starts its work
+
+
+def _boom() -> None:
+    raise RuntimeError("helper fails at its start")
 
 
 def test_serial_path_when_a_catalog_is_empty(capsys, tmp_path, monkeypatch):
@@ -219,14 +238,46 @@ def test_scan_exit_skips_the_last_gc_pass(tmp_path, monkeypatch):
     assert hooks == [gc.freeze]
 
 
-def test_halves_balance_the_clients_cost():
+@pytest.mark.parametrize("fork", [True, False])
+def test_split_gives_every_client_in_order(monkeypatch, fork):
+    """``_split``: one result per client in ``ids`` order whoever made it (the queue takes the
+    costliest first); ``then`` runs once; a cost for every client."""
+    from workbench.core.parsecache import ParseCache
+
+    monkeypatch.setattr(scancmd, "fork_ok", lambda: fork)
+    monkeypatch.setattr(scancmd, "SPLIT_MIN", 0)
     ids = list(CLIENT_IDS)
-    mine, theirs = scancmd._halves(ids)
-    assert sorted(mine + theirs) == sorted(ids) and mine and theirs and ids[0] in mine
-    cost = scancmd._COST
-    gap = abs(sum(cost.get(c, 1.0) for c in mine) - sum(cost.get(c, 1.0) for c in theirs))
-    assert gap <= min(cost.get(c, 1.0) for c in ids)
-    assert scancmd._halves(["codex", "cursor"]) == (["codex"], ["cursor"])
-    many = [f"c{i}" for i in range(14)]  # many clients: still complete and balanced
-    a, b = scancmd._halves(many)
-    assert sorted(a + b) == sorted(many) and len(a) == len(b) == 7
+    ran: list[int] = []
+    got = scancmd._split(ids, lambda c: f"<{c}>".encode(), ParseCache(), then=lambda: ran.append(1))
+    assert got == [f"<{c}>".encode() for c in ids] and ran == [1]
+    assert set(scancmd._COST) == set(CLIENT_IDS)
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_entry_point_ends_the_scan_with_a_fast_exit(capsys, tree, monkeypatch, tmp_path, fmt):
+    """``python -m workbench scan`` (``cli.console_main``): the scan hands its objects to
+    ``model.keep_until_exit`` and the process ends with ``os._exit`` after the output is flushed:
+    the same bytes and status as in process; in process nothing is kept."""
+    import subprocess
+    import sys
+
+    from workbench.core import model
+
+    args = ["scan", str(tree), "--root", str(tree), "--client", "all", "--format", fmt]
+    monkeypatch.setenv("WORKBENCH_HOME", str(tmp_path / "h1"))
+    assert main(args) == 0
+    inproc = capsys.readouterr().out
+    assert model.keep_until_exit(object()) is False and not model.fast_exit_wanted()
+    env = {**os.environ, "WORKBENCH_HOME": str(tmp_path / "h2"), "PYTHONIOENCODING": "utf-8"}
+    got = subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, env=env)
+    assert got.returncode == 0 and got.stderr == b""
+    assert got.stdout.decode("utf-8") == inproc
+    # an atexit handler shows which way the process ended
+    code = "import atexit, sys; atexit.register(lambda: print('atexit ran', file=sys.stderr)); "
+    code += "from workbench import cli; sys.argv[1:] = %r; %scli.console_main()"
+    fast = subprocess.run([sys.executable, "-c", code % (args, "")], capture_output=True, env=env)
+    assert fast.returncode == 0 and fast.stderr == b"" and fast.stdout.decode("utf-8") == inproc
+    usual = subprocess.run(
+        [sys.executable, "-c", code % (args, "cli.main = lambda: 3; ")], capture_output=True, env=env
+    )
+    assert usual.returncode == 3 and usual.stderr == b"atexit ran\n"  # nothing kept: sys.exit

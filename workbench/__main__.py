@@ -1,5 +1,3 @@
-import sys
+from workbench.cli import console_main
 
-from workbench.cli import main
-
-sys.exit(main())
+console_main()

@@ -142,6 +142,33 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = out, err
 
 
+def console_main() -> None:
+    """The process's entry point (the ``workbench`` script, ``python -m workbench``): ``main()``,
+    then ``sys.exit``; when the command handed its objects to ``model.keep_until_exit``
+    (``workbench scan``) and no other thread runs, the process ends with ``os._exit`` once
+    stdout, stderr and the log handlers are flushed (no object freed one by one, no atexit
+    handler: the only one is ``model.skip_exit_collection``'s). A flush that fails (a closed
+    pipe) leaves the exit to ``sys.exit`` (its usual message and status)."""
+    import os
+    import threading
+
+    from workbench.core.model import arm_fast_exit, fast_exit_wanted
+
+    arm_fast_exit()
+    rc = main()
+    if fast_exit_wanted() and threading.active_count() == 1:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            sys.exit(rc)
+        import logging
+
+        logging.shutdown()
+        os._exit(rc)
+    sys.exit(rc)
+
+
 def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)

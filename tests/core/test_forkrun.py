@@ -267,6 +267,34 @@ def test_work_queue_redoes_what_a_worker_failed_here():
     assert q.drain() == list(range(40))
 
 
+def test_work_queue_in_child_runs_in_the_worker_first():
+    """``in_child`` runs in each worker before its first task (here: the worker's tasks see its
+    mark); one that raises leaves every task to this process."""
+    import time
+
+    parent = os.getpid()
+    mark: list[int] = []
+
+    def fn(i: int) -> tuple[int, bool]:
+        time.sleep(0.002)
+        return os.getpid(), bool(mark)
+
+    q = forkrun.WorkQueue(fn, in_child=lambda: mark.append(1))
+    for i in range(100):
+        q.put(i)
+    got = q.drain()
+    assert not mark and all(marked == (pid != parent) for pid, marked in got)
+    assert any(pid != parent for pid, _ in got)
+
+    def boom() -> None:
+        raise RuntimeError("no start")
+
+    q = forkrun.WorkQueue(fn, in_child=boom)
+    for i in range(20):
+        q.put(i)
+    assert [pid for pid, _ in q.drain()] == [parent] * 20
+
+
 def test_work_queue_keeps_what_does_not_fit_for_drain(monkeypatch):
     """A full queue (``put`` never blocks): the task is run by ``drain`` here."""
     parent = os.getpid()

@@ -28,9 +28,9 @@ from typing import Any, NamedTuple
 from workbench.core.cache.fscache import snapshot
 from workbench.core.clients import DISPLAY_NAMES
 from workbench.core.discovery import ParseCache, prepare, scan, start_parse
-from workbench.core.forkrun import fork_call, fork_ok
+from workbench.core.forkrun import WorkQueue, fork_ok
 from workbench.core.listingkit import STATES_ONLY, ListingState
-from workbench.core.model import Catalog, Skill, SkillStatus
+from workbench.core.model import Catalog, Skill, SkillStatus, keep_until_exit
 from workbench.core.text import escape_unsafe_json_utf8, utf8_buffer, write_utf8
 from workbench.options import (
     UsageError,
@@ -364,27 +364,28 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
     counts = prepare(env, ids, cache, walks)
     banner = f"{treatment.banner} (--as project to turn this off)" if treatment.mode == "collection" else ""
     if fmt == "json" and all(counts.values()):
-        # no catalog is empty (no hint needs the others): each client on its own, half of them
-        # in a forked helper process (``_split``); each text escaped and encoded where it is
-        # made when stdout takes bytes (``text.utf8_buffer``)
+        # no catalog is empty (no hint needs the others): each client on its own, shared with
+        # a forked helper process (``_split``); each text escaped and encoded where it is made
+        # when stdout takes bytes (``text.utf8_buffer``)
         as_bytes = utf8_buffer(sys.stdout) is not None
+        memo: dict[str, Any] = {}  # encoded paths and descriptions, shared by a process's clients
 
-        def texts(cids: list[str]) -> list[str | bytes]:
-            memo: dict[str, Any] = {}  # encoded paths and descriptions, shared by ``cids``
-            return [_client_json(env, cid, cache, walks, banner, memo, as_bytes) for cid in cids]
+        def text(cid: str) -> str | bytes:
+            return _client_json(env, cid, cache, walks, banner, memo, as_bytes)
 
         # the caches are complete after ``prepare``: saved once, on a thread started after the
-        # helper's fork, while the helper finishes and the report is written
+        # helper's fork, while both processes make the clients' texts
         cache.defer_saves()
         saving: list[Callable[[], None]] = []
         try:
-            parts = _split(ids, texts, cache, then=lambda: saving.append(cache.save_async()))
+            parts = _split(ids, text, cache, then=lambda: saving.append(cache.save_async()))
             # piece by piece: the ~45 MB of 10,000 skills x 9 clients are not joined first
             for part in _json_parts(args.client == "all", ids, parts):
                 write_utf8(sys.stdout, [part])
         finally:
             for join in saving:
                 join()
+        keep_until_exit(cache, walks, memo, parts)  # not freed one by one: the process ends
         return 0
     cats = [scan(env, cid, cache, _walks=walks) for cid in ids]
     if banner:
@@ -399,6 +400,7 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
         sys.stdout.write(_json_output(args.client == "all", ids, parts))
     else:
         sys.stdout.write("\n\n".join(render_text(c, r) for c, r in zip(cats, reports)) + "\n")
+    keep_until_exit(cache, walks, cats, reports)
     return 0
 
 
@@ -450,37 +452,20 @@ def _client_json(
 
 
 #: Relative CPU cost of one client's scan + listing + JSON (measured on the 10,000-skill tree,
-#: the first pass in a fresh process: 1.0 = ~0.1 s; a client not named costs 1.0). Only
-#: balances the two processes of ``_split``. Cursor, the Agent Skills reference and OpenClaw
-#: less what ``STATES_ONLY`` (~23 ms each) and OpenClaw's lighter gate (~15 ms) took off.
+#: in the helper or the parent of ``_split``: 1.0 = ~0.1 s; a client not named costs 1.0).
+#: Only orders ``_split``'s queue (costliest first, so that the last client taken is a cheap
+#: one and neither process waits long for the other).
 _COST = {
-    "claude-code": 2.9,
-    "codex": 3.3,
-    "openclaw": 2.65,
-    "gemini-cli": 2.2,
-    "opencode": 2.0,
-    "vscode-copilot": 1.6,
-    "cursor": 1.57,
-    "agentskills": 1.27,
-    "copilot-cli": 1.65,
+    "claude-code": 2.5,
+    "codex": 3.2,
+    "openclaw": 2.2,
+    "gemini-cli": 1.7,
+    "opencode": 1.55,
+    "vscode-copilot": 1.35,
+    "cursor": 1.25,
+    "agentskills": 1.0,
+    "copilot-cli": 1.4,
 }
-
-
-def _halves(ids: list[str]) -> tuple[list[str], list[str]]:
-    """``ids`` split in two by ``_COST`` (this process's share first), the two sums as close as
-    can be (every split is tried: 2^(n-1) for n clients, 256 for the nine)."""
-    cost = [_COST.get(c, 1.0) for c in ids]
-    total = sum(cost)
-    best, best_gap = 1, total
-    for mask in range(1, 1 << len(ids)):  # the first client always on this side
-        if not mask & 1:
-            continue
-        gap = abs(total - 2 * sum(c for i, c in enumerate(cost) if mask >> i & 1))
-        if gap < best_gap:
-            best, best_gap = mask, gap
-    return [c for i, c in enumerate(ids) if best >> i & 1], [
-        c for i, c in enumerate(ids) if not best >> i & 1
-    ]
 
 
 #: ``_split`` forks no helper below this many files (a fork + pipe costs ~10-20 ms).
@@ -489,32 +474,37 @@ SPLIT_MIN = 500
 
 def _split(
     ids: list[str],
-    work: Callable[[list[str]], list[Any]],
+    one: Callable[[str], Any],
     cache: ParseCache,
     then: Callable[[], object] | None = None,
 ) -> list[Any]:
-    """``work(ids)`` (one str or bytes per client, in order), with about half of the clients' cost run
-    in a forked helper process when there are two cores, no other thread and at least
-    ``SPLIT_MIN`` parsed files; the helper sends its texts back through a pipe (``marshal``)
-    and writes no cache (``ParseCache.detach``). A helper that fails is redone here. ``then()``
-    runs once this process's share is done, before it waits for the helper (may start a
-    thread: the fork is behind it)."""
-    if len(ids) < 2 or len(cache) < SPLIT_MIN or not fork_ok():
-        got_all = work(ids)
-        if then is not None:
-            then()
-        return got_all
-    mine, theirs = _halves(ids)
-    helper = _fork(lambda: work(theirs), cache)
-    got = dict(zip(mine, work(mine)))
+    """``[one(c) for c in ids]`` (a str or bytes per client), shared with a forked helper
+    process when there are two cores, no other thread and at least ``SPLIT_MIN`` parsed files:
+    both take the clients from one queue (``forkrun.WorkQueue``), costliest first (``_COST``),
+    so the work balances itself whatever the load of either core; the helper sends its texts
+    back (``marshal``) and writes no cache (``ParseCache.detach``). A client the helper did not
+    finish is done here. ``then()`` runs here once the helper is forked, before this process
+    takes its first client (may start a thread: no fork follows)."""
+    if len(ids) >= 2 and len(cache) >= SPLIT_MIN and fork_ok():
+        order = sorted(ids, key=lambda c: -_COST.get(c, 1.0))
+        try:
+            queue = _queue(one, cache)
+        except OSError:
+            log.debug("no helper process; every client here", exc_info=True)
+        else:
+            for c in order:
+                queue.put(c)
+            if then is not None:
+                then()
+            got = dict(zip(order, queue.drain()))
+            return [got[c] for c in ids]
+    got_all = [one(c) for c in ids]
     if then is not None:
         then()
-    back = helper()
-    got.update(zip(theirs, back if back is not None and len(back) == len(theirs) else work(theirs)))
-    return [got[c] for c in ids]
+    return got_all
 
 
-def _fork(fn: Callable[[], list[Any]], cache: ParseCache) -> Callable[[], list[Any] | None]:
-    """Run ``fn`` in a forked child that writes no cache (``forkrun.fork_call``); returns a
-    function that waits for its result (None when the child failed)."""
-    return fork_call(fn, cache.detach)
+def _queue(one: Callable[[str], Any], cache: ParseCache) -> WorkQueue:
+    """A ``forkrun.WorkQueue`` of ``one(client_id)`` with one forked helper that writes no
+    cache (``ParseCache.detach``). Raises OSError when no helper can be forked."""
+    return WorkQueue(one, 1, in_child=cache.detach)

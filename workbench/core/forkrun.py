@@ -6,14 +6,15 @@ parent's memory (indexes, parsed files) by ``fork`` and sends only its result ba
 pipe, as one ``marshal`` blob (so results must be marshal-able: tuples, lists, dicts, str, int,
 float, bytes, None, bool).
 
-Callers: ``workbench scan --client all`` (half the clients' scan + listing + JSON,
-``commands/scan._split``) and the lint catalog rules (``lint.catalogpass.with_catalog``, whose
-child may also write the result cache once it has every result: ``split_map_then``).
+Callers: the lint catalog rules (``lint.catalogpass.with_catalog``, whose child may also write
+the result cache once it has every result: ``split_map_then``).
 A fork + pipe costs ~10-20 ms on this 2-core machine with a 200 MB heap; callers only fork
 above a size where the halved work pays for that.
 
 ``WorkQueue``: tasks shared with forked workers as they are found (the lint pool,
-``lint.batch.LintFeed``; the cold scan's parse pool, ``parsecache.Prefetcher``), without the threads a ``ProcessPoolExecutor`` runs in the parent.
+``lint.batch.LintFeed``; the cold scan's parse pool, ``parsecache.Prefetcher``; the clients of
+``workbench scan --client all``, ``commands/scan._split``), without the threads a
+``ProcessPoolExecutor`` runs in the parent.
 Nothing else may fork while a queue is open: a child would hold the queue's write end, and
 ``drain()`` would wait for that child to exit.
 """
@@ -262,16 +263,21 @@ class WorkQueue:
     The queue is a pipe of fixed-size records (task number, offset, length in a shared file that
     holds the pickled arguments); a record is written and read whole (smaller than
     ``PIPE_BUF``), so every process can take from it. Raises OSError when no worker can be
-    started. Use from one thread; call ``drain()`` once."""
+    started. ``in_child()`` runs first in each worker (e.g. to detach from caches it must not
+    write; a worker whose ``in_child`` raises takes no task). Use from one thread; call
+    ``drain()`` once."""
 
     _REC = struct.Struct("=QQQ")
     _HEAD = struct.Struct("=QQ")
 
-    def __init__(self, fn: Callable[..., Any], workers: int = 1) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], workers: int = 1, in_child: Callable[[], None] | None = None
+    ) -> None:
         import pickle  # here: a process that never forks a queue does not import it
 
         self._pickle = pickle
         self.fn = fn
+        self._in_child = in_child
         self._args: list[tuple[Any, ...]] = []
         self._later: list[int] = []  # tasks not queued (the pipe was full): run by drain()
         self._fds: list[int] = []
@@ -391,6 +397,8 @@ class WorkQueue:
         code = 1
         try:
             os.close(self._w)
+            if self._in_child is not None:
+                self._in_child()
             size, fn = self._REC.size, self.fn
             while True:
                 rec = os.read(self._r, size)

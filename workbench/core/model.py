@@ -91,6 +91,38 @@ def skip_exit_collection() -> None:
 
 _exit_hook = False
 
+#: Objects handed to the process's end (``keep_until_exit``); None until the entry point
+#: arms a fast exit (``arm_fast_exit``).
+_exit_kept: list[object] | None = None
+
+
+def arm_fast_exit() -> None:
+    """Called by the process's entry point (``workbench.cli.console_main``: the ``workbench``
+    script, ``python -m workbench``) only: from now on ``keep_until_exit`` keeps what it is
+    given, and the entry point ends the process with ``os._exit`` when a command did so."""
+    global _exit_kept
+    if _exit_kept is None:
+        _exit_kept = []
+
+
+def keep_until_exit(*objs: object) -> bool:
+    """For a command whose process ends after its output (``workbench scan``): keep ``objs``
+    (its caches, parses, walks, texts) alive until the process ends, which then ends without
+    freeing anything one by one (``os._exit``, once the output is flushed: ~0.1 s less after
+    a scan of every client over 10,000 skills: its ~60k objects and the interpreter's own
+    teardown). Only when the entry point armed it (``arm_fast_exit``); in-process callers
+    (tests) keep nothing. Returns whether they are kept."""
+    if _exit_kept is None:
+        return False
+    _exit_kept.extend(objs)
+    return True
+
+
+def fast_exit_wanted() -> bool:
+    """Whether a command handed objects to ``keep_until_exit`` (the entry point then ends the
+    process with ``os._exit``)."""
+    return bool(_exit_kept)
+
 
 def _default_os() -> str:
     if sys.platform.startswith("win"):
