@@ -94,7 +94,7 @@ def test_rows_from_the_walks_listing_equal_the_workers_own(tmp_path):
 @pytest.mark.parametrize("change", ["new file", "fifo", "gone", "big"])
 def test_a_change_after_the_walk(tmp_path, change):
     """The folder changed after the walk: the rows are the walk's view (a new file is not seen)
-    and get no cache entry; the file changed: it is read as without the listing (STR003, the
+    and their cache entry records the folder's mtime as listed (so it misses); the file changed: it is read as without the listing (STR003, the
     unreadable and too-large cases stay)."""
     root = _tree(tmp_path / "t")
     d = root / "plain"
@@ -106,8 +106,14 @@ def test_a_change_after_the_walk(tmp_path, change):
     if change == "new file":
         (d / "README.md").write_text("x")
         got = _rows([f], hint)
-        assert got[0][2] is None  # not stored: the folder's mtime is not the listing's
-        assert got[0][3] == batch.marshal.loads(before[0][2][7]) and got[0][6] == before[0][6]
+        ent = got[0][2]  # stored with the folder's mtime as listed: the next look-up misses
+        assert ent is not None and ent[3][ent[3].index(str(d)) + 1] == hint[0][2] != d.stat().st_mtime_ns
+        assert _diags(got[0])[0] == batch.marshal.loads(before[0][2][7]) and got[0][6] == before[0][6]
+        from workbench.core.cache.resultcache import ResultCache
+
+        cache = ResultCache("agentskills", tmp_path / "rc")
+        cache.put_entry(f, ent)
+        assert cache.lookup(f) is None and cache.misses == 1
         assert b"STR004" in _rows([f])[0][6]
         return
     os.remove(f)

@@ -21,11 +21,43 @@ def test_written_with_trailer_and_no_temp_left(tmp_path):
     obj = {"format": 1, "entries": {"k": (1, b"x", "é")}}
     assert write_cache_file(f, obj, [])
     data = f.read_bytes()
-    assert data.endswith(CACHE_TRAILER + len(marshal.dumps(obj)).to_bytes(8, "little"))
+    n = len(data) - len(CACHE_TRAILER) - 8
+    assert data.endswith(CACHE_TRAILER + n.to_bytes(8, "little"))
     assert cache_file_intact(data) and marshal.loads(data) == obj
     assert os.listdir(f.parent) == ["c.marshal"]
     notes: list[str] = []
     assert load_entries(f, {"format": 1}, notes) == ({"k": (1, b"x", "é")}, False) and not notes
+
+
+def test_written_in_pieces_that_load_as_the_object(tmp_path, monkeypatch):
+    """``marshal_pieces``: the tables item by item (several pieces), every object at marshal
+    version 2; joined they load as the object (surrogates, nesting, empty tables)."""
+    from workbench.core.cache import cachefile
+
+    monkeypatch.setattr(cachefile, "PIECE_ITEMS", 3)
+    table = {f"/k/{i}\udcff": (i, b"x" * i, "é", None, (1.5, -(2**70)), [i], {"n": {}}) for i in range(10)}
+    obj = {"format": 2, "entries": table, "empty": {}, "walks": {"w": ((1,), (2,), ())}, "t": ("a",)}
+    pieces = list(cachefile.marshal_pieces(obj))
+    assert len(pieces) > 4 and marshal.loads(b"".join(pieces)) == obj
+    assert list(marshal.loads(b"".join(pieces))["entries"]) == list(table)  # order kept (trim_oldest)
+    f = tmp_path / "c.marshal"
+    assert write_cache_file(f, obj, []) and load_entries(f, {"format": 2}, []) == (table, False)
+
+
+def test_a_value_marshal_cannot_hold_writes_nothing(tmp_path, monkeypatch):
+    """A value marshal refuses after the first pieces were written: noted, the old file kept,
+    no temp file left."""
+    from workbench.core.cache import cachefile
+
+    monkeypatch.setattr(cachefile, "PIECE_ITEMS", 2)
+    f = tmp_path / "c.marshal"
+    assert write_cache_file(f, {"format": 1, "entries": {"a": 1}}, [])
+    notes: list[str] = []
+    bad = {"format": 1, "entries": {**{f"k{i}": i for i in range(6)}, "bad": object()}}
+    assert not write_cache_file(f, bad, notes)
+    assert notes and "cache not saved" in notes[0]
+    assert load_entries(f, {"format": 1}, []) == ({"a": 1}, False)
+    assert os.listdir(tmp_path) == ["c.marshal"]
 
 
 def test_unwritable_folder_is_noted(tmp_path):

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import phasetimer
 from workbench.core.jsontext import dumps_indented, encode_basestring
 from workbench.core.lint.profiles import PROFILE_IDS, PROFILES, profile_for_location
-from workbench.core.model import skip_exit_collection
+from workbench.core.model import gc_resume, skip_exit_collection
 from workbench.core.text import escape_unsafe, plural  # plural: also re-exported
 from workbench.options import UsageError
 
@@ -399,7 +399,7 @@ def _run(args: argparse.Namespace, saved: list[Callable[[], None]]) -> int:
         return _report(args, per_group, groups, caches, saved, (rkey, checks) if rkey and checks else None)
     finally:
         if gc_was:
-            gc.enable()
+            gc_resume()  # no young collection over the caches' and results' objects
 
 
 def _report(

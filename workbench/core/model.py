@@ -73,6 +73,17 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def gc_resume() -> None:
+    """``gc.enable()`` after a pass that ran with the cyclic GC off, without the collection it
+    would cost: the objects allocated meanwhile (all in the youngest generation) are first moved
+    to the oldest one (``gc.freeze()`` + ``gc.unfreeze()``, a list splice), so the next young
+    collection does not traverse them. Measured: after a cold 10k ``workbench lint`` with the
+    caches filled that first collection (generations 0 and 1) took 0.08-0.12 s of the tail."""
+    gc.freeze()
+    gc.unfreeze()
+    gc.enable()
+
+
 def skip_exit_collection() -> None:
     """Make the interpreter's exit skip the cyclic GC's last full pass (``atexit``:
     ``gc.freeze()``, registered once per process): at 10k skills it traverses the caches' and

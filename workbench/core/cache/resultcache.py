@@ -242,9 +242,9 @@ class ResultCache(EntryFile):
         self._dirty = False
         self._lock = threading.Lock()
         self._t0 = time.time_ns()
-        #: (wait, and whether this cache, its listings, its parse store were unsaved) while a
-        #: forked helper writes them (``saved_by``)
-        self._helper: tuple[Callable[[], bool], bool, bool, bool] | None = None
+        #: (wait, redo, and whether this cache, its listings, its parse store were unsaved)
+        #: while a forked helper writes them (``saved_by``)
+        self._helper: tuple[Callable[[], bool], Callable[[], None] | None, bool, bool, bool] | None = None
 
     @property
     def dirs(self) -> DirCache:
@@ -375,14 +375,16 @@ class ResultCache(EntryFile):
             entries[key] = ent[:9] + (fingerprint, cat)
             self._dirty = True
 
-    def saved_by(self, wait: Callable[[], bool]) -> None:
+    def saved_by(self, wait: Callable[[], bool], redo: Callable[[], None] | None = None) -> None:
         """A forked helper is writing this cache, its listings and its parse store as they are
         now (``catalogpass.with_catalog(hand_off=True)``): they count as saved. ``wait()`` waits
         for it and says whether it succeeded; ``save()`` calls it first and, when it failed,
-        writes what the helper was to write itself."""
+        calls ``redo()`` (what the helper was to store that this process left out: the
+        catalog results, ``put_catalog_result``) and writes what the helper was to write itself."""
         store, dirs = self.parse_store, self._dirs
         self._helper = (
             wait,
+            redo,
             self._dirty,
             dirs is not None and dirs._dirty,
             bool(store is not None and getattr(store, "_dirty", False)),
@@ -398,10 +400,12 @@ class ResultCache(EntryFile):
         if helper is None or helper[0]():
             return
         log.debug("the catalog helper did not save %s; saving here", self.path)
-        self._dirty = self._dirty or helper[1]
-        if helper[2] and self._dirs is not None:
+        if helper[1] is not None:
+            helper[1]()  # (marks this cache dirty when it stores anything)
+        self._dirty = self._dirty or helper[2]
+        if helper[3] and self._dirs is not None:
             self._dirs._dirty = True
-        if helper[3] and self.parse_store is not None:
+        if helper[4] and self.parse_store is not None:
             self.parse_store._dirty = True
 
     @property
@@ -458,18 +462,22 @@ def make_entry(
     deps: tuple[str, ...] | list[str],
     cat: tuple[str, str] | None,
     racy_ns: int,
+    known: tuple[str, int] | None = None,
 ) -> tuple[Any, ...] | None:
     """A ``CacheEntry`` (as the plain tuple the file stores) for a SKILL.md linted from scratch,
     or None when it must not be stored: ``st`` (its ``os.stat`` after reading) no longer matches
     the ``size``/``mtime_ns`` read, it or a dependency was modified at or after ``racy_ns``, or
     the record cannot be marshalled. ``record``: ``(diagnostic tuples, facts)``; ``cat``: the
-    (name, description) the catalog sees (None: from the facts). Pure apart from stat'ing the
-    dependencies (through ``fscache``): a lint worker process builds its entries itself."""
+    (name, description) the catalog sees (None: from the facts). ``known``: ``(folder,
+    mtime_ns)`` of a dependency whose listing the rules read, stat'ed before it was listed (the
+    walk's: ``fscache.skill_folders``): recorded as is, not stat'ed again (a change since then
+    makes the entry miss). Pure apart from stat'ing the dependencies (through ``fscache``): a
+    lint worker process builds its entries itself."""
     if st.st_size != size or st.st_mtime_ns != mtime_ns or mtime_ns >= racy_ns:
         return None
     dep_ids: list[Any] = []
     for d in deps:
-        m = _ident(d)
+        m = known[1] if known is not None and d == known[0] else _ident(d)
         if m >= racy_ns:
             return None
         dep_ids += (d, m)

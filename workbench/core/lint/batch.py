@@ -287,8 +287,8 @@ def records_chunk(
     holds the ``--format json`` text of the file's per-file diagnostics (``escaped_json``;
     ``catalogpass.with_catalog`` adds the catalog rules' to it), so that the workers render
     what they lint. ``listed``: per path None or the walk's listing of its skill folder
-    (``fscache.skill_folders``; ``runner.lint_record_batch``): a file linted from it gets a
-    cache entry only when the folder's recorded identity is the mtime it was listed at. Never
+    (``fscache.skill_folders``; ``runner.lint_record_batch``): a file linted from it records
+    the folder's mtime it was listed at (``make_entry(known=)``: a change since misses). Never
     raises for file content."""
     out: list[Row] = []
     hints = listed if listed is not None else [None] * len(paths)
@@ -305,9 +305,11 @@ def records_chunk(
             st = None
         ent = pent = None
         if st is not None:
-            ent = make_entry(st, (diags, facts), sf.size, sf.mtime_ns, sorted(deps), (name, desc), cache_racy)
-            if h is not None and ent is not None and not _listed_current(ent[3], p, h[2]):
-                ent = None
+            # the skill folder as listed (its mtime from before the listing), not stat'ed again
+            known = (os.path.dirname(p), h[2]) if h is not None and h[2] >= 0 else None
+            ent = make_entry(
+                st, (diags, facts), sf.size, sf.mtime_ns, sorted(deps), (name, desc), cache_racy, known
+            )
             if store_racy is not None and st.st_size == sf.size and st.st_mtime_ns == sf.mtime_ns:
                 try:
                     pent = stored_facts(skillfile_facts(sf), st, store_racy)
@@ -318,16 +320,6 @@ def records_chunk(
         else:
             out.append((name, desc, ent, None, None, pent, js))
     return out
-
-
-def _listed_current(dep_ids: tuple[Any, ...], path: str, mtime_ns: int) -> bool:
-    """Whether a cache entry's dependencies (``(folder, mtime_ns, ...)``) give the folder of
-    ``path`` the mtime its listing was taken at (or do not name it)."""
-    ds = os.path.dirname(path)
-    for i in range(0, len(dep_ids), 2):
-        if dep_ids[i] == ds:
-            return bool(dep_ids[i + 1] == mtime_ns)
-    return True
 
 
 def parallel_ok() -> bool:

@@ -151,11 +151,18 @@ def with_catalog(
                     got.append(catalog_result(found, js) or (*severity_counts(found), found, js))
             return got
 
+        # ``hand_off``: the results are stored here only when no helper stores them (below)
+        keep = cache if not (hand_off and cache is not None) else None
+        kept: list[tuple[int, tuple[Any, ...]]] = []
+
         def take(start: int, part: list[tuple[Any, ...]]) -> None:
             for i, cr in zip(todo[start : start + len(part)], part):
                 rec = recs[i]
-                if cache is not None and rec.cacheable and isinstance(cr[3], bytes):
-                    cache.put_catalog_result(keys[i], fp, cr)
+                if rec.cacheable and isinstance(cr[3], bytes):
+                    if keep is not None:
+                        keep.put_catalog_result(keys[i], fp, cr)
+                    elif cache is not None:
+                        kept.append((i, cr))
                 c = rec.counts
                 done[i] = DiagnosticList(rec.diags, cr[3], (c[0] + cr[0], c[1] + cr[1], c[2] + cr[2]), cr[4])
 
@@ -172,9 +179,16 @@ def with_catalog(
                         store.put_catalog_result(keys[i], fp, cr)
                 store.save()
 
+            def put_kept() -> None:  # here: the results the helper did not store
+                for i, cr in kept:
+                    store.put_catalog_result(keys[i], fp, cr)
+                kept.clear()
+
             _, wait = split_map_then(run, todo, CATALOG_SPLIT_MIN, save, take)
             if wait is not None:
-                cache.saved_by(wait)
+                cache.saved_by(wait, put_kept)
+            else:
+                put_kept()
         else:
             split_map(run, todo, CATALOG_SPLIT_MIN, take)
     out = {f: d for f, d in zip(files, done) if d is not None}
