@@ -32,6 +32,18 @@ def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
     assert len(rows) == 80
     assert "omitted by budget" in rows.values()
     assert not {v for v in rows.values() if v == "listed"}
+    # the Status text in the listing state's colour, as the listing table's State column
+    from PySide6.QtCore import Qt
+
+    from workbench.app import icons
+
+    px = win.skills.proxy
+    fg = {}  # Status text -> its foreground brush, over every root's rows
+    for r in range(px.rowCount()):
+        top = px.index(r, 0)
+        for c in range(px.rowCount(top)):
+            fg[px.data(px.index(c, 1, top))] = px.data(px.index(c, 1, top), Qt.ItemDataRole.ForegroundRole)
+    assert fg["omitted by budget"].color() == icons.color("listing", "omitted")
     listed_label = win.counts.labels["listed"].text()
     assert listed_label.startswith("80 listed: ") and "omitted by budget" in listed_label
     win.skills.proxy.set_filter_text("status:omitted")  # the filter knows the outcome too
@@ -41,6 +53,10 @@ def test_tree_and_status_bar_say_omitted_by_budget(open_window, tmp_path):
     win.settle()
     assert set(_rows(win).values()) == {"listed in full"}
     assert win.counts.labels["listed"].text() == "80 listed: 80 in full"
+    top = next(px.index(r, 0) for r in range(px.rowCount()) if px.rowCount(px.index(r, 0)))
+    assert px.data(px.index(0, 1, top), Qt.ItemDataRole.ForegroundRole).color() == icons.status_color(
+        "listed"
+    )
 
 
 def test_empty_folder_gets_a_hint(open_window, tmp_path):

@@ -278,6 +278,19 @@ def brush(kind: str, *keys: str) -> QBrush:
     return b
 
 
+#: Listing state -> theme key of its colour (``theme.json`` "listing"); a state not here
+#: ("full") takes the status colour.
+_STATE_COLOR = {"truncated": "truncated", "omitted": "omitted", "name-only": "name_only"}
+
+
+def state_brush(state: str | None) -> QBrush | None:
+    """The shared brush of a listing state (``listingkit.ListingState``: truncated amber,
+    omitted red, name-only purple), or None for "full", None and any other value: the one
+    colouring of the listing table's State column and the skills tree's Status column."""
+    key = _STATE_COLOR.get(state) if state else None
+    return None if key is None else brush("color", "listing", key)
+
+
 def warm_tree_icons() -> None:
     """Make now what the skills tree draws with: every status icon (with and without the
     unverified dot), both root icons and the status brushes (issue 14: made at first use, ~10 ms

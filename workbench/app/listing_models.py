@@ -19,12 +19,6 @@ PathRole = Qt.ItemDataRole.UserRole + 2
 
 # -- models --------------------------------------------------------------------------------
 
-_STATE_COLOR = {
-    "truncated": ("listing", "truncated"),
-    "omitted": ("listing", "omitted"),
-    "name-only": ("listing", "name_only"),
-}
-
 
 class _RowsModel(QAbstractTableModel):
     """A flat table over ``self._rows`` with column titles ``HEADERS`` (subclasses add ``data``)."""
@@ -108,8 +102,10 @@ class ListingTableModel(_RowsModel):
             return vals[col] if col < len(vals) else None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 3, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 1 and r.state in _STATE_COLOR:
-            return QBrush(icons.color(*_STATE_COLOR[r.state]))
+        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
+            got = icons.state_brush(r.state)
+            if got is not None:
+                return got
         if role == Qt.ItemDataRole.BackgroundRole and r.name in self.loaded:
             return QBrush(icons.color("listing", "loaded_bg"))
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -375,7 +375,12 @@ class SkillsTreeModel(QAbstractItemModel):
         if role == _DECORATION:
             return icons.status_icon(s.status, bool(s.unverified)) if col == 0 else None
         if role == _FOREGROUND:
-            return icons.brush("status", s.status) if col == 1 else None
+            if col != 1:
+                return None
+            # a listed skill in its listing state's colour (as the listing table's State column:
+            # omitted red, truncated amber, name-only purple), else its status colour
+            got = icons.state_brush(outcome(s, self.states)) if self.states else None
+            return got if got is not None else icons.brush("status", s.status)
         if role == _BACKGROUND:
             return icons.brush("color", "listing", "loaded_bg") if s.name in self.loaded_names else None
         if role == _TOOLTIP:
