@@ -32,6 +32,7 @@ from workbench.core.lint.records import Counts, DiagnosticList, escaped_json, se
 from workbench.core.lint.ruleset import load_rules
 from workbench.core.lint.runner import FileRecord, lint_record_batch
 from workbench.core.lint.types import ERROR, Diagnostic
+from workbench.core.model import gc_resume
 from workbench.core.skillwalk import entry_exists, find_skill_files
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def lint_paths(
             )
     finally:
         if gc_was:
-            gc.enable()
+            gc_resume()  # no young collection over the run's objects (``model.gc_resume``)
 
 
 def _lint_paths(
@@ -524,7 +525,7 @@ class LintFeed:
             self._queue = None
             self._off = True
             if self._gc_was:
-                gc.enable()
+                gc_resume()
         return True
 
     def take(self, prof: Profile) -> dict[str, Row]:
