@@ -268,8 +268,11 @@ def test_prepare_defer_views_gives_the_same_catalogs_and_counts(tmp_path):
         walks: dict = {}
         cache = ParseCache()
         counts = prepare(env, CLIENT_IDS, cache, walks, defer_views=defer)
-        if defer:  # Claude Code's own root covers ``inner``: its views made here
-            assert ("found", "claude-code") in walks and ("walked", "codex") in walks
+        if defer:  # Claude Code's own root covers ``inner`` (OpenCode's, ... too): its views
+            # made here; the first deferred client's too (the views' shared part), the others'
+            # in their ``scan``
+            assert ("found", "claude-code") in walks and ("found", "codex") in walks
+            assert ("walked", "openclaw") in walks and ("found", "openclaw") not in walks
         for cid in CLIENT_IDS:
             got = scan(env, cid, cache, _walks=walks)
             assert counts[cid] == len(got.skills), (defer, cid)

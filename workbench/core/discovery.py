@@ -364,6 +364,8 @@ def prepare(
                             new.append(f.path)
             if pf is not None and new:
                 pf.add(new)
+        if defer_views:  # while the parse goes on: the part of the views every client shares
+            _first_views(env, ids, walks)
         if pf is not None:
             walks.pop("prefetcher", None)
             pf.finish()
@@ -378,6 +380,17 @@ def prepare(
                 file_ids[key] = cache.file_id(key) or _real(path)
         walks.setdefault("prepared", set()).update(ids)
         return n
+
+
+def _first_views(env: Environment, ids: list[str], walks: dict[Any, Any]) -> None:
+    """The views (``_views``) of the first client of ``ids`` whose views ``prepare`` deferred
+    and that has an extra root: the part of ``installed_view`` every client shares (its memo in
+    ``walks``, ~40 ms at 10,000 files) is then made once, before the scan CLI's fork."""
+    for cid in ids:
+        got = walks.get(("walked", cid))
+        if got is not None and any(is_installed_extra(r) for r in got[0]):
+            walks[("found", cid)] = _views(get_profile(cid), env, walks, walks.pop(("walked", cid)))
+            return
 
 
 def _scan(
