@@ -236,3 +236,44 @@ def test_extra_root_duplicate_of_client_root_is_dropped(tmp_path):
     cat = scan(env, "claude-code")
     assert len(cat.by_name("a")) == 1
     assert any("scanned once" in n for n in cat.notes)
+
+
+def _catalog_json(cat) -> dict:
+    d = cat.to_json()
+    d["notes"] = list(cat.notes)
+    return d
+
+
+def test_prepare_defer_views_gives_the_same_catalogs_and_counts(tmp_path):
+    """``prepare(defer_views=True)`` (the scan CLI) leaves each client's ``after_walk`` and
+    installed views to its ``scan``: the same catalogs as a scan from scratch, and counts equal
+    to each catalog's size, also where a client's own root holds the extra root's files (its
+    views drop them: not deferred) and for OpenClaw's symlinked SKILL.md (``after_walk``)."""
+    from workbench.core.discovery import prepare
+    from workbench.core.model import CLIENT_IDS
+
+    env = mkenv(tmp_path)
+    col = tmp_path / "col"
+    write_skill(col / "a", "a")
+    write_skill(col / "g" / "b", "b")
+    write_skill(col / "a" / "deep" / "c", "c")
+    outside = tmp_path / "outside"
+    write_skill(outside, "o")
+    (col / "s").mkdir()
+    os.symlink(outside / "SKILL.md", col / "s" / "SKILL.md")
+    inner = env.home / ".claude/skills/pack"  # inside Claude Code's personal root
+    write_skill(inner / "d", "d")
+    env.extra_roots.extend([col, inner])
+    for defer in (False, True):
+        walks: dict = {}
+        cache = ParseCache()
+        counts = prepare(env, CLIENT_IDS, cache, walks, defer_views=defer)
+        if defer:  # Claude Code's own root covers ``inner`` (OpenCode's, ... too): its views
+            # made here; the first deferred client's too (the views' shared part), the others'
+            # in their ``scan``
+            assert ("found", "claude-code") in walks and ("found", "codex") in walks
+            assert ("walked", "openclaw") in walks and ("found", "openclaw") not in walks
+        for cid in CLIENT_IDS:
+            got = scan(env, cid, cache, _walks=walks)
+            assert counts[cid] == len(got.skills), (defer, cid)
+            assert _catalog_json(got) == _catalog_json(scan(env, cid)), (defer, cid)

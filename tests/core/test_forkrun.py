@@ -267,6 +267,28 @@ def test_work_queue_redoes_what_a_worker_failed_here():
     assert q.drain() == list(range(40))
 
 
+def test_work_queue_drain_each_once_per_task_as_results_come():
+    """``drain(each)`` calls ``each(i, result)`` once per task (in any order), also for one a
+    worker failed (run here again)."""
+    import time
+
+    parent = os.getpid()
+    seen: list[tuple[int, object]] = []
+
+    def fn(i: int) -> int:
+        if os.getpid() != parent and i == 7:
+            raise ValueError("redo here")
+        time.sleep(0.002)
+        return i * i
+
+    q = forkrun.WorkQueue(fn)
+    for i in range(100):
+        q.put(i)
+    got = q.drain(lambda i, r: seen.append((i, r)))
+    assert got == [i * i for i in range(100)]
+    assert sorted(seen) == [(i, i * i) for i in range(100)]
+
+
 def test_work_queue_in_child_runs_in_the_worker_first():
     """``in_child`` runs in each worker before its first task (here: the worker's tasks see its
     mark); one that raises leaves every task to this process."""

@@ -361,7 +361,8 @@ def _scan_command(args: argparse.Namespace, env, ids: list[str], cache: ParseCac
             pf.finish()
         raise
     # every client's roots and walks, the parse of all their files (``discovery.prepare``)
-    counts = prepare(env, ids, cache, walks)
+    # (each client's own views of its walks later, in its ``scan``: after the helper's fork)
+    counts = prepare(env, ids, cache, walks, defer_views=True)
     banner = f"{treatment.banner} (--as project to turn this off)" if treatment.mode == "collection" else ""
     if fmt == "json" and all(counts.values()):
         # no catalog is empty (no hint needs the others): each client on its own, shared with

@@ -333,11 +333,14 @@ class WorkQueue:
         except OSError:  # BlockingIOError: the queue is full
             self._later.append(i)
 
-    def drain(self) -> list[Any]:
+    def drain(self, each: Callable[[int, Any], object] | None = None) -> list[Any]:
         """Close the queue and return ``[fn(*args) for each task]`` in ``put`` order: the tasks
         still queued are run here while the workers finish theirs; the workers' results are
         read as they come (between this process's tasks, so little is left to read once the
-        last worker has exited)."""
+        last worker has exited). ``each(i, result)``: called here once per task (``i``: its
+        number in ``put`` order) as soon as its result is known, the workers' results before
+        this process takes its next task (``parsecache.Prefetcher`` keeps each chunk's facts
+        while the workers parse the last chunks)."""
         n = len(self._args)
         out: list[Any] = [None] * n
         done = [False] * n
@@ -348,28 +351,41 @@ class WorkQueue:
                 self._w = -1
             fn, size = self.fn, self._REC.size
             while True:  # EOF once the queue is empty: no writer is left
+                got = self._gather(out, done)
+                if each is not None:
+                    for i in got:
+                        each(i, out[i])
                 rec = os.read(self._r, size)
                 if len(rec) != size:
                     break
                 i = self._REC.unpack(rec)[0]
                 out[i], done[i] = fn(*self._args[i]), True
-                self._gather(out, done)
+                if each is not None:
+                    each(i, out[i])
             for i in self._later:  # never queued (the queue was full)
                 out[i], done[i] = fn(*self._args[i]), True
+                if each is not None:
+                    each(i, out[i])
             for pid in self._pids:
                 os.waitpid(pid, 0)
-            self._gather(out, done)
+            got = self._gather(out, done)
+            if each is not None:
+                for i in got:
+                    each(i, out[i])
         finally:
             self._close()
         for i in range(n):
             if not done[i]:  # a worker failed it: done here
                 out[i] = self.fn(*self._args[i])
+                if each is not None:
+                    each(i, out[i])
         return out
 
-    def _gather(self, out: list[Any], done: list[bool]) -> None:
+    def _gather(self, out: list[Any], done: list[bool]) -> list[int]:
         """Take the complete results the workers have appended since the last call (a record
-        still being written is left for the next)."""
+        still being written is left for the next); returns their task numbers."""
         head, hs, n = self._HEAD, self._HEAD.size, len(out)
+        got: list[int] = []
         for w, fd in enumerate(self._results):
             pos = self._read[w]
             if pos < 0:
@@ -388,10 +404,12 @@ class WorkQueue:
                     break  # still being written
                 try:
                     out[i], done[i] = marshal.loads(view[p + hs : p + hs + k]), True
+                    got.append(i)
                 except (EOFError, ValueError, TypeError):
                     pass
                 p += hs + k
             self._read[w] = pos + p if pos >= 0 else -1
+        return got
 
     def _serve(self, out: int) -> None:  # pragma: no cover - runs in a worker
         code = 1

@@ -338,15 +338,20 @@ class Prefetcher:
 
     def finish(self) -> int:
         """Parse what is left (this process takes the chunks still queued), keep every result in
-        the cache; the number of files the pool parsed."""
+        the cache (each chunk's as soon as it is known: while a worker parses the last chunks);
+        the number of files the pool parsed and kept."""
         self._submit(final=True)
         pool, self._pool = self._pool, None
         tasks, self._tasks = self._tasks, []
         if pool is None:
             return 0
+        kept = [0]
+
+        def keep(i: int, got: list[bytes | None]) -> None:  # each chunk as soon as it is parsed
+            kept[0] += self.cache._put_blobs(tasks[i], got)
+
         try:
-            results = pool.drain()
+            pool.drain(keep)
         except Exception:  # noqa: BLE001 - OSError: ``get`` parses the rest
             log.debug("parse pool failed; parsing serially", exc_info=True)
-            return 0
-        return sum(self.cache._put_blobs(chunk, got) for chunk, got in zip(tasks, results))
+        return kept[0]

@@ -178,7 +178,9 @@ class CommonProfile(ClientProfile):
 
     def after_walk(self, root: Root, found: list[Found], env: Environment) -> list[Found]:
         """The client's own changes to a walk's result (``found``, sorted by path; shared with
-        other clients: build a new list, never change it or its ``Found``s). Default: as is."""
+        other clients: build a new list, never change it or its ``Found``s): one ``Found`` per
+        file of ``found`` (its depth or skip reason may change; discovery counts a catalog's
+        entries from the walk, ``discovery.prepare``). Default: as is."""
         return found
 
     # -- collisions --------------------------------------------------------------------
