@@ -333,8 +333,10 @@ def prepare(
     per client how many SKILL.md entries its catalog will hold (0 = an empty catalog).
     ``defer_views``: a client's ``after_walk`` and installed views are left to its ``scan``
     (the scan CLI: after its helper's fork, so that both processes share them) when they
-    cannot change its count (no own root holds an extra root's files: ``after_walk`` keeps
-    one ``Found`` per file). Raises KeyError for an unknown client."""
+    cannot change its count: the client has no existing root of its own (so none can hold an
+    extra root's files, which its installed view would drop; checked conservatively, per
+    client, not per file) and ``after_walk`` keeps one ``Found`` per file. Raises KeyError for
+    an unknown client."""
     with gc_paused(), snapshot():
         todo: dict[str, Path] = {}
         n: dict[str, int] = {}
