@@ -151,37 +151,42 @@ def with_catalog(
                     got.append(catalog_result(found, js) or (*severity_counts(found), found, js))
             return got
 
-        # ``hand_off``: the results are stored here only when no helper stores them (below)
-        keep = cache if not (hand_off and cache is not None) else None
-        kept: list[tuple[int, tuple[Any, ...]]] = []
+        # ``hand_off``: a forked helper stores the results (below); else they are stored here
+        helper_saves = hand_off and cache is not None
+        kept: list[tuple[int, tuple[Any, ...]]] = []  # (file, result) the helper is to store
+
+        def storable(i: int, cr: tuple[Any, ...]) -> bool:
+            return recs[i].cacheable and isinstance(cr[3], bytes)
 
         def take(start: int, part: list[tuple[Any, ...]]) -> None:
             for i, cr in zip(todo[start : start + len(part)], part):
-                rec = recs[i]
-                if rec.cacheable and isinstance(cr[3], bytes):
-                    if keep is not None:
-                        keep.put_catalog_result(keys[i], fp, cr)
-                    elif cache is not None:
+                if storable(i, cr):
+                    if helper_saves:
                         kept.append((i, cr))
-                c = rec.counts
-                done[i] = DiagnosticList(rec.diags, cr[3], (c[0] + cr[0], c[1] + cr[1], c[2] + cr[2]), cr[4])
+                    elif cache is not None:
+                        cache.put_catalog_result(keys[i], fp, cr)
+                c = recs[i].counts
+                done[i] = DiagnosticList(
+                    recs[i].diags, cr[3], (c[0] + cr[0], c[1] + cr[1], c[2] + cr[2]), cr[4]
+                )
 
         # The catalog rules over many files: half of them in a forked child (it inherits the
         # index; only the results come back, as the cache stores them); this process takes
         # them. ``hand_off``: the child then also gets this half's results and writes the
         # cache (with its listings and parse store) while this process goes on.
-        if hand_off and cache is not None:
+        if helper_saves and cache is not None:
             store = cache
 
+            def put_all(pairs: Iterable[tuple[int, tuple[Any, ...]]]) -> None:
+                for i, cr in pairs:
+                    store.put_catalog_result(keys[i], fp, cr)
+
             def save(results: list[tuple[Any, ...]]) -> None:  # in the child
-                for i, cr in zip(todo, results):
-                    if recs[i].cacheable and isinstance(cr[3], bytes):
-                        store.put_catalog_result(keys[i], fp, cr)
+                put_all((i, cr) for i, cr in zip(todo, results) if storable(i, cr))
                 store.save()
 
-            def put_kept() -> None:  # here: the results the helper did not store
-                for i, cr in kept:
-                    store.put_catalog_result(keys[i], fp, cr)
+            def put_kept() -> None:  # here, when the helper did not store them
+                put_all(kept)
                 kept.clear()
 
             _, wait = split_map_then(run, todo, CATALOG_SPLIT_MIN, save, take)
